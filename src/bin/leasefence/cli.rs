@@ -1,0 +1,258 @@
+//! Argument parsing (clap) and the one-shot commands.
+
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::{Args, Parser, Subcommand};
+use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
+
+use crate::{http, work};
+
+/// A SQLite job queue that refuses a late worker's stale finish.
+#[derive(Debug, Parser)]
+#[command(name = "leasefence", version, about, long_about = None)]
+struct Cli {
+    /// The queue database file (rollback journal; created by `enqueue`).
+    #[arg(long, global = true, value_name = "PATH")]
+    db: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Add a job; prints the stored row.
+    Enqueue {
+        /// Unique job id.
+        #[arg(long)]
+        id: String,
+        /// Items to deliver (>= 1).
+        #[arg(long, allow_hyphen_values = true)]
+        qty: u64,
+        /// The job's deadline, in milliseconds on the same clock as `--now`.
+        #[arg(
+            long,
+            value_name = "MS",
+            allow_hyphen_values = true,
+            required_unless_present = "deadline_in"
+        )]
+        deadline: Option<u64>,
+        /// The deadline as milliseconds from now on the wall clock (for
+        /// `work`, which uses the wall clock).
+        #[arg(
+            long,
+            value_name = "MS",
+            allow_hyphen_values = true,
+            conflicts_with = "deadline"
+        )]
+        deadline_in: Option<u64>,
+        /// Claims allowed before the job is quarantined.
+        #[arg(long, default_value_t = leasefence::model::DEFAULT_MAX_ATTEMPTS, allow_hyphen_values = true)]
+        max_attempts: u64,
+    },
+    /// Claim the first claimable job; prints the claim or `null`.
+    Claim {
+        /// The worker name to claim under.
+        #[arg(long)]
+        owner: String,
+        /// The current time in milliseconds.
+        #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+        now: u64,
+        /// How long the lease lasts.
+        #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+        lease_ms: u64,
+        /// Print `ready` on stderr, then wait for a line on stdin before
+        /// claiming: lines up racing processes (R13).
+        #[arg(long)]
+        start_gate: bool,
+    },
+    /// Present a claim's stamp; prints the verdict. Exit 1 when rejected.
+    Finish {
+        #[command(flatten)]
+        stamp: StampArgs,
+        /// The current time in milliseconds.
+        #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+        now: u64,
+    },
+    /// Print every row in enqueue order.
+    Inspect,
+    /// Replay a scenario file (`-` for stdin); prints the replay document.
+    Replay {
+        /// The scenario JSON file.
+        file: PathBuf,
+    },
+    /// Run the idempotent receiver (R12) over HTTP until stopped.
+    Receiver {
+        /// Address to listen on; port 0 picks a free port.
+        #[arg(long, default_value = "127.0.0.1:8090")]
+        listen: String,
+    },
+    /// Claim, deliver to a receiver and finish, on the wall clock, until no
+    /// job is left.
+    Work(work::WorkArgs),
+    /// Serve the playground page (`www/`) with the right MIME types.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// The directory to serve.
+        #[arg(long, default_value = "www")]
+        dir: PathBuf,
+    },
+}
+
+/// The stamp a finish presents (R4).
+#[derive(Debug, Args)]
+struct StampArgs {
+    /// Job id.
+    #[arg(long)]
+    id: String,
+    /// The name the job was claimed under.
+    #[arg(long)]
+    owner: String,
+    /// The claim's fencing token.
+    #[arg(long, allow_hyphen_values = true)]
+    token: u64,
+    /// The claim's attempt number.
+    #[arg(long, allow_hyphen_values = true)]
+    attempt: u64,
+}
+
+/// Parses the arguments, runs the command and maps the outcome to an exit
+/// code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("leasefence: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch: the wall clock, read only here at
+/// the edge.
+pub fn wall_clock_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_millis() as u64)
+}
+
+/// Prints one JSON value on its own line.
+pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
+    let line =
+        serde_json::to_string(value).map_err(|err| Error::invalid("output", err.to_string()))?;
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not worth a panic.
+    let _ = writeln!(out, "{line}");
+    Ok(())
+}
+
+fn db_path(db: Option<&Path>) -> Result<&Path, Error> {
+    db.ok_or_else(|| Error::invalid("--db", "this command needs the queue database file"))
+}
+
+/// Opens an existing queue file; only `enqueue` and `work` may create one,
+/// so a mistyped path is reported instead of silently made empty.
+fn open_existing(db: Option<&Path>) -> Result<Queue, Error> {
+    let path = db_path(db)?;
+    if !path.exists() {
+        return Err(Error::invalid(
+            "--db",
+            format!(
+                "{} does not exist (enqueue a job to create it)",
+                path.display()
+            ),
+        ));
+    }
+    Queue::open(path)
+}
+
+fn execute(cli: Cli) -> Result<ExitCode, Error> {
+    let db = cli.db.as_deref();
+    match cli.command {
+        Command::Enqueue {
+            id,
+            qty,
+            deadline,
+            deadline_in,
+            max_attempts,
+        } => {
+            let deadline = match (deadline, deadline_in) {
+                (Some(at), _) => at,
+                (None, Some(from_now)) => wall_clock_ms().saturating_add(from_now),
+                (None, None) => return Err(Error::invalid("--deadline", "is required")),
+            };
+            let job = NewJob {
+                id,
+                qty,
+                deadline,
+                max_attempts,
+            };
+            // Check the input before the file is created.
+            job.validate("--")?;
+            let row = Queue::open(db_path(db)?)?.enqueue(&job)?;
+            print_json(&row)?;
+        }
+        Command::Claim {
+            owner,
+            now,
+            lease_ms,
+            start_gate,
+        } => {
+            let queue = open_existing(db)?;
+            if start_gate {
+                wait_for_go()?;
+            }
+            print_json(&queue.claim(&owner, now, lease_ms)?)?;
+        }
+        Command::Finish { stamp, now } => {
+            let stamp = Stamp {
+                id: stamp.id,
+                owner: stamp.owner,
+                token: stamp.token,
+                attempt: stamp.attempt,
+            };
+            let finish = open_existing(db)?.finish(&stamp, now)?;
+            print_json(&finish)?;
+            if !finish.accepted {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Inspect => print_json(&open_existing(db)?.rows()?)?,
+        Command::Replay { file } => print_json(&replay_json(&read_scenario(&file)?)?)?,
+        Command::Receiver { listen } => {
+            let path = db_path(db)?;
+            http::run_receiver(&listen, path)?;
+        }
+        Command::Work(args) => return work::run(db_path(db)?, &args),
+        Command::Serve { listen, dir } => http::serve_dir(&listen, &dir)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_scenario(file: &Path) -> Result<String, Error> {
+    let mut text = String::new();
+    let read = if file == Path::new("-") {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(file).map(|contents| text = contents)
+    };
+    read.map_err(|err| Error::invalid("FILE", format!("{}: {err}", file.display())))?;
+    Ok(text)
+}
+
+/// The start gate: announce readiness, then block until the parent says go.
+fn wait_for_go() -> Result<(), Error> {
+    eprintln!("ready");
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|err| Error::invalid("--start-gate", err.to_string()))?;
+    Ok(())
+}

@@ -1,0 +1,95 @@
+//! `leasefence work`: a real worker process on the wall clock.
+//!
+//! It claims, delivers the job to the receiver over HTTP with no transaction
+//! open (R7), then finishes with its stamp, until no job is left. With
+//! `--stall-ms` it plays the late worker: after delivering it waits as if
+//! the receiver's answer were slow, so its lease can run out and another
+//! worker can reclaim the job before its finish arrives.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use leasefence::{Claim, Error, ProcessError, Queue};
+use serde_json::json;
+
+use crate::cli::{print_json, wall_clock_ms};
+
+/// Options of `leasefence work`.
+#[derive(Debug, Args)]
+pub struct WorkArgs {
+    /// The worker name to claim under.
+    #[arg(long)]
+    owner: String,
+    /// Lease length for each claim.
+    #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+    lease_ms: u64,
+    /// The receiver's base URL, e.g. `http://127.0.0.1:8090`.
+    #[arg(long, value_name = "URL")]
+    receiver: String,
+    /// After delivering, wait this long before finishing (the late worker).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    stall_ms: u64,
+    /// Stall on only this many jobs, the first ones this worker claims.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    stall_jobs: u64,
+    /// When every remaining job is leased by someone else, look again
+    /// after this long.
+    #[arg(long, value_name = "MS", default_value_t = 20)]
+    poll_ms: u64,
+}
+
+/// Runs the worker loop; prints one JSON line per job and a summary.
+pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
+    let queue = Queue::open(db)?;
+    let agent = ureq::Agent::new_with_defaults();
+    let url = format!("{}/deliveries", args.receiver.trim_end_matches('/'));
+    let (mut finished, mut rejected, mut stalls_left) = (0u64, 0u64, args.stall_jobs);
+    loop {
+        let mut applied = None;
+        let send = |claim: &Claim| -> Result<(), String> {
+            applied = Some(deliver(&agent, &url, claim)?);
+            if args.stall_ms > 0 && stalls_left > 0 {
+                stalls_left -= 1;
+                std::thread::sleep(Duration::from_millis(args.stall_ms));
+            }
+            Ok(())
+        };
+        match queue.process_one(&args.owner, args.lease_ms, wall_clock_ms, send) {
+            Ok(Some(processed)) => {
+                if processed.finish.accepted {
+                    finished += 1;
+                } else {
+                    rejected += 1;
+                }
+                print_json(&json!({
+                    "worker": args.owner,
+                    "claim": processed.claim,
+                    "delivered": { "applied": applied },
+                    "finish": processed.finish,
+                }))?;
+            }
+            Ok(None) if queue.live_jobs()? == 0 => break,
+            Ok(None) => std::thread::sleep(Duration::from_millis(args.poll_ms)),
+            Err(ProcessError::Queue(err)) => return Err(err),
+            Err(ProcessError::Send(message)) => return Err(Error::invalid("--receiver", message)),
+        }
+    }
+    print_json(&json!({ "worker": args.owner, "finished": finished, "rejected": rejected }))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Posts one delivery; returns whether the receiver applied it.
+fn deliver(agent: &ureq::Agent, url: &str, claim: &Claim) -> Result<bool, String> {
+    let answer: serde_json::Value = agent
+        .post(url)
+        .send_json(json!({ "id": claim.id, "qty": claim.qty }))
+        .map_err(|err| format!("{url}: {err}"))?
+        .body_mut()
+        .read_json()
+        .map_err(|err| format!("{url}: {err}"))?;
+    answer["applied"]
+        .as_bool()
+        .ok_or_else(|| format!("{url}: unexpected answer {answer}"))
+}

@@ -1,0 +1,142 @@
+//! The job queue: enqueue, claim, finish, and one worker step.
+//!
+//! `Queue` checks its inputs, then hands them to [`crate::store`], which owns
+//! the SQL. It never reads a clock: every operation takes `now` (milliseconds)
+//! from the caller, so tests can stand exactly on a lease boundary (R5) and
+//! the browser can step a timeline.
+
+use rusqlite::Connection;
+
+use crate::error::{Error, Result};
+use crate::model::{Claim, Finish, JobRow, NewJob, Stamp, check_int, check_name};
+use crate::store::{self, Kind};
+
+/// A handle on one queue database: one connection, one actor.
+///
+/// Several processes (natively) may each open the same file; SQLite's locks
+/// and the fencing token keep them honest.
+pub struct Queue {
+    conn: Connection,
+}
+
+impl std::fmt::Debug for Queue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queue").finish_non_exhaustive()
+    }
+}
+
+/// What [`Queue::process_one`] did with one job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Processed {
+    /// The claim the worker received.
+    pub claim: Claim,
+    /// The finish it then attempted.
+    pub finish: Finish,
+}
+
+/// Why [`Queue::process_one`] stopped before finishing.
+#[derive(Debug, thiserror::Error)]
+pub enum ProcessError<E> {
+    /// The queue refused or failed.
+    #[error(transparent)]
+    Queue(#[from] Error),
+    /// `send` failed. The job stays leased; once the lease runs out another
+    /// worker may claim it again.
+    #[error("send failed: {0}")]
+    Send(E),
+}
+
+impl Queue {
+    /// Opens a queue file, creating it if it does not exist. The file uses
+    /// the rollback journal and `synchronous=FULL` (R6).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open(path: impl AsRef<std::path::Path>) -> Result<Queue> {
+        Ok(Queue {
+            conn: store::open_file(path.as_ref(), Kind::Queue)?,
+        })
+    }
+
+    /// Opens a fresh, private in-memory queue.
+    pub fn open_in_memory() -> Result<Queue> {
+        Ok(Queue {
+            conn: store::open_memory(Kind::Queue)?,
+        })
+    }
+
+    /// Opens a connection to the in-memory database called `name`, creating
+    /// it on first use. Every connection opened with the same name sees the
+    /// same database (the browser's memory VFS), so each actor can have its
+    /// own connection, as separate processes would.
+    #[cfg(target_arch = "wasm32")]
+    pub fn open_shared_memory(name: &str) -> Result<Queue> {
+        check_name("name", name)?;
+        Ok(Queue {
+            conn: store::open_shared_memory(name, Kind::Queue)?,
+        })
+    }
+
+    /// Adds a job and returns it as stored. An id that exists is
+    /// [`Error::DuplicateJob`].
+    pub fn enqueue(&self, job: &NewJob) -> Result<JobRow> {
+        job.validate("")?;
+        store::enqueue(&self.conn, job)
+    }
+
+    /// Claims the first claimable job in enqueue order for `owner` at `now`,
+    /// for at most `lease_ms` (and never past the job's deadline, R9).
+    ///
+    /// `Ok(None)` means nothing is claimable: every job is done, set aside,
+    /// or held under a valid lease (R11).
+    pub fn claim(&self, owner: &str, now: u64, lease_ms: u64) -> Result<Option<Claim>> {
+        check_name("owner", owner)?;
+        check_int("now", now, 0)?;
+        check_int("lease_ms", lease_ms, 1)?;
+        store::claim(&self.conn, owner, now, lease_ms)
+    }
+
+    /// Marks the job done if `stamp` is still the row's current claim and
+    /// `now` is before both `lease_until` and the deadline (R4, R5).
+    /// Otherwise nothing changes and the result says why.
+    pub fn finish(&self, stamp: &Stamp, now: u64) -> Result<Finish> {
+        stamp.validate()?;
+        check_int("now", now, 0)?;
+        store::finish(&self.conn, stamp, now)
+    }
+
+    /// Every job, in enqueue order, exactly as stored.
+    pub fn rows(&self) -> Result<Vec<JobRow>> {
+        store::rows(&self.conn)
+    }
+
+    /// One job by id.
+    pub fn row(&self, id: &str) -> Result<Option<JobRow>> {
+        store::row(&self.conn, id)
+    }
+
+    /// How many jobs are still pending or leased.
+    pub fn live_jobs(&self) -> Result<u64> {
+        store::live_count(&self.conn)
+    }
+
+    /// One worker step: claim, commit, `send` with no transaction open (R7),
+    /// then finish with the stamp of the claim.
+    ///
+    /// `now` is the caller's clock, read once before the claim and once
+    /// after `send`. `Ok(None)` means there was nothing to claim.
+    pub fn process_one<E>(
+        &self,
+        owner: &str,
+        lease_ms: u64,
+        mut now: impl FnMut() -> u64,
+        send: impl FnOnce(&Claim) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Option<Processed>, ProcessError<E>> {
+        let Some(claim) = self.claim(owner, now(), lease_ms)? else {
+            return Ok(None);
+        };
+        // The claim's transaction has committed: other connections may
+        // enqueue and claim while this one waits on the network.
+        send(&claim).map_err(ProcessError::Send)?;
+        let finish = self.finish(&claim.stamp(), now())?;
+        Ok(Some(Processed { claim, finish }))
+    }
+}

@@ -1,0 +1,201 @@
+//! Replaying a scenario on a fresh in-memory queue and receiver.
+//!
+//! Each actor remembers the last claim it received, the way a real worker
+//! holds its claim in memory: a claim that finds nothing, a finish and a
+//! send leave that memory as it was, so a late actor can still present an
+//! old stamp. [`Player`] applies one event at a time (the playground steps
+//! with it); [`replay`] runs them all and returns the contract's document.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::model::{Claim, Finish, JobRow, Reason};
+use crate::queue::Queue;
+use crate::receiver::Receiver;
+use crate::scenario::{Action, Scenario};
+
+/// The replay document: one result per event, the final rows and what the
+/// receiver applied. Identical on every target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Replay {
+    /// One entry per event, in order.
+    pub results: Vec<EventResult>,
+    /// The jobs table at the end, in enqueue order.
+    pub rows: Vec<JobRow>,
+    /// Job id -> qty the receiver applied.
+    pub receiver: BTreeMap<String, u64>,
+}
+
+/// What one event did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventResult {
+    /// Index of the event in the scenario.
+    pub event: usize,
+    /// Its time.
+    pub at: u64,
+    /// Its actor.
+    pub worker: String,
+    /// Its action's name.
+    #[serde(rename = "do")]
+    pub action: &'static str,
+    /// What came of it.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// The action-specific part of an [`EventResult`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Outcome {
+    /// A claim, or `None` when nothing was claimable.
+    Claimed {
+        /// The claim received.
+        claim: Option<Claim>,
+    },
+    /// A finish, accepted or rejected.
+    Finished(Finish),
+    /// A delivery to the receiver.
+    Sent {
+        /// `true` the first time the job id reached the receiver.
+        applied: bool,
+        /// `no_claim` when the actor held no claim to send.
+        reason: Option<Reason>,
+    },
+    /// A job put on the queue.
+    Enqueued {
+        /// The job as stored.
+        job: JobRow,
+    },
+}
+
+impl Outcome {
+    /// The page's one-word label of the result: `claimed`, `empty`,
+    /// `accepted`, `rejected`, `applied`, `duplicate` or `enqueued`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::Claimed { claim: Some(_) } => "claimed",
+            Outcome::Claimed { claim: None } => "empty",
+            Outcome::Finished(finish) if finish.accepted => "accepted",
+            Outcome::Finished(_) => "rejected",
+            Outcome::Sent { applied: true, .. } => "applied",
+            Outcome::Sent { .. } => "duplicate",
+            Outcome::Enqueued { .. } => "enqueued",
+        }
+    }
+}
+
+/// Steps through a scenario one event at a time.
+#[derive(Debug)]
+pub struct Player {
+    scenario: Scenario,
+    queue: Queue,
+    receiver: Receiver,
+    memory: HashMap<String, Claim>,
+    next: usize,
+}
+
+impl Player {
+    /// Sets up a fresh queue holding the scenario's jobs.
+    pub fn new(scenario: Scenario) -> Result<Player> {
+        let queue = Queue::open_in_memory()?;
+        for job in &scenario.jobs {
+            queue.enqueue(job)?;
+        }
+        Ok(Player {
+            scenario,
+            queue,
+            receiver: Receiver::open_in_memory()?,
+            memory: HashMap::new(),
+            next: 0,
+        })
+    }
+
+    /// The scenario being played.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// How many events have been applied.
+    pub fn position(&self) -> usize {
+        self.next
+    }
+
+    /// The claim an actor holds in memory, if any.
+    pub fn held_claim(&self, worker: &str) -> Option<&Claim> {
+        self.memory.get(worker)
+    }
+
+    /// The jobs table as it is now.
+    pub fn rows(&self) -> Result<Vec<JobRow>> {
+        self.queue.rows()
+    }
+
+    /// What the receiver has applied so far.
+    pub fn receiver(&self) -> Result<BTreeMap<String, u64>> {
+        self.receiver.applied()
+    }
+
+    /// Applies the next event; `None` when all have been applied.
+    pub fn step(&mut self) -> Result<Option<EventResult>> {
+        let Some(event) = self.scenario.events.get(self.next) else {
+            return Ok(None);
+        };
+        let outcome = match &event.action {
+            Action::Claim { lease_ms } => {
+                let claim = self.queue.claim(event.claim_owner(), event.at, *lease_ms)?;
+                if let Some(claim) = &claim {
+                    self.memory.insert(event.worker.clone(), claim.clone());
+                }
+                Outcome::Claimed { claim }
+            }
+            Action::Finish => match self.memory.get(&event.worker) {
+                Some(claim) => Outcome::Finished(self.queue.finish(&claim.stamp(), event.at)?),
+                None => Outcome::Finished(Finish::rejected(Reason::NoClaim, None, None)),
+            },
+            Action::Send => match self.memory.get(&event.worker) {
+                Some(claim) => Outcome::Sent {
+                    applied: self.receiver.deliver(&claim.id, claim.qty)?,
+                    reason: None,
+                },
+                None => Outcome::Sent {
+                    applied: false,
+                    reason: Some(Reason::NoClaim),
+                },
+            },
+            Action::Enqueue(job) => Outcome::Enqueued {
+                job: self.queue.enqueue(job)?,
+            },
+        };
+        let result = EventResult {
+            event: self.next,
+            at: event.at,
+            worker: event.worker.clone(),
+            action: event.action.name(),
+            outcome,
+        };
+        self.next += 1;
+        Ok(Some(result))
+    }
+}
+
+/// Replays every event of `scenario` and returns the contract's document.
+pub fn replay(scenario: Scenario) -> Result<Replay> {
+    let mut player = Player::new(scenario)?;
+    let mut results = Vec::with_capacity(player.scenario().events.len());
+    while let Some(result) = player.step()? {
+        results.push(result);
+    }
+    Ok(Replay {
+        results,
+        rows: player.rows()?,
+        receiver: player.receiver()?,
+    })
+}
+
+/// Parses a scenario document and replays it: the one call behind
+/// `leasefence replay` and the browser's `replay()`.
+pub fn replay_json(scenario_json: &str) -> Result<Replay> {
+    replay(Scenario::parse(scenario_json)?)
+}

@@ -1,0 +1,265 @@
+//! Scenarios: a timeline of actors claiming, sending and finishing, as data.
+//!
+//! The same JSON drives the command line's `replay`, the golden tests and
+//! the browser playground, so all three cannot drift apart. A scenario is
+//! checked whole before anything runs: a malformed one is refused with the
+//! path of the first bad field (`events[2].lease_ms`), and nothing of it is
+//! applied.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::{NewJob, check_int, check_name};
+
+/// The most events (and the most jobs) one scenario may hold.
+pub const MAX_EVENTS: usize = 100_000;
+
+/// A checked scenario: jobs to start with and a timeline of events.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Scenario {
+    /// Jobs on the queue before the first event.
+    pub jobs: Vec<NewJob>,
+    /// The timeline, in non-decreasing `at` order.
+    pub events: Vec<Event>,
+}
+
+/// One thing an actor does at one instant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// When, in milliseconds.
+    pub at: u64,
+    /// The actor (one process) that acts.
+    pub worker: String,
+    /// The name it claims under; `None` means its worker name (R8).
+    pub owner: Option<String>,
+    /// What it does.
+    pub action: Action,
+}
+
+impl Event {
+    /// The name a claim by this actor is made under.
+    pub fn claim_owner(&self) -> &str {
+        self.owner.as_deref().unwrap_or(&self.worker)
+    }
+}
+
+/// What an event does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Claim the first claimable job for `lease_ms`.
+    Claim {
+        /// Requested lease length.
+        lease_ms: u64,
+    },
+    /// Finish the claim the actor holds in memory.
+    Finish,
+    /// Deliver the claimed job's qty to the receiver (R12).
+    Send,
+    /// Put a new job on the queue.
+    Enqueue(NewJob),
+}
+
+impl Action {
+    /// The contract's name for it (`"claim"`, `"finish"`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Claim { .. } => "claim",
+            Action::Finish => "finish",
+            Action::Send => "send",
+            Action::Enqueue(_) => "enqueue",
+        }
+    }
+}
+
+/// The document as written: every field optional, unknown fields refused,
+/// so that a typo is reported instead of ignored.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    #[serde(default)]
+    jobs: Vec<NewJob>,
+    events: Vec<RawEvent>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    at: u64,
+    worker: String,
+    #[serde(rename = "do")]
+    action: RawAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    owner: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lease_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    job: Option<NewJob>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RawAction {
+    Claim,
+    Finish,
+    Send,
+    Enqueue,
+}
+
+fn refuse(path: impl Into<String>, problem: impl Into<String>) -> Error {
+    Error::Scenario {
+        path: path.into(),
+        problem: problem.into(),
+    }
+}
+
+/// Re-labels a field check's error with its place in the document.
+fn at_path(err: Error) -> Error {
+    match err {
+        Error::InvalidInput { field, problem } => refuse(field, problem),
+        other => other,
+    }
+}
+
+impl Scenario {
+    /// Parses and checks a scenario document.
+    pub fn parse(json: &str) -> Result<Scenario> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let raw: RawScenario = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+            let path = err.path().to_string();
+            let path = if path == "." {
+                "(document)".into()
+            } else {
+                path
+            };
+            refuse(path, err.into_inner().to_string())
+        })?;
+        de.end()
+            .map_err(|err| refuse("(document)", err.to_string()))?;
+        Scenario::from_raw(raw)
+    }
+
+    fn from_raw(raw: RawScenario) -> Result<Scenario> {
+        if raw.jobs.len() > MAX_EVENTS {
+            return Err(refuse("jobs", format!("at most {MAX_EVENTS} jobs")));
+        }
+        if raw.events.len() > MAX_EVENTS {
+            return Err(refuse("events", format!("at most {MAX_EVENTS} events")));
+        }
+        let mut ids = HashSet::new();
+        for (index, job) in raw.jobs.iter().enumerate() {
+            let prefix = format!("jobs[{index}].");
+            job.validate(&prefix).map_err(at_path)?;
+            if !ids.insert(job.id.clone()) {
+                return Err(refuse(
+                    format!("{prefix}id"),
+                    format!("job {:?} appears twice", job.id),
+                ));
+            }
+        }
+        let mut previous_at = 0;
+        let mut events = Vec::with_capacity(raw.events.len());
+        for (index, event) in raw.events.iter().enumerate() {
+            let field = |name: &str| format!("events[{index}].{name}");
+            check_int(&field("at"), event.at, 0).map_err(at_path)?;
+            if event.at < previous_at {
+                return Err(refuse(
+                    field("at"),
+                    format!(
+                        "{} is earlier than the event before it ({previous_at}); times must not go back",
+                        event.at
+                    ),
+                ));
+            }
+            previous_at = event.at;
+            check_name(&field("worker"), &event.worker).map_err(at_path)?;
+            if let Some(owner) = &event.owner {
+                check_name(&field("owner"), owner).map_err(at_path)?;
+            }
+            let takes_lease = event.action == RawAction::Claim;
+            match (takes_lease, event.lease_ms) {
+                (true, None) => return Err(refuse(field("lease_ms"), "a claim needs lease_ms")),
+                (false, Some(_)) => {
+                    return Err(refuse(field("lease_ms"), "only a claim takes lease_ms"));
+                }
+                _ => {}
+            }
+            let takes_job = event.action == RawAction::Enqueue;
+            match (takes_job, &event.job) {
+                (true, None) => return Err(refuse(field("job"), "an enqueue needs a job")),
+                (false, Some(_)) => {
+                    return Err(refuse(field("job"), "only an enqueue takes a job"));
+                }
+                _ => {}
+            }
+            let action = match event.action {
+                RawAction::Claim => {
+                    let lease_ms = event.lease_ms.unwrap_or_default();
+                    check_int(&field("lease_ms"), lease_ms, 1).map_err(at_path)?;
+                    Action::Claim { lease_ms }
+                }
+                RawAction::Finish => Action::Finish,
+                RawAction::Send => Action::Send,
+                RawAction::Enqueue => {
+                    let Some(job) = event.job.clone() else {
+                        return Err(refuse(field("job"), "an enqueue needs a job"));
+                    };
+                    job.validate(&field("job.")).map_err(at_path)?;
+                    if ids.contains(job.id.as_str()) {
+                        return Err(refuse(
+                            field("job.id"),
+                            format!("job {:?} is already in the scenario", job.id),
+                        ));
+                    }
+                    Action::Enqueue(job)
+                }
+            };
+            if let Action::Enqueue(job) = &action {
+                ids.insert(job.id.clone());
+            }
+            events.push(Event {
+                at: event.at,
+                worker: event.worker.clone(),
+                owner: event.owner.clone(),
+                action,
+            });
+        }
+        Ok(Scenario {
+            jobs: raw.jobs.clone(),
+            events,
+        })
+    }
+
+    /// The scenario as a contract document (what [`Scenario::parse`] reads).
+    pub fn to_json(&self) -> String {
+        let raw = RawScenario {
+            jobs: self.jobs.clone(),
+            events: self
+                .events
+                .iter()
+                .map(|event| RawEvent {
+                    at: event.at,
+                    worker: event.worker.clone(),
+                    owner: event.owner.clone(),
+                    action: match event.action {
+                        Action::Claim { .. } => RawAction::Claim,
+                        Action::Finish => RawAction::Finish,
+                        Action::Send => RawAction::Send,
+                        Action::Enqueue(_) => RawAction::Enqueue,
+                    },
+                    lease_ms: match event.action {
+                        Action::Claim { lease_ms } => Some(lease_ms),
+                        _ => None,
+                    },
+                    job: match &event.action {
+                        Action::Enqueue(job) => Some(job.clone()),
+                        _ => None,
+                    },
+                })
+                .collect(),
+        };
+        // Plain structs of strings and integers always serialize.
+        serde_json::to_string(&raw).unwrap_or_default()
+    }
+}

@@ -1,0 +1,451 @@
+//! Every SQL statement leasefence runs, and the schema they run against.
+//!
+//! Nothing outside this module writes SQL. Keeping it in one place lets a
+//! reader check the whole locking story at a glance:
+//!
+//! * claim and finish each run in one short `BEGIN IMMEDIATE` transaction
+//!   that decides and writes together (R6): the row is never read first and
+//!   written later;
+//! * a finish is one guarded `UPDATE`; "0 rows changed" *is* the rejection,
+//!   and a read in the same transaction only names the reason (R4, R14);
+//! * file databases use the rollback journal (`journal_mode=DELETE`) with
+//!   `synchronous=FULL`, and contention waits in a short busy handler.
+//!
+//! The statements are public constants so the playground can show learners
+//! the exact SQL that decided a verdict.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{
+    Connection, OptionalExtension, Row, Transaction, TransactionBehavior, named_params,
+};
+
+use crate::error::{Error, Result};
+use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
+
+/// Written into the header of a queue database (`PRAGMA application_id`),
+/// so a file of another program is refused instead of altered ("LFjq").
+const QUEUE_APP_ID: i32 = 0x4C46_6A71;
+/// The same for a receiver database ("LFrc").
+const RECEIVER_APP_ID: i32 = 0x4C46_7263;
+
+/// The `jobs` table and the indexes that keep a claim's cost flat however
+/// many finished rows pile up: each index covers only live rows.
+pub const JOBS_SCHEMA: &str = "
+CREATE TABLE jobs (
+    seq          INTEGER PRIMARY KEY,          -- enqueue order
+    id           TEXT    NOT NULL UNIQUE,
+    qty          INTEGER NOT NULL CHECK (qty >= 1),
+    state        TEXT    NOT NULL DEFAULT 'pending'
+                 CHECK (state IN ('pending', 'leased', 'done', 'quarantined', 'expired')),
+    owner        TEXT,                         -- NULL until the first claim
+    lease_until  INTEGER,                      -- NULL until the first claim
+    token        INTEGER NOT NULL DEFAULT 0,   -- claim generation (R2)
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL CHECK (max_attempts >= 1),
+    deadline     INTEGER NOT NULL,
+    CHECK (lease_until IS NULL OR lease_until <= deadline)  -- R9
+);
+CREATE INDEX jobs_live_in_order ON jobs (seq)         WHERE state IN ('pending', 'leased');
+CREATE INDEX jobs_live_deadline ON jobs (deadline)    WHERE state IN ('pending', 'leased');
+CREATE INDEX jobs_lease_ends    ON jobs (lease_until) WHERE state = 'leased';
+";
+
+/// The receiver's ledger (R12): one row per job id, never overwritten.
+pub const DELIVERIES_SCHEMA: &str = "
+CREATE TABLE deliveries (
+    seq     INTEGER PRIMARY KEY,               -- arrival order
+    id      TEXT    NOT NULL UNIQUE,
+    qty     INTEGER NOT NULL CHECK (qty >= 1),
+    repeats INTEGER NOT NULL DEFAULT 0          -- deliveries ignored as repeats
+);
+";
+
+/// Adds a job; a taken id fails on the UNIQUE constraint.
+pub const ENQUEUE: &str = "
+INSERT INTO jobs (id, qty, max_attempts, deadline)
+VALUES (:id, :qty, :max_attempts, :deadline)";
+
+/// R10: a job whose lease ran out with its attempts used up is set aside
+/// before any new token can be issued for it.
+pub const QUARANTINE: &str = "
+UPDATE jobs SET state = 'quarantined'
+ WHERE state = 'leased' AND lease_until <= :now AND attempts >= max_attempts";
+
+/// A job at or past its deadline is never claimed; it ends as `expired`.
+pub const EXPIRE: &str = "
+UPDATE jobs SET state = 'expired'
+ WHERE state IN ('pending', 'leased') AND deadline <= :now";
+
+/// R6, R9, R11: choose the first claimable job in enqueue order and take it,
+/// in one statement. A lease is over exactly when `lease_until <= now` (R5).
+pub const CLAIM: &str = "
+UPDATE jobs
+   SET state = 'leased', owner = :owner,
+       token = token + 1, attempts = attempts + 1,
+       lease_until = MIN(:now_plus_lease, deadline)
+ WHERE seq = (SELECT seq FROM jobs
+               WHERE state IN ('pending', 'leased')
+                 AND (state = 'pending' OR lease_until <= :now)
+               ORDER BY seq LIMIT 1)
+RETURNING id, qty, owner, token, attempts, lease_until";
+
+/// R4: the fenced finish. It changes the row only if the stamp is still the
+/// row's current claim and time is left on the lease and on the job.
+pub const FINISH: &str = "
+UPDATE jobs SET state = 'done'
+ WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
+   AND state = 'leased' AND :now < lease_until AND :now < deadline";
+
+/// One row by id.
+pub const ROW: &str = "
+SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline
+  FROM jobs WHERE id = :id";
+
+/// All rows, in enqueue order.
+pub const ROWS: &str = "
+SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline
+  FROM jobs ORDER BY seq";
+
+/// How many jobs can still be claimed or finished.
+pub const LIVE_COUNT: &str = "
+SELECT count(*) FROM jobs WHERE state IN ('pending', 'leased')";
+
+/// R12: the first delivery of an id is recorded; a repeat changes nothing.
+pub const DELIVER: &str = "
+INSERT INTO deliveries (id, qty) VALUES (:id, :qty) ON CONFLICT (id) DO NOTHING";
+
+/// Counts a repeated delivery of an id the ledger holds with the same qty.
+pub const COUNT_REPEAT: &str = "
+UPDATE deliveries SET repeats = repeats + 1 WHERE id = :id RETURNING qty";
+
+/// The ledger, in arrival order.
+pub const DELIVERIES: &str = "
+SELECT id, qty, repeats FROM deliveries ORDER BY seq";
+
+/// Which of our two schemas a connection holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The job queue.
+    Queue,
+    /// The idempotent receiver's ledger.
+    Receiver,
+}
+
+impl Kind {
+    fn app_id(self) -> i32 {
+        match self {
+            Kind::Queue => QUEUE_APP_ID,
+            Kind::Receiver => RECEIVER_APP_ID,
+        }
+    }
+
+    fn schema(self) -> &'static str {
+        match self {
+            Kind::Queue => JOBS_SCHEMA,
+            Kind::Receiver => DELIVERIES_SCHEMA,
+        }
+    }
+}
+
+/// Opens (creating if needed) a database file with the rollback journal and
+/// a busy handler, and checks that it is ours.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn open_file(path: &std::path::Path, kind: Kind) -> Result<Connection> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_handler(Some(wait_briefly))?;
+    let shown = path.display().to_string();
+    // Reading the header is the first access: a file that is not SQLite at
+    // all fails here.
+    let header = conn
+        .pragma_query_value(None, "application_id", |row| row.get::<_, i32>(0))
+        .map_err(|err| not_ours(&shown, err.to_string()))?;
+    let journal: String =
+        conn.pragma_update_and_check(None, "journal_mode", "DELETE", |row| row.get(0))?;
+    if !journal.eq_ignore_ascii_case("delete") {
+        return Err(not_ours(&shown, format!("journal_mode is {journal}")));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    if header != kind.app_id() {
+        init(&conn, kind, &shown)?;
+    }
+    Ok(conn)
+}
+
+/// Opens a private in-memory database with the schema of `kind`.
+pub(crate) fn open_memory(kind: Kind) -> Result<Connection> {
+    let conn = Connection::open_in_memory()?;
+    init(&conn, kind, ":memory:")?;
+    Ok(conn)
+}
+
+/// Opens a connection to the browser's memory VFS under `name`; all
+/// connections with one name share one database.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn open_shared_memory(name: &str, kind: Kind) -> Result<Connection> {
+    let conn = Connection::open(name)?;
+    let app_id: i32 = conn.pragma_query_value(None, "application_id", |row| row.get(0))?;
+    if app_id != kind.app_id() {
+        init(&conn, kind, name)?;
+    }
+    Ok(conn)
+}
+
+/// Creates the schema in an empty database. Two processes may race to do
+/// it, so the check and the creation share one write transaction.
+fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {
+    let tx = immediate(conn)?;
+    let app_id: i32 = tx.query_row("PRAGMA application_id", [], |row| row.get(0))?;
+    if app_id == kind.app_id() {
+        return Ok(()); // another process created it first
+    }
+    let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
+    if app_id != 0 || tables != 0 {
+        let why = match (app_id, kind) {
+            (QUEUE_APP_ID, Kind::Receiver) => "it is a queue database, not a receiver's".into(),
+            (RECEIVER_APP_ID, Kind::Queue) => "it is a receiver database, not a queue".into(),
+            _ => format!("it holds {tables} other schema objects"),
+        };
+        return Err(not_ours(shown, why));
+    }
+    tx.execute_batch(kind.schema())?;
+    tx.pragma_update(None, "application_id", kind.app_id())?;
+    tx.commit()?;
+    Ok(())
+}
+
+fn not_ours(path: &str, why: String) -> Error {
+    Error::NotOurDatabase {
+        path: path.to_owned(),
+        why,
+    }
+}
+
+/// SQLite's own busy timeout sleeps longer and longer (up to 100 ms), so a
+/// waiting process can lose every race to one that never stops claiming.
+/// Short, jittered sleeps keep the workers' shares fair; after about ten
+/// seconds of waiting the caller gets `SQLITE_BUSY`.
+#[cfg(not(target_arch = "wasm32"))]
+fn wait_briefly(retries: i32) -> bool {
+    const GIVE_UP_AFTER: i32 = 20_000;
+    if retries >= GIVE_UP_AFTER {
+        return false;
+    }
+    // Cheap jitter from the process id and the retry count: 50..=1049 us.
+    let mixed =
+        (retries as u64 ^ u64::from(std::process::id())).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let micros = 50 + (mixed >> 32) % 1000;
+    std::thread::sleep(std::time::Duration::from_micros(micros));
+    true
+}
+
+fn immediate(conn: &Connection) -> Result<Transaction<'_>> {
+    Ok(Transaction::new_unchecked(
+        conn,
+        TransactionBehavior::Immediate,
+    )?)
+}
+
+/// SQLite stores signed 64-bit integers; every value we bind was checked to
+/// be at most [`crate::MAX_INT`], so the conversion cannot fail in practice.
+fn sql_int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn read_u64(row: &Row<'_>, index: usize) -> rusqlite::Result<u64> {
+    Ok(row.get::<_, i64>(index)?.max(0) as u64)
+}
+
+fn read_job(row: &Row<'_>) -> rusqlite::Result<JobRow> {
+    let state: String = row.get(2)?;
+    Ok(JobRow {
+        id: row.get(0)?,
+        qty: read_u64(row, 1)?,
+        state: JobState::parse(&state).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                2,
+                rusqlite::types::Type::Text,
+                format!("unknown state {state:?}").into(),
+            )
+        })?,
+        owner: row.get(3)?,
+        token: read_u64(row, 4)?,
+        attempts: read_u64(row, 5)?,
+        max_attempts: read_u64(row, 6)?,
+        lease_until: row.get::<_, Option<i64>>(7)?.map(|v| v.max(0) as u64),
+        deadline: read_u64(row, 8)?,
+    })
+}
+
+fn job_row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
+    Ok(conn
+        .prepare_cached(ROW)?
+        .query_row(named_params! {":id": id}, read_job)
+        .optional()?)
+}
+
+/// Inserts a job and returns it as stored.
+pub(crate) fn enqueue(conn: &Connection, job: &NewJob) -> Result<JobRow> {
+    let tx = immediate(conn)?;
+    let inserted = tx.prepare_cached(ENQUEUE)?.execute(named_params! {
+        ":id": job.id,
+        ":qty": sql_int(job.qty),
+        ":max_attempts": sql_int(job.max_attempts),
+        ":deadline": sql_int(job.deadline),
+    });
+    match inserted {
+        Err(rusqlite::Error::SqliteFailure(err, _))
+            if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+        {
+            return Err(Error::DuplicateJob { id: job.id.clone() });
+        }
+        other => other?,
+    };
+    let row = job_row(&tx, &job.id)?.ok_or_else(|| Error::Internal {
+        what: format!("job {:?} vanished after insert", job.id),
+    })?;
+    tx.commit()?;
+    Ok(row)
+}
+
+/// Sets aside dead jobs, then claims the first claimable one, all in one
+/// write transaction (R6, R10).
+pub(crate) fn claim(
+    conn: &Connection,
+    owner: &str,
+    now: u64,
+    lease_ms: u64,
+) -> Result<Option<Claim>> {
+    let tx = immediate(conn)?;
+    let now_sql = sql_int(now);
+    tx.prepare_cached(QUARANTINE)?
+        .execute(named_params! {":now": now_sql})?;
+    tx.prepare_cached(EXPIRE)?
+        .execute(named_params! {":now": now_sql})?;
+    let claim = tx
+        .prepare_cached(CLAIM)?
+        .query_row(
+            named_params! {
+                ":owner": owner,
+                ":now": now_sql,
+                ":now_plus_lease": sql_int(now.saturating_add(lease_ms)),
+            },
+            |row| {
+                Ok(Claim {
+                    id: row.get(0)?,
+                    qty: read_u64(row, 1)?,
+                    owner: row.get(2)?,
+                    token: read_u64(row, 3)?,
+                    attempt: read_u64(row, 4)?,
+                    lease_until: read_u64(row, 5)?,
+                })
+            },
+        )
+        .optional()?;
+    tx.commit()?;
+    Ok(claim)
+}
+
+/// Runs the fenced finish and, in the same transaction, reads the row to
+/// say why when nothing changed (R4, R14).
+pub(crate) fn finish(conn: &Connection, stamp: &Stamp, now: u64) -> Result<Finish> {
+    let tx = immediate(conn)?;
+    let changed = tx.prepare_cached(FINISH)?.execute(named_params! {
+        ":id": stamp.id,
+        ":owner": stamp.owner,
+        ":token": sql_int(stamp.token),
+        ":attempt": sql_int(stamp.attempt),
+        ":now": sql_int(now),
+    })?;
+    let current = job_row(&tx, &stamp.id)?;
+    tx.commit()?;
+    if changed == 1 {
+        return Ok(Finish {
+            accepted: true,
+            reason: None,
+            expected: Some(stamp.clone()),
+            current,
+        });
+    }
+    // The row was read after the UPDATE found nothing, inside the same
+    // transaction, so it is exactly the row the guard refused.
+    let reason = Reason::first(stamp, current.as_ref(), now).ok_or_else(|| Error::Internal {
+        what: format!(
+            "finish of {:?} changed nothing, yet every condition holds",
+            stamp.id
+        ),
+    })?;
+    Ok(Finish::rejected(reason, Some(stamp.clone()), current))
+}
+
+/// All rows in enqueue order.
+pub(crate) fn rows(conn: &Connection) -> Result<Vec<JobRow>> {
+    let mut stmt = conn.prepare_cached(ROWS)?;
+    let rows = stmt
+        .query_map([], read_job)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// One row by id.
+pub(crate) fn row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
+    job_row(conn, id)
+}
+
+/// Jobs still pending or leased.
+pub(crate) fn live_count(conn: &Connection) -> Result<u64> {
+    let count: i64 = conn
+        .prepare_cached(LIVE_COUNT)?
+        .query_row([], |row| row.get(0))?;
+    Ok(count.max(0) as u64)
+}
+
+/// What the ledger did with one delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    /// First delivery of this id: its qty now counts.
+    Applied,
+    /// The id was already recorded with the same qty: nothing added.
+    Repeat,
+}
+
+/// Records a delivery once (R12). A repeat with another qty is refused and
+/// changes nothing.
+pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded> {
+    let tx = immediate(conn)?;
+    let inserted = tx
+        .prepare_cached(DELIVER)?
+        .execute(named_params! {":id": id, ":qty": sql_int(qty)})?;
+    if inserted == 1 {
+        tx.commit()?;
+        return Ok(Recorded::Applied);
+    }
+    let stored: i64 = tx
+        .prepare_cached(COUNT_REPEAT)?
+        .query_row(named_params! {":id": id}, |row| row.get(0))?;
+    let stored = stored.max(0) as u64;
+    if stored != qty {
+        // Dropping the transaction rolls the repeat count back.
+        return Err(Error::DeliveryConflict {
+            id: id.to_owned(),
+            stored,
+            offered: qty,
+        });
+    }
+    tx.commit()?;
+    Ok(Recorded::Repeat)
+}
+
+/// The ledger: job id -> (qty applied, repeats ignored).
+pub(crate) fn deliveries(conn: &Connection) -> Result<BTreeMap<String, (u64, u64)>> {
+    let mut stmt = conn.prepare_cached(DELIVERIES)?;
+    let ledger = stmt
+        .query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                (read_u64(row, 1)?, read_u64(row, 2)?),
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ledger)
+}

@@ -1,0 +1,131 @@
+//! The JavaScript facade (wasm32 only): converts types and delegates.
+//!
+//! No rule and no SQL lives here. Numbers arrive from JavaScript as `f64`,
+//! so each is checked to be a finite, non-negative integer no larger than
+//! 2^53 - 1 before the core sees it; anything else throws an `Error` that
+//! names the argument. Results leave as plain objects (maps become objects,
+//! integers become numbers).
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::model::{MAX_INT, NewJob, Stamp};
+
+/// Installs the panic hook once, so a bug shows a readable message in the
+/// console instead of "unreachable executed".
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value
+        .serialize(&serializer)
+        .map_err(|err| JsError::new(&format!("output: {err}")))
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(field: &str, value: JsValue) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|err| JsError::new(&format!("{field}: {err}")))
+}
+
+/// Accepts a JavaScript number only if it is an integer in `0..=2^53-1`.
+fn integer(field: &str, value: f64) -> Result<u64, JsError> {
+    if !value.is_finite() || value.fract() != 0.0 || value < 0.0 || value > MAX_INT as f64 {
+        return Err(JsError::new(&format!(
+            "{field}: must be an integer from 0 to {MAX_INT}, got {value}"
+        )));
+    }
+    Ok(value as u64)
+}
+
+fn core_error(err: crate::Error) -> JsError {
+    JsError::new(&err.to_string())
+}
+
+/// Replays a scenario document (JSON text) and returns the replay document,
+/// identical to `leasefence replay`.
+#[wasm_bindgen]
+pub fn replay(scenario_json: &str) -> Result<JsValue, JsError> {
+    to_js(&crate::replay_json(scenario_json).map_err(core_error)?)
+}
+
+/// One connection to an in-memory queue, for step-by-step use. Queues built
+/// with the same `name` share one database (one connection per actor).
+#[wasm_bindgen]
+pub struct Queue {
+    inner: crate::Queue,
+}
+
+#[wasm_bindgen]
+impl Queue {
+    /// Opens a connection to the in-memory database called `name`, creating
+    /// it on first use.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str) -> Result<Queue, JsError> {
+        Ok(Queue {
+            inner: crate::Queue::open_shared_memory(name).map_err(core_error)?,
+        })
+    }
+
+    /// Adds `{id, qty, deadline, max_attempts?}`; returns the stored row.
+    pub fn enqueue(&self, job: JsValue) -> Result<JsValue, JsError> {
+        let job: NewJob = from_js("job", job)?;
+        to_js(&self.inner.enqueue(&job).map_err(core_error)?)
+    }
+
+    /// Claims the first claimable job; returns the claim or `null`.
+    pub fn claim(&self, owner: &str, now: f64, lease_ms: f64) -> Result<JsValue, JsError> {
+        let claim = self
+            .inner
+            .claim(owner, integer("now", now)?, integer("lease_ms", lease_ms)?)
+            .map_err(core_error)?;
+        to_js(&claim)
+    }
+
+    /// Presents `{id, owner, token, attempt}`; returns the verdict.
+    pub fn finish(&self, stamp: JsValue, now: f64) -> Result<JsValue, JsError> {
+        let stamp: Stamp = from_js("stamp", stamp)?;
+        to_js(
+            &self
+                .inner
+                .finish(&stamp, integer("now", now)?)
+                .map_err(core_error)?,
+        )
+    }
+
+    /// Every row, in enqueue order.
+    pub fn rows(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.rows().map_err(core_error)?)
+    }
+}
+
+/// The idempotent receiver (R12), in memory.
+#[wasm_bindgen]
+pub struct Receiver {
+    inner: crate::Receiver,
+}
+
+#[wasm_bindgen]
+impl Receiver {
+    /// A fresh, empty ledger.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Result<Receiver, JsError> {
+        Ok(Receiver {
+            inner: crate::Receiver::open_in_memory().map_err(core_error)?,
+        })
+    }
+
+    /// Delivers `qty` of job `id`: `true` if applied, `false` for a repeat;
+    /// throws for a different qty of a known id.
+    pub fn deliver(&self, id: &str, qty: f64) -> Result<bool, JsError> {
+        self.inner
+            .deliver(id, integer("qty", qty)?)
+            .map_err(core_error)
+    }
+
+    /// `{jobs, qty, repeats, applied}`.
+    pub fn totals(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.totals().map_err(core_error)?)
+    }
+}
