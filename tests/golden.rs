@@ -1,0 +1,73 @@
+//! Golden replays: every scenario under `tests/scenarios/` replays to
+//! exactly its `.expected.json` document. This file runs natively and in
+//! headless Chromium, on the same embedded bytes, so both targets are held
+//! to one document.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use support::SCENARIOS;
+
+#[test]
+fn every_scenario_replays_to_its_golden_document() {
+    for (name, scenario, expected) in SCENARIOS {
+        let replay = leasefence::replay_json(scenario)
+            .unwrap_or_else(|err| panic!("{name}: replay failed: {err}"));
+        let current = serde_json::to_value(&replay).expect("replay serializes");
+        let expected: serde_json::Value = serde_json::from_str(expected)
+            .unwrap_or_else(|err| panic!("{name}.expected.json: {err}"));
+        check!(
+            current,
+            expected,
+            "scenario {name}: replay differs from its golden document"
+        );
+    }
+}
+
+/// R14 in the canonical document itself: the contract's example, byte for
+/// byte in meaning, is what `canonical.expected.json` holds.
+#[test]
+fn canonical_timeline_refuses_the_late_finish_and_keeps_b_as_holder() {
+    let (_, scenario, _) = SCENARIOS[0];
+    let replay = leasefence::replay_json(scenario).expect("canonical replays");
+    let late = serde_json::to_value(&replay.results[2]).expect("serializes");
+    check!(
+        late["reason"],
+        serde_json::json!("token_mismatch"),
+        "R4: A's token=1 finish at 1001 ms"
+    );
+    check!(
+        late["current"]["owner"],
+        serde_json::json!("B"),
+        "R4: the row stays B's"
+    );
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_embedded_list_names_every_scenario_file() {
+    let mut on_disk: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios"))
+            .expect("tests/scenarios exists")
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                let stem = name.strip_suffix(".json")?;
+                (!stem.ends_with(".expected")).then(|| stem.to_owned())
+            })
+            .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = SCENARIOS
+        .iter()
+        .map(|(name, _, _)| (*name).to_owned())
+        .collect();
+    listed.sort();
+    check!(
+        listed,
+        on_disk,
+        "tests/support/mod.rs SCENARIOS must list every file in tests/scenarios"
+    );
+}

@@ -1,0 +1,89 @@
+//! Malformed scenarios are refused whole, naming the event index and the
+//! field. Runs natively and in the browser.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use leasefence::{Error, Scenario};
+
+const JOB: &str = r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#;
+
+fn refusal(events: &str) -> String {
+    let json = format!(r#"{{"jobs": [{JOB}], "events": [{events}]}}"#);
+    match Scenario::parse(&json) {
+        Ok(scenario) => panic!("accepted a malformed scenario: {json}\nparsed as {scenario:?}"),
+        Err(err @ Error::Scenario { .. }) => err.to_string(),
+        Err(other) => panic!("expected a scenario error, got {other:?}"),
+    }
+}
+
+#[test]
+fn each_malformed_event_is_refused_naming_index_and_field() {
+    let claim = r#"{"at": 0, "worker": "A", "do": "claim", "lease_ms": 1000}"#;
+    let cases = [
+        (format!(r#"{claim}, {{"at": -1, "worker": "B", "do": "finish"}}"#), "events[1].at"),
+        (format!(r#"{claim}, {{"at": 1.5, "worker": "B", "do": "finish"}}"#), "events[1].at"),
+        (format!(r#"{claim}, {{"at": "soon", "worker": "B", "do": "finish"}}"#), "events[1].at"),
+        (r#"{"at": 9007199254740992, "worker": "A", "do": "finish"}"#.to_owned(), "events[0].at"),
+        (format!(r#"{{"at": 5, "worker": "A", "do": "finish"}}, {claim}"#), "events[1].at"),
+        (r#"{"at": 0, "worker": "", "do": "finish"}"#.to_owned(), "events[0].worker"),
+        (r#"{"at": 0, "worker": "A", "do": "claim"}"#.to_owned(), "events[0].lease_ms"),
+        (r#"{"at": 0, "worker": "A", "do": "claim", "lease_ms": 0}"#.to_owned(), "events[0].lease_ms"),
+        (r#"{"at": 0, "worker": "A", "do": "finish", "lease_ms": 5}"#.to_owned(), "events[0].lease_ms"),
+        (r#"{"at": 0, "worker": "A", "do": "fly"}"#.to_owned(), "events[0].do"),
+        (r#"{"at": 0, "worker": "A", "do": "finish", "lease": 5}"#.to_owned(), "events[0]"),
+        (r#"{"at": 0, "worker": "A", "do": "enqueue"}"#.to_owned(), "events[0].job"),
+        (
+            format!(r#"{{"at": 0, "worker": "A", "do": "enqueue", "job": {JOB}}}"#),
+            "events[0].job.id",
+        ),
+        (
+            r#"{"at": 0, "worker": "A", "do": "enqueue", "job": {"id": "x", "qty": 18446744073709551616, "deadline": 1}}"#
+                .to_owned(),
+            "events[0].job.qty",
+        ),
+    ];
+    for (events, path) in cases {
+        let message = refusal(&events);
+        assert!(
+            message.starts_with(&format!("scenario: {path}")),
+            "expected a message naming {path:?}\n  events: {events}\n  message: {message}"
+        );
+    }
+}
+
+#[test]
+fn duplicate_job_ids_and_broken_json_are_refused() {
+    let twice = format!(r#"{{"jobs": [{JOB}, {JOB}], "events": []}}"#);
+    let message = Scenario::parse(&twice)
+        .expect_err("duplicate ids")
+        .to_string();
+    assert!(message.starts_with("scenario: jobs[1].id"), "{message}");
+    let broken = Scenario::parse(r#"{"jobs": [], "events": [}"#)
+        .expect_err("broken JSON")
+        .to_string();
+    assert!(message_names_a_place(&broken), "{broken}");
+    let trailing = Scenario::parse(r#"{"events": []} {}"#)
+        .expect_err("trailing data")
+        .to_string();
+    assert!(trailing.starts_with("scenario: (document)"), "{trailing}");
+}
+
+fn message_names_a_place(message: &str) -> bool {
+    message.starts_with("scenario: ") && message.contains("line")
+}
+
+#[test]
+fn a_scenario_survives_a_round_trip_through_its_json() {
+    let json = format!(
+        r#"{{"jobs": [{JOB}], "events": [
+            {{"at": 0, "worker": "A-restarted", "owner": "A", "do": "claim", "lease_ms": 10}},
+            {{"at": 1, "worker": "B", "do": "enqueue", "job": {{"id": "s2", "qty": 1, "deadline": 9}}}},
+            {{"at": 2, "worker": "A-restarted", "do": "send"}}]}}"#
+    );
+    let scenario = Scenario::parse(&json).expect("valid");
+    let again = Scenario::parse(&scenario.to_json()).expect("its own JSON is valid");
+    assert_eq!(again, scenario);
+}
