@@ -10,11 +10,12 @@
 //! # Layout
 //!
 //! * [`model`]: the vocabulary (jobs, rows, claims, stamps, verdicts).
-//! * `store`: the schema and every SQL statement, nothing else.
+//! * [`store`]: the schema and every SQL statement, nothing else.
 //! * [`queue`]: the queue API; checks input, supplies nothing but `now`.
 //! * [`receiver`]: the idempotent receiver's ledger (R12).
 //! * [`scenario`] and [`replay`]: timelines as JSON, replayed on an
 //!   in-memory queue; shared by the CLI, the tests and the browser.
+//! * [`timeline`]: a replay kept as one frame per event, for stepping.
 //! * `web` (wasm32 only): the thin JavaScript facade.
 //!
 //! # Guarantees
@@ -66,9 +67,10 @@ pub mod receiver;
 pub mod replay;
 pub mod scenario;
 pub mod store;
+pub mod timeline;
 
 #[cfg(target_arch = "wasm32")]
-mod web;
+pub mod web;
 
 pub use error::{Error, Result};
 pub use model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
@@ -76,3 +78,4 @@ pub use queue::{ProcessError, Processed, Queue};
 pub use receiver::{Receiver, Totals};
 pub use replay::{EventResult, Outcome, Player, Replay, replay, replay_json};
 pub use scenario::{Action, Event, Scenario};
+pub use timeline::{Frame, Timeline};

@@ -5,11 +5,13 @@
 //! from the caller, so tests can stand exactly on a lease boundary (R5) and
 //! the browser can step a timeline.
 
+use std::cell::RefCell;
+
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 use crate::model::{Claim, Finish, JobRow, NewJob, Stamp, check_int, check_name};
-use crate::store::{self, Kind};
+use crate::store::{self, Executed, Kind, SqlLog};
 
 /// A handle on one queue database: one connection, one actor.
 ///
@@ -17,6 +19,7 @@ use crate::store::{self, Kind};
 /// and the fencing token keep them honest.
 pub struct Queue {
     conn: Connection,
+    log: RefCell<SqlLog>,
 }
 
 impl std::fmt::Debug for Queue {
@@ -47,20 +50,34 @@ pub enum ProcessError<E> {
 }
 
 impl Queue {
+    fn with(conn: Connection) -> Queue {
+        Queue {
+            conn,
+            log: RefCell::new(SqlLog::default()),
+        }
+    }
+
+    /// Starts (or stops) writing down every statement that enqueue, claim
+    /// and finish run, with their bound values; see [`Queue::take_sql`].
+    pub fn record_sql(&self, on: bool) {
+        self.log.borrow_mut().record(on);
+    }
+
+    /// The statements run since the last call, when recording is on.
+    pub fn take_sql(&self) -> Vec<Executed> {
+        self.log.borrow_mut().take()
+    }
+
     /// Opens a queue file, creating it if it does not exist. The file uses
     /// the rollback journal and `synchronous=FULL` (R6).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Queue> {
-        Ok(Queue {
-            conn: store::open_file(path.as_ref(), Kind::Queue)?,
-        })
+        Ok(Queue::with(store::open_file(path.as_ref(), Kind::Queue)?))
     }
 
     /// Opens a fresh, private in-memory queue.
     pub fn open_in_memory() -> Result<Queue> {
-        Ok(Queue {
-            conn: store::open_memory(Kind::Queue)?,
-        })
+        Ok(Queue::with(store::open_memory(Kind::Queue)?))
     }
 
     /// Opens a connection to the in-memory database called `name`, creating
@@ -70,16 +87,14 @@ impl Queue {
     #[cfg(target_arch = "wasm32")]
     pub fn open_shared_memory(name: &str) -> Result<Queue> {
         check_name("name", name)?;
-        Ok(Queue {
-            conn: store::open_shared_memory(name, Kind::Queue)?,
-        })
+        Ok(Queue::with(store::open_shared_memory(name, Kind::Queue)?))
     }
 
     /// Adds a job and returns it as stored. An id that exists is
     /// [`Error::DuplicateJob`].
     pub fn enqueue(&self, job: &NewJob) -> Result<JobRow> {
         job.validate("")?;
-        store::enqueue(&self.conn, job)
+        store::enqueue(&self.conn, &mut self.log.borrow_mut(), job)
     }
 
     /// Claims the first claimable job in enqueue order for `owner` at `now`,
@@ -91,7 +106,7 @@ impl Queue {
         check_name("owner", owner)?;
         check_int("now", now, 0)?;
         check_int("lease_ms", lease_ms, 1)?;
-        store::claim(&self.conn, owner, now, lease_ms)
+        store::claim(&self.conn, &mut self.log.borrow_mut(), owner, now, lease_ms)
     }
 
     /// Marks the job done if `stamp` is still the row's current claim and
@@ -100,7 +115,7 @@ impl Queue {
     pub fn finish(&self, stamp: &Stamp, now: u64) -> Result<Finish> {
         stamp.validate()?;
         check_int("now", now, 0)?;
-        store::finish(&self.conn, stamp, now)
+        store::finish(&self.conn, &mut self.log.borrow_mut(), stamp, now)
     }
 
     /// Every job, in enqueue order, exactly as stored.

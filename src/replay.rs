@@ -112,6 +112,17 @@ impl Player {
         })
     }
 
+    /// From now on, write down the SQL each step runs (see
+    /// [`Player::take_sql`]).
+    pub fn record_sql(&self) {
+        self.queue.record_sql(true);
+    }
+
+    /// The statements run since the last call, if recording.
+    pub fn take_sql(&self) -> Vec<crate::store::Executed> {
+        self.queue.take_sql()
+    }
+
     /// The scenario being played.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario

@@ -16,9 +16,11 @@
 
 use std::collections::BTreeMap;
 
+use rusqlite::types::ToSqlOutput;
 use rusqlite::{
-    Connection, OptionalExtension, Row, Transaction, TransactionBehavior, named_params,
+    Connection, OptionalExtension, Row, ToSql, Transaction, TransactionBehavior, named_params,
 };
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
@@ -246,10 +248,133 @@ fn immediate(conn: &Connection) -> Result<Transaction<'_>> {
     )?)
 }
 
+/// A value bound to a statement parameter: what SQLite received.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Bound {
+    /// An integer (times, quantities, tokens).
+    Int(i64),
+    /// A string (ids and names).
+    Text(String),
+}
+
+impl ToSql for Bound {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        match self {
+            Bound::Int(value) => value.to_sql(),
+            Bound::Text(value) => value.to_sql(),
+        }
+    }
+}
+
 /// SQLite stores signed 64-bit integers; every value we bind was checked to
 /// be at most [`crate::MAX_INT`], so the conversion cannot fail in practice.
-fn sql_int(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
+fn int(value: u64) -> Bound {
+    Bound::Int(i64::try_from(value).unwrap_or(i64::MAX))
+}
+
+fn text(value: &str) -> Bound {
+    Bound::Text(value.to_owned())
+}
+
+/// One statement as the queue ran it: the text, the values bound to it, and
+/// how many rows it changed (a write) or returned (a read).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Executed {
+    /// The statement, as in this module's constants.
+    pub sql: &'static str,
+    /// Parameter name -> bound value, in binding order.
+    pub params: Vec<(&'static str, Bound)>,
+    /// Whether the statement writes.
+    pub write: bool,
+    /// Rows changed (a write) or returned (a read).
+    pub rows: usize,
+}
+
+/// Where the statements of one operation are written down, when someone
+/// (the playground) asked for them. Off, it costs nothing.
+#[derive(Debug, Default)]
+pub struct SqlLog {
+    entries: Option<Vec<Executed>>,
+}
+
+impl SqlLog {
+    /// Starts (or stops) writing statements down.
+    pub fn record(&mut self, on: bool) {
+        self.entries = on.then(Vec::new);
+    }
+
+    /// The statements written down since the last call.
+    pub fn take(&mut self) -> Vec<Executed> {
+        self.entries
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn note(
+        &mut self,
+        sql: &'static str,
+        params: &[(&'static str, Bound)],
+        write: bool,
+        rows: usize,
+    ) {
+        if let Some(entries) = &mut self.entries {
+            entries.push(Executed {
+                sql: sql.trim(),
+                params: params.to_vec(),
+                write,
+                rows,
+            });
+        }
+    }
+}
+
+type Params = [(&'static str, Bound)];
+
+fn bind(params: &Params) -> Vec<(&str, &dyn ToSql)> {
+    params
+        .iter()
+        .map(|(name, value)| (*name, value as &dyn ToSql))
+        .collect()
+}
+
+/// Runs a write and notes it.
+fn write(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params) -> Result<usize> {
+    let changed = conn.prepare_cached(sql)?.execute(bind(params).as_slice())?;
+    log.note(sql, params, true, changed);
+    Ok(changed)
+}
+
+/// Runs a statement that yields at most one row (a read, or a write with
+/// `RETURNING`) and notes it.
+fn one<T>(
+    conn: &Connection,
+    log: &mut SqlLog,
+    sql: &'static str,
+    params: &Params,
+    map: impl FnOnce(&Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Option<T>> {
+    let found = conn
+        .prepare_cached(sql)?
+        .query_row(bind(params).as_slice(), map)
+        .optional()?;
+    let write = !sql.trim_start().starts_with("SELECT");
+    log.note(sql, params, write, usize::from(found.is_some()));
+    Ok(found)
+}
+
+/// `BEGIN IMMEDIATE`, noted: the write lock is taken before anything is read.
+fn begin<'c>(conn: &'c Connection, log: &mut SqlLog) -> Result<Transaction<'c>> {
+    let tx = immediate(conn)?;
+    log.note("BEGIN IMMEDIATE", &[], false, 0);
+    Ok(tx)
+}
+
+fn commit(tx: Transaction<'_>, log: &mut SqlLog) -> Result<()> {
+    tx.commit()?;
+    log.note("COMMIT", &[], false, 0);
+    Ok(())
 }
 
 fn read_u64(row: &Row<'_>, index: usize) -> rusqlite::Result<u64> {
@@ -277,34 +402,31 @@ fn read_job(row: &Row<'_>) -> rusqlite::Result<JobRow> {
     })
 }
 
-fn job_row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
-    Ok(conn
-        .prepare_cached(ROW)?
-        .query_row(named_params! {":id": id}, read_job)
-        .optional()?)
+fn job_row(conn: &Connection, log: &mut SqlLog, id: &str) -> Result<Option<JobRow>> {
+    one(conn, log, ROW, &[(":id", text(id))], read_job)
 }
 
 /// Inserts a job and returns it as stored.
-pub(crate) fn enqueue(conn: &Connection, job: &NewJob) -> Result<JobRow> {
-    let tx = immediate(conn)?;
-    let inserted = tx.prepare_cached(ENQUEUE)?.execute(named_params! {
-        ":id": job.id,
-        ":qty": sql_int(job.qty),
-        ":max_attempts": sql_int(job.max_attempts),
-        ":deadline": sql_int(job.deadline),
-    });
-    match inserted {
-        Err(rusqlite::Error::SqliteFailure(err, _))
+pub(crate) fn enqueue(conn: &Connection, log: &mut SqlLog, job: &NewJob) -> Result<JobRow> {
+    let tx = begin(conn, log)?;
+    let params = [
+        (":id", text(&job.id)),
+        (":qty", int(job.qty)),
+        (":max_attempts", int(job.max_attempts)),
+        (":deadline", int(job.deadline)),
+    ];
+    match write(&tx, log, ENQUEUE, &params) {
+        Err(Error::Sqlite(rusqlite::Error::SqliteFailure(err, _)))
             if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
         {
             return Err(Error::DuplicateJob { id: job.id.clone() });
         }
         other => other?,
     };
-    let row = job_row(&tx, &job.id)?.ok_or_else(|| Error::Internal {
+    let row = job_row(&tx, log, &job.id)?.ok_or_else(|| Error::Internal {
         what: format!("job {:?} vanished after insert", job.id),
     })?;
-    tx.commit()?;
+    commit(tx, log)?;
     Ok(row)
 }
 
@@ -312,53 +434,52 @@ pub(crate) fn enqueue(conn: &Connection, job: &NewJob) -> Result<JobRow> {
 /// write transaction (R6, R10).
 pub(crate) fn claim(
     conn: &Connection,
+    log: &mut SqlLog,
     owner: &str,
     now: u64,
     lease_ms: u64,
 ) -> Result<Option<Claim>> {
-    let tx = immediate(conn)?;
-    let now_sql = sql_int(now);
-    tx.prepare_cached(QUARANTINE)?
-        .execute(named_params! {":now": now_sql})?;
-    tx.prepare_cached(EXPIRE)?
-        .execute(named_params! {":now": now_sql})?;
-    let claim = tx
-        .prepare_cached(CLAIM)?
-        .query_row(
-            named_params! {
-                ":owner": owner,
-                ":now": now_sql,
-                ":now_plus_lease": sql_int(now.saturating_add(lease_ms)),
-            },
-            |row| {
-                Ok(Claim {
-                    id: row.get(0)?,
-                    qty: read_u64(row, 1)?,
-                    owner: row.get(2)?,
-                    token: read_u64(row, 3)?,
-                    attempt: read_u64(row, 4)?,
-                    lease_until: read_u64(row, 5)?,
-                })
-            },
-        )
-        .optional()?;
-    tx.commit()?;
+    let tx = begin(conn, log)?;
+    write(&tx, log, QUARANTINE, &[(":now", int(now))])?;
+    write(&tx, log, EXPIRE, &[(":now", int(now))])?;
+    let params = [
+        (":owner", text(owner)),
+        (":now_plus_lease", int(now.saturating_add(lease_ms))),
+        (":now", int(now)),
+    ];
+    let claim = one(&tx, log, CLAIM, &params, |row| {
+        Ok(Claim {
+            id: row.get(0)?,
+            qty: read_u64(row, 1)?,
+            owner: row.get(2)?,
+            token: read_u64(row, 3)?,
+            attempt: read_u64(row, 4)?,
+            lease_until: read_u64(row, 5)?,
+        })
+    })?;
+    commit(tx, log)?;
     Ok(claim)
 }
 
 /// Runs the fenced finish and, in the same transaction, reads the row to
 /// say why when nothing changed (R4, R14).
-pub(crate) fn finish(conn: &Connection, stamp: &Stamp, now: u64) -> Result<Finish> {
-    let tx = immediate(conn)?;
-    let changed = tx.prepare_cached(FINISH)?.execute(named_params! {
-        ":id": stamp.id,
-        ":owner": stamp.owner,
-        ":token": sql_int(stamp.token),
-        ":attempt": sql_int(stamp.attempt),
-        ":now": sql_int(now),
-    })?;
-    let current = job_row(&tx, &stamp.id)?;
-    tx.commit()?;
+pub(crate) fn finish(
+    conn: &Connection,
+    log: &mut SqlLog,
+    stamp: &Stamp,
+    now: u64,
+) -> Result<Finish> {
+    let tx = begin(conn, log)?;
+    let params = [
+        (":id", text(&stamp.id)),
+        (":owner", text(&stamp.owner)),
+        (":token", int(stamp.token)),
+        (":attempt", int(stamp.attempt)),
+        (":now", int(now)),
+    ];
+    let changed = write(&tx, log, FINISH, &params)?;
+    let current = job_row(&tx, log, &stamp.id)?;
+    commit(tx, log)?;
     if changed == 1 {
         return Ok(Finish {
             accepted: true,
@@ -389,7 +510,7 @@ pub(crate) fn rows(conn: &Connection) -> Result<Vec<JobRow>> {
 
 /// One row by id.
 pub(crate) fn row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
-    job_row(conn, id)
+    job_row(conn, &mut SqlLog::default(), id)
 }
 
 /// Jobs still pending or leased.
@@ -415,7 +536,7 @@ pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded>
     let tx = immediate(conn)?;
     let inserted = tx
         .prepare_cached(DELIVER)?
-        .execute(named_params! {":id": id, ":qty": sql_int(qty)})?;
+        .execute(named_params! {":id": id, ":qty": i64::try_from(qty).unwrap_or(i64::MAX)})?;
     if inserted == 1 {
         tx.commit()?;
         return Ok(Recorded::Applied);

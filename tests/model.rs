@@ -51,7 +51,10 @@ impl Model {
     fn claim(&mut self, owner: &str, now: u64, lease_ms: u64) -> Option<Claim> {
         for row in &mut self.jobs {
             // R10 first, then the deadline.
-            if row.state == JobState::Leased && Self::lease_over(row, now) && row.attempts >= row.max_attempts {
+            if row.state == JobState::Leased
+                && Self::lease_over(row, now)
+                && row.attempts >= row.max_attempts
+            {
                 row.state = JobState::Quarantined;
             }
             if matches!(row.state, JobState::Pending | JobState::Leased) && row.deadline <= now {
@@ -59,7 +62,8 @@ impl Model {
             }
         }
         let row = self.jobs.iter_mut().find(|row| {
-            row.state == JobState::Pending || (row.state == JobState::Leased && Self::lease_over(row, now))
+            row.state == JobState::Pending
+                || (row.state == JobState::Leased && Self::lease_over(row, now))
         })?;
         row.state = JobState::Leased;
         row.owner = Some(owner.to_owned());
@@ -78,16 +82,24 @@ impl Model {
 
     /// The first reason in the contract's order, or `None` if accepted.
     fn refusal(row: Option<&JobRow>, stamp: &Stamp, now: u64) -> Option<Reason> {
-        let Some(row) = row else { return Some(Reason::UnknownJob) };
+        let Some(row) = row else {
+            return Some(Reason::UnknownJob);
+        };
         let checks = [
             (row.state != JobState::Leased, Reason::NotLeased),
             (row.token != stamp.token, Reason::TokenMismatch),
-            (row.owner.as_deref() != Some(&stamp.owner), Reason::OwnerMismatch),
+            (
+                row.owner.as_deref() != Some(&stamp.owner),
+                Reason::OwnerMismatch,
+            ),
             (row.attempts != stamp.attempt, Reason::AttemptMismatch),
             (Self::lease_over(row, now), Reason::LeaseExpired),
             (now >= row.deadline, Reason::DeadlinePassed),
         ];
-        checks.into_iter().find(|(failed, _)| *failed).map(|(_, reason)| reason)
+        checks
+            .into_iter()
+            .find(|(failed, _)| *failed)
+            .map(|(_, reason)| reason)
     }
 
     fn finish(&mut self, stamp: &Stamp, now: u64) -> Finish {
@@ -108,16 +120,26 @@ impl Model {
 #[derive(Debug, Clone)]
 enum Step {
     Wait(u64),
-    Enqueue { job: u8, qty: u64, deadline_in: u64, max_attempts: u64 },
-    Claim { actor: usize, shared_name: bool, lease_ms: u64 },
-    Finish { actor: usize },
+    Enqueue {
+        job: u8,
+        qty: u64,
+        deadline_in: u64,
+        max_attempts: u64,
+    },
+    Claim {
+        actor: usize,
+        shared_name: bool,
+        lease_ms: u64,
+    },
+    Finish {
+        actor: usize,
+    },
 }
 
 const ACTORS: usize = 3;
 
 /// Times move in steps of 100 ms (and sometimes 1 ms), so random histories
 /// land exactly on lease ends and deadlines, where off-by-one bugs live.
-
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
@@ -154,7 +176,12 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
         let before = queue.rows().map_err(fail)?;
         match step {
             Step::Wait(ms) => now += ms,
-            Step::Enqueue { job, qty, deadline_in, max_attempts } => {
+            Step::Enqueue {
+                job,
+                qty,
+                deadline_in,
+                max_attempts,
+            } => {
                 let job = NewJob {
                     id: format!("job-{job}"),
                     qty: *qty,
@@ -163,17 +190,38 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
                 };
                 let current = queue.enqueue(&job).map_err(|err| err.to_string());
                 let expected = model.enqueue(&job);
-                prop_assert_eq!(current.is_ok(), expected.is_ok(), "step {}: enqueue {:?}", index, job);
+                prop_assert_eq!(
+                    current.is_ok(),
+                    expected.is_ok(),
+                    "step {}: enqueue {:?}",
+                    index,
+                    job
+                );
                 if let (Ok(current), Ok(expected)) = (current, expected) {
                     prop_assert_eq!(current, expected, "step {}: stored row", index);
                 }
             }
-            Step::Claim { actor, shared_name, lease_ms } => {
+            Step::Claim {
+                actor,
+                shared_name,
+                lease_ms,
+            } => {
                 // Sharing one owner name models restarts under one name (R8).
-                let owner = if *shared_name { "worker".to_owned() } else { format!("actor-{actor}") };
+                let owner = if *shared_name {
+                    "worker".to_owned()
+                } else {
+                    format!("actor-{actor}")
+                };
                 let current = queue.claim(&owner, now, *lease_ms).map_err(fail)?;
                 let expected = model.claim(&owner, now, *lease_ms);
-                prop_assert_eq!(&current, &expected, "step {}: claim by {} at {}", index, owner, now);
+                prop_assert_eq!(
+                    &current,
+                    &expected,
+                    "step {}: claim by {} at {}",
+                    index,
+                    owner,
+                    now
+                );
                 if let Some(claim) = current {
                     held[*actor] = Some(claim);
                 }
@@ -182,24 +230,58 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
                 if let Some(claim) = &held[*actor] {
                     let current = queue.finish(&claim.stamp(), now).map_err(fail)?;
                     let expected = model.finish(&claim.stamp(), now);
-                    prop_assert_eq!(&current, &expected, "step {}: finish {:?} at {}", index, claim, now);
+                    prop_assert_eq!(
+                        &current,
+                        &expected,
+                        "step {}: finish {:?} at {}",
+                        index,
+                        claim,
+                        now
+                    );
                     if !current.accepted {
-                        prop_assert_eq!(&queue.rows().map_err(fail)?, &before, "step {}: rejected finish changed rows", index);
+                        prop_assert_eq!(
+                            &queue.rows().map_err(fail)?,
+                            &before,
+                            "step {}: rejected finish changed rows",
+                            index
+                        );
                     }
                 }
             }
         }
         let rows = queue.rows().map_err(fail)?;
-        prop_assert_eq!(&rows, &model.jobs, "step {}: rows differ from the model", index);
+        prop_assert_eq!(
+            &rows,
+            &model.jobs,
+            "step {}: rows differ from the model",
+            index
+        );
         for row in &rows {
             if let Some(old) = before.iter().find(|old| old.id == row.id) {
-                prop_assert!(row.token >= old.token, "step {}: token of {} went back", index, row.id);
+                prop_assert!(
+                    row.token >= old.token,
+                    "step {}: token of {} went back",
+                    index,
+                    row.id
+                );
             }
             if let Some(until) = row.lease_until {
-                prop_assert!(until <= row.deadline, "step {}: {} leased past its deadline", index, row.id);
+                prop_assert!(
+                    until <= row.deadline,
+                    "step {}: {} leased past its deadline",
+                    index,
+                    row.id
+                );
             }
             let holders = valid_holders(&model, &held, &row.id, now);
-            prop_assert!(holders <= 1, "step {}: {} has {} valid holders at {}", index, row.id, holders, now);
+            prop_assert!(
+                holders <= 1,
+                "step {}: {} has {} valid holders at {}",
+                index,
+                row.id,
+                holders,
+                now
+            );
         }
     }
     Ok(())

@@ -1,0 +1,47 @@
+# The two commands of the README:
+#   make serve   build the playground and serve it on http://127.0.0.1:8080
+#   make test    install what is missing, then run every test
+# The others are their parts.
+
+CHROMEDRIVER ?= /usr/bin/chromedriver
+LISTEN ?= 127.0.0.1:8080
+WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
+
+.PHONY: test serve web setup setup-web native-test lint browser-test e2e bench sizes
+
+test: setup lint native-test browser-test e2e
+
+setup:
+	scripts/setup.sh all
+
+setup-web:
+	scripts/setup.sh web
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+native-test:
+	cargo test
+
+# The rule, golden and scenario tests again, compiled to wasm and run in
+# headless Chromium, plus the JavaScript-facing API (tests/web.rs).
+browser-test:
+	$(WASM_PACK_TEST)
+
+web: setup-web
+	wasm-pack build --release --target web --out-dir www/pkg --out-name leasefence
+
+serve: web
+	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www
+
+e2e: web
+	cargo build --release --quiet
+	node --test e2e/
+
+bench:
+	cargo bench --bench throughput
+
+sizes: web
+	scripts/sizes.sh

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs what leasefence's build and tests need, only what is missing, so
+# it is cheap to run every time. Tested on Debian 12 as root.
+#
+#   scripts/setup.sh web    # what `make web` / `make serve` need
+#   scripts/setup.sh all    # plus Chromium, its driver and the e2e packages
+#
+# Not root? It installs nothing and lists exactly what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=${1:-all}
+# wasm-pack's version, as checked to work here (TOOLCHAIN.md).
+WASM_PACK_VERSION=0.15.1
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
+WASM_BINDGEN_VERSION=$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p;}' Cargo.lock)
+
+missing_apt=()
+missing_other=()
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# SQLite's C source is compiled to wasm by clang (gcc cannot); wasm-opt
+# shrinks the module.
+have clang-19 || missing_apt+=(clang-19)
+have llvm-ar-19 || missing_apt+=(llvm-19)
+have wasm-opt || missing_apt+=(binaryen)
+if [ "$want" = all ]; then
+  have chromium || missing_apt+=(chromium)
+  have chromedriver || missing_apt+=(chromium-driver)
+  have node || missing_apt+=(nodejs)
+  have npm || missing_apt+=(npm)
+fi
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || missing_other+=("rust target wasm32-unknown-unknown")
+if ! have wasm-bindgen || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  missing_other+=("wasm-bindgen-cli $WASM_BINDGEN_VERSION")
+fi
+have wasm-pack || missing_other+=("wasm-pack $WASM_PACK_VERSION")
+if [ "$want" = all ] && [ ! -d e2e/node_modules/playwright-core ]; then
+  missing_other+=("npm packages in e2e/ (playwright-core)")
+fi
+
+if [ ${#missing_apt[@]} -eq 0 ] && [ ${#missing_other[@]} -eq 0 ]; then
+  echo "setup: everything for '$want' is installed"
+  exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+  echo "setup: not root, so nothing was installed. Missing:" >&2
+  for item in "${missing_apt[@]}"; do echo "  - Debian package $item" >&2; done
+  for item in "${missing_other[@]}"; do echo "  - $item" >&2; done
+  exit 1
+fi
+
+if [ ${#missing_apt[@]} -gt 0 ]; then
+  echo "setup: apt-get install ${missing_apt[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing_apt[@]}" >/dev/null
+fi
+for item in "${missing_other[@]}"; do
+  echo "setup: installing $item"
+  case "$item" in
+    "rust target"*) rustup target add wasm32-unknown-unknown ;;
+    wasm-bindgen-cli*) cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" ;;
+    wasm-pack*) cargo install wasm-pack --version "$WASM_PACK_VERSION" ;;
+    "npm packages"*) (cd e2e && npm ci --no-audit --no-fund) ;;
+  esac
+done
+echo "setup: done"
