@@ -80,16 +80,6 @@ impl Queue {
         Ok(Queue::with(store::open_memory(Kind::Queue)?))
     }
 
-    /// Opens a connection to the in-memory database called `name`, creating
-    /// it on first use. Every connection opened with the same name sees the
-    /// same database (the browser's memory VFS), so each actor can have its
-    /// own connection, as separate processes would.
-    #[cfg(target_arch = "wasm32")]
-    pub fn open_shared_memory(name: &str) -> Result<Queue> {
-        check_name("name", name)?;
-        Ok(Queue::with(store::open_shared_memory(name, Kind::Queue)?))
-    }
-
     /// Adds a job and returns it as stored. An id that exists is
     /// [`Error::DuplicateJob`].
     pub fn enqueue(&self, job: &NewJob) -> Result<JobRow> {

@@ -181,18 +181,6 @@ pub(crate) fn open_memory(kind: Kind) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Opens a connection to the browser's memory VFS under `name`; all
-/// connections with one name share one database.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn open_shared_memory(name: &str, kind: Kind) -> Result<Connection> {
-    let conn = Connection::open(name)?;
-    let app_id: i32 = conn.pragma_query_value(None, "application_id", |row| row.get(0))?;
-    if app_id != kind.app_id() {
-        init(&conn, kind, name)?;
-    }
-    Ok(conn)
-}
-
 /// Creates the schema in an empty database. Two processes may race to do
 /// it, so the check and the creation share one write transaction.
 fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {

@@ -50,8 +50,12 @@ pub fn replay(scenario_json: &str) -> Result<JsValue, JsError> {
     to_js(&crate::replay_json(scenario_json).map_err(core_error)?)
 }
 
-/// One connection to an in-memory queue, for step-by-step use. Queues built
-/// with the same `name` share one database (one connection per actor).
+/// A queue on its own in-memory database, for step-by-step use.
+///
+/// One connection per database: the browser's memory VFS makes SQLite's
+/// locks no-ops, so a second connection to the same database would not be
+/// kept out of an open transaction (tests/web.rs shows it). Actors are
+/// modelled by their claims, as in a scenario, not by connections.
 #[wasm_bindgen]
 pub struct Queue {
     inner: crate::Queue,
@@ -59,12 +63,11 @@ pub struct Queue {
 
 #[wasm_bindgen]
 impl Queue {
-    /// Opens a connection to the in-memory database called `name`, creating
-    /// it on first use.
+    /// Opens a fresh, empty queue.
     #[wasm_bindgen(constructor)]
-    pub fn new(name: &str) -> Result<Queue, JsError> {
+    pub fn new() -> Result<Queue, JsError> {
         Ok(Queue {
-            inner: crate::Queue::open_shared_memory(name).map_err(core_error)?,
+            inner: crate::Queue::open_in_memory().map_err(core_error)?,
         })
     }
 
@@ -92,6 +95,47 @@ impl Queue {
                 .finish(&stamp, integer("now", now)?)
                 .map_err(core_error)?,
         )
+    }
+
+    /// One worker step (R7): claims at `clock()`, calls `send(claim)` with
+    /// no transaction open, then finishes at `clock()`. Returns
+    /// `{claim, finish}`, or `null` when nothing was claimable; rethrows
+    /// what `send` throws (the job then stays leased).
+    pub fn process(
+        &self,
+        owner: &str,
+        lease_ms: f64,
+        clock: &js_sys::Function,
+        send: &js_sys::Function,
+    ) -> Result<JsValue, JsValue> {
+        let lease_ms = integer("lease_ms", lease_ms)?;
+        let mut clock_error = None;
+        let now = || {
+            let read = clock
+                .call0(&JsValue::NULL)
+                .map_err(|_| JsError::new("clock: threw"))
+                .and_then(|value| integer("clock()", value.as_f64().unwrap_or(f64::NAN)));
+            read.unwrap_or_else(|err| {
+                clock_error.get_or_insert(err);
+                crate::MAX_INT + 1 // refused by the queue; the clock's error is reported
+            })
+        };
+        let send = |claim: &crate::Claim| -> Result<(), JsValue> {
+            send.call1(&JsValue::NULL, &to_js(claim)?).map(drop)
+        };
+        let processed = self.inner.process_one(owner, lease_ms, now, send);
+        if let Some(err) = clock_error {
+            return Err(err.into());
+        }
+        match processed {
+            Ok(None) => Ok(JsValue::NULL),
+            Ok(Some(processed)) => Ok(to_js(&serde_json::json!({
+                "claim": processed.claim,
+                "finish": processed.finish,
+            }))?),
+            Err(crate::ProcessError::Queue(err)) => Err(core_error(err).into()),
+            Err(crate::ProcessError::Send(thrown)) => Err(thrown),
+        }
     }
 
     /// Every row, in enqueue order.

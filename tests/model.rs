@@ -140,7 +140,6 @@ const ACTORS: usize = 3;
 
 /// Times move in steps of 100 ms (and sometimes 1 ms), so random histories
 /// land exactly on lease ends and deadlines, where off-by-one bugs live.
-
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         2 => prop_oneof![Just(1u64), (0u64..8).prop_map(|n| n * 100)].prop_map(Step::Wait),

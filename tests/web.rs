@@ -1,6 +1,6 @@
 //! The JavaScript-facing API in headless Chromium: the facade's replay is
-//! the golden document, connections share one in-memory database, R7 holds
-//! in the browser (with a control that proves the check can fail), and bad
+//! the golden document, R7 holds in the browser (with a control that proves
+//! the check can fail), and bad
 //! input from JavaScript throws an `Error` naming the field and changes
 //! nothing.
 
@@ -40,62 +40,131 @@ fn replay_from_javascript_returns_the_golden_documents() {
     }
 }
 
+/// Why the browser queue uses one connection per database: the memory VFS
+/// makes SQLite's locks no-ops, so a second connection writes straight
+/// through another's open write transaction. If a future VFS locks, this
+/// test fails and multi-connection actors become possible.
 #[test]
-fn queues_with_one_name_share_one_database() {
-    let a = Queue::new("shared-one").expect("opens");
-    let b = Queue::new("shared-one").expect("opens again");
-    a.enqueue(js(r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#))
-        .expect("enqueues");
-    check!(
-        as_json(&b.rows().expect("rows"))[0]["id"],
-        serde_json::json!("snack-1"),
-        "b sees a's job"
-    );
-    let other = Queue::new("another-name").expect("opens");
-    check!(
-        as_json(&other.rows().expect("rows")),
-        serde_json::json!([]),
-        "another name is another database"
-    );
-}
-
-/// R7 in the browser: after A's claim, B's connection enqueues at once.
-#[test]
-fn another_connection_enqueues_after_a_claim_commits() {
-    let a = Queue::new("r7-browser").expect("opens");
-    let b = Queue::new("r7-browser").expect("opens");
-    a.enqueue(js(r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#))
-        .expect("enqueues");
-    let claim = as_json(&a.claim("A", 0.0, 1000.0).expect("claims"));
-    check!(claim["token"], serde_json::json!(1), "A's claim");
-    // This is where A would send: no transaction of A's is open.
-    b.enqueue(js(r#"{"id": "snack-2", "qty": 1, "deadline": 5000}"#))
-        .expect("R7: B enqueues while A holds the claim");
-}
-
-/// R7's control: while a write transaction is held open on one connection,
-/// the other connection's enqueue is refused, so the test above can fail.
-#[test]
-fn enqueue_is_refused_while_another_connection_holds_a_write_transaction() {
-    let holder = rusqlite::Connection::open("r7-control").expect("opens the memory VFS");
-    let queue = Queue::new("r7-control").expect("opens");
+fn memory_vfs_does_not_lock_one_connection_out_of_another() {
+    let holder = rusqlite::Connection::open("vfs-locks").expect("opens the memory VFS");
+    let other = rusqlite::Connection::open("vfs-locks").expect("opens it again");
+    holder
+        .execute_batch("CREATE TABLE t (n INTEGER)")
+        .expect("creates");
     holder
         .execute_batch("BEGIN IMMEDIATE")
         .expect("takes the write lock");
-    let message = thrown(queue.enqueue(js(r#"{"id": "snack-2", "qty": 1, "deadline": 5000}"#)));
+    let second_writer = other.execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (1); COMMIT;");
     assert!(
-        message.contains("locked") || message.contains("busy"),
-        "expected a busy refusal, got {message}"
+        second_writer.is_ok(),
+        "the memory VFS now locks: {second_writer:?}"
     );
-    holder.execute_batch("ROLLBACK").expect("releases");
+    holder.execute_batch("ROLLBACK").expect("ends");
+}
+
+/// R7 in the browser: inside `send`, the same queue enqueues another job.
+/// Enqueue starts its own `BEGIN IMMEDIATE`, which SQLite refuses while a
+/// transaction is open, so this succeeds only if the claim has committed.
+#[test]
+fn enqueue_inside_send_succeeds_because_the_claim_committed() {
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+
+    let queue = Rc::new(Queue::new().expect("opens"));
     queue
-        .enqueue(js(r#"{"id": "snack-2", "qty": 1, "deadline": 5000}"#))
-        .expect("succeeds once the lock is gone");
+        .enqueue(js(r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#))
+        .expect("enqueues");
+    let inside = Rc::clone(&queue);
+    let send = Closure::<dyn FnMut(JsValue) -> Result<(), JsValue>>::new(move |claim: JsValue| {
+        check!(
+            as_json(&claim)["id"],
+            serde_json::json!("snack-1"),
+            "send receives the claim"
+        );
+        inside
+            .enqueue(js(r#"{"id": "snack-2", "qty": 1, "deadline": 5000}"#))
+            .map(drop)
+            .map_err(JsValue::from)
+    });
+    let clock = Closure::<dyn FnMut() -> f64>::new(|| 10.0);
+    let processed = queue
+        .process(
+            "A",
+            1000.0,
+            clock.as_ref().unchecked_ref(),
+            send.as_ref().unchecked_ref(),
+        )
+        .expect("R7: enqueue inside send must succeed");
+    check!(
+        as_json(&processed)["finish"]["accepted"],
+        serde_json::json!(true),
+        "the job is finished after send"
+    );
+    check!(
+        as_json(&queue.rows().expect("rows"))
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "snack-2 was stored"
+    );
+}
+
+/// R7's control: while a transaction is open on a connection, a second
+/// `BEGIN IMMEDIATE` on it is refused, so the test above would fail if the
+/// claim's transaction were still open during `send`.
+#[test]
+fn a_transaction_cannot_begin_inside_an_open_one() {
+    let conn = rusqlite::Connection::open_in_memory().expect("opens");
+    conn.execute_batch("BEGIN IMMEDIATE").expect("begins");
+    let nested = conn.execute_batch("BEGIN IMMEDIATE");
+    assert!(
+        nested.is_err(),
+        "control: a nested BEGIN IMMEDIATE must fail, got {nested:?}"
+    );
+}
+
+/// What `send` throws comes back to JavaScript, and the job stays leased.
+#[test]
+fn an_error_thrown_by_send_is_rethrown_and_the_job_stays_leased() {
+    use wasm_bindgen::closure::Closure;
+
+    let queue = Queue::new().expect("opens");
+    queue
+        .enqueue(js(r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#))
+        .expect("enqueues");
+    let send = Closure::<dyn FnMut(JsValue) -> Result<(), JsValue>>::new(|_claim: JsValue| {
+        Err(js_sys::Error::new("receiver unreachable").into())
+    });
+    let clock = Closure::<dyn FnMut() -> f64>::new(|| 10.0);
+    let thrown = queue
+        .process(
+            "A",
+            1000.0,
+            clock.as_ref().unchecked_ref(),
+            send.as_ref().unchecked_ref(),
+        )
+        .expect_err("send threw");
+    let message = String::from(
+        thrown
+            .dyn_into::<js_sys::Error>()
+            .expect("an Error")
+            .message(),
+    );
+    check!(
+        message,
+        "receiver unreachable".to_owned(),
+        "the thrown error"
+    );
+    check!(
+        as_json(&queue.rows().expect("rows"))[0]["state"],
+        serde_json::json!("leased"),
+        "the job stays leased"
+    );
 }
 
 #[test]
 fn bad_numbers_from_javascript_throw_naming_the_field_and_change_nothing() {
-    let queue = Queue::new("bad-input").expect("opens");
+    let queue = Queue::new().expect("opens");
     queue
         .enqueue(js(r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#))
         .expect("enqueues");
@@ -125,7 +194,7 @@ fn bad_numbers_from_javascript_throw_naming_the_field_and_change_nothing() {
 
 #[test]
 fn malformed_objects_and_documents_throw_naming_the_field() {
-    let queue = Queue::new("bad-objects").expect("opens");
+    let queue = Queue::new().expect("opens");
     let cases = [
         (
             thrown(queue.enqueue(js(r#"{"id": 5, "qty": 1, "deadline": 1}"#))),

@@ -1,18 +1,4 @@
-//! Throughput and fairness of the queue on real files and real processes.
-//!
-//! `cargo bench --bench throughput` prints three tables (copied into
-//! BENCHMARKS.md):
-//!
-//! 1. claim+finish cycles per second in one process on a file database
-//!    (rollback journal, `synchronous=FULL`), beside the raw rate of
-//!    `BEGIN IMMEDIATE; UPDATE one row; COMMIT` on the same disk in the same
-//!    run. A cycle is two commits, so half the raw rate is the ceiling.
-//! 2. 2, 4 and 8 worker processes on one file, each spending about 1 ms in
-//!    `send`: total rate, each worker's share, p50/p99 claim wait, errors.
-//! 3. Claim cost with 1,000 and with 100,000 finished rows in the table.
-//!
-//! The process that runs the benchmark also plays the workers: it starts
-//! copies of itself with `worker` as the first argument.
+//! The measurements; see `main.rs`.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -22,7 +8,7 @@ use leasefence::{NewJob, Queue};
 
 const FAR: u64 = 1 << 50; // a deadline nobody reaches
 
-fn main() {
+pub fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("worker") {
         worker(Path::new(&args[2]), &args[3]);
