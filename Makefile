@@ -31,7 +31,7 @@ browser-test:
 	$(WASM_PACK_TEST)
 
 web: setup-web
-	wasm-pack build --release --target web --out-dir www/pkg --out-name leasefence
+	wasm-pack build --profile web --target web --out-dir www/pkg --out-name leasefence
 
 serve: web
 	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www

@@ -14,12 +14,21 @@ pub fn main() {
         worker(Path::new(&args[2]), &args[3]);
         return;
     }
-    // `cargo bench` passes `--bench`; a filter argument is not supported.
+    // `cargo bench --bench throughput -- single` runs only the tables whose
+    // name contains a given word (single, contention, growth).
+    let filter = args.iter().skip(1).find(|arg| !arg.starts_with("--"));
+    let wanted = |name: &str| filter.is_none_or(|word| name.contains(word.as_str()));
     let dir = tempfile::tempdir_in(std::env::var("BENCH_DIR").unwrap_or_else(|_| "target".into()))
         .expect("a temp dir for the databases");
-    single_process(dir.path());
-    contention(dir.path());
-    table_growth();
+    if wanted("single") {
+        single_process(dir.path());
+    }
+    if wanted("contention") {
+        contention(dir.path());
+    }
+    if wanted("growth") {
+        table_growth();
+    }
 }
 
 /// Monotonic milliseconds since `start`: the benchmark's clock.
@@ -27,53 +36,67 @@ fn millis(start: Instant) -> u64 {
     start.elapsed().as_millis() as u64
 }
 
+/// Raw commits and queue cycles, measured in alternating rounds so that
+/// both see the same disk weather; the ratio is taken per round and the
+/// median reported.
 fn single_process(dir: &Path) {
-    const CYCLES: u64 = 400;
-    // Raw: one-row UPDATE commits, same pragmas as the queue.
-    let raw_path = dir.join("raw.db");
-    let raw = rusqlite::Connection::open(&raw_path).expect("opens");
+    const ROUNDS: usize = 9;
+    const CYCLES: u64 = 100;
+    let raw = rusqlite::Connection::open(dir.join("raw.db")).expect("opens");
     raw.execute_batch(
         "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;
          CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t VALUES (1, 0);",
     )
     .expect("raw schema");
-    let started = Instant::now();
-    for _ in 0..CYCLES * 2 {
-        raw.execute_batch("BEGIN IMMEDIATE; UPDATE t SET n = n + 1 WHERE id = 1; COMMIT;")
-            .expect("raw commit");
-    }
-    let raw_rate = (CYCLES * 2) as f64 / started.elapsed().as_secs_f64();
-
     let queue = Queue::open(dir.join("single.db")).expect("opens");
-    for n in 0..CYCLES {
+    for n in 0..CYCLES * ROUNDS as u64 {
         queue
             .enqueue(&NewJob::new(format!("job-{n}"), 1, FAR))
             .expect("enqueues");
     }
     let clock = Instant::now();
-    let started = Instant::now();
-    for _ in 0..CYCLES {
-        let claim = queue
-            .claim("bench", millis(clock), 60_000)
-            .expect("claims")
-            .expect("a job");
-        let finish = queue
-            .finish(&claim.stamp(), millis(clock))
-            .expect("finishes");
-        assert!(finish.accepted);
+    let (mut raw_rates, mut cycle_rates, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let started = Instant::now();
+        for _ in 0..CYCLES * 2 {
+            raw.execute_batch("BEGIN IMMEDIATE; UPDATE t SET n = n + 1 WHERE id = 1; COMMIT;")
+                .expect("raw commit");
+        }
+        let raw_rate = (CYCLES * 2) as f64 / started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        for _ in 0..CYCLES {
+            let claim = queue
+                .claim("bench", millis(clock), 60_000)
+                .expect("claims")
+                .expect("a job");
+            let finish = queue
+                .finish(&claim.stamp(), millis(clock))
+                .expect("finishes");
+            assert!(finish.accepted);
+        }
+        let cycle_rate = CYCLES as f64 / started.elapsed().as_secs_f64();
+        ratios.push(cycle_rate / (raw_rate / 2.0));
+        raw_rates.push(raw_rate);
+        cycle_rates.push(cycle_rate);
     }
-    let cycle_rate = CYCLES as f64 / started.elapsed().as_secs_f64();
-    println!("## Single process, file database ({CYCLES} cycles)\n");
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let raw_rate = median(&mut raw_rates);
+    println!(
+        "## Single process, file database ({ROUNDS} alternating rounds of {CYCLES} cycles; medians)\n"
+    );
     println!("| measure | per second |\n| --- | ---: |");
     println!("| raw `BEGIN IMMEDIATE; UPDATE; COMMIT` | {raw_rate:.0} |");
     println!(
         "| ceiling for claim+finish (raw / 2) | {:.0} |",
         raw_rate / 2.0
     );
-    println!("| claim+finish cycles | {cycle_rate:.0} |");
+    println!("| claim+finish cycles | {:.0} |", median(&mut cycle_rates));
     println!(
-        "| cycles / ceiling | {:.2} |\n",
-        cycle_rate / (raw_rate / 2.0)
+        "| cycles / ceiling (median of per-round ratios) | {:.2} |\n",
+        median(&mut ratios)
     );
 }
 
@@ -166,12 +189,11 @@ fn contention(dir: &Path) {
     println!();
 }
 
-/// Claim+finish cost in memory (no disk in the way) with `finished` done
-/// rows ahead of the claimable ones.
-fn claim_cost(finished: u64) -> f64 {
-    const SAMPLES: u64 = 2000;
+/// A queue in memory (no disk in the way) with `finished` done rows ahead
+/// of `pending` claimable ones.
+fn queue_with_history(finished: u64, pending: u64) -> Queue {
     let queue = Queue::open_in_memory().expect("opens");
-    for n in 0..finished + SAMPLES {
+    for n in 0..finished + pending {
         queue
             .enqueue(&NewJob::new(format!("job-{n}"), 1, FAR))
             .expect("enqueues");
@@ -183,22 +205,44 @@ fn claim_cost(finished: u64) -> f64 {
             .expect("a job");
         queue.finish(&claim.stamp(), 1).expect("finishes");
     }
+    queue
+}
+
+/// Microseconds per claim+finish over `cycles` cycles.
+fn time_cycles(queue: &Queue, cycles: u64) -> f64 {
     let started = Instant::now();
-    for _ in 0..SAMPLES {
+    for _ in 0..cycles {
         let claim = queue
             .claim("bench", 2, 1_000_000)
             .expect("claims")
             .expect("a job");
         queue.finish(&claim.stamp(), 3).expect("finishes");
     }
-    started.elapsed().as_secs_f64() * 1e6 / SAMPLES as f64
+    started.elapsed().as_secs_f64() * 1e6 / cycles as f64
 }
 
+/// Both table sizes, timed in alternating rounds; medians reported.
 fn table_growth() {
-    println!("## Claim+finish cost as finished rows pile up (in memory)\n");
+    const ROUNDS: usize = 5;
+    const CYCLES: u64 = 500;
+    let sizes = [1_000u64, 100_000];
+    let queues: Vec<Queue> = sizes
+        .iter()
+        .map(|&finished| queue_with_history(finished, CYCLES * ROUNDS as u64))
+        .collect();
+    let mut samples = vec![Vec::new(); sizes.len()];
+    for _ in 0..ROUNDS {
+        for (queue, times) in queues.iter().zip(&mut samples) {
+            times.push(time_cycles(queue, CYCLES));
+        }
+    }
+    println!(
+        "## Claim+finish cost as finished rows pile up (in memory, {ROUNDS} alternating rounds of {CYCLES}; medians)\n"
+    );
     println!("| finished rows | µs per claim+finish |\n| ---: | ---: |");
-    for finished in [1_000, 100_000] {
-        println!("| {finished} | {:.1} |", claim_cost(finished));
+    for (finished, mut times) in sizes.into_iter().zip(samples) {
+        times.sort_by(f64::total_cmp);
+        println!("| {finished} | {:.1} |", times[times.len() / 2]);
     }
     println!();
 }
