@@ -30,8 +30,9 @@ native-test:
 browser-test:
 	$(WASM_PACK_TEST)
 
+# wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
 web: setup-web
-	wasm-pack build --profile web --target web --out-dir www/pkg --out-name leasefence
+	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir www/pkg --out-name leasefence
 
 serve: web
 	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www
@@ -44,4 +45,4 @@ bench:
 	cargo bench --bench throughput
 
 sizes: web
-	scripts/sizes.sh
+	node e2e/sizes.mjs

@@ -3,7 +3,7 @@
 # it is cheap to run every time. Tested on Debian 12 as root.
 #
 #   scripts/setup.sh web    # what `make web` / `make serve` need
-#   scripts/setup.sh all    # plus Chromium, its driver and the e2e packages
+#   scripts/setup.sh all    # plus Chromium and its driver, for the tests
 #
 # Not root? It installs nothing and lists exactly what is missing.
 set -euo pipefail
@@ -19,24 +19,24 @@ missing_apt=()
 missing_other=()
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# SQLite's C source is compiled to wasm by clang (gcc cannot); wasm-opt
-# shrinks the module.
+# SQLite's C source is compiled to wasm by clang (gcc cannot). wasm-opt
+# comes from npm's binaryen in e2e/ (Debian 12's binaryen 108 cannot parse
+# what Rust 1.95 emits).
 have clang-19 || missing_apt+=(clang-19)
 have llvm-ar-19 || missing_apt+=(llvm-19)
-have wasm-opt || missing_apt+=(binaryen)
+have node || missing_apt+=(nodejs)
+have npm || missing_apt+=(npm)
 if [ "$want" = all ]; then
   have chromium || missing_apt+=(chromium)
   have chromedriver || missing_apt+=(chromium-driver)
-  have node || missing_apt+=(nodejs)
-  have npm || missing_apt+=(npm)
 fi
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || missing_other+=("rust target wasm32-unknown-unknown")
 if ! have wasm-bindgen || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   missing_other+=("wasm-bindgen-cli $WASM_BINDGEN_VERSION")
 fi
 have wasm-pack || missing_other+=("wasm-pack $WASM_PACK_VERSION")
-if [ "$want" = all ] && [ ! -d e2e/node_modules/playwright-core ]; then
-  missing_other+=("npm packages in e2e/ (playwright-core)")
+if [ ! -d e2e/node_modules/binaryen ] || [ ! -d e2e/node_modules/playwright-core ]; then
+  missing_other+=("npm packages in e2e/ (binaryen, playwright-core)")
 fi
 
 if [ ${#missing_apt[@]} -eq 0 ] && [ ${#missing_other[@]} -eq 0 ]; then
