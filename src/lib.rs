@@ -16,6 +16,7 @@
 //! * [`scenario`] and [`replay`]: timelines as JSON, replayed on an
 //!   in-memory queue; shared by the CLI, the tests and the browser.
 //! * [`timeline`]: a replay kept as one frame per event, for stepping.
+//! * [`unfenced`]: teaching only, the naive finishes the fence replaces.
 //! * `web` (wasm32 only): the thin JavaScript facade.
 //!
 //! # Guarantees
@@ -68,6 +69,7 @@ pub mod replay;
 pub mod scenario;
 pub mod store;
 pub mod timeline;
+pub mod unfenced;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -108,6 +108,16 @@ impl Queue {
         store::finish(&self.conn, &mut self.log.borrow_mut(), stamp, now)
     }
 
+    /// Runs a deliberately naive finish (teaching only; see
+    /// [`crate::unfenced`]): `(whether it changed the row, the row after)`.
+    pub(crate) fn naive_finish(
+        &self,
+        guard: crate::unfenced::Guard,
+        stamp: &Stamp,
+    ) -> Result<(bool, Option<JobRow>)> {
+        store::naive_finish(&self.conn, &mut self.log.borrow_mut(), guard, stamp)
+    }
+
     /// Every job, in enqueue order, exactly as stored.
     pub fn rows(&self) -> Result<Vec<JobRow>> {
         store::rows(&self.conn)

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::model::{Claim, Finish, JobRow, Reason};
 use crate::queue::Queue;
 use crate::receiver::Receiver;
-use crate::scenario::{Action, Scenario};
+use crate::scenario::{Action, Event, Scenario};
 
 /// The replay document: one result per event, the final rows and what the
 /// receiver applied. Identical on every target.
@@ -150,10 +150,24 @@ impl Player {
 
     /// Applies the next event; `None` when all have been applied.
     pub fn step(&mut self) -> Result<Option<EventResult>> {
-        let Some(event) = self.scenario.events.get(self.next) else {
+        let Some(event) = self.scenario.events.get(self.next).cloned() else {
             return Ok(None);
         };
-        let outcome = match &event.action {
+        let outcome = self.apply(&event)?;
+        let result = EventResult {
+            event: self.next,
+            at: event.at,
+            worker: event.worker,
+            action: event.action.name(),
+            outcome,
+        };
+        self.next += 1;
+        Ok(Some(result))
+    }
+
+    /// Applies one event as `event.worker` at `event.at`.
+    pub(crate) fn apply(&mut self, event: &Event) -> Result<Outcome> {
+        Ok(match &event.action {
             Action::Claim { lease_ms } => {
                 let claim = self.queue.claim(event.claim_owner(), event.at, *lease_ms)?;
                 if let Some(claim) = &claim {
@@ -178,16 +192,16 @@ impl Player {
             Action::Enqueue(job) => Outcome::Enqueued {
                 job: self.queue.enqueue(job)?,
             },
-        };
-        let result = EventResult {
-            event: self.next,
-            at: event.at,
-            worker: event.worker.clone(),
-            action: event.action.name(),
-            outcome,
-        };
-        self.next += 1;
-        Ok(Some(result))
+        })
+    }
+
+    /// A deliberately naive finish on this player's queue (teaching only).
+    pub(crate) fn naive_finish(
+        &mut self,
+        guard: crate::unfenced::Guard,
+        stamp: &crate::Stamp,
+    ) -> Result<(bool, Option<JobRow>)> {
+        self.queue.naive_finish(guard, stamp)
     }
 }
 

@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
+use crate::unfenced::Guard;
 
 /// Written into the header of a queue database (`PRAGMA application_id`),
 /// so a file of another program is refused instead of altered ("LFjq").
@@ -98,6 +99,16 @@ pub const FINISH: &str = "
 UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
    AND state = 'leased' AND :now < lease_until AND :now < deadline";
+
+/// Teaching counter-example (see [`crate::unfenced`]): a finish guarded by
+/// the job id alone. After a reclaim it overwrites the new holder's work.
+pub const NAIVE_FINISH_BY_ID: &str = "
+UPDATE jobs SET state = 'done' WHERE id = :id";
+
+/// Teaching counter-example: guarded by id and owner name. A worker that
+/// restarted under the same name passes it with a stale claim (R8).
+pub const NAIVE_FINISH_BY_OWNER: &str = "
+UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
 
 /// One row by id.
 pub const ROW: &str = "
@@ -489,6 +500,29 @@ pub(crate) fn finish(
         ),
     })?;
     Ok(Finish::rejected(reason, Some(stamp.clone()), current))
+}
+
+/// Runs one of the naive finishes on purpose, for the side-by-side
+/// comparison; never used by [`crate::Queue`].
+pub(crate) fn naive_finish(
+    conn: &Connection,
+    log: &mut SqlLog,
+    guard: Guard,
+    stamp: &Stamp,
+) -> Result<(bool, Option<JobRow>)> {
+    let tx = begin(conn, log)?;
+    let changed = match guard {
+        Guard::IdOnly => write(&tx, log, NAIVE_FINISH_BY_ID, &[(":id", text(&stamp.id))])?,
+        Guard::IdAndOwner => write(
+            &tx,
+            log,
+            NAIVE_FINISH_BY_OWNER,
+            &[(":id", text(&stamp.id)), (":owner", text(&stamp.owner))],
+        )?,
+    };
+    let current = job_row(&tx, log, &stamp.id)?;
+    commit(tx, log)?;
+    Ok((changed == 1, current))
 }
 
 /// All rows in enqueue order.

@@ -1,0 +1,87 @@
+//! Teaching only: what goes wrong without the fencing token.
+//!
+//! The playground replays a scenario twice, side by side: once on the real
+//! queue, once on a queue whose finish is deliberately naive. With the
+//! id-only finish, A's late "done" lands on B's claim; with id + owner, a
+//! worker restarted under the same name passes with its stale claim. These
+//! finishes exist to be looked at; they are not part of [`crate::Queue`].
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::model::JobRow;
+use crate::replay::Player;
+use crate::scenario::{Action, Scenario};
+use crate::store::{NAIVE_FINISH_BY_ID, NAIVE_FINISH_BY_OWNER};
+
+/// Which naive guard to compare against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Guard {
+    /// `WHERE id = :id`
+    IdOnly,
+    /// `WHERE id = :id AND owner = :owner`
+    IdAndOwner,
+}
+
+impl Guard {
+    /// The statement this guard runs.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Guard::IdOnly => NAIVE_FINISH_BY_ID.trim(),
+            Guard::IdAndOwner => NAIVE_FINISH_BY_OWNER.trim(),
+        }
+    }
+}
+
+/// One finish, as the naive queue took it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NaiveFinish {
+    /// Index of the finish event.
+    pub event: usize,
+    /// Whether the naive guard let it through.
+    pub accepted: bool,
+    /// The row after it.
+    pub current: Option<JobRow>,
+}
+
+/// The naive replay: its finishes and its final table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NaiveReplay {
+    /// The guard used.
+    pub guard: Guard,
+    /// One entry per finish event.
+    pub finishes: Vec<NaiveFinish>,
+    /// The table at the end.
+    pub rows: Vec<JobRow>,
+}
+
+/// Replays `scenario` with claims as usual but every finish run through the
+/// naive `guard`.
+pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
+    // Claims, sends and enqueues behave exactly as on the real queue; only
+    // finishes differ, so the player runs everything except finish events,
+    // which are applied here through the naive statement.
+    let mut player = Player::new(Scenario {
+        jobs: scenario.jobs.clone(),
+        events: Vec::new(),
+    })?;
+    let mut finishes = Vec::new();
+    for (index, event) in scenario.events.iter().enumerate() {
+        if event.action == Action::Finish {
+            let Some(claim) = player.held_claim(&event.worker).cloned() else {
+                finishes.push(NaiveFinish { event: index, accepted: false, current: None });
+                continue;
+            };
+            let (accepted, current) = player.naive_finish(guard, &claim.stamp())?;
+            finishes.push(NaiveFinish { event: index, accepted, current });
+        } else {
+            player.apply(event)?;
+        }
+    }
+    Ok(NaiveReplay {
+        guard,
+        finishes,
+        rows: player.rows()?,
+    })
+}
