@@ -17,7 +17,9 @@
 //!   in-memory queue; shared by the CLI, the tests and the browser.
 //! * [`timeline`]: a replay kept as one frame per event, for stepping.
 //! * [`unfenced`]: teaching only, the naive finishes the fence replaces.
-//! * `web` (wasm32 only): the thin JavaScript facade.
+//! * [`playground`]: chapters, Korean/English messages and step
+//!   explanations for the page, testable natively.
+//! * `web` (wasm32 only): the thin JavaScript facade and the page.
 //!
 //! # Guarantees
 //!
@@ -63,6 +65,7 @@
 
 pub mod error;
 pub mod model;
+pub mod playground;
 pub mod queue;
 pub mod receiver;
 pub mod replay;

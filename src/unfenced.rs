@@ -70,11 +70,19 @@ pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
     for (index, event) in scenario.events.iter().enumerate() {
         if event.action == Action::Finish {
             let Some(claim) = player.held_claim(&event.worker).cloned() else {
-                finishes.push(NaiveFinish { event: index, accepted: false, current: None });
+                finishes.push(NaiveFinish {
+                    event: index,
+                    accepted: false,
+                    current: None,
+                });
                 continue;
             };
             let (accepted, current) = player.naive_finish(guard, &claim.stamp())?;
-            finishes.push(NaiveFinish { event: index, accepted, current });
+            finishes.push(NaiveFinish {
+                event: index,
+                accepted,
+                current,
+            });
         } else {
             player.apply(event)?;
         }

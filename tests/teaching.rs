@@ -12,7 +12,10 @@ use leasefence::unfenced::{Guard, replay};
 use leasefence::{JobState, Scenario};
 
 fn scenario(name: &str) -> Scenario {
-    let (_, json, _) = support::SCENARIOS.iter().find(|(n, _, _)| *n == name).expect("known scenario");
+    let (_, json, _) = support::SCENARIOS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .expect("known scenario");
     Scenario::parse(json).expect("valid")
 }
 
@@ -20,15 +23,31 @@ fn scenario(name: &str) -> Scenario {
 #[test]
 fn an_id_only_finish_lets_the_late_worker_overwrite_the_reclaim() {
     let naive = replay(&scenario("canonical"), Guard::IdOnly).expect("replays");
-    check!(naive.finishes[0].accepted, true, "id-only guard: A's finish at 1001 ms");
+    check!(
+        naive.finishes[0].accepted,
+        true,
+        "id-only guard: A's finish at 1001 ms"
+    );
     let row = &naive.rows[0];
-    check!((row.state, row.owner.as_deref(), row.token), (JobState::Done, Some("B"), 2), "B's claim was marked done by A");
+    check!(
+        (row.state, row.owner.as_deref(), row.token),
+        (JobState::Done, Some("B"), 2),
+        "B's claim was marked done by A"
+    );
 }
 
 /// R8 without the token: the old run of a restarted worker passes.
 #[test]
 fn an_owner_guard_lets_a_restarted_workers_old_claim_through() {
     let naive = replay(&scenario("restart-same-name"), Guard::IdAndOwner).expect("replays");
-    check!(naive.finishes[0].accepted, true, "id+owner guard: the old run's finish");
-    check!(naive.finishes[1].accepted, true, "the guard cannot tell the two runs apart: both pass");
+    check!(
+        naive.finishes[0].accepted,
+        true,
+        "id+owner guard: the old run's finish"
+    );
+    check!(
+        naive.finishes[1].accepted,
+        true,
+        "the guard cannot tell the two runs apart: both pass"
+    );
 }

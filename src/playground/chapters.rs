@@ -1,0 +1,43 @@
+//! The preset timelines a learner walks through, in course order. Each is
+//! one of the golden scenarios under `tests/scenarios/`, so what the page
+//! shows is exactly what the tests check.
+
+/// One preset: an id (also its message keys `chapter.<id>.title/.text`) and
+/// its scenario document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chapter {
+    /// Stable id, used in URLs and `data-scenario`.
+    pub id: &'static str,
+    /// The scenario JSON.
+    pub scenario: &'static str,
+    /// Whether the fencing off/on comparison is the point of the chapter.
+    pub compare: bool,
+}
+
+macro_rules! chapter {
+    ($id:literal, $file:literal, $compare:literal) => {
+        Chapter {
+            id: $id,
+            scenario: include_str!(concat!("../../tests/scenarios/", $file, ".json")),
+            compare: $compare,
+        }
+    };
+}
+
+/// Every chapter, in the order the course tells the story.
+pub const CHAPTERS: &[Chapter] = &[
+    chapter!("canonical", "canonical", false),
+    chapter!("expiry-boundary", "expiry-boundary", false),
+    chapter!("deadline-caps-lease", "deadline-caps-lease", false),
+    chapter!("quarantine", "quarantine", false),
+    chapter!("polling-cannot-steal", "polling-cannot-steal", false),
+    chapter!("restart-same-name", "restart-same-name", false),
+    chapter!("late-delivery", "late-delivery", false),
+    chapter!("deadline-expired", "deadline-expired", false),
+    chapter!("fencing-off-vs-on", "canonical", true),
+];
+
+/// The chapter with this id.
+pub fn find(id: &str) -> Option<&'static Chapter> {
+    CHAPTERS.iter().find(|chapter| chapter.id == id)
+}

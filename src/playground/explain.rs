@@ -1,0 +1,195 @@
+//! Words and comparisons for one step: the sentence that says what
+//! happened, the reason a finish was refused, the rows that changed, and
+//! the stamp beside the row (R14).
+
+use crate::model::{Finish, JobRow, Reason};
+use crate::playground::Lang;
+use crate::replay::{EventResult, Outcome};
+use crate::timeline::{Frame, Timeline};
+
+/// The columns of a jobs row, in table order.
+pub const COLUMNS: &[&str] = &[
+    "id",
+    "qty",
+    "state",
+    "owner",
+    "token",
+    "attempts",
+    "max_attempts",
+    "lease_until",
+    "deadline",
+];
+
+/// One cell of a row as text (`null` for an empty owner or lease).
+pub fn cell(row: &JobRow, column: &str) -> String {
+    let optional = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
+    match column {
+        "id" => row.id.clone(),
+        "qty" => row.qty.to_string(),
+        "state" => row.state.as_str().to_owned(),
+        "owner" => optional(row.owner.clone()),
+        "token" => row.token.to_string(),
+        "attempts" => row.attempts.to_string(),
+        "max_attempts" => row.max_attempts.to_string(),
+        "lease_until" => optional(row.lease_until.map(|v| v.to_string())),
+        "deadline" => row.deadline.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A row before and after a step; either side may be absent (a new job).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowChange {
+    /// The job id.
+    pub id: String,
+    /// The row before the step.
+    pub before: Option<JobRow>,
+    /// The row after the step.
+    pub after: Option<JobRow>,
+}
+
+impl RowChange {
+    /// The columns whose value differs between before and after.
+    pub fn changed_columns(&self) -> Vec<&'static str> {
+        COLUMNS
+            .iter()
+            .copied()
+            .filter(|column| {
+                self.before.as_ref().map(|row| cell(row, column))
+                    != self.after.as_ref().map(|row| cell(row, column))
+            })
+            .collect()
+    }
+}
+
+/// The job a step was about: the claimed, finished or enqueued job.
+pub fn target_id(result: &EventResult) -> Option<&str> {
+    match &result.outcome {
+        Outcome::Claimed { claim } => claim.as_ref().map(|claim| claim.id.as_str()),
+        Outcome::Finished(finish) => finish.expected.as_ref().map(|stamp| stamp.id.as_str()),
+        Outcome::Enqueued { job } => Some(job.id.as_str()),
+        Outcome::Sent { .. } => None,
+    }
+}
+
+/// Rows the step `index` changed, plus its target row even if unchanged
+/// (a refused finish shows its row "before = after").
+pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
+    let Some(frame) = timeline.frames.get(index) else {
+        return Vec::new();
+    };
+    let before = timeline.rows_after(index);
+    let target = target_id(&frame.result);
+    frame
+        .rows
+        .iter()
+        .filter_map(|after| {
+            let old = before.iter().find(|row| row.id == after.id);
+            let is_target = target == Some(after.id.as_str());
+            (is_target || old != Some(after)).then(|| RowChange {
+                id: after.id.clone(),
+                before: old.cloned(),
+                after: Some(after.clone()),
+            })
+        })
+        .collect()
+}
+
+/// The refusal in words, with the numbers that decided it.
+pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
+    let Some(reason) = finish.reason else {
+        return String::new();
+    };
+    let key = format!("reason.{}", reason.as_str());
+    let (Some(stamp), Some(row)) = (&finish.expected, &finish.current) else {
+        return lang.fill(&key, &[]);
+    };
+    let pair =
+        |expected: String, current: String| vec![("expected", expected), ("current", current)];
+    let values = match reason {
+        Reason::NotLeased => vec![("state", row.state.as_str().to_owned())],
+        Reason::TokenMismatch => pair(stamp.token.to_string(), row.token.to_string()),
+        Reason::OwnerMismatch => pair(stamp.owner.clone(), cell(row, "owner")),
+        Reason::AttemptMismatch => pair(stamp.attempt.to_string(), row.attempts.to_string()),
+        Reason::LeaseExpired => vec![
+            ("lease_until", cell(row, "lease_until")),
+            ("at", at.to_string()),
+        ],
+        Reason::DeadlinePassed => vec![("deadline", row.deadline.to_string())],
+        Reason::NoClaim | Reason::UnknownJob => Vec::new(),
+    };
+    lang.fill(&key, &values)
+}
+
+/// One sentence saying what the step did.
+pub fn describe(lang: Lang, frame: &Frame) -> String {
+    let result = &frame.result;
+    let worker = ("worker", result.worker.clone());
+    match &result.outcome {
+        Outcome::Claimed { claim: Some(claim) } => lang.fill(
+            "step.claimed",
+            &[
+                worker,
+                ("id", claim.id.clone()),
+                ("token", claim.token.to_string()),
+                ("attempt", claim.attempt.to_string()),
+                ("lease_until", claim.lease_until.to_string()),
+            ],
+        ),
+        Outcome::Claimed { claim: None } => {
+            lang.fill("step.empty", &[worker, ("at", result.at.to_string())])
+        }
+        Outcome::Finished(finish) if finish.accepted => {
+            let id = finish
+                .expected
+                .as_ref()
+                .map(|stamp| stamp.id.clone())
+                .unwrap_or_default();
+            lang.fill("step.accepted", &[worker, ("id", id)])
+        }
+        Outcome::Finished(finish) => lang.fill(
+            "step.rejected",
+            &[worker, ("reason", reason_text(lang, finish, result.at))],
+        ),
+        Outcome::Sent {
+            reason: Some(_), ..
+        } => lang.fill("step.send_none", &[worker]),
+        Outcome::Sent { applied, .. } => {
+            let key = if *applied {
+                "step.applied"
+            } else {
+                "step.duplicate"
+            };
+            let claim = frame.holding.get(&result.worker);
+            let id = claim.map(|claim| claim.id.clone()).unwrap_or_default();
+            let qty = claim.map(|claim| claim.qty.to_string()).unwrap_or_default();
+            lang.fill(key, &[worker, ("id", id), ("qty", qty)])
+        }
+        Outcome::Enqueued { job } => lang.fill(
+            "step.enqueued",
+            &[
+                worker,
+                ("id", job.id.clone()),
+                ("qty", job.qty.to_string()),
+                ("deadline", job.deadline.to_string()),
+            ],
+        ),
+    }
+}
+
+/// The stamp and the row side by side: `(field, presented, current)`.
+pub fn side_by_side(finish: &Finish) -> Vec<(&'static str, String, String)> {
+    let Some(stamp) = &finish.expected else {
+        return Vec::new();
+    };
+    let row = finish.current.as_ref();
+    let current = |column: &str| row.map_or_else(|| "—".to_owned(), |row| cell(row, column));
+    vec![
+        ("id", stamp.id.clone(), current("id")),
+        ("owner", stamp.owner.clone(), current("owner")),
+        ("token", stamp.token.to_string(), current("token")),
+        ("attempt", stamp.attempt.to_string(), current("attempts")),
+        ("state", "leased".to_owned(), current("state")),
+        ("lease_until", "> now".to_owned(), current("lease_until")),
+    ]
+}

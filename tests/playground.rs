@@ -1,0 +1,89 @@
+//! The playground's model: both languages have every message, every
+//! chapter replays, and a step is explained with the numbers that decided
+//! it.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use leasefence::playground::explain::{describe, row_changes};
+use leasefence::playground::{CHAPTERS, Lang};
+use leasefence::{Scenario, Timeline};
+
+fn keys(lang: Lang) -> BTreeSet<String> {
+    let table: serde_json::Map<String, serde_json::Value> = serde_json::from_str(lang.source())
+        .unwrap_or_else(|err| panic!("{} messages: {err}", lang.tag()));
+    table.keys().cloned().collect()
+}
+
+#[test]
+fn every_message_key_exists_in_korean_and_english() {
+    let (en, ko) = (keys(Lang::En), keys(Lang::Ko));
+    let only_en: Vec<_> = en.difference(&ko).collect();
+    let only_ko: Vec<_> = ko.difference(&en).collect();
+    check!(
+        (only_en, only_ko),
+        (Vec::<&String>::new(), Vec::<&String>::new()),
+        "keys missing in ko (left) / en (right)"
+    );
+}
+
+#[test]
+fn every_chapter_has_a_title_and_a_narration_and_replays() {
+    for chapter in CHAPTERS {
+        for lang in [Lang::En, Lang::Ko] {
+            for part in ["title", "text"] {
+                let key = format!("chapter.{}.{part}", chapter.id);
+                assert_ne!(lang.text(&key), key, "{} has no {key}", lang.tag());
+            }
+        }
+        let scenario =
+            Scenario::parse(chapter.scenario).unwrap_or_else(|err| panic!("{}: {err}", chapter.id));
+        Timeline::build(scenario).unwrap_or_else(|err| panic!("{}: {err}", chapter.id));
+    }
+}
+
+/// R14 on the page: the canonical refusal names both tokens, in both
+/// languages, and the row shows as unchanged.
+#[test]
+fn the_canonical_refusal_is_explained_with_both_tokens() {
+    let timeline =
+        Timeline::build(Scenario::parse(CHAPTERS[0].scenario).expect("valid")).expect("replays");
+    let late = &timeline.frames[2];
+    check!(
+        describe(Lang::En, late),
+        "A's finish was refused: the row's token is 2, the stamp's is 1: someone claimed the job after this stamp was issued.".to_owned(),
+        "English explanation"
+    );
+    check!(
+        describe(Lang::Ko, late),
+        "A의 완료 요청은 거절되었습니다: 현재 행의 token은 2, 표식의 token은 1입니다: 이 표식이 발급된 뒤 다른 작업자가 선점했습니다.".to_owned(),
+        "Korean explanation"
+    );
+    let changes = row_changes(&timeline, 2);
+    check!(changes.len(), 1, "the refused finish shows its row");
+    check!(
+        changes[0].changed_columns(),
+        Vec::<&str>::new(),
+        "R4: nothing changed"
+    );
+    let reclaim = row_changes(&timeline, 1);
+    check!(
+        reclaim[0].changed_columns(),
+        vec!["owner", "token", "attempts", "lease_until"],
+        "B's reclaim changed"
+    );
+}
+
+#[test]
+fn a_language_is_chosen_from_its_tag() {
+    let tag = |tag: &str| Lang::from_tag(tag).map(Lang::tag);
+    check!(tag("ko-KR"), Some("ko"), "ko-KR");
+    check!(tag("en_US"), Some("en"), "en_US");
+    check!(tag("fr"), None, "fr");
+}
