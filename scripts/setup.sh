@@ -29,6 +29,9 @@ have npm || missing_apt+=(npm)
 if [ "$want" = all ]; then
   have chromium || missing_apt+=(chromium)
   have chromedriver || missing_apt+=(chromium-driver)
+  # Korean text and the control symbols in the e2e screenshots.
+  [ -d /usr/share/fonts/opentype/noto ] || missing_apt+=(fonts-noto-cjk)
+  [ -d /usr/share/fonts/truetype/noto ] || missing_apt+=(fonts-noto-core)
 fi
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || missing_other+=("rust target wasm32-unknown-unknown")
 if ! have wasm-bindgen || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then

@@ -1,4 +1,4 @@
-//! The JavaScript facade (wasm32 only): converts types and delegates.
+//! The queue's JavaScript API: converts types and delegates.
 //!
 //! No rule and no SQL lives here. Numbers arrive from JavaScript as `f64`,
 //! so each is checked to be a finite, non-negative integer no larger than
@@ -10,13 +10,6 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::model::{MAX_INT, NewJob, Stamp};
-
-/// Installs the panic hook once, so a bug shows a readable message in the
-/// console instead of "unreachable executed".
-#[wasm_bindgen(start)]
-fn start() {
-    console_error_panic_hook::set_once();
-}
 
 fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();

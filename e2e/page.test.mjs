@@ -1,0 +1,329 @@
+// The playground end to end, in Debian's Chromium driven by playwright-core,
+// against the real `leasefence serve`. Run by `make e2e` (part of `make test`):
+//   node --test e2e/
+// Screenshots land in target/screenshots/ and the measured budgets in
+// target/e2e-budgets.json (copied into BENCHMARKS.md by hand).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { chromium } from "playwright-core";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const BINARY = process.env.LEASEFENCE_BIN ?? `${ROOT}target/debug/leasefence`;
+const SHOTS = `${ROOT}target/screenshots`;
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+let server;
+let base;
+let browser;
+const budgets = {};
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value]);
+  base = JSON.parse(line).listening;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  writeFileSync(`${ROOT}target/e2e-budgets.json`, JSON.stringify(budgets, null, 2));
+  console.log("budgets:", JSON.stringify(budgets));
+});
+
+/** A page that fails the test on any console error or uncaught exception. */
+async function open(path, { width = 1280, height = 900, lang = "en-US" } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: lang });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(base + path);
+  await page.waitForSelector(".lf [data-event]");
+  page.problems = problems;
+  return page;
+}
+
+async function done(page) {
+  assert.deepEqual(page.problems, [], "no console errors or exceptions");
+  await page.context().close();
+}
+
+const base64url = (text) => Buffer.from(text, "utf8").toString("base64url");
+const results = (page, scope = ".lf") =>
+  page.$$eval(`${scope} [data-event]`, (rows) => rows.map((row) => row.getAttribute("data-result")));
+const live = (page, scope = ".lf") => page.$eval(`${scope} .lf-live`, (el) => el.textContent);
+
+/** The page's labels for a golden replay document. */
+function labels(expected) {
+  return expected.results.map((result) => {
+    if (result.do === "claim") return result.claim ? "claimed" : "empty";
+    if (result.do === "finish") return result.accepted ? "accepted" : "rejected";
+    if (result.do === "send") return result.applied ? "applied" : "duplicate";
+    return "enqueued";
+  });
+}
+
+const golden = (name) => JSON.parse(readFileSync(`${ROOT}tests/scenarios/${name}.expected.json`, "utf8"));
+
+describe("the playground", () => {
+  test("canonical chapter by keyboard: A's late finish is refused and announced", async () => {
+    const page = await open("/#chapter=canonical&lang=en");
+    await page.focus(".lf");
+    assert.deepEqual(await results(page), [null, null, null]);
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
+    assert.match(await live(page), /A's finish was refused: the row's token is 2, the stamp's is 1/);
+    assert.equal(await page.$eval(".lf [data-event='2']", (el) => el.getAttribute("aria-current")), "step");
+    assert.match(await page.textContent(".lf-step"), /0 rows changed → rejected/);
+    await page.keyboard.press("ArrowLeft");
+    assert.deepEqual(await results(page), ["claimed", "claimed", null]);
+    await page.keyboard.press("Home");
+    assert.deepEqual(await results(page), [null, null, null]);
+    await page.keyboard.press("End");
+    assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
+    await page.screenshot({ path: `${SHOTS}/canonical-1280-en.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("controls are found by their accessible names", async () => {
+    const page = await open("/#chapter=late-delivery&lang=en");
+    const step = page.getByRole("button", { name: "Step forward" });
+    for (let i = 0; i < 4; i++) await step.click();
+    assert.deepEqual(await results(page), ["claimed", "applied", "claimed", "duplicate", null, null]);
+    await page.getByRole("button", { name: "Step back" }).click();
+    assert.deepEqual((await results(page)).slice(0, 4), ["claimed", "applied", "claimed", null]);
+    await page.getByRole("button", { name: "Go to end" }).click();
+    assert.deepEqual(await results(page), labels(golden("late-delivery")));
+    assert.match(await page.textContent(".lf-receiver"), /snack-1 → 2/);
+    await done(page);
+  });
+
+  test("every chapter replays in the page exactly as its golden document", async () => {
+    const page = await open("/#lang=en");
+    const chapters = await page.$$eval(".lf select[data-action=chapter] option", (options) =>
+      options.map((option) => option.value).filter((value) => value !== "sandbox"));
+    const files = { "fencing-off-vs-on": "canonical" };
+    assert.ok(chapters.length >= 8, `chapters: ${chapters}`);
+    for (const chapter of chapters) {
+      await page.selectOption(".lf select[data-action=chapter]", chapter);
+      await page.getByRole("button", { name: "Go to end" }).click();
+      assert.deepEqual(await results(page), labels(golden(files[chapter] ?? chapter)), chapter);
+    }
+    await done(page);
+  });
+
+  test("a shared link restores its scenario, and the copy button makes one", async () => {
+    const scenario = {
+      jobs: [{ id: "tea-7", qty: 3, deadline: 900 }],
+      events: [
+        { at: 0, worker: "W1", do: "claim", lease_ms: 300 },
+        { at: 300, worker: "W2", do: "claim", lease_ms: 300 },
+        { at: 301, worker: "W1", do: "finish" },
+        { at: 400, worker: "W2", do: "finish" },
+      ],
+    };
+    const page = await open(`/#scenario=${base64url(JSON.stringify(scenario))}&lang=en`);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
+    await page.focus(".lf");
+    await page.keyboard.press("End");
+    assert.deepEqual(await results(page), ["claimed", "claimed", "rejected", "accepted"]);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await page.waitForFunction(() => document.querySelector(".lf-share-status").textContent !== "");
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, /#v=1&scenario=/);
+    const again = await open(link.slice(base.length));
+    assert.deepEqual(await results(again), ["claimed", "claimed", "rejected", "accepted"], "the link keeps the step too");
+    await done(again);
+    await done(page);
+  });
+
+  test("HTML and script in actor names are shown as text and never run", async () => {
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    const script = "<script>window.__pwned=2</script>";
+    const scenario = {
+      jobs: [{ id: "<b>job</b>", qty: 1, deadline: 5000 }],
+      events: [
+        { at: 0, worker: evil, do: "claim", lease_ms: 100 },
+        { at: 100, worker: script, do: "claim", lease_ms: 100 },
+        { at: 150, worker: evil, do: "finish" },
+      ],
+    };
+    const page = await open(`/#scenario=${base64url(JSON.stringify(scenario))}&lang=en`);
+    await page.focus(".lf");
+    await page.keyboard.press("End");
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.$$eval(".lf img, .lf script, .lf b", (nodes) => nodes.length), 0);
+    assert.ok((await page.textContent(".lf [data-event='0'] .lf-who")).includes(evil));
+    assert.ok((await live(page)).includes(evil));
+    await done(page);
+  });
+
+  test("the language follows the URL and switches with the button", async () => {
+    const page = await open("/#chapter=canonical&lang=ko");
+    assert.equal(await page.getAttribute(".lf", "lang"), "ko");
+    assert.match(await page.textContent(".lf-narration"), /재선점/);
+    await page.focus(".lf");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    assert.match(await live(page), /거절되었습니다/);
+    await page.screenshot({ path: `${SHOTS}/canonical-1280-ko.png`, fullPage: true });
+    await page.getByRole("button", { name: "영어로 바꾸기" }).click();
+    assert.equal(await page.getAttribute(".lf", "lang"), "en");
+    assert.match(await page.textContent(".lf-narration"), /reclaims/);
+    assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"], "the position survives");
+    await done(page);
+  });
+
+  test("the editor names the bad field inline and applies nothing until valid", async () => {
+    const page = await open("/#chapter=canonical&lang=en");
+    await page.click(".lf-editor summary");
+    const editor = page.locator(".lf-editor textarea");
+    const good = await editor.inputValue();
+    await editor.fill(good.replace('"lease_ms": 1000', '"lease_ms": -5'));
+    await page.getByRole("button", { name: "Apply" }).click();
+    assert.match(await page.textContent(".lf-editor-status"), /events\[0\]\.lease_ms/);
+    assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 3, "nothing half-applied");
+    await page.getByRole("button", { name: "+ finish" }).click();
+    await page.getByRole("button", { name: "Apply" }).click();
+    assert.match(await page.textContent(".lf-editor-status"), /events\[0\]\.lease_ms/, "still refused");
+    await editor.fill(good);
+    await page.getByRole("button", { name: "+ finish" }).click();
+    await page.getByRole("button", { name: "Apply" }).click();
+    assert.match(await page.textContent(".lf-editor-status"), /Applied: 4 events/);
+    assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 4);
+    await done(page);
+  });
+
+  test("fencing off vs on: the naive queue accepts A's late finish", async () => {
+    const page = await open("/#chapter=fencing-off-vs-on&lang=en");
+    await page.focus(".lf");
+    await page.keyboard.press("End");
+    assert.equal(await page.$eval(".lf-compare", (el) => el.open), true);
+    assert.equal(await page.$$eval(".lf-compare .lf-harm", (rows) => rows.length), 1);
+    assert.match(await page.textContent(".lf-compare"), /accepted \(done, owner B, token 2\)/);
+    await page.screenshot({ path: `${SHOTS}/compare-1280-en.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("dragging the finish flips the verdict exactly at lease_until", async () => {
+    const page = await open("/#chapter=canonical&lang=en");
+    await page.click(".lf-boundary summary");
+    const slider = page.locator(".lf-boundary-range");
+    const verdictAt = async (at) => {
+      await slider.fill(String(at));
+      return page.textContent(".lf-boundary-value");
+    };
+    assert.match(await verdictAt(999), /finish at 999 ms → ✓ Accepted/);
+    assert.match(await verdictAt(1000), /finish at 1000 ms → ✗ Rejected/);
+    assert.match(await verdictAt(1001), /✗ Rejected/);
+    await done(page);
+  });
+
+  test("predict, then reveal", async () => {
+    const page = await open("/#chapter=canonical&lang=en");
+    await page.check(".lf [data-action=predict]");
+    const step = page.getByRole("button", { name: "Step forward" });
+    await step.click();
+    await step.click();
+    await step.click();
+    assert.match(await page.textContent(".lf-prompt"), /A is about to finish/);
+    assert.deepEqual(await results(page), ["claimed", "claimed", null], "not revealed before the guess");
+    await page.getByRole("button", { name: "Rejected" }).click();
+    assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
+    assert.match(await page.textContent(".lf-prompt"), /Right: it was rejected/);
+    await done(page);
+  });
+
+  test("the embed example runs two instances with their own language and events", async () => {
+    const page = await open("/embed-example.html");
+    await page.waitForSelector("[data-scenario=late-delivery] [data-event]");
+    const first = "[data-scenario=canonical]";
+    const second = "[data-scenario=late-delivery]";
+    assert.equal(await page.getAttribute(first, "lang"), "ko");
+    assert.equal(await page.getAttribute(second, "lang"), "en");
+    await page.focus(first);
+    await page.keyboard.press("End");
+    assert.deepEqual(await results(page, first), ["claimed", "claimed", "rejected"]);
+    assert.deepEqual(await results(page, second), [null, null, null, null, null, null], "the other instance did not move");
+    await page.locator(second).getByRole("button", { name: "Go to end" }).click();
+    assert.deepEqual(await results(page, second), labels(golden("late-delivery")));
+    assert.deepEqual(await page.$$eval("#events li", (items) => items.map((item) => item.textContent)), [
+      "canonical: rejected (token_mismatch)",
+      "late-delivery: accepted",
+      "late-delivery: rejected (not_leased)",
+    ]);
+    await page.screenshot({ path: `${SHOTS}/embed-example-1280.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("readable at 360 px: no page-wide horizontal scroll", async () => {
+    for (const lang of ["en", "ko"]) {
+      const page = await open(`/#chapter=canonical&lang=${lang}&step=3`, { width: 360, height: 780 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at 360 px (${lang})`);
+      await page.screenshot({ path: `${SHOTS}/canonical-360-${lang}.png`, fullPage: true });
+      await done(page);
+    }
+  });
+
+  test("budgets: first render, step time, a 2,000-event scenario (measured, not asserted)", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (document.querySelector(".lf [data-event]")) {
+          window.__firstRender = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${base}/#chapter=canonical&lang=en`);
+    await page.waitForSelector(".lf [data-event]");
+    budgets.first_render_ms = Math.round(await page.evaluate(() => window.__firstRender));
+
+    budgets.step_median_ms = await page.evaluate(() => {
+      const root = document.querySelector(".lf");
+      const times = [];
+      for (let i = 0; i < 200; i++) {
+        const key = i % 6 < 3 ? "ArrowRight" : "ArrowLeft";
+        const started = performance.now();
+        root.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      return Number(times[times.length >> 1].toFixed(3));
+    });
+
+    const events = [];
+    const jobs = [];
+    for (let j = 0; j < 40; j++) jobs.push({ id: `job-${j}`, qty: 1 + (j % 3), deadline: 1_000_000 });
+    for (let i = 0; i < 2000; i++) {
+      const worker = `W${i % 4}`;
+      const kind = ["claim", "send", "finish"][Math.floor(i / 4) % 3];
+      events.push(kind === "claim" ? { at: i * 10, worker, do: "claim", lease_ms: 25 } : { at: i * 10, worker, do: kind });
+    }
+    const big = base64url(JSON.stringify({ jobs, events }));
+    const started = Date.now();
+    await page.goto(`${base}/#scenario=${big}&lang=en`);
+    await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length === 2000);
+    await page.keyboard.press("End");
+    budgets.load_2000_events_ms = Date.now() - started;
+    assert.equal(await page.$$eval(".lf [data-event][data-result]", (rows) => rows.length), 2000);
+    await context.close();
+  });
+});

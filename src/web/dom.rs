@@ -1,0 +1,72 @@
+//! A few chainable helpers over web-sys, so the page reads as a tree.
+//!
+//! Text always goes in through `set_text_content` (never `innerHTML`), so a
+//! worker named `<img onerror=...>` is shown as those characters.
+
+use wasm_bindgen::JsValue;
+use web_sys::{Document, Element};
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// An element under construction.
+pub struct El(pub Element);
+
+impl El {
+    /// A new HTML element.
+    pub fn new(doc: &Document, tag: &str) -> Result<El, JsValue> {
+        Ok(El(doc.create_element(tag)?))
+    }
+
+    /// A new SVG element.
+    pub fn svg(doc: &Document, tag: &str) -> Result<El, JsValue> {
+        Ok(El(doc.create_element_ns(Some(SVG_NS), tag)?))
+    }
+
+    /// Sets an attribute.
+    pub fn attr(self, name: &str, value: &str) -> Result<El, JsValue> {
+        self.0.set_attribute(name, value)?;
+        Ok(self)
+    }
+
+    /// Sets the class attribute.
+    pub fn class(self, classes: &str) -> Result<El, JsValue> {
+        self.attr("class", classes)
+    }
+
+    /// Sets the text content (as text, never markup).
+    pub fn text(self, text: &str) -> El {
+        self.0.set_text_content(Some(text));
+        self
+    }
+
+    /// Appends a child.
+    pub fn child(self, child: El) -> Result<El, JsValue> {
+        self.0.append_child(&child.0)?;
+        Ok(self)
+    }
+
+    /// Appends children.
+    pub fn children(self, children: impl IntoIterator<Item = El>) -> Result<El, JsValue> {
+        for child in children {
+            self.0.append_child(&child.0)?;
+        }
+        Ok(self)
+    }
+
+    /// A `<button>` that the page's click handler maps to `action`.
+    pub fn button(doc: &Document, action: &str, label: &str) -> Result<El, JsValue> {
+        Ok(El::new(doc, "button")?
+            .attr("type", "button")?
+            .attr("data-action", action)?
+            .text(label))
+    }
+}
+
+/// Replaces every child of `parent` with `children`.
+pub fn replace_children(parent: &Element, children: impl IntoIterator<Item = El>) -> Result<(), JsValue> {
+    parent.set_text_content(None);
+    for child in children {
+        parent.append_child(&child.0)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! The lanes: an SVG time axis with one lane per worker. Lease bars run
+//! from the claim to `lease_until` with their token; each finish is marked
+//! with a symbol and a word (not colour alone); job deadlines are dashed
+//! lines; "now" is the current step's time.
+
+use wasm_bindgen::JsValue;
+use web_sys::{Document, Element};
+
+use super::dom::{El, replace_children};
+use crate::playground::Lang;
+use crate::replay::Outcome;
+use crate::scenario::Scenario;
+use crate::timeline::Timeline;
+
+const WIDTH: f64 = 1000.0;
+const LEFT: f64 = 110.0;
+const RIGHT: f64 = 24.0;
+const TOP: f64 = 34.0;
+const LANE: f64 = 52.0;
+
+/// Redraws the lanes for the first `position` events.
+pub fn draw(
+    doc: &Document,
+    container: &Element,
+    scenario: &Scenario,
+    timeline: &Timeline,
+    position: usize,
+    lang: Lang,
+) -> Result<(), JsValue> {
+    let mut workers: Vec<&str> = Vec::new();
+    for event in &scenario.events {
+        if !workers.contains(&event.worker.as_str()) {
+            workers.push(&event.worker);
+        }
+    }
+    let last_event = scenario.events.iter().map(|event| event.at).max().unwrap_or(0);
+    let last_lease = timeline
+        .frames
+        .iter()
+        .filter_map(|frame| match &frame.result.outcome {
+            Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let end = (last_event.max(last_lease.min(last_event.saturating_mul(3).max(1000))) as f64 * 1.08).max(10.0);
+    let x = |at: u64| LEFT + (at as f64).min(end) / end * (WIDTH - LEFT - RIGHT);
+    let lane_y = |worker: &str| TOP + workers.iter().position(|w| *w == worker).unwrap_or(0) as f64 * LANE;
+    let height = TOP + workers.len().max(1) as f64 * LANE + 10.0;
+
+    let summary = lang.fill("lanes.summary", &[("from", "0".into()), ("to", (end as u64).to_string())]);
+    let mut shapes = vec![El::svg(doc, "title")?.text(&summary)];
+    // Axis with five ticks.
+    shapes.push(line(doc, LEFT, TOP - 14.0, WIDTH - RIGHT, TOP - 14.0, "lf-axis")?);
+    for tick in 0..=4 {
+        let at = (end * f64::from(tick) / 4.0) as u64;
+        shapes.push(line(doc, x(at), TOP - 18.0, x(at), TOP - 10.0, "lf-axis")?);
+        shapes.push(text(doc, x(at), TOP - 22.0, &format!("{at} ms"), "lf-tick")?);
+    }
+    for worker in &workers {
+        let y = lane_y(worker);
+        shapes.push(line(doc, LEFT, y + LANE / 2.0, WIDTH - RIGHT, y + LANE / 2.0, "lf-lane")?);
+        shapes.push(text(doc, 8.0, y + LANE / 2.0 + 4.0, worker, "lf-lane-name")?.attr("text-anchor", "start")?);
+    }
+    // Deadlines of the jobs that exist at this step, within the axis.
+    for row in timeline.rows_after(position) {
+        if (row.deadline as f64) <= end {
+            let dx = x(row.deadline);
+            shapes.push(line(doc, dx, TOP - 8.0, dx, height - 6.0, "lf-deadline")?);
+            let label = lang.fill("lanes.deadline", &[("id", row.id.clone())]);
+            shapes.push(text(doc, dx - 4.0, height - 8.0, &label, "lf-deadline-label")?.attr("text-anchor", "end")?);
+        }
+    }
+    for frame in timeline.frames.iter().take(position) {
+        let result = &frame.result;
+        let y = lane_y(&result.worker);
+        match &result.outcome {
+            Outcome::Claimed { claim: Some(claim) } => {
+                let (from, to) = (x(result.at), x(claim.lease_until).max(x(result.at) + 2.0));
+                shapes.push(
+                    El::svg(doc, "rect")?
+                        .attr("x", &format!("{from:.1}"))?
+                        .attr("y", &format!("{:.1}", y + 12.0))?
+                        .attr("width", &format!("{:.1}", to - from))?
+                        .attr("height", "20")?
+                        .attr("rx", "4")?
+                        .class("lf-bar")?,
+                );
+                let label = format!("token={} → {}", claim.token, claim.lease_until);
+                shapes.push(text(doc, from + 4.0, y + 26.0, &label, "lf-bar-label")?.attr("text-anchor", "start")?);
+            }
+            Outcome::Finished(finish) => {
+                let (symbol, class, word) = if finish.accepted {
+                    ("✓", "lf-mark lf-accepted", lang.text("result.accepted"))
+                } else {
+                    ("✗", "lf-mark lf-rejected", lang.text("result.rejected"))
+                };
+                shapes.push(text(doc, x(result.at), y + 9.0, symbol, class)?);
+                shapes.push(text(doc, x(result.at), y + LANE - 3.0, word, class)?);
+            }
+            Outcome::Sent { applied, .. } => {
+                let word = lang.text(if *applied { "result.applied" } else { "result.duplicate" });
+                shapes.push(text(doc, x(result.at), y + LANE - 3.0, &format!("↗ {word}"), "lf-send")?);
+            }
+            Outcome::Claimed { claim: None } => {
+                shapes.push(text(doc, x(result.at), y + 9.0, "∅", "lf-empty")?);
+            }
+            Outcome::Enqueued { .. } => {
+                shapes.push(text(doc, x(result.at), y + 9.0, "+", "lf-empty")?);
+            }
+        }
+    }
+    if let Some(frame) = position.checked_sub(1).and_then(|i| timeline.frames.get(i)) {
+        let nx = x(frame.result.at);
+        shapes.push(line(doc, nx, TOP - 10.0, nx, height - 14.0, "lf-now")?);
+        shapes.push(text(doc, nx + 3.0, TOP - 2.0, lang.text("lanes.now"), "lf-now-label")?.attr("text-anchor", "start")?);
+    }
+    let svg = El::svg(doc, "svg")?
+        .attr("viewBox", &format!("0 0 {WIDTH} {height:.0}"))?
+        .attr("role", "img")?
+        .attr("aria-label", &summary)?
+        .class("lf-svg")?
+        .children(shapes)?;
+    replace_children(container, [svg])
+}
+
+fn line(doc: &Document, x1: f64, y1: f64, x2: f64, y2: f64, class: &str) -> Result<El, JsValue> {
+    El::svg(doc, "line")?
+        .attr("x1", &format!("{x1:.1}"))?
+        .attr("y1", &format!("{y1:.1}"))?
+        .attr("x2", &format!("{x2:.1}"))?
+        .attr("y2", &format!("{y2:.1}"))?
+        .class(class)
+}
+
+fn text(doc: &Document, x: f64, y: f64, content: &str, class: &str) -> Result<El, JsValue> {
+    Ok(El::svg(doc, "text")?
+        .attr("x", &format!("{x:.1}"))?
+        .attr("y", &format!("{y:.1}"))?
+        .attr("text-anchor", "middle")?
+        .class(class)?
+        .text(content))
+}

@@ -1,0 +1,20 @@
+//! Everything browser-facing (wasm32 only), in two parts:
+//!
+//! * [`api`]: the queue, the receiver and `replay` for JavaScript; types in,
+//!   types out, no rules;
+//! * [`page`]: the playground, rendered with web-sys from the state the
+//!   core returns ([`crate::Timeline`], [`crate::playground`]).
+
+pub mod api;
+mod dom;
+mod lanes;
+pub mod page;
+
+pub use api::{Queue, Receiver, replay};
+
+/// Installs the panic hook once, so a bug shows a readable message in the
+/// console instead of "unreachable executed".
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}

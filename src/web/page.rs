@@ -1,0 +1,1350 @@
+//! The playground page: step a timeline and see why each finish was
+//! accepted or refused.
+//!
+//! State lives in [`State`]; every user action is an [`Action`] applied by
+//! [`Page::dispatch`], which then redraws what the action can change:
+//!
+//! * `build` draws the frame (on mount and when the language changes);
+//! * `show_scenario` draws what depends on the scenario (timeline list,
+//!   narration, comparison);
+//! * `show_position` draws what depends on the step (controls, lanes, the
+//!   step's SQL and rows, the table, the receiver) and announces it.
+//!
+//! Listeners are attached once, on the root, and find their action in the
+//! clicked element's `data-action`. Every number on the page comes from the
+//! core's [`Timeline`]; nothing here decides a verdict.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Window};
+
+use super::dom::{El, replace_children};
+use crate::playground::explain::{COLUMNS, cell, describe, reason_text, row_changes, side_by_side};
+use crate::playground::{CHAPTERS, Lang, chapters};
+use crate::replay::Outcome;
+use crate::scenario::{Action as Do, Scenario};
+use crate::timeline::{Frame, Timeline};
+use crate::unfenced::{self, Guard, NaiveReplay};
+
+/// How `mount` is configured (all optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Options {
+    /// `ko` or `en`; else the URL, the host page's `lang`, the browser.
+    lang: Option<String>,
+    /// A chapter id (`canonical`, ...) to start with.
+    scenario: Option<String>,
+    /// Hide the editor and the extras (for small embeds).
+    compact: bool,
+    /// Read and write the scenario in the URL hash (the full page only).
+    hash: bool,
+}
+
+/// A mounted playground; JavaScript keeps it to read where it is.
+#[wasm_bindgen]
+pub struct Playground {
+    page: Rc<Page>,
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// How many events have been applied.
+    pub fn position(&self) -> usize {
+        self.page.state.borrow().position
+    }
+
+    /// The page's language tag.
+    pub fn lang(&self) -> String {
+        self.page.state.borrow().lang.tag().to_owned()
+    }
+
+    /// The scenario on screen, as contract JSON.
+    #[wasm_bindgen(js_name = scenarioJson)]
+    pub fn scenario_json(&self) -> String {
+        self.page.state.borrow().scenario.to_json()
+    }
+}
+
+/// Renders a playground into `root`. Options: `{lang, scenario, compact,
+/// hash}`. Throws if `root` cannot be used.
+#[wasm_bindgen]
+pub fn mount(root: Element, options: JsValue) -> Result<Playground, JsValue> {
+    let options: Options = if options.is_undefined() || options.is_null() {
+        Options::default()
+    } else {
+        serde_wasm_bindgen::from_value(options).map_err(|err| JsError::new(&format!("options: {err}")))?
+    };
+    let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
+    let doc = window.document().ok_or_else(|| JsError::new("no document"))?;
+    let state = State::initial(&window, &root, &options)?;
+    let page = Rc::new(Page {
+        root,
+        doc,
+        window,
+        state: RefCell::new(state),
+        parts: RefCell::new(None),
+        listeners: RefCell::new(Vec::new()),
+        timer: Cell::new(None),
+        ticker: RefCell::new(None),
+    });
+    page.listen()?;
+    page.build()?;
+    Ok(Playground { page })
+}
+
+/// What the learner can do.
+#[derive(Debug, Clone, PartialEq)]
+enum Action {
+    Step,
+    Back,
+    Reset,
+    End,
+    Seek(usize),
+    TogglePlay,
+    Tick,
+    Chapter(String),
+    SwitchLang,
+    Speed(i32),
+    Guard(Guard),
+    Predict(bool),
+    Guess(bool),
+    Boundary(u64),
+    ApplyEditor,
+    AddToEditor(String),
+    CopyLink,
+}
+
+/// Milliseconds between steps while playing.
+const SPEEDS: [(i32, &str); 3] = [(1600, "slow"), (900, "normal"), (400, "fast")];
+
+struct State {
+    lang: Lang,
+    chapter: String,
+    scenario: Scenario,
+    timeline: Timeline,
+    naive: NaiveReplay,
+    guard: Guard,
+    position: usize,
+    playing: bool,
+    speed_ms: i32,
+    predict: bool,
+    awaiting_guess: bool,
+    feedback: Option<String>,
+    score: (usize, usize),
+    editor_status: Option<(bool, String)>,
+    share_status: Option<String>,
+    boundary_event: Option<usize>,
+    compact: bool,
+    use_hash: bool,
+}
+
+impl State {
+    fn initial(window: &Window, root: &Element, options: &Options) -> Result<State, JsValue> {
+        let hash = if options.hash { hash_params(window) } else { Vec::new() };
+        let param = |name: &str| hash.iter().find(|(key, _)| key == name).map(|(_, value)| value.clone());
+        let lang = options
+            .lang
+            .as_deref()
+            .or(param("lang").as_deref())
+            .and_then(Lang::from_tag)
+            .or_else(|| closest_lang(root).as_deref().and_then(Lang::from_tag))
+            .or_else(|| window.navigator().language().as_deref().and_then(Lang::from_tag))
+            .unwrap_or(Lang::En);
+        let mut editor_status = None;
+        let shared = param("scenario").map(|encoded| decode_scenario(&encoded));
+        let (chapter, scenario) = match shared {
+            Some(Ok(scenario)) => ("sandbox".to_owned(), scenario),
+            other => {
+                if let Some(Err(message)) = other {
+                    editor_status = Some((false, message));
+                }
+                let wanted = param("chapter").or_else(|| options.scenario.clone());
+                let chapter = wanted.as_deref().and_then(chapters::find).unwrap_or(&CHAPTERS[0]);
+                (chapter.id.to_owned(), parse_chapter(chapter)?)
+            }
+        };
+        let guard = Guard::IdOnly;
+        let timeline = Timeline::build(scenario.clone()).map_err(to_js_error)?;
+        let naive = unfenced::replay(&scenario, guard).map_err(to_js_error)?;
+        let position = param("step")
+            .and_then(|step| step.parse::<usize>().ok())
+            .map_or(0, |step| step.min(scenario.events.len()));
+        Ok(State {
+            lang,
+            boundary_event: last_finish(&scenario),
+            chapter,
+            scenario,
+            timeline,
+            naive,
+            guard,
+            position,
+            playing: false,
+            speed_ms: SPEEDS[1].0,
+            predict: false,
+            awaiting_guess: false,
+            feedback: None,
+            score: (0, 0),
+            editor_status,
+            share_status: None,
+            compact: options.compact,
+            use_hash: options.hash,
+        })
+    }
+
+    fn total(&self) -> usize {
+        self.scenario.events.len()
+    }
+
+    fn frame(&self) -> Option<&Frame> {
+        self.position.checked_sub(1).and_then(|i| self.timeline.frames.get(i))
+    }
+
+    /// Replaces the scenario; the caller redraws.
+    fn load(&mut self, chapter: String, scenario: Scenario, position: usize) -> Result<(), JsValue> {
+        self.timeline = Timeline::build(scenario.clone()).map_err(to_js_error)?;
+        self.naive = unfenced::replay(&scenario, self.guard).map_err(to_js_error)?;
+        self.position = position.min(scenario.events.len());
+        self.scenario = scenario;
+        self.chapter = chapter;
+        self.awaiting_guess = false;
+        self.feedback = None;
+        Ok(())
+    }
+}
+
+fn to_js_error(err: crate::Error) -> JsValue {
+    JsError::new(&err.to_string()).into()
+}
+
+fn parse_chapter(chapter: &chapters::Chapter) -> Result<Scenario, JsValue> {
+    Scenario::parse(chapter.scenario).map_err(to_js_error)
+}
+
+fn last_finish(scenario: &Scenario) -> Option<usize> {
+    scenario.events.iter().rposition(|event| event.action == Do::Finish)
+}
+
+/// The `lang` of `root` or its closest ancestor that says.
+fn closest_lang(root: &Element) -> Option<String> {
+    let holder = root.closest("[lang]").ok()??;
+    holder.get_attribute("lang").filter(|lang| !lang.is_empty())
+}
+
+/// `#v=1&chapter=...&scenario=...&lang=...&step=...` as pairs.
+fn hash_params(window: &Window) -> Vec<(String, String)> {
+    let hash = window.location().hash().unwrap_or_default();
+    hash.trim_start_matches('#')
+        .split('&')
+        .filter_map(|pair| {
+            let (key, value) = pair.split_once('=')?;
+            Some((key.to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+fn encode_scenario(scenario: &Scenario) -> String {
+    URL_SAFE_NO_PAD.encode(scenario.to_json())
+}
+
+fn decode_scenario(encoded: &str) -> Result<Scenario, String> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(encoded.trim_end_matches('='))
+        .map_err(|err| format!("#scenario: not base64url ({err})"))?;
+    let json = String::from_utf8(bytes).map_err(|_| "#scenario: not UTF-8 text".to_owned())?;
+    Scenario::parse(&json).map_err(|err| err.to_string())
+}
+
+/// The containers the page redraws, kept so no lookup by id is needed
+/// (several playgrounds may share one page).
+struct Parts {
+    narration: Element,
+    chapter_select: HtmlSelectElement,
+    controls_position: Element,
+    play_button: Element,
+    seek: HtmlInputElement,
+    prompt: Element,
+    events: Element,
+    lanes: Element,
+    step: Element,
+    table: Element,
+    receiver: Element,
+    compare: Element,
+    boundary_label: Element,
+    boundary: HtmlInputElement,
+    boundary_value: Element,
+    editor: HtmlTextAreaElement,
+    editor_status: Element,
+    share_status: Element,
+    live: Element,
+}
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+struct Page {
+    root: Element,
+    doc: Document,
+    window: Window,
+    state: RefCell<State>,
+    parts: RefCell<Option<Parts>>,
+    listeners: RefCell<Vec<Listener>>,
+    timer: Cell<Option<i32>>,
+    ticker: RefCell<Option<Closure<dyn FnMut()>>>,
+}
+
+impl Page {
+    /// Attaches the click, input, change and key listeners to the root.
+    fn listen(self: &Rc<Self>) -> Result<(), JsValue> {
+        for kind in ["click", "change", "input", "keydown"] {
+            let page: Weak<Page> = Rc::downgrade(self);
+            let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+                if let Some(page) = page.upgrade() {
+                    let action = page.action_for(&event);
+                    if let Some(Err(err)) = action.map(|action| page.dispatch(action)) {
+                        web_sys::console::error_2(&"leasefence:".into(), &err);
+                    }
+                }
+            });
+            self.root
+                .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())?;
+            self.listeners.borrow_mut().push(listener);
+        }
+        let page = Rc::downgrade(self);
+        *self.ticker.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
+            if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::Tick)) {
+                web_sys::console::error_2(&"leasefence:".into(), &err);
+            }
+        }));
+        Ok(())
+    }
+
+    /// Maps a DOM event to an action, if it is one of ours.
+    fn action_for(&self, event: &web_sys::Event) -> Option<Action> {
+        let target: Element = event.target()?.dyn_into().ok()?;
+        if event.type_() == "keydown" {
+            let key: &web_sys::KeyboardEvent = event.dyn_ref()?;
+            let tag = target.tag_name();
+            if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                || (tag == "BUTTON" && matches!(key.key().as_str(), " " | "Enter"))
+                || key.ctrl_key()
+                || key.meta_key()
+                || key.alt_key()
+            {
+                return None;
+            }
+            let action = match key.key().as_str() {
+                "ArrowRight" => Action::Step,
+                "ArrowLeft" => Action::Back,
+                " " => Action::TogglePlay,
+                "Home" => Action::Reset,
+                "End" => Action::End,
+                _ => return None,
+            };
+            event.prevent_default();
+            return Some(action);
+        }
+        let source = target.closest("[data-action]").ok()??;
+        let name = source.get_attribute("data-action")?;
+        let arg = source.get_attribute("data-arg").unwrap_or_default();
+        let value = || {
+            source
+                .dyn_ref::<HtmlInputElement>()
+                .map(HtmlInputElement::value)
+                .or_else(|| source.dyn_ref::<HtmlSelectElement>().map(HtmlSelectElement::value))
+                .unwrap_or_default()
+        };
+        let kind = event.type_();
+        let is_field = source.tag_name() == "INPUT" || source.tag_name() == "SELECT";
+        // Buttons act on click; fields on input (sliders) or change.
+        if is_field == (kind == "click") {
+            return None;
+        }
+        Some(match name.as_str() {
+            "step" => Action::Step,
+            "back" => Action::Back,
+            "reset" => Action::Reset,
+            "end" => Action::End,
+            "play" => Action::TogglePlay,
+            "lang" => Action::SwitchLang,
+            "copy-link" => Action::CopyLink,
+            "guess" => Action::Guess(arg == "accept"),
+            "apply-editor" => Action::ApplyEditor,
+            "add" => Action::AddToEditor(arg),
+            "seek" if kind == "input" => Action::Seek(value().parse().ok()?),
+            "boundary" if kind == "input" => Action::Boundary(value().parse().ok()?),
+            "chapter" if kind == "change" => Action::Chapter(value()),
+            "speed" if kind == "change" => Action::Speed(value().parse().ok()?),
+            "guard" if kind == "change" => Action::Guard(if value() == "id_and_owner" {
+                Guard::IdAndOwner
+            } else {
+                Guard::IdOnly
+            }),
+            "predict" if kind == "change" => {
+                Action::Predict(source.dyn_ref::<HtmlInputElement>().is_some_and(HtmlInputElement::checked))
+            }
+            _ => return None,
+        })
+    }
+
+    /// Applies an action and redraws what it changed.
+    fn dispatch(self: &Rc<Self>, action: Action) -> Result<(), JsValue> {
+        let before = self.state.borrow().position;
+        match action {
+            Action::Step | Action::Tick => {
+                let mut state = self.state.borrow_mut();
+                if state.position >= state.total() {
+                    drop(state);
+                    self.set_playing(false)?;
+                } else if state.predict
+                    && !state.awaiting_guess
+                    && state.scenario.events[state.position].action == Do::Finish
+                {
+                    state.awaiting_guess = true;
+                    drop(state);
+                    self.set_playing(false)?;
+                } else if !state.awaiting_guess {
+                    state.position += 1;
+                    state.feedback = None;
+                }
+            }
+            Action::Guess(accept) => {
+                let mut state = self.state.borrow_mut();
+                if !state.awaiting_guess {
+                    return Ok(());
+                }
+                state.awaiting_guess = false;
+                state.position += 1;
+                let accepted = matches!(&state.frame().map(|f| &f.result.outcome), Some(Outcome::Finished(f)) if f.accepted);
+                let verdict_key = if accepted { "result.accepted" } else { "result.rejected" };
+                let verdict = state.lang.text(verdict_key).to_owned();
+                let right = accept == accepted;
+                state.score = (state.score.0 + usize::from(right), state.score.1 + 1);
+                let key = if right { "predict.right" } else { "predict.wrong" };
+                state.feedback = Some(state.lang.fill(key, &[("verdict", verdict)]));
+            }
+            Action::Back => {
+                let mut state = self.state.borrow_mut();
+                state.position = state.position.saturating_sub(1);
+                state.awaiting_guess = false;
+                state.feedback = None;
+            }
+            Action::Reset => {
+                self.set_playing(false)?;
+                let mut state = self.state.borrow_mut();
+                state.position = 0;
+                state.awaiting_guess = false;
+                state.feedback = None;
+            }
+            Action::End => {
+                let mut state = self.state.borrow_mut();
+                state.position = state.total();
+                state.awaiting_guess = false;
+            }
+            Action::Seek(position) => {
+                let mut state = self.state.borrow_mut();
+                state.position = position.min(state.total());
+                state.awaiting_guess = false;
+            }
+            Action::TogglePlay => {
+                let playing = !self.state.borrow().playing;
+                if playing && self.state.borrow().position >= self.state.borrow().total() {
+                    self.state.borrow_mut().position = 0;
+                }
+                self.set_playing(playing)?;
+            }
+            Action::Speed(ms) => {
+                self.state.borrow_mut().speed_ms = ms.clamp(100, 5000);
+                if self.state.borrow().playing {
+                    self.set_playing(false)?;
+                    self.set_playing(true)?;
+                }
+            }
+            Action::Chapter(id) => {
+                self.set_playing(false)?;
+                if let Some(chapter) = chapters::find(&id) {
+                    let scenario = parse_chapter(chapter)?;
+                    let mut state = self.state.borrow_mut();
+                    state.boundary_event = last_finish(&scenario);
+                    state.load(id, scenario, 0)?;
+                } else {
+                    self.state.borrow_mut().chapter = "sandbox".into();
+                }
+                self.show_scenario(true)?;
+            }
+            Action::SwitchLang => {
+                let mut state = self.state.borrow_mut();
+                state.lang = state.lang.other();
+                state.feedback = None;
+                drop(state);
+                self.build()?;
+            }
+            Action::Guard(guard) => {
+                let mut state = self.state.borrow_mut();
+                state.guard = guard;
+                state.naive = unfenced::replay(&state.scenario, guard).map_err(to_js_error)?;
+            }
+            Action::Predict(on) => {
+                let mut state = self.state.borrow_mut();
+                state.predict = on;
+                state.awaiting_guess = false;
+            }
+            Action::Boundary(at) => self.move_boundary(at)?,
+            Action::ApplyEditor => self.apply_editor()?,
+            Action::AddToEditor(what) => self.add_to_editor(&what)?,
+            Action::CopyLink => self.copy_link()?,
+        }
+        self.show_position(before)?;
+        self.write_hash()?;
+        Ok(())
+    }
+
+    fn set_playing(self: &Rc<Self>, playing: bool) -> Result<(), JsValue> {
+        if let Some(id) = self.timer.take() {
+            self.window.clear_interval_with_handle(id);
+        }
+        if playing {
+            let speed = self.state.borrow().speed_ms;
+            if let Some(ticker) = self.ticker.borrow().as_ref() {
+                let id = self
+                    .window
+                    .set_interval_with_callback_and_timeout_and_arguments_0(ticker.as_ref().unchecked_ref(), speed)?;
+                self.timer.set(Some(id));
+            }
+        }
+        self.state.borrow_mut().playing = playing;
+        Ok(())
+    }
+
+    /// Moves the chosen finish to `at` (re-sorting by time) and shows its
+    /// new verdict: the learner watches it flip exactly at `lease_until`.
+    fn move_boundary(&self, at: u64) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        let Some(index) = state.boundary_event else {
+            return Ok(());
+        };
+        let mut scenario = state.scenario.clone();
+        let mut event = scenario.events.remove(index);
+        event.at = at;
+        let new_index = scenario.events.partition_point(|other| other.at <= at);
+        scenario.events.insert(new_index, event);
+        state.boundary_event = Some(new_index);
+        let chapter = state.chapter.clone();
+        state.load(chapter, scenario, new_index + 1)?;
+        drop(state);
+        self.show_scenario(false)
+    }
+
+    fn apply_editor(&self) -> Result<(), JsValue> {
+        let text = self.parts.borrow().as_ref().map(|parts| parts.editor.value()).unwrap_or_default();
+        let mut state = self.state.borrow_mut();
+        match Scenario::parse(&text) {
+            Ok(scenario) => {
+                let count = scenario.events.len();
+                state.boundary_event = last_finish(&scenario);
+                state.load("sandbox".into(), scenario, 0)?;
+                let message = state.lang.fill("editor.applied", &[("events", count.to_string())]);
+                state.editor_status = Some((true, message));
+            }
+            Err(err) => {
+                let message = state.lang.fill("editor.error", &[("message", err.to_string())]);
+                state.editor_status = Some((false, message));
+            }
+        }
+        drop(state);
+        self.show_scenario(false)
+    }
+
+    /// Appends a template job or event to the editor's JSON; the learner
+    /// edits it and presses Apply. Nothing is applied here.
+    fn add_to_editor(&self, what: &str) -> Result<(), JsValue> {
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else { return Ok(()) };
+        let mut state = self.state.borrow_mut();
+        let mut document: serde_json::Value = match serde_json::from_str(&parts.editor.value()) {
+            Ok(document) => document,
+            Err(err) => {
+                let message = state.lang.fill("editor.error", &[("message", format!("(document): {err}"))]);
+                state.editor_status = Some((false, message));
+                return Ok(());
+            }
+        };
+        let last_at = state.scenario.events.last().map_or(0, |event| event.at);
+        let (list, item) = match what {
+            "job" => ("jobs", serde_json::json!({"id": "snack-new", "qty": 1, "deadline": 5000})),
+            "claim" => ("events", serde_json::json!({"at": last_at, "worker": "C", "do": "claim", "lease_ms": 1000})),
+            "send" => ("events", serde_json::json!({"at": last_at, "worker": "C", "do": "send"})),
+            _ => ("events", serde_json::json!({"at": last_at, "worker": "C", "do": "finish"})),
+        };
+        if let Some(items) = document.get_mut(list).and_then(serde_json::Value::as_array_mut) {
+            items.push(item);
+        }
+        parts.editor.set_value(&serde_json::to_string_pretty(&document).unwrap_or_default());
+        state.editor_status = None;
+        Ok(())
+    }
+
+    fn share_url(&self) -> String {
+        let location = self.window.location();
+        let base = location.href().unwrap_or_default();
+        let base = base.split('#').next().unwrap_or_default().to_owned();
+        format!("{base}#{}", self.hash_text())
+    }
+
+    fn hash_text(&self) -> String {
+        let state = self.state.borrow();
+        let what = match chapters::find(&state.chapter) {
+            Some(chapter) if parse_chapter(chapter).ok().as_ref() == Some(&state.scenario) => {
+                format!("chapter={}", chapter.id)
+            }
+            _ => format!("scenario={}", encode_scenario(&state.scenario)),
+        };
+        format!("v=1&{what}&lang={}&step={}", state.lang.tag(), state.position)
+    }
+
+    fn write_hash(&self) -> Result<(), JsValue> {
+        if !self.state.borrow().use_hash {
+            return Ok(());
+        }
+        let hash = format!("#{}", self.hash_text());
+        if self.window.location().hash().unwrap_or_default() != hash {
+            self.window
+                .history()?
+                .replace_state_with_url(&JsValue::NULL, "", Some(&hash))?;
+        }
+        Ok(())
+    }
+
+    fn copy_link(self: &Rc<Self>) -> Result<(), JsValue> {
+        let url = self.share_url();
+        let promise = self.window.navigator().clipboard().write_text(&url);
+        let page = Rc::downgrade(self);
+        let done = Closure::once(move |ok: bool| {
+            if let Some(page) = page.upgrade() {
+                let lang = page.state.borrow().lang;
+                let key = if ok { "share.copied" } else { "share.failed" };
+                page.state.borrow_mut().share_status = Some(lang.text(key).to_owned());
+                if let Some(parts) = page.parts.borrow().as_ref() {
+                    parts.share_status.set_text_content(Some(lang.text(key)));
+                }
+            }
+        });
+        let done = Rc::new(RefCell::new(Some(done)));
+        let (on_ok, on_err) = (done.clone(), done);
+        let ok = Closure::once(move |_: JsValue| {
+            if let Some(done) = on_ok.borrow_mut().take() {
+                let _ = done.as_ref().unchecked_ref::<js_sys::Function>().call1(&JsValue::NULL, &true.into());
+            }
+        });
+        let err = Closure::once(move |_: JsValue| {
+            if let Some(done) = on_err.borrow_mut().take() {
+                let _ = done.as_ref().unchecked_ref::<js_sys::Function>().call1(&JsValue::NULL, &false.into());
+            }
+        });
+        let _ = promise.then2(&ok, &err);
+        ok.forget();
+        err.forget();
+        Ok(())
+    }
+
+    /// Draws the whole frame in the current language.
+    fn build(self: &Rc<Self>) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let state = self.state.borrow();
+        let lang = state.lang;
+        let t = |key: &str| lang.text(key).to_owned();
+        self.root.set_attribute("lang", lang.tag())?;
+        self.root.set_attribute("tabindex", "0")?;
+        self.root.set_attribute("aria-label", &t("app.title"))?;
+        let class = if state.compact { "lf lf-compact" } else { "lf" };
+        self.root.set_attribute("class", class)?;
+
+        let chapter_select = El::new(doc, "select")?.attr("data-action", "chapter")?;
+        for chapter in CHAPTERS {
+            let title = lang.text(&format!("chapter.{}.title", chapter.id)).to_owned();
+            chapter_select.0.append_child(&El::new(doc, "option")?.attr("value", chapter.id)?.text(&title).0)?;
+        }
+        let sandbox = El::new(doc, "option")?.attr("value", "sandbox")?.text(&t("chapter.sandbox.title"));
+        chapter_select.0.append_child(&sandbox.0)?;
+        let share_status = El::new(doc, "span")?.class("lf-share-status")?.attr("aria-live", "polite")?;
+        let header = El::new(doc, "header")?.class("lf-head")?.children([
+            El::new(doc, "div")?.class("lf-brand")?.children([
+                El::new(doc, "h2")?.class("lf-title")?.text(&t("app.title")),
+                El::new(doc, "p")?.class("lf-tagline")?.text(&t("app.tagline")),
+            ])?,
+            El::new(doc, "div")?.class("lf-tools")?.children([
+                El::new(doc, "label")?
+                    .class("lf-chapter")?
+                    .child(El::new(doc, "span")?.text(&t("chapter.label")))?
+                    .child(chapter_select)?,
+                El::button(doc, "lang", &t("lang.switch"))?
+                    .attr("aria-label", &t("lang.switch_label"))?
+                    .attr("lang", lang.other().tag())?,
+                El::button(doc, "copy-link", &t("share.copy"))?,
+                share_status,
+            ])?,
+        ])?;
+        let narration = El::new(doc, "p")?.class("lf-narration")?;
+
+        let speed = El::new(doc, "select")?.attr("data-action", "speed")?;
+        for (ms, name) in SPEEDS {
+            let option = El::new(doc, "option")?
+                .attr("value", &ms.to_string())?
+                .text(lang.text(&format!("controls.speed.{name}")));
+            if ms == state.speed_ms {
+                option.0.set_attribute("selected", "")?;
+            }
+            speed.0.append_child(&option.0)?;
+        }
+        let seek = El::new(doc, "input")?
+            .attr("type", "range")?
+            .attr("min", "0")?
+            .attr("data-action", "seek")?
+            .attr("aria-label", &t("controls.scrub"))?
+            .class("lf-seek")?;
+        let icon_button = |action: &str, icon: &str, key: &str| -> Result<El, JsValue> {
+            El::button(doc, action, icon)?.attr("aria-label", &t(key))?.attr("title", &t(key))
+        };
+        let play = icon_button("play", "▶", "controls.play")?;
+        let position = El::new(doc, "span")?.class("lf-position")?;
+        let controls = El::new(doc, "div")?
+            .class("lf-controls")?
+            .attr("role", "group")?
+            .attr("aria-label", &t("controls.label"))?
+            .children([
+                icon_button("reset", "⇤", "controls.reset")?,
+                icon_button("back", "◀", "controls.back")?,
+                play,
+                icon_button("step", "▷", "controls.step")?,
+                icon_button("end", "⇥", "controls.end")?,
+                El::new(doc, "label")?
+                    .class("lf-speed")?
+                    .child(El::new(doc, "span")?.text(&t("controls.speed")))?
+                    .child(speed)?,
+                seek,
+                position,
+                El::new(doc, "span")?.class("lf-keys")?.text(&t("controls.keys")),
+            ])?;
+        let prompt = El::new(doc, "div")?.class("lf-prompt")?.attr("role", "group")?;
+
+        let panel = |class: &str, title_key: &str| -> Result<(El, El), JsValue> {
+            let body = El::new(doc, "div")?.class("lf-body")?;
+            let body_ref = El(body.0.clone());
+            let section = El::new(doc, "section")?
+                .class(&format!("lf-panel {class}"))?
+                .child(El::new(doc, "h3")?.text(&t(title_key)))?
+                .child(body)?;
+            Ok((section, body_ref))
+        };
+        let events = El::new(doc, "ol")?.class("lf-events")?;
+        let events_ref = El(events.0.clone());
+        let timeline = El::new(doc, "section")?
+            .class("lf-panel lf-timeline")?
+            .child(El::new(doc, "h3")?.text(&t("timeline.title")))?
+            .child(events)?;
+        let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
+        let (step_panel, step) = panel("lf-step", "step.title")?;
+        let (table_panel, table) = panel("lf-table", "table.title")?;
+        let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
+        let grid = El::new(doc, "div")?.class("lf-grid")?.children([
+            El::new(doc, "div")?.class("lf-col")?.children([timeline])?,
+            El::new(doc, "div")?.class("lf-col")?.children([step_panel, table_panel, receiver_panel])?,
+        ])?;
+
+        let guard_select = El::new(doc, "select")?.attr("data-action", "guard")?.children([
+            El::new(doc, "option")?.attr("value", "id_only")?.text(&t("compare.id_only")),
+            El::new(doc, "option")?.attr("value", "id_and_owner")?.text(&t("compare.id_and_owner")),
+        ])?;
+        if state.guard == Guard::IdAndOwner {
+            guard_select.0.set_attribute("data-selected", "id_and_owner")?;
+        }
+        let compare_body = El::new(doc, "div")?.class("lf-body")?;
+        let compare_ref = El(compare_body.0.clone());
+        let compare = El::new(doc, "details")?
+            .class("lf-panel lf-compare")?
+            .child(El::new(doc, "summary")?.text(&t("compare.title")))?
+            .child(
+                El::new(doc, "label")?
+                    .class("lf-guard")?
+                    .child(El::new(doc, "span")?.text(&t("compare.intro")))?
+                    .child(guard_select)?,
+            )?
+            .child(compare_body)?;
+        let boundary_label = El::new(doc, "label")?.class("lf-boundary-label")?;
+        let boundary = El::new(doc, "input")?
+            .attr("type", "range")?
+            .attr("min", "0")?
+            .attr("data-action", "boundary")?
+            .class("lf-boundary-range")?;
+        let boundary_value = El::new(doc, "output")?.class("lf-boundary-value")?.attr("aria-live", "polite")?;
+        let (boundary_label_ref, boundary_ref, boundary_value_ref) =
+            (El(boundary_label.0.clone()), El(boundary.0.clone()), El(boundary_value.0.clone()));
+        let boundary_panel = El::new(doc, "details")?
+            .class("lf-panel lf-boundary")?
+            .child(El::new(doc, "summary")?.text(&t("boundary.title")))?
+            .children([boundary_label, boundary, boundary_value])?;
+        let predict_box = El::new(doc, "input")?.attr("type", "checkbox")?.attr("data-action", "predict")?;
+        if state.predict {
+            predict_box.0.set_attribute("checked", "")?;
+        }
+        let predict = El::new(doc, "label")?
+            .class("lf-predict-toggle")?
+            .child(predict_box)?
+            .child(El::new(doc, "span")?.text(&t("predict.toggle")))?;
+        let editor = El::new(doc, "textarea")?
+            .attr("rows", "14")?
+            .attr("spellcheck", "false")?
+            .attr("aria-label", &t("editor.title"))?;
+        let editor_status = El::new(doc, "p")?.class("lf-editor-status")?.attr("role", "status")?;
+        let (editor_ref, editor_status_ref) = (El(editor.0.clone()), El(editor_status.0.clone()));
+        let mut add_buttons = Vec::new();
+        for what in ["job", "claim", "finish", "send"] {
+            add_buttons.push(El::button(doc, "add", &t(&format!("editor.add_{what}")))?.attr("data-arg", what)?);
+        }
+        let editor_panel = El::new(doc, "details")?
+            .class("lf-panel lf-editor")?
+            .child(El::new(doc, "summary")?.text(&t("editor.title")))?
+            .child(editor)?
+            .child(
+                El::new(doc, "div")?
+                    .class("lf-editor-tools")?
+                    .children(add_buttons)?
+                    .child(El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary")?)?,
+            )?
+            .child(editor_status)?;
+        let extras = El::new(doc, "div")?
+            .class("lf-extras")?
+            .children([compare, boundary_panel, predict, editor_panel])?;
+        let live = El::new(doc, "div")?
+            .class("lf-live")?
+            .attr("role", "status")?
+            .attr("aria-live", "polite")?;
+        let footer = El::new(doc, "p")?.class("lf-footer")?.text(&t("footer.rules"));
+
+        let parts = Parts {
+            narration: narration.0.clone(),
+            chapter_select: chapter_select_of(&header)?,
+            controls_position: controls_child(&controls, ".lf-position")?,
+            play_button: controls_child(&controls, "[data-action=play]")?,
+            seek: controls_child(&controls, ".lf-seek")?.unchecked_into(),
+            prompt: prompt.0.clone(),
+            events: events_ref.0,
+            lanes: lanes.0,
+            step: step.0,
+            table: table.0,
+            receiver: receiver.0,
+            compare: compare_ref.0,
+            boundary_label: boundary_label_ref.0,
+            boundary: boundary_ref.0.unchecked_into(),
+            boundary_value: boundary_value_ref.0,
+            editor: editor_ref.0.unchecked_into(),
+            editor_status: editor_status_ref.0,
+            share_status: share_status_of(&header)?,
+            live: live.0.clone(),
+        };
+        replace_children(&self.root, [header, narration, controls, prompt, lanes_panel, grid, extras, footer, live])?;
+        drop(state);
+        *self.parts.borrow_mut() = Some(parts);
+        self.show_scenario(true)?;
+        self.show_position(usize::MAX)
+    }
+
+    /// Draws what depends on the scenario: narration, the event list, the
+    /// comparison, the editor's text and the boundary slider's range.
+    fn show_scenario(&self, refill_editor: bool) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else { return Ok(()) };
+        let state = self.state.borrow();
+        let lang = state.lang;
+        parts.chapter_select.set_value(&state.chapter);
+        parts.narration.set_text_content(Some(lang.text(&format!("chapter.{}.text", state.chapter))));
+        if let Some(details) = self.root.query_selector(".lf-compare")? {
+            let compare_chapter = chapters::find(&state.chapter).is_some_and(|chapter| chapter.compare);
+            if compare_chapter {
+                details.set_attribute("open", "")?;
+            }
+        }
+        parts.seek.set_max(&state.total().to_string());
+        let mut rows = Vec::with_capacity(state.total());
+        for (index, event) in state.scenario.events.iter().enumerate() {
+            let mut who = event.worker.clone();
+            if let Some(owner) = event.owner.as_ref().filter(|owner| **owner != event.worker) {
+                who = format!("{who} (owner {owner})");
+            }
+            let detail = match &event.action {
+                Do::Claim { lease_ms } => format!("lease_ms={lease_ms}"),
+                Do::Enqueue(job) => job.id.clone(),
+                _ => String::new(),
+            };
+            rows.push(
+                El::new(doc, "li")?
+                    .attr("data-event", &index.to_string())?
+                    .class("lf-event")?
+                    .children([
+                        El::new(doc, "span")?.class("lf-at")?.text(&format!("{} ms", event.at)),
+                        El::new(doc, "span")?.class("lf-who")?.text(&who),
+                        El::new(doc, "span")?
+                            .class("lf-what")?
+                            .text(lang.text(&format!("action.{}", event.action.name()))),
+                        El::new(doc, "span")?.class("lf-detail")?.text(&detail),
+                        El::new(doc, "span")?.class("lf-result")?,
+                    ])?,
+            );
+        }
+        replace_children(&parts.events, rows)?;
+        if refill_editor {
+            let pretty = serde_json::from_str::<serde_json::Value>(&state.scenario.to_json())
+                .ok()
+                .and_then(|value| serde_json::to_string_pretty(&value).ok())
+                .unwrap_or_default();
+            parts.editor.set_value(&pretty);
+        }
+        match &state.editor_status {
+            Some((ok, message)) => {
+                parts.editor_status.set_text_content(Some(message));
+                parts.editor_status.set_attribute("data-ok", if *ok { "true" } else { "false" })?;
+                parts.editor_status.set_attribute("role", if *ok { "status" } else { "alert" })?;
+            }
+            None => parts.editor_status.set_text_content(None),
+        }
+        parts.share_status.set_text_content(state.share_status.as_deref());
+        match state.boundary_event.and_then(|index| state.scenario.events.get(index).map(|event| (index, event))) {
+            Some((index, event)) => {
+                let last = state.scenario.events.iter().map(|event| event.at).max().unwrap_or(0);
+                let ends = state.timeline.frames.iter().filter_map(|frame| match &frame.result.outcome {
+                    Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+                    _ => None,
+                });
+                let max = ends.max().unwrap_or(0).max(last) + 500;
+                parts.boundary.set_max(&max.to_string());
+                parts.boundary.set_value(&event.at.to_string());
+                parts.boundary.set_disabled(false);
+                let label = lang.fill(
+                    "boundary.label",
+                    &[("worker", event.worker.clone()), ("n", (index + 1).to_string())],
+                );
+                parts.boundary_label.set_text_content(Some(&label));
+                parts.boundary.set_attribute("aria-label", &label)?;
+            }
+            None => {
+                parts.boundary.set_disabled(true);
+                parts.boundary_label.set_text_content(Some(lang.text("boundary.none")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws what depends on the position and announces the step.
+    /// `before` is the previous position (`usize::MAX` to redraw all rows).
+    fn show_position(&self, before: usize) -> Result<(), JsValue> {
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else { return Ok(()) };
+        let state = self.state.borrow();
+        let lang = state.lang;
+        let (position, total) = (state.position, state.total());
+        parts.seek.set_value(&position.to_string());
+        let label = lang.fill("controls.position", &[("n", position.to_string()), ("total", total.to_string())]);
+        parts.controls_position.set_text_content(Some(&label));
+        let (icon, key) = if state.playing { ("❚❚", "controls.pause") } else { ("▶", "controls.play") };
+        parts.play_button.set_text_content(Some(icon));
+        parts.play_button.set_attribute("aria-label", lang.text(key))?;
+        parts.play_button.set_attribute("title", lang.text(key))?;
+        parts.play_button.set_attribute("aria-pressed", if state.playing { "true" } else { "false" })?;
+
+        // Only the rows between the old and the new position change.
+        let (from, to) = if before == usize::MAX {
+            (0, total)
+        } else {
+            (before.min(position).saturating_sub(1), before.max(position).min(total))
+        };
+        let items = parts.events.children();
+        for index in from..to {
+            let Some(item) = items.item(index as u32) else { continue };
+            let result_span = item.query_selector(".lf-result")?;
+            match state.timeline.frames.get(index).filter(|_| index < position) {
+                Some(frame) => {
+                    let label = frame.result.outcome.label();
+                    item.set_attribute("data-result", label)?;
+                    if let Some(span) = result_span {
+                        span.set_text_content(Some(&result_mark(lang, label)));
+                    }
+                }
+                None => {
+                    item.remove_attribute("data-result")?;
+                    if let Some(span) = result_span {
+                        span.set_text_content(None);
+                    }
+                }
+            }
+            if index + 1 == position {
+                item.set_attribute("aria-current", "step")?;
+            } else {
+                item.remove_attribute("aria-current")?;
+            }
+        }
+        let current = position.checked_sub(1).and_then(|i| items.item(i as u32));
+        if let Some(current) = current.and_then(|item| item.dyn_into::<web_sys::HtmlElement>().ok()) {
+            // Keep the current event in view inside the list, not the page.
+            parts.events.set_scroll_top((current.offset_top() - 40).max(0));
+        }
+
+        self.draw_prompt(parts, &state)?;
+        super::lanes::draw(&self.doc, &parts.lanes, &state.scenario, &state.timeline, position, lang)?;
+        self.draw_step(parts, &state)?;
+        self.draw_table(parts, &state)?;
+        self.draw_receiver(parts, &state)?;
+        self.draw_compare(parts, &state)?;
+        self.draw_boundary_value(parts, &state)?;
+
+        let mut announcement = match state.frame() {
+            Some(frame) => describe(lang, frame),
+            None => lang.text("step.none").to_owned(),
+        };
+        if let Some(feedback) = &state.feedback {
+            announcement = format!("{feedback} {announcement}");
+        }
+        if state.awaiting_guess {
+            announcement = parts.prompt.text_content().unwrap_or_default();
+        }
+        if position != before {
+            parts.live.set_text_content(Some(&announcement));
+            drop(state);
+            self.emit_step()?;
+        }
+        Ok(())
+    }
+
+    fn draw_prompt(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let lang = state.lang;
+        let mut children = Vec::new();
+        if state.awaiting_guess {
+            let worker = state.scenario.events.get(state.position).map(|e| e.worker.clone()).unwrap_or_default();
+            children.push(El::new(doc, "span")?.text(&lang.fill("predict.question", &[("worker", worker)])));
+            children.push(El::button(doc, "guess", lang.text("predict.accept"))?.attr("data-arg", "accept")?);
+            children.push(El::button(doc, "guess", lang.text("predict.reject"))?.attr("data-arg", "reject")?);
+        } else if let Some(feedback) = &state.feedback {
+            children.push(El::new(doc, "span")?.class("lf-feedback")?.text(feedback));
+        }
+        if state.predict && state.score.1 > 0 {
+            let score = lang.fill(
+                "predict.score",
+                &[("right", state.score.0.to_string()), ("total", state.score.1.to_string())],
+            );
+            children.push(El::new(doc, "span")?.class("lf-score")?.text(&score));
+        }
+        parts.prompt.set_attribute("data-open", if children.is_empty() { "false" } else { "true" })?;
+        replace_children(&parts.prompt, children)
+    }
+
+    fn draw_step(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let lang = state.lang;
+        let t = |key: &str| lang.text(key).to_owned();
+        let Some(frame) = state.frame() else {
+            return replace_children(&parts.step, [El::new(doc, "p")?.class("lf-summary")?.text(&t("step.none"))]);
+        };
+        let mut blocks = vec![
+            El::new(doc, "p")?
+                .class("lf-summary")?
+                .attr("data-result", frame.result.outcome.label())?
+                .text(&describe(lang, frame)),
+        ];
+        if let Outcome::Finished(finish) = &frame.result.outcome {
+            let (class, key) = if finish.accepted {
+                ("lf-verdict lf-accepted", "verdict.accepted")
+            } else {
+                ("lf-verdict lf-rejected", "verdict.rejected")
+            };
+            let mut verdict = El::new(doc, "div")?
+                .class(class)?
+                .child(El::new(doc, "strong")?.text(&t(key)))?;
+            if !finish.accepted {
+                verdict = verdict.child(
+                    El::new(doc, "span")?
+                        .class("lf-reason")?
+                        .text(&reason_text(lang, finish, frame.result.at)),
+                )?;
+                if let Some(reason) = finish.reason {
+                    verdict = verdict.child(El::new(doc, "code")?.text(reason.as_str()))?;
+                }
+            }
+            blocks.push(verdict);
+            let pairs = side_by_side(finish);
+            if !pairs.is_empty() {
+                let mut rows = vec![El::new(doc, "tr")?.children([
+                    El::new(doc, "th")?.attr("scope", "col")?.text(&t("verdict.field")),
+                    El::new(doc, "th")?.attr("scope", "col")?.text(&t("verdict.expected")),
+                    El::new(doc, "th")?.attr("scope", "col")?.text(&t("verdict.current")),
+                ])?];
+                for (field, expected, current) in pairs {
+                    let differs = match field {
+                        "state" => current != "leased",
+                        "lease_until" => current.parse::<u64>().map_or(true, |until| frame.result.at >= until),
+                        _ => expected != current,
+                    };
+                    let row = El::new(doc, "tr")?.children([
+                        El::new(doc, "th")?.attr("scope", "row")?.text(field),
+                        El::new(doc, "td")?.text(&expected),
+                        El::new(doc, "td")?.text(&current),
+                    ])?;
+                    if differs {
+                        row.0.set_attribute("class", "lf-differs")?;
+                    }
+                    rows.push(row);
+                }
+                blocks.push(El::new(doc, "h4")?.text(&t("verdict.side_by_side")));
+                blocks.push(El::new(doc, "table")?.class("lf-compare-table")?.children(rows)?);
+            }
+        }
+        blocks.push(El::new(doc, "h4")?.text(&t("sql.title")));
+        if frame.sql.is_empty() {
+            blocks.push(El::new(doc, "p")?.class("lf-muted")?.text(&t("sql.none")));
+        } else {
+            let mut statements = Vec::new();
+            for executed in &frame.sql {
+                let mut item = El::new(doc, "li")?.child(El::new(doc, "pre")?.text(executed.sql))?;
+                if !executed.params.is_empty() {
+                    let bound: Vec<String> = executed
+                        .params
+                        .iter()
+                        .map(|(name, value)| format!("{name} = {}", serde_json::to_string(value).unwrap_or_default()))
+                        .collect();
+                    item = item.child(El::new(doc, "p")?.class("lf-params")?.text(&bound.join(", ")))?;
+                }
+                if executed.sql != "BEGIN IMMEDIATE" && executed.sql != "COMMIT" {
+                    let n = ("n", executed.rows.to_string());
+                    let mut effect = lang.fill(if executed.write { "sql.changed" } else { "sql.read" }, &[n]);
+                    let refused = executed.sql.contains("SET state = 'done'")
+                        && executed.rows == 0
+                        && matches!(&frame.result.outcome, Outcome::Finished(finish) if !finish.accepted);
+                    if refused {
+                        effect = t("sql.rejected_note");
+                    }
+                    let class = if executed.write && executed.rows == 0 { "lf-effect lf-zero" } else { "lf-effect" };
+                    item = item.child(El::new(doc, "p")?.class(class)?.text(&effect))?;
+                }
+                statements.push(item);
+            }
+            blocks.push(El::new(doc, "ol")?.class("lf-sql")?.children(statements)?);
+        }
+        let changes = row_changes(&state.timeline, state.position - 1);
+        if !changes.is_empty() {
+            blocks.push(El::new(doc, "h4")?.text(&t("row.title")));
+            let mut header = vec![El::new(doc, "th")?.attr("scope", "col")?.text("")];
+            for column in COLUMNS {
+                header.push(El::new(doc, "th")?.attr("scope", "col")?.text(column));
+            }
+            let mut rows = vec![El::new(doc, "tr")?.children(header)?];
+            for change in &changes {
+                let changed = change.changed_columns();
+                for (label, row) in [("row.before", &change.before), ("row.after", &change.after)] {
+                    let mut cells = vec![El::new(doc, "th")?.attr("scope", "row")?.text(&t(label))];
+                    for column in COLUMNS {
+                        let text = row.as_ref().map_or_else(|| "—".to_owned(), |row| cell(row, column));
+                        let td = El::new(doc, "td")?.text(&text);
+                        if label == "row.after" && changed.contains(column) {
+                            td.0.set_attribute("class", "lf-changed")?;
+                            td.0.set_attribute("title", "changed")?;
+                        }
+                        cells.push(td);
+                    }
+                    rows.push(El::new(doc, "tr")?.children(cells)?);
+                }
+                if changed.is_empty() {
+                    blocks.push(El::new(doc, "p")?.class("lf-unchanged")?.text(&format!("{}: {}", change.id, t("row.unchanged"))));
+                }
+            }
+            blocks.push(El::new(doc, "div")?.class("lf-scroll")?.child(El::new(doc, "table")?.class("lf-rows")?.children(rows)?)?);
+        }
+        replace_children(&parts.step, blocks)
+    }
+
+    fn draw_table(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let rows = state.timeline.rows_after(state.position);
+        let mut header = Vec::new();
+        for column in COLUMNS {
+            header.push(El::new(doc, "th")?.attr("scope", "col")?.text(column));
+        }
+        let mut lines = vec![El::new(doc, "tr")?.children(header)?];
+        for row in rows {
+            let mut cells = Vec::new();
+            for column in COLUMNS {
+                cells.push(El::new(doc, "td")?.text(&cell(row, column)));
+            }
+            lines.push(El::new(doc, "tr")?.attr("data-state", row.state.as_str())?.children(cells)?);
+        }
+        replace_children(
+            &parts.table,
+            [El::new(doc, "div")?.class("lf-scroll")?.child(El::new(doc, "table")?.class("lf-rows")?.children(lines)?)?],
+        )
+    }
+
+    fn draw_receiver(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let lang = state.lang;
+        let ledger = state.frame().map(|frame| &frame.receiver);
+        let Some(ledger) = ledger.filter(|ledger| !ledger.is_empty()) else {
+            return replace_children(&parts.receiver, [El::new(doc, "p")?.class("lf-muted")?.text(lang.text("receiver.empty"))]);
+        };
+        let mut items = Vec::new();
+        for (id, qty) in ledger {
+            items.push(El::new(doc, "li")?.text(&format!("{id} → {qty}")));
+        }
+        let total = lang.fill(
+            "receiver.total",
+            &[("jobs", ledger.len().to_string()), ("qty", ledger.values().sum::<u64>().to_string())],
+        );
+        replace_children(
+            &parts.receiver,
+            [El::new(doc, "ul")?.class("lf-ledger")?.children(items)?, El::new(doc, "p")?.text(&total)],
+        )
+    }
+
+    fn draw_compare(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let doc = &self.doc;
+        let lang = state.lang;
+        let t = |key: &str| lang.text(key).to_owned();
+        let guard_name = match state.guard {
+            Guard::IdOnly => t("compare.id_only"),
+            Guard::IdAndOwner => t("compare.id_and_owner"),
+        };
+        let mut rows = vec![El::new(doc, "tr")?.children([
+            El::new(doc, "th")?.attr("scope", "col")?.text(&t("compare.event")),
+            El::new(doc, "th")?.attr("scope", "col")?.text(&t("compare.fenced")),
+            El::new(doc, "th")?.attr("scope", "col")?.text(&guard_name),
+        ])?];
+        let mut harm = false;
+        for naive in &state.naive.finishes {
+            let fenced = state.timeline.frames.get(naive.event);
+            let Some(Outcome::Finished(finish)) = fenced.map(|frame| &frame.result.outcome) else { continue };
+            let shown = naive.event < state.position;
+            let verdict = |accepted: bool| t(if accepted { "compare.naive_accepts" } else { "compare.naive_rejects" });
+            let state_of = |row: Option<&crate::JobRow>| {
+                row.map(|row| format!(" ({}, owner {}, token {})", row.state.as_str(), cell(row, "owner"), row.token))
+                    .unwrap_or_default()
+            };
+            let (fenced_text, naive_text) = if shown {
+                (
+                    format!("{}{}", verdict(finish.accepted), state_of(finish.current.as_ref())),
+                    format!("{}{}", verdict(naive.accepted), state_of(naive.current.as_ref())),
+                )
+            } else {
+                (t("timeline.pending"), t("timeline.pending"))
+            };
+            let event = &state.scenario.events[naive.event];
+            let row = El::new(doc, "tr")?.children([
+                El::new(doc, "th")?.attr("scope", "row")?.text(&format!("{} ms · {}", event.at, event.worker)),
+                El::new(doc, "td")?.text(&fenced_text),
+                El::new(doc, "td")?.text(&naive_text),
+            ])?;
+            if shown && naive.accepted && !finish.accepted {
+                harm = true;
+                row.0.set_attribute("class", "lf-harm")?;
+            }
+            rows.push(row);
+        }
+        let guard_sql = El::new(doc, "pre")?.class("lf-naive-sql")?.text(state.guard.sql());
+        let verdict = El::new(doc, "p")?
+            .class(if harm { "lf-harm-note" } else { "lf-muted" })?
+            .text(&t(if harm { "compare.harm" } else { "compare.same" }));
+        replace_children(
+            &parts.compare,
+            [guard_sql, El::new(doc, "table")?.class("lf-compare-table")?.children(rows)?, verdict],
+        )
+    }
+
+    fn draw_boundary_value(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let lang = state.lang;
+        let Some(index) = state.boundary_event else {
+            parts.boundary_value.set_text_content(None);
+            return Ok(());
+        };
+        let Some(frame) = state.timeline.frames.get(index) else { return Ok(()) };
+        let verdict = match &frame.result.outcome {
+            Outcome::Finished(finish) if finish.accepted => lang.text("verdict.accepted").to_owned(),
+            Outcome::Finished(finish) => {
+                format!("{} ({})", lang.text("verdict.rejected"), reason_text(lang, finish, frame.result.at))
+            }
+            _ => String::new(),
+        };
+        let text = lang.fill("boundary.value", &[("at", frame.result.at.to_string()), ("verdict", verdict)]);
+        parts.boundary_value.set_text_content(Some(&text));
+        parts.boundary.set_attribute("aria-valuetext", &text)?;
+        Ok(())
+    }
+
+    /// Fires `leasefence:step` (and `leasefence:verdict` after a finish) on
+    /// the root, for host pages.
+    fn emit_step(&self) -> Result<(), JsValue> {
+        #[derive(Serialize)]
+        struct StepDetail<'a> {
+            position: usize,
+            total: usize,
+            result: Option<&'a crate::EventResult>,
+        }
+        let state = self.state.borrow();
+        let frame = state.frame();
+        let detail = StepDetail {
+            position: state.position,
+            total: state.total(),
+            result: frame.map(|frame| &frame.result),
+        };
+        let json = serde_wasm_bindgen::Serializer::json_compatible();
+        let detail = detail.serialize(&json).map_err(|err| JsError::new(&err.to_string()))?;
+        self.fire("leasefence:step", &detail)?;
+        if let Some(Outcome::Finished(finish)) = frame.map(|frame| &frame.result.outcome) {
+            let verdict = finish.serialize(&json).map_err(|err| JsError::new(&err.to_string()))?;
+            self.fire("leasefence:verdict", &verdict)?;
+        }
+        Ok(())
+    }
+
+    fn fire(&self, name: &str, detail: &JsValue) -> Result<(), JsValue> {
+        let init = web_sys::CustomEventInit::new();
+        init.set_bubbles(true);
+        init.set_detail(detail);
+        let event = web_sys::CustomEvent::new_with_event_init_dict(name, &init)?;
+        self.root.dispatch_event(&event)?;
+        Ok(())
+    }
+}
+
+/// The result column: a symbol and a word, never colour alone.
+fn result_mark(lang: Lang, label: &str) -> String {
+    let symbol = match label {
+        "accepted" | "applied" => "✓",
+        "rejected" => "✗",
+        "empty" | "duplicate" => "∅",
+        _ => "•",
+    };
+    format!("{symbol} {}", lang.text(&format!("result.{label}")))
+}
+
+fn chapter_select_of(header: &El) -> Result<HtmlSelectElement, JsValue> {
+    Ok(header
+        .0
+        .query_selector("select[data-action=chapter]")?
+        .ok_or_else(|| JsError::new("chapter select missing"))?
+        .unchecked_into())
+}
+
+fn share_status_of(header: &El) -> Result<Element, JsValue> {
+    header
+        .0
+        .query_selector(".lf-share-status")?
+        .ok_or_else(|| JsError::new("share status missing").into())
+}
+
+fn controls_child(controls: &El, selector: &str) -> Result<Element, JsValue> {
+    controls
+        .0
+        .query_selector(selector)?
+        .ok_or_else(|| JsError::new(&format!("{selector} missing")).into())
+}
