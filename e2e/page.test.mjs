@@ -318,9 +318,11 @@ describe("the playground", () => {
       events.push(kind === "claim" ? { at: i * 10, worker, do: "claim", lease_ms: 25 } : { at: i * 10, worker, do: kind });
     }
     const big = base64url(JSON.stringify({ jobs, events }));
+    await page.goto("about:blank");
     const started = Date.now();
     await page.goto(`${base}/#scenario=${big}&lang=en`);
     await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length === 2000);
+    await page.focus(".lf");
     await page.keyboard.press("End");
     budgets.load_2000_events_ms = Date.now() - started;
     assert.equal(await page.$$eval(".lf [data-event][data-result]", (rows) => rows.length), 2000);

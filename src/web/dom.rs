@@ -63,7 +63,10 @@ impl El {
 }
 
 /// Replaces every child of `parent` with `children`.
-pub fn replace_children(parent: &Element, children: impl IntoIterator<Item = El>) -> Result<(), JsValue> {
+pub fn replace_children(
+    parent: &Element,
+    children: impl IntoIterator<Item = El>,
+) -> Result<(), JsValue> {
     parent.set_text_content(None);
     for child in children {
         parent.append_child(&child.0)?;

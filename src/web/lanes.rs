@@ -17,6 +17,8 @@ const LEFT: f64 = 110.0;
 const RIGHT: f64 = 24.0;
 const TOP: f64 = 34.0;
 const LANE: f64 = 52.0;
+/// Most events drawn at once.
+const WINDOW: usize = 40;
 
 /// Redraws the lanes for the first `position` events.
 pub fn draw(
@@ -33,9 +35,23 @@ pub fn draw(
             workers.push(&event.worker);
         }
     }
-    let last_event = scenario.events.iter().map(|event| event.at).max().unwrap_or(0);
-    let last_lease = timeline
-        .frames
+    // A long scenario is shown through a window of events around "now";
+    // a short one whole, from 0 ms, future included.
+    let total = scenario.events.len();
+    let window = if total > WINDOW {
+        let first = position.saturating_sub(WINDOW * 3 / 4);
+        first..(first + WINDOW).min(total)
+    } else {
+        0..total
+    };
+    let in_window = &scenario.events[window.clone()];
+    let start = if window.start == 0 {
+        0
+    } else {
+        in_window.first().map_or(0, |event| event.at)
+    };
+    let last_event = in_window.iter().map(|event| event.at).max().unwrap_or(0);
+    let last_lease = timeline.frames[window.clone()]
         .iter()
         .filter_map(|frame| match &frame.result.outcome {
             Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
@@ -43,35 +59,72 @@ pub fn draw(
         })
         .max()
         .unwrap_or(0);
-    let end = (last_event.max(last_lease.min(last_event.saturating_mul(3).max(1000))) as f64 * 1.08).max(10.0);
-    let x = |at: u64| LEFT + (at as f64).min(end) / end * (WIDTH - LEFT - RIGHT);
-    let lane_y = |worker: &str| TOP + workers.iter().position(|w| *w == worker).unwrap_or(0) as f64 * LANE;
+    let reach = last_event.max(last_lease.min(last_event.saturating_mul(3).max(1000)));
+    let end = start as f64 + ((reach.saturating_sub(start)) as f64 * 1.08).max(10.0);
+    let span = end - start as f64;
+    let x = |at: u64| {
+        LEFT + ((at as f64).clamp(start as f64, end) - start as f64) / span * (WIDTH - LEFT - RIGHT)
+    };
+    let lane_y =
+        |worker: &str| TOP + workers.iter().position(|w| *w == worker).unwrap_or(0) as f64 * LANE;
     let height = TOP + workers.len().max(1) as f64 * LANE + 10.0;
 
-    let summary = lang.fill("lanes.summary", &[("from", "0".into()), ("to", (end as u64).to_string())]);
+    let summary = lang.fill(
+        "lanes.summary",
+        &[
+            ("from", start.to_string()),
+            ("to", (end as u64).to_string()),
+        ],
+    );
     let mut shapes = vec![El::svg(doc, "title")?.text(&summary)];
     // Axis with five ticks.
-    shapes.push(line(doc, LEFT, TOP - 14.0, WIDTH - RIGHT, TOP - 14.0, "lf-axis")?);
+    shapes.push(line(
+        doc,
+        LEFT,
+        TOP - 14.0,
+        WIDTH - RIGHT,
+        TOP - 14.0,
+        "lf-axis",
+    )?);
     for tick in 0..=4 {
-        let at = (end * f64::from(tick) / 4.0) as u64;
+        let at = (start as f64 + span * f64::from(tick) / 4.0) as u64;
         shapes.push(line(doc, x(at), TOP - 18.0, x(at), TOP - 10.0, "lf-axis")?);
-        shapes.push(text(doc, x(at), TOP - 22.0, &format!("{at} ms"), "lf-tick")?);
+        shapes.push(text(
+            doc,
+            x(at),
+            TOP - 22.0,
+            &format!("{at} ms"),
+            "lf-tick",
+        )?);
     }
     for worker in &workers {
         let y = lane_y(worker);
-        shapes.push(line(doc, LEFT, y + LANE / 2.0, WIDTH - RIGHT, y + LANE / 2.0, "lf-lane")?);
-        shapes.push(text(doc, 8.0, y + LANE / 2.0 + 4.0, worker, "lf-lane-name")?.attr("text-anchor", "start")?);
+        shapes.push(line(
+            doc,
+            LEFT,
+            y + LANE / 2.0,
+            WIDTH - RIGHT,
+            y + LANE / 2.0,
+            "lf-lane",
+        )?);
+        shapes.push(
+            text(doc, 8.0, y + LANE / 2.0 + 4.0, worker, "lf-lane-name")?
+                .attr("text-anchor", "start")?,
+        );
     }
     // Deadlines of the jobs that exist at this step, within the axis.
     for row in timeline.rows_after(position) {
-        if (row.deadline as f64) <= end {
+        if (row.deadline as f64) <= end && row.deadline >= start {
             let dx = x(row.deadline);
             shapes.push(line(doc, dx, TOP - 8.0, dx, height - 6.0, "lf-deadline")?);
             let label = lang.fill("lanes.deadline", &[("id", row.id.clone())]);
-            shapes.push(text(doc, dx - 4.0, height - 8.0, &label, "lf-deadline-label")?.attr("text-anchor", "end")?);
+            shapes.push(
+                text(doc, dx - 4.0, height - 8.0, &label, "lf-deadline-label")?
+                    .attr("text-anchor", "end")?,
+            );
         }
     }
-    for frame in timeline.frames.iter().take(position) {
+    for frame in &timeline.frames[window.start..position.max(window.start).min(window.end)] {
         let result = &frame.result;
         let y = lane_y(&result.worker);
         match &result.outcome {
@@ -87,7 +140,10 @@ pub fn draw(
                         .class("lf-bar")?,
                 );
                 let label = format!("token={} → {}", claim.token, claim.lease_until);
-                shapes.push(text(doc, from + 4.0, y + 26.0, &label, "lf-bar-label")?.attr("text-anchor", "start")?);
+                shapes.push(
+                    text(doc, from + 4.0, y + 26.0, &label, "lf-bar-label")?
+                        .attr("text-anchor", "start")?,
+                );
             }
             Outcome::Finished(finish) => {
                 let (symbol, class, word) = if finish.accepted {
@@ -99,8 +155,18 @@ pub fn draw(
                 shapes.push(text(doc, x(result.at), y + LANE - 3.0, word, class)?);
             }
             Outcome::Sent { applied, .. } => {
-                let word = lang.text(if *applied { "result.applied" } else { "result.duplicate" });
-                shapes.push(text(doc, x(result.at), y + LANE - 3.0, &format!("↗ {word}"), "lf-send")?);
+                let word = lang.text(if *applied {
+                    "result.applied"
+                } else {
+                    "result.duplicate"
+                });
+                shapes.push(text(
+                    doc,
+                    x(result.at),
+                    y + LANE - 3.0,
+                    &format!("↗ {word}"),
+                    "lf-send",
+                )?);
             }
             Outcome::Claimed { claim: None } => {
                 shapes.push(text(doc, x(result.at), y + 9.0, "∅", "lf-empty")?);
@@ -113,7 +179,16 @@ pub fn draw(
     if let Some(frame) = position.checked_sub(1).and_then(|i| timeline.frames.get(i)) {
         let nx = x(frame.result.at);
         shapes.push(line(doc, nx, TOP - 10.0, nx, height - 14.0, "lf-now")?);
-        shapes.push(text(doc, nx + 3.0, TOP - 2.0, lang.text("lanes.now"), "lf-now-label")?.attr("text-anchor", "start")?);
+        shapes.push(
+            text(
+                doc,
+                nx + 3.0,
+                TOP - 2.0,
+                lang.text("lanes.now"),
+                "lf-now-label",
+            )?
+            .attr("text-anchor", "start")?,
+        );
     }
     let svg = El::svg(doc, "svg")?
         .attr("viewBox", &format!("0 0 {WIDTH} {height:.0}"))?

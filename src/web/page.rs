@@ -22,7 +22,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Window};
+use web_sys::{
+    Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Window,
+};
 
 use super::dom::{El, replace_children};
 use crate::playground::explain::{COLUMNS, cell, describe, reason_text, row_changes, side_by_side};
@@ -78,10 +80,13 @@ pub fn mount(root: Element, options: JsValue) -> Result<Playground, JsValue> {
     let options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {
-        serde_wasm_bindgen::from_value(options).map_err(|err| JsError::new(&format!("options: {err}")))?
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|err| JsError::new(&format!("options: {err}")))?
     };
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
-    let doc = window.document().ok_or_else(|| JsError::new("no document"))?;
+    let doc = window
+        .document()
+        .ok_or_else(|| JsError::new("no document"))?;
     let state = State::initial(&window, &root, &options)?;
     let page = Rc::new(Page {
         root,
@@ -118,6 +123,8 @@ enum Action {
     ApplyEditor,
     AddToEditor(String),
     CopyLink,
+    LoadHash,
+    CompareToggled,
 }
 
 /// Milliseconds between steps while playing.
@@ -128,7 +135,8 @@ struct State {
     chapter: String,
     scenario: Scenario,
     timeline: Timeline,
-    naive: NaiveReplay,
+    /// The fencing-off replay, computed when the comparison is opened.
+    naive: Option<NaiveReplay>,
     guard: Guard,
     position: usize,
     playing: bool,
@@ -146,15 +154,29 @@ struct State {
 
 impl State {
     fn initial(window: &Window, root: &Element, options: &Options) -> Result<State, JsValue> {
-        let hash = if options.hash { hash_params(window) } else { Vec::new() };
-        let param = |name: &str| hash.iter().find(|(key, _)| key == name).map(|(_, value)| value.clone());
+        let hash = if options.hash {
+            hash_params(window)
+        } else {
+            Vec::new()
+        };
+        let param = |name: &str| {
+            hash.iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.clone())
+        };
         let lang = options
             .lang
             .as_deref()
             .or(param("lang").as_deref())
             .and_then(Lang::from_tag)
             .or_else(|| closest_lang(root).as_deref().and_then(Lang::from_tag))
-            .or_else(|| window.navigator().language().as_deref().and_then(Lang::from_tag))
+            .or_else(|| {
+                window
+                    .navigator()
+                    .language()
+                    .as_deref()
+                    .and_then(Lang::from_tag)
+            })
             .unwrap_or(Lang::En);
         let mut editor_status = None;
         let shared = param("scenario").map(|encoded| decode_scenario(&encoded));
@@ -165,13 +187,15 @@ impl State {
                     editor_status = Some((false, message));
                 }
                 let wanted = param("chapter").or_else(|| options.scenario.clone());
-                let chapter = wanted.as_deref().and_then(chapters::find).unwrap_or(&CHAPTERS[0]);
+                let chapter = wanted
+                    .as_deref()
+                    .and_then(chapters::find)
+                    .unwrap_or(&CHAPTERS[0]);
                 (chapter.id.to_owned(), parse_chapter(chapter)?)
             }
         };
         let guard = Guard::IdOnly;
         let timeline = Timeline::build(scenario.clone()).map_err(to_js_error)?;
-        let naive = unfenced::replay(&scenario, guard).map_err(to_js_error)?;
         let position = param("step")
             .and_then(|step| step.parse::<usize>().ok())
             .map_or(0, |step| step.min(scenario.events.len()));
@@ -181,7 +205,7 @@ impl State {
             chapter,
             scenario,
             timeline,
-            naive,
+            naive: None,
             guard,
             position,
             playing: false,
@@ -202,13 +226,20 @@ impl State {
     }
 
     fn frame(&self) -> Option<&Frame> {
-        self.position.checked_sub(1).and_then(|i| self.timeline.frames.get(i))
+        self.position
+            .checked_sub(1)
+            .and_then(|i| self.timeline.frames.get(i))
     }
 
     /// Replaces the scenario; the caller redraws.
-    fn load(&mut self, chapter: String, scenario: Scenario, position: usize) -> Result<(), JsValue> {
+    fn load(
+        &mut self,
+        chapter: String,
+        scenario: Scenario,
+        position: usize,
+    ) -> Result<(), JsValue> {
         self.timeline = Timeline::build(scenario.clone()).map_err(to_js_error)?;
-        self.naive = unfenced::replay(&scenario, self.guard).map_err(to_js_error)?;
+        self.naive = None;
         self.position = position.min(scenario.events.len());
         self.scenario = scenario;
         self.chapter = chapter;
@@ -227,7 +258,10 @@ fn parse_chapter(chapter: &chapters::Chapter) -> Result<Scenario, JsValue> {
 }
 
 fn last_finish(scenario: &Scenario) -> Option<usize> {
-    scenario.events.iter().rposition(|event| event.action == Do::Finish)
+    scenario
+        .events
+        .iter()
+        .rposition(|event| event.action == Do::Finish)
 }
 
 /// The `lang` of `root` or its closest ancestor that says.
@@ -302,17 +336,48 @@ impl Page {
     fn listen(self: &Rc<Self>) -> Result<(), JsValue> {
         for kind in ["click", "change", "input", "keydown"] {
             let page: Weak<Page> = Rc::downgrade(self);
-            let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
-                if let Some(page) = page.upgrade() {
-                    let action = page.action_for(&event);
-                    if let Some(Err(err)) = action.map(|action| page.dispatch(action)) {
-                        web_sys::console::error_2(&"leasefence:".into(), &err);
+            let listener =
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+                    if let Some(page) = page.upgrade() {
+                        let action = page.action_for(&event);
+                        if let Some(Err(err)) = action.map(|action| page.dispatch(action)) {
+                            web_sys::console::error_2(&"leasefence:".into(), &err);
+                        }
                     }
-                }
-            });
+                });
             self.root
                 .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())?;
             self.listeners.borrow_mut().push(listener);
+        }
+        // `toggle` does not bubble; a capturing listener on the root sees it.
+        let page: Weak<Page> = Rc::downgrade(self);
+        let toggled = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+            if let Some(Err(err)) = page
+                .upgrade()
+                .map(|page| page.dispatch(Action::CompareToggled))
+            {
+                web_sys::console::error_2(&"leasefence:".into(), &err);
+            }
+        });
+        self.root.add_event_listener_with_callback_and_bool(
+            "toggle",
+            toggled.as_ref().unchecked_ref(),
+            true,
+        )?;
+        self.listeners.borrow_mut().push(toggled);
+        if self.state.borrow().use_hash {
+            let page: Weak<Page> = Rc::downgrade(self);
+            let changed =
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+                    if let Some(Err(err)) =
+                        page.upgrade().map(|page| page.dispatch(Action::LoadHash))
+                    {
+                        web_sys::console::error_2(&"leasefence:".into(), &err);
+                    }
+                });
+            self.window
+                .add_event_listener_with_callback("hashchange", changed.as_ref().unchecked_ref())?;
+            self.listeners.borrow_mut().push(changed);
         }
         let page = Rc::downgrade(self);
         *self.ticker.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
@@ -355,7 +420,11 @@ impl Page {
             source
                 .dyn_ref::<HtmlInputElement>()
                 .map(HtmlInputElement::value)
-                .or_else(|| source.dyn_ref::<HtmlSelectElement>().map(HtmlSelectElement::value))
+                .or_else(|| {
+                    source
+                        .dyn_ref::<HtmlSelectElement>()
+                        .map(HtmlSelectElement::value)
+                })
                 .unwrap_or_default()
         };
         let kind = event.type_();
@@ -384,9 +453,11 @@ impl Page {
             } else {
                 Guard::IdOnly
             }),
-            "predict" if kind == "change" => {
-                Action::Predict(source.dyn_ref::<HtmlInputElement>().is_some_and(HtmlInputElement::checked))
-            }
+            "predict" if kind == "change" => Action::Predict(
+                source
+                    .dyn_ref::<HtmlInputElement>()
+                    .is_some_and(HtmlInputElement::checked),
+            ),
             _ => return None,
         })
     }
@@ -394,6 +465,17 @@ impl Page {
     /// Applies an action and redraws what it changed.
     fn dispatch(self: &Rc<Self>, action: Action) -> Result<(), JsValue> {
         let before = self.state.borrow().position;
+        // The address bar follows the scenario and the language; the step
+        // goes into copied links only (rewriting history on every step is
+        // slow and floods the back button).
+        let changes_scenario_or_lang = matches!(
+            action,
+            Action::Chapter(_)
+                | Action::SwitchLang
+                | Action::Boundary(_)
+                | Action::ApplyEditor
+                | Action::LoadHash
+        );
         match action {
             Action::Step | Action::Tick => {
                 let mut state = self.state.borrow_mut();
@@ -420,11 +502,19 @@ impl Page {
                 state.awaiting_guess = false;
                 state.position += 1;
                 let accepted = matches!(&state.frame().map(|f| &f.result.outcome), Some(Outcome::Finished(f)) if f.accepted);
-                let verdict_key = if accepted { "result.accepted" } else { "result.rejected" };
+                let verdict_key = if accepted {
+                    "result.accepted"
+                } else {
+                    "result.rejected"
+                };
                 let verdict = state.lang.text(verdict_key).to_owned();
                 let right = accept == accepted;
                 state.score = (state.score.0 + usize::from(right), state.score.1 + 1);
-                let key = if right { "predict.right" } else { "predict.wrong" };
+                let key = if right {
+                    "predict.right"
+                } else {
+                    "predict.wrong"
+                };
                 state.feedback = Some(state.lang.fill(key, &[("verdict", verdict)]));
             }
             Action::Back => {
@@ -486,7 +576,7 @@ impl Page {
             Action::Guard(guard) => {
                 let mut state = self.state.borrow_mut();
                 state.guard = guard;
-                state.naive = unfenced::replay(&state.scenario, guard).map_err(to_js_error)?;
+                state.naive = None;
             }
             Action::Predict(on) => {
                 let mut state = self.state.borrow_mut();
@@ -497,9 +587,30 @@ impl Page {
             Action::ApplyEditor => self.apply_editor()?,
             Action::AddToEditor(what) => self.add_to_editor(&what)?,
             Action::CopyLink => self.copy_link()?,
+            Action::LoadHash => {
+                let current = format!("#{}", self.hash_text(false));
+                if self.window.location().hash().unwrap_or_default() == current {
+                    return Ok(());
+                }
+                self.set_playing(false)?;
+                let fresh = State::initial(
+                    &self.window,
+                    &self.root,
+                    &Options {
+                        hash: true,
+                        compact: self.state.borrow().compact,
+                        ..Options::default()
+                    },
+                )?;
+                *self.state.borrow_mut() = fresh;
+                return self.build();
+            }
+            Action::CompareToggled => {}
         }
         self.show_position(before)?;
-        self.write_hash()?;
+        if changes_scenario_or_lang {
+            self.write_hash()?;
+        }
         Ok(())
     }
 
@@ -512,7 +623,10 @@ impl Page {
             if let Some(ticker) = self.ticker.borrow().as_ref() {
                 let id = self
                     .window
-                    .set_interval_with_callback_and_timeout_and_arguments_0(ticker.as_ref().unchecked_ref(), speed)?;
+                    .set_interval_with_callback_and_timeout_and_arguments_0(
+                        ticker.as_ref().unchecked_ref(),
+                        speed,
+                    )?;
                 self.timer.set(Some(id));
             }
         }
@@ -540,18 +654,27 @@ impl Page {
     }
 
     fn apply_editor(&self) -> Result<(), JsValue> {
-        let text = self.parts.borrow().as_ref().map(|parts| parts.editor.value()).unwrap_or_default();
+        let text = self
+            .parts
+            .borrow()
+            .as_ref()
+            .map(|parts| parts.editor.value())
+            .unwrap_or_default();
         let mut state = self.state.borrow_mut();
         match Scenario::parse(&text) {
             Ok(scenario) => {
                 let count = scenario.events.len();
                 state.boundary_event = last_finish(&scenario);
                 state.load("sandbox".into(), scenario, 0)?;
-                let message = state.lang.fill("editor.applied", &[("events", count.to_string())]);
+                let message = state
+                    .lang
+                    .fill("editor.applied", &[("events", count.to_string())]);
                 state.editor_status = Some((true, message));
             }
             Err(err) => {
-                let message = state.lang.fill("editor.error", &[("message", err.to_string())]);
+                let message = state
+                    .lang
+                    .fill("editor.error", &[("message", err.to_string())]);
                 state.editor_status = Some((false, message));
             }
         }
@@ -563,27 +686,48 @@ impl Page {
     /// edits it and presses Apply. Nothing is applied here.
     fn add_to_editor(&self, what: &str) -> Result<(), JsValue> {
         let parts = self.parts.borrow();
-        let Some(parts) = parts.as_ref() else { return Ok(()) };
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
         let mut state = self.state.borrow_mut();
         let mut document: serde_json::Value = match serde_json::from_str(&parts.editor.value()) {
             Ok(document) => document,
             Err(err) => {
-                let message = state.lang.fill("editor.error", &[("message", format!("(document): {err}"))]);
+                let message = state
+                    .lang
+                    .fill("editor.error", &[("message", format!("(document): {err}"))]);
                 state.editor_status = Some((false, message));
                 return Ok(());
             }
         };
         let last_at = state.scenario.events.last().map_or(0, |event| event.at);
         let (list, item) = match what {
-            "job" => ("jobs", serde_json::json!({"id": "snack-new", "qty": 1, "deadline": 5000})),
-            "claim" => ("events", serde_json::json!({"at": last_at, "worker": "C", "do": "claim", "lease_ms": 1000})),
-            "send" => ("events", serde_json::json!({"at": last_at, "worker": "C", "do": "send"})),
-            _ => ("events", serde_json::json!({"at": last_at, "worker": "C", "do": "finish"})),
+            "job" => (
+                "jobs",
+                serde_json::json!({"id": "snack-new", "qty": 1, "deadline": 5000}),
+            ),
+            "claim" => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "claim", "lease_ms": 1000}),
+            ),
+            "send" => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "send"}),
+            ),
+            _ => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "finish"}),
+            ),
         };
-        if let Some(items) = document.get_mut(list).and_then(serde_json::Value::as_array_mut) {
+        if let Some(items) = document
+            .get_mut(list)
+            .and_then(serde_json::Value::as_array_mut)
+        {
             items.push(item);
         }
-        parts.editor.set_value(&serde_json::to_string_pretty(&document).unwrap_or_default());
+        parts
+            .editor
+            .set_value(&serde_json::to_string_pretty(&document).unwrap_or_default());
         state.editor_status = None;
         Ok(())
     }
@@ -592,10 +736,11 @@ impl Page {
         let location = self.window.location();
         let base = location.href().unwrap_or_default();
         let base = base.split('#').next().unwrap_or_default().to_owned();
-        format!("{base}#{}", self.hash_text())
+        format!("{base}#{}", self.hash_text(true))
     }
 
-    fn hash_text(&self) -> String {
+    /// `v=1&chapter=..|scenario=..&lang=..`, plus `&step=N` for links.
+    fn hash_text(&self, with_step: bool) -> String {
         let state = self.state.borrow();
         let what = match chapters::find(&state.chapter) {
             Some(chapter) if parse_chapter(chapter).ok().as_ref() == Some(&state.scenario) => {
@@ -603,14 +748,19 @@ impl Page {
             }
             _ => format!("scenario={}", encode_scenario(&state.scenario)),
         };
-        format!("v=1&{what}&lang={}&step={}", state.lang.tag(), state.position)
+        let step = if with_step {
+            format!("&step={}", state.position)
+        } else {
+            String::new()
+        };
+        format!("v=1&{what}&lang={}{step}", state.lang.tag())
     }
 
     fn write_hash(&self) -> Result<(), JsValue> {
         if !self.state.borrow().use_hash {
             return Ok(());
         }
-        let hash = format!("#{}", self.hash_text());
+        let hash = format!("#{}", self.hash_text(false));
         if self.window.location().hash().unwrap_or_default() != hash {
             self.window
                 .history()?
@@ -637,12 +787,18 @@ impl Page {
         let (on_ok, on_err) = (done.clone(), done);
         let ok = Closure::once(move |_: JsValue| {
             if let Some(done) = on_ok.borrow_mut().take() {
-                let _ = done.as_ref().unchecked_ref::<js_sys::Function>().call1(&JsValue::NULL, &true.into());
+                let _ = done
+                    .as_ref()
+                    .unchecked_ref::<js_sys::Function>()
+                    .call1(&JsValue::NULL, &true.into());
             }
         });
         let err = Closure::once(move |_: JsValue| {
             if let Some(done) = on_err.borrow_mut().take() {
-                let _ = done.as_ref().unchecked_ref::<js_sys::Function>().call1(&JsValue::NULL, &false.into());
+                let _ = done
+                    .as_ref()
+                    .unchecked_ref::<js_sys::Function>()
+                    .call1(&JsValue::NULL, &false.into());
             }
         });
         let _ = promise.then2(&ok, &err);
@@ -665,16 +821,29 @@ impl Page {
 
         let chapter_select = El::new(doc, "select")?.attr("data-action", "chapter")?;
         for chapter in CHAPTERS {
-            let title = lang.text(&format!("chapter.{}.title", chapter.id)).to_owned();
-            chapter_select.0.append_child(&El::new(doc, "option")?.attr("value", chapter.id)?.text(&title).0)?;
+            let title = lang
+                .text(&format!("chapter.{}.title", chapter.id))
+                .to_owned();
+            chapter_select.0.append_child(
+                &El::new(doc, "option")?
+                    .attr("value", chapter.id)?
+                    .text(&title)
+                    .0,
+            )?;
         }
-        let sandbox = El::new(doc, "option")?.attr("value", "sandbox")?.text(&t("chapter.sandbox.title"));
+        let sandbox = El::new(doc, "option")?
+            .attr("value", "sandbox")?
+            .text(&t("chapter.sandbox.title"));
         chapter_select.0.append_child(&sandbox.0)?;
-        let share_status = El::new(doc, "span")?.class("lf-share-status")?.attr("aria-live", "polite")?;
+        let share_status = El::new(doc, "span")?
+            .class("lf-share-status")?
+            .attr("aria-live", "polite")?;
         let header = El::new(doc, "header")?.class("lf-head")?.children([
             El::new(doc, "div")?.class("lf-brand")?.children([
                 El::new(doc, "h2")?.class("lf-title")?.text(&t("app.title")),
-                El::new(doc, "p")?.class("lf-tagline")?.text(&t("app.tagline")),
+                El::new(doc, "p")?
+                    .class("lf-tagline")?
+                    .text(&t("app.tagline")),
             ])?,
             El::new(doc, "div")?.class("lf-tools")?.children([
                 El::new(doc, "label")?
@@ -707,7 +876,9 @@ impl Page {
             .attr("aria-label", &t("controls.scrub"))?
             .class("lf-seek")?;
         let icon_button = |action: &str, icon: &str, key: &str| -> Result<El, JsValue> {
-            El::button(doc, action, icon)?.attr("aria-label", &t(key))?.attr("title", &t(key))
+            El::button(doc, action, icon)?
+                .attr("aria-label", &t(key))?
+                .attr("title", &t(key))
         };
         let play = icon_button("play", "▶", "controls.play")?;
         let position = El::new(doc, "span")?.class("lf-position")?;
@@ -727,9 +898,13 @@ impl Page {
                     .child(speed)?,
                 seek,
                 position,
-                El::new(doc, "span")?.class("lf-keys")?.text(&t("controls.keys")),
+                El::new(doc, "span")?
+                    .class("lf-keys")?
+                    .text(&t("controls.keys")),
             ])?;
-        let prompt = El::new(doc, "div")?.class("lf-prompt")?.attr("role", "group")?;
+        let prompt = El::new(doc, "div")?
+            .class("lf-prompt")?
+            .attr("role", "group")?;
 
         let panel = |class: &str, title_key: &str| -> Result<(El, El), JsValue> {
             let body = El::new(doc, "div")?.class("lf-body")?;
@@ -752,15 +927,27 @@ impl Page {
         let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
         let grid = El::new(doc, "div")?.class("lf-grid")?.children([
             El::new(doc, "div")?.class("lf-col")?.children([timeline])?,
-            El::new(doc, "div")?.class("lf-col")?.children([step_panel, table_panel, receiver_panel])?,
+            El::new(doc, "div")?.class("lf-col")?.children([
+                step_panel,
+                table_panel,
+                receiver_panel,
+            ])?,
         ])?;
 
-        let guard_select = El::new(doc, "select")?.attr("data-action", "guard")?.children([
-            El::new(doc, "option")?.attr("value", "id_only")?.text(&t("compare.id_only")),
-            El::new(doc, "option")?.attr("value", "id_and_owner")?.text(&t("compare.id_and_owner")),
-        ])?;
+        let guard_select = El::new(doc, "select")?
+            .attr("data-action", "guard")?
+            .children([
+                El::new(doc, "option")?
+                    .attr("value", "id_only")?
+                    .text(&t("compare.id_only")),
+                El::new(doc, "option")?
+                    .attr("value", "id_and_owner")?
+                    .text(&t("compare.id_and_owner")),
+            ])?;
         if state.guard == Guard::IdAndOwner {
-            guard_select.0.set_attribute("data-selected", "id_and_owner")?;
+            guard_select
+                .0
+                .set_attribute("data-selected", "id_and_owner")?;
         }
         let compare_body = El::new(doc, "div")?.class("lf-body")?;
         let compare_ref = El(compare_body.0.clone());
@@ -780,14 +967,21 @@ impl Page {
             .attr("min", "0")?
             .attr("data-action", "boundary")?
             .class("lf-boundary-range")?;
-        let boundary_value = El::new(doc, "output")?.class("lf-boundary-value")?.attr("aria-live", "polite")?;
-        let (boundary_label_ref, boundary_ref, boundary_value_ref) =
-            (El(boundary_label.0.clone()), El(boundary.0.clone()), El(boundary_value.0.clone()));
+        let boundary_value = El::new(doc, "output")?
+            .class("lf-boundary-value")?
+            .attr("aria-live", "polite")?;
+        let (boundary_label_ref, boundary_ref, boundary_value_ref) = (
+            El(boundary_label.0.clone()),
+            El(boundary.0.clone()),
+            El(boundary_value.0.clone()),
+        );
         let boundary_panel = El::new(doc, "details")?
             .class("lf-panel lf-boundary")?
             .child(El::new(doc, "summary")?.text(&t("boundary.title")))?
             .children([boundary_label, boundary, boundary_value])?;
-        let predict_box = El::new(doc, "input")?.attr("type", "checkbox")?.attr("data-action", "predict")?;
+        let predict_box = El::new(doc, "input")?
+            .attr("type", "checkbox")?
+            .attr("data-action", "predict")?;
         if state.predict {
             predict_box.0.set_attribute("checked", "")?;
         }
@@ -799,11 +993,16 @@ impl Page {
             .attr("rows", "14")?
             .attr("spellcheck", "false")?
             .attr("aria-label", &t("editor.title"))?;
-        let editor_status = El::new(doc, "p")?.class("lf-editor-status")?.attr("role", "status")?;
+        let editor_status = El::new(doc, "p")?
+            .class("lf-editor-status")?
+            .attr("role", "status")?;
         let (editor_ref, editor_status_ref) = (El(editor.0.clone()), El(editor_status.0.clone()));
         let mut add_buttons = Vec::new();
         for what in ["job", "claim", "finish", "send"] {
-            add_buttons.push(El::button(doc, "add", &t(&format!("editor.add_{what}")))?.attr("data-arg", what)?);
+            add_buttons.push(
+                El::button(doc, "add", &t(&format!("editor.add_{what}")))?
+                    .attr("data-arg", what)?,
+            );
         }
         let editor_panel = El::new(doc, "details")?
             .class("lf-panel lf-editor")?
@@ -813,17 +1012,24 @@ impl Page {
                 El::new(doc, "div")?
                     .class("lf-editor-tools")?
                     .children(add_buttons)?
-                    .child(El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary")?)?,
+                    .child(
+                        El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary")?,
+                    )?,
             )?
             .child(editor_status)?;
-        let extras = El::new(doc, "div")?
-            .class("lf-extras")?
-            .children([compare, boundary_panel, predict, editor_panel])?;
+        let extras = El::new(doc, "div")?.class("lf-extras")?.children([
+            compare,
+            boundary_panel,
+            predict,
+            editor_panel,
+        ])?;
         let live = El::new(doc, "div")?
             .class("lf-live")?
             .attr("role", "status")?
             .attr("aria-live", "polite")?;
-        let footer = El::new(doc, "p")?.class("lf-footer")?.text(&t("footer.rules"));
+        let footer = El::new(doc, "p")?
+            .class("lf-footer")?
+            .text(&t("footer.rules"));
 
         let parts = Parts {
             narration: narration.0.clone(),
@@ -846,7 +1052,20 @@ impl Page {
             share_status: share_status_of(&header)?,
             live: live.0.clone(),
         };
-        replace_children(&self.root, [header, narration, controls, prompt, lanes_panel, grid, extras, footer, live])?;
+        replace_children(
+            &self.root,
+            [
+                header,
+                narration,
+                controls,
+                prompt,
+                lanes_panel,
+                grid,
+                extras,
+                footer,
+                live,
+            ],
+        )?;
         drop(state);
         *self.parts.borrow_mut() = Some(parts);
         self.show_scenario(true)?;
@@ -858,18 +1077,32 @@ impl Page {
     fn show_scenario(&self, refill_editor: bool) -> Result<(), JsValue> {
         let doc = &self.doc;
         let parts = self.parts.borrow();
-        let Some(parts) = parts.as_ref() else { return Ok(()) };
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
         let state = self.state.borrow();
         let lang = state.lang;
         parts.chapter_select.set_value(&state.chapter);
-        parts.narration.set_text_content(Some(lang.text(&format!("chapter.{}.text", state.chapter))));
+        parts
+            .narration
+            .set_text_content(Some(lang.text(&format!("chapter.{}.text", state.chapter))));
         if let Some(details) = self.root.query_selector(".lf-compare")? {
-            let compare_chapter = chapters::find(&state.chapter).is_some_and(|chapter| chapter.compare);
+            let compare_chapter =
+                chapters::find(&state.chapter).is_some_and(|chapter| chapter.compare);
             if compare_chapter {
                 details.set_attribute("open", "")?;
             }
         }
         parts.seek.set_max(&state.total().to_string());
+        // One template row, cloned per event: far fewer calls into the
+        // DOM than building each row (2,000-event scenarios load in time).
+        let template = El::new(doc, "li")?.class("lf-event")?.children([
+            El::new(doc, "span")?.class("lf-at")?,
+            El::new(doc, "span")?.class("lf-who")?,
+            El::new(doc, "span")?.class("lf-what")?,
+            El::new(doc, "span")?.class("lf-detail")?,
+            El::new(doc, "span")?.class("lf-result")?,
+        ])?;
         let mut rows = Vec::with_capacity(state.total());
         for (index, event) in state.scenario.events.iter().enumerate() {
             let mut who = event.worker.clone();
@@ -881,20 +1114,22 @@ impl Page {
                 Do::Enqueue(job) => job.id.clone(),
                 _ => String::new(),
             };
-            rows.push(
-                El::new(doc, "li")?
-                    .attr("data-event", &index.to_string())?
-                    .class("lf-event")?
-                    .children([
-                        El::new(doc, "span")?.class("lf-at")?.text(&format!("{} ms", event.at)),
-                        El::new(doc, "span")?.class("lf-who")?.text(&who),
-                        El::new(doc, "span")?
-                            .class("lf-what")?
-                            .text(lang.text(&format!("action.{}", event.action.name()))),
-                        El::new(doc, "span")?.class("lf-detail")?.text(&detail),
-                        El::new(doc, "span")?.class("lf-result")?,
-                    ])?,
-            );
+            let row: Element = template.0.clone_node_with_deep(true)?.unchecked_into();
+            row.set_attribute("data-event", &index.to_string())?;
+            let cells = row.children();
+            let texts = [
+                format!("{} ms", event.at),
+                who,
+                lang.text(&format!("action.{}", event.action.name()))
+                    .to_owned(),
+                detail,
+            ];
+            for (slot, text) in texts.iter().enumerate() {
+                if let Some(cell) = cells.item(slot as u32) {
+                    cell.set_text_content(Some(text));
+                }
+            }
+            rows.push(El(row));
         }
         replace_children(&parts.events, rows)?;
         if refill_editor {
@@ -907,33 +1142,58 @@ impl Page {
         match &state.editor_status {
             Some((ok, message)) => {
                 parts.editor_status.set_text_content(Some(message));
-                parts.editor_status.set_attribute("data-ok", if *ok { "true" } else { "false" })?;
-                parts.editor_status.set_attribute("role", if *ok { "status" } else { "alert" })?;
+                parts
+                    .editor_status
+                    .set_attribute("data-ok", if *ok { "true" } else { "false" })?;
+                parts
+                    .editor_status
+                    .set_attribute("role", if *ok { "status" } else { "alert" })?;
             }
             None => parts.editor_status.set_text_content(None),
         }
-        parts.share_status.set_text_content(state.share_status.as_deref());
-        match state.boundary_event.and_then(|index| state.scenario.events.get(index).map(|event| (index, event))) {
+        parts
+            .share_status
+            .set_text_content(state.share_status.as_deref());
+        match state
+            .boundary_event
+            .and_then(|index| state.scenario.events.get(index).map(|event| (index, event)))
+        {
             Some((index, event)) => {
-                let last = state.scenario.events.iter().map(|event| event.at).max().unwrap_or(0);
-                let ends = state.timeline.frames.iter().filter_map(|frame| match &frame.result.outcome {
-                    Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
-                    _ => None,
-                });
+                let last = state
+                    .scenario
+                    .events
+                    .iter()
+                    .map(|event| event.at)
+                    .max()
+                    .unwrap_or(0);
+                let ends =
+                    state
+                        .timeline
+                        .frames
+                        .iter()
+                        .filter_map(|frame| match &frame.result.outcome {
+                            Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+                            _ => None,
+                        });
                 let max = ends.max().unwrap_or(0).max(last) + 500;
                 parts.boundary.set_max(&max.to_string());
                 parts.boundary.set_value(&event.at.to_string());
                 parts.boundary.set_disabled(false);
                 let label = lang.fill(
                     "boundary.label",
-                    &[("worker", event.worker.clone()), ("n", (index + 1).to_string())],
+                    &[
+                        ("worker", event.worker.clone()),
+                        ("n", (index + 1).to_string()),
+                    ],
                 );
                 parts.boundary_label.set_text_content(Some(&label));
                 parts.boundary.set_attribute("aria-label", &label)?;
             }
             None => {
                 parts.boundary.set_disabled(true);
-                parts.boundary_label.set_text_content(Some(lang.text("boundary.none")));
+                parts
+                    .boundary_label
+                    .set_text_content(Some(lang.text("boundary.none")));
             }
         }
         Ok(())
@@ -942,31 +1202,61 @@ impl Page {
     /// Draws what depends on the position and announces the step.
     /// `before` is the previous position (`usize::MAX` to redraw all rows).
     fn show_position(&self, before: usize) -> Result<(), JsValue> {
+        let compare_open = self.root.query_selector(".lf-compare[open]")?.is_some();
+        if compare_open && self.state.borrow().naive.is_none() {
+            let mut state = self.state.borrow_mut();
+            state.naive =
+                Some(unfenced::replay(&state.scenario, state.guard).map_err(to_js_error)?);
+        }
         let parts = self.parts.borrow();
-        let Some(parts) = parts.as_ref() else { return Ok(()) };
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
         let state = self.state.borrow();
         let lang = state.lang;
         let (position, total) = (state.position, state.total());
         parts.seek.set_value(&position.to_string());
-        let label = lang.fill("controls.position", &[("n", position.to_string()), ("total", total.to_string())]);
+        let label = lang.fill(
+            "controls.position",
+            &[("n", position.to_string()), ("total", total.to_string())],
+        );
         parts.controls_position.set_text_content(Some(&label));
-        let (icon, key) = if state.playing { ("❚❚", "controls.pause") } else { ("▶", "controls.play") };
-        parts.play_button.set_text_content(Some(icon));
-        parts.play_button.set_attribute("aria-label", lang.text(key))?;
-        parts.play_button.set_attribute("title", lang.text(key))?;
-        parts.play_button.set_attribute("aria-pressed", if state.playing { "true" } else { "false" })?;
-
-        // Only the rows between the old and the new position change.
-        let (from, to) = if before == usize::MAX {
-            (0, total)
+        let (icon, key) = if state.playing {
+            ("❚❚", "controls.pause")
         } else {
-            (before.min(position).saturating_sub(1), before.max(position).min(total))
+            ("▶", "controls.play")
+        };
+        parts.play_button.set_text_content(Some(icon));
+        parts
+            .play_button
+            .set_attribute("aria-label", lang.text(key))?;
+        parts.play_button.set_attribute("title", lang.text(key))?;
+        parts
+            .play_button
+            .set_attribute("aria-pressed", if state.playing { "true" } else { "false" })?;
+
+        // Only the rows between the old and the new position change; a
+        // fresh list (`before == usize::MAX`) has nothing to clear.
+        let (from, to) = if before == usize::MAX {
+            (0, position)
+        } else {
+            (
+                before.min(position).saturating_sub(1),
+                before.max(position).min(total),
+            )
         };
         let items = parts.events.children();
         for index in from..to {
-            let Some(item) = items.item(index as u32) else { continue };
-            let result_span = item.query_selector(".lf-result")?;
-            match state.timeline.frames.get(index).filter(|_| index < position) {
+            let Some(item) = items.item(index as u32) else {
+                continue;
+            };
+            let result_span = item.last_element_child();
+            match state
+                .timeline
+                .frames
+                .get(index)
+                .filter(|_| index < position)
+            {
                 Some(frame) => {
                     let label = frame.result.outcome.label();
                     item.set_attribute("data-result", label)?;
@@ -988,17 +1278,34 @@ impl Page {
             }
         }
         let current = position.checked_sub(1).and_then(|i| items.item(i as u32));
-        if let Some(current) = current.and_then(|item| item.dyn_into::<web_sys::HtmlElement>().ok()) {
-            // Keep the current event in view inside the list, not the page.
-            parts.events.set_scroll_top((current.offset_top() - 40).max(0));
+        // Keep the current event in view inside the list, not the page.
+        // Reading a position forces layout, so short lists that never
+        // scroll skip it.
+        let scrolls = total > 8;
+        if let Some(current) = current
+            .filter(|_| scrolls)
+            .and_then(|item| item.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            parts
+                .events
+                .set_scroll_top((current.offset_top() - 40).max(0));
         }
 
         self.draw_prompt(parts, &state)?;
-        super::lanes::draw(&self.doc, &parts.lanes, &state.scenario, &state.timeline, position, lang)?;
+        super::lanes::draw(
+            &self.doc,
+            &parts.lanes,
+            &state.scenario,
+            &state.timeline,
+            position,
+            lang,
+        )?;
         self.draw_step(parts, &state)?;
         self.draw_table(parts, &state)?;
         self.draw_receiver(parts, &state)?;
-        self.draw_compare(parts, &state)?;
+        if compare_open {
+            self.draw_compare(parts, &state)?;
+        }
         self.draw_boundary_value(parts, &state)?;
 
         let mut announcement = match state.frame() {
@@ -1014,7 +1321,7 @@ impl Page {
         if position != before {
             parts.live.set_text_content(Some(&announcement));
             drop(state);
-            self.emit_step()?;
+            self.emit_step(before)?;
         }
         Ok(())
     }
@@ -1024,21 +1331,40 @@ impl Page {
         let lang = state.lang;
         let mut children = Vec::new();
         if state.awaiting_guess {
-            let worker = state.scenario.events.get(state.position).map(|e| e.worker.clone()).unwrap_or_default();
-            children.push(El::new(doc, "span")?.text(&lang.fill("predict.question", &[("worker", worker)])));
-            children.push(El::button(doc, "guess", lang.text("predict.accept"))?.attr("data-arg", "accept")?);
-            children.push(El::button(doc, "guess", lang.text("predict.reject"))?.attr("data-arg", "reject")?);
+            let worker = state
+                .scenario
+                .events
+                .get(state.position)
+                .map(|e| e.worker.clone())
+                .unwrap_or_default();
+            children.push(
+                El::new(doc, "span")?.text(&lang.fill("predict.question", &[("worker", worker)])),
+            );
+            children.push(
+                El::button(doc, "guess", lang.text("predict.accept"))?
+                    .attr("data-arg", "accept")?,
+            );
+            children.push(
+                El::button(doc, "guess", lang.text("predict.reject"))?
+                    .attr("data-arg", "reject")?,
+            );
         } else if let Some(feedback) = &state.feedback {
             children.push(El::new(doc, "span")?.class("lf-feedback")?.text(feedback));
         }
         if state.predict && state.score.1 > 0 {
             let score = lang.fill(
                 "predict.score",
-                &[("right", state.score.0.to_string()), ("total", state.score.1.to_string())],
+                &[
+                    ("right", state.score.0.to_string()),
+                    ("total", state.score.1.to_string()),
+                ],
             );
             children.push(El::new(doc, "span")?.class("lf-score")?.text(&score));
         }
-        parts.prompt.set_attribute("data-open", if children.is_empty() { "false" } else { "true" })?;
+        parts.prompt.set_attribute(
+            "data-open",
+            if children.is_empty() { "false" } else { "true" },
+        )?;
         replace_children(&parts.prompt, children)
     }
 
@@ -1047,7 +1373,12 @@ impl Page {
         let lang = state.lang;
         let t = |key: &str| lang.text(key).to_owned();
         let Some(frame) = state.frame() else {
-            return replace_children(&parts.step, [El::new(doc, "p")?.class("lf-summary")?.text(&t("step.none"))]);
+            return replace_children(
+                &parts.step,
+                [El::new(doc, "p")?
+                    .class("lf-summary")?
+                    .text(&t("step.none"))],
+            );
         };
         let mut blocks = vec![
             El::new(doc, "p")?
@@ -1065,11 +1396,12 @@ impl Page {
                 .class(class)?
                 .child(El::new(doc, "strong")?.text(&t(key)))?;
             if !finish.accepted {
-                verdict = verdict.child(
-                    El::new(doc, "span")?
-                        .class("lf-reason")?
-                        .text(&reason_text(lang, finish, frame.result.at)),
-                )?;
+                verdict =
+                    verdict.child(El::new(doc, "span")?.class("lf-reason")?.text(&reason_text(
+                        lang,
+                        finish,
+                        frame.result.at,
+                    )))?;
                 if let Some(reason) = finish.reason {
                     verdict = verdict.child(El::new(doc, "code")?.text(reason.as_str()))?;
                 }
@@ -1077,15 +1409,25 @@ impl Page {
             blocks.push(verdict);
             let pairs = side_by_side(finish);
             if !pairs.is_empty() {
-                let mut rows = vec![El::new(doc, "tr")?.children([
-                    El::new(doc, "th")?.attr("scope", "col")?.text(&t("verdict.field")),
-                    El::new(doc, "th")?.attr("scope", "col")?.text(&t("verdict.expected")),
-                    El::new(doc, "th")?.attr("scope", "col")?.text(&t("verdict.current")),
-                ])?];
+                let mut rows = vec![
+                    El::new(doc, "tr")?.children([
+                        El::new(doc, "th")?
+                            .attr("scope", "col")?
+                            .text(&t("verdict.field")),
+                        El::new(doc, "th")?
+                            .attr("scope", "col")?
+                            .text(&t("verdict.expected")),
+                        El::new(doc, "th")?
+                            .attr("scope", "col")?
+                            .text(&t("verdict.current")),
+                    ])?,
+                ];
                 for (field, expected, current) in pairs {
                     let differs = match field {
                         "state" => current != "leased",
-                        "lease_until" => current.parse::<u64>().map_or(true, |until| frame.result.at >= until),
+                        "lease_until" => current
+                            .parse::<u64>()
+                            .map_or(true, |until| frame.result.at >= until),
                         _ => expected != current,
                     };
                     let row = El::new(doc, "tr")?.children([
@@ -1099,7 +1441,11 @@ impl Page {
                     rows.push(row);
                 }
                 blocks.push(El::new(doc, "h4")?.text(&t("verdict.side_by_side")));
-                blocks.push(El::new(doc, "table")?.class("lf-compare-table")?.children(rows)?);
+                blocks.push(
+                    El::new(doc, "table")?
+                        .class("lf-compare-table")?
+                        .children(rows)?,
+                );
             }
         }
         blocks.push(El::new(doc, "h4")?.text(&t("sql.title")));
@@ -1108,25 +1454,46 @@ impl Page {
         } else {
             let mut statements = Vec::new();
             for executed in &frame.sql {
-                let mut item = El::new(doc, "li")?.child(El::new(doc, "pre")?.text(executed.sql))?;
+                let mut item =
+                    El::new(doc, "li")?.child(El::new(doc, "pre")?.text(executed.sql))?;
                 if !executed.params.is_empty() {
                     let bound: Vec<String> = executed
                         .params
                         .iter()
-                        .map(|(name, value)| format!("{name} = {}", serde_json::to_string(value).unwrap_or_default()))
+                        .map(|(name, value)| {
+                            format!(
+                                "{name} = {}",
+                                serde_json::to_string(value).unwrap_or_default()
+                            )
+                        })
                         .collect();
-                    item = item.child(El::new(doc, "p")?.class("lf-params")?.text(&bound.join(", ")))?;
+                    item = item.child(
+                        El::new(doc, "p")?
+                            .class("lf-params")?
+                            .text(&bound.join(", ")),
+                    )?;
                 }
                 if executed.sql != "BEGIN IMMEDIATE" && executed.sql != "COMMIT" {
                     let n = ("n", executed.rows.to_string());
-                    let mut effect = lang.fill(if executed.write { "sql.changed" } else { "sql.read" }, &[n]);
+                    let mut effect = lang.fill(
+                        if executed.write {
+                            "sql.changed"
+                        } else {
+                            "sql.read"
+                        },
+                        &[n],
+                    );
                     let refused = executed.sql.contains("SET state = 'done'")
                         && executed.rows == 0
                         && matches!(&frame.result.outcome, Outcome::Finished(finish) if !finish.accepted);
                     if refused {
                         effect = t("sql.rejected_note");
                     }
-                    let class = if executed.write && executed.rows == 0 { "lf-effect lf-zero" } else { "lf-effect" };
+                    let class = if executed.write && executed.rows == 0 {
+                        "lf-effect lf-zero"
+                    } else {
+                        "lf-effect"
+                    };
                     item = item.child(El::new(doc, "p")?.class(class)?.text(&effect))?;
                 }
                 statements.push(item);
@@ -1146,7 +1513,9 @@ impl Page {
                 for (label, row) in [("row.before", &change.before), ("row.after", &change.after)] {
                     let mut cells = vec![El::new(doc, "th")?.attr("scope", "row")?.text(&t(label))];
                     for column in COLUMNS {
-                        let text = row.as_ref().map_or_else(|| "—".to_owned(), |row| cell(row, column));
+                        let text = row
+                            .as_ref()
+                            .map_or_else(|| "—".to_owned(), |row| cell(row, column));
                         let td = El::new(doc, "td")?.text(&text);
                         if label == "row.after" && changed.contains(column) {
                             td.0.set_attribute("class", "lf-changed")?;
@@ -1157,10 +1526,18 @@ impl Page {
                     rows.push(El::new(doc, "tr")?.children(cells)?);
                 }
                 if changed.is_empty() {
-                    blocks.push(El::new(doc, "p")?.class("lf-unchanged")?.text(&format!("{}: {}", change.id, t("row.unchanged"))));
+                    blocks.push(El::new(doc, "p")?.class("lf-unchanged")?.text(&format!(
+                        "{}: {}",
+                        change.id,
+                        t("row.unchanged")
+                    )));
                 }
             }
-            blocks.push(El::new(doc, "div")?.class("lf-scroll")?.child(El::new(doc, "table")?.class("lf-rows")?.children(rows)?)?);
+            blocks.push(
+                El::new(doc, "div")?
+                    .class("lf-scroll")?
+                    .child(El::new(doc, "table")?.class("lf-rows")?.children(rows)?)?,
+            );
         }
         replace_children(&parts.step, blocks)
     }
@@ -1178,11 +1555,17 @@ impl Page {
             for column in COLUMNS {
                 cells.push(El::new(doc, "td")?.text(&cell(row, column)));
             }
-            lines.push(El::new(doc, "tr")?.attr("data-state", row.state.as_str())?.children(cells)?);
+            lines.push(
+                El::new(doc, "tr")?
+                    .attr("data-state", row.state.as_str())?
+                    .children(cells)?,
+            );
         }
         replace_children(
             &parts.table,
-            [El::new(doc, "div")?.class("lf-scroll")?.child(El::new(doc, "table")?.class("lf-rows")?.children(lines)?)?],
+            [El::new(doc, "div")?
+                .class("lf-scroll")?
+                .child(El::new(doc, "table")?.class("lf-rows")?.children(lines)?)?],
         )
     }
 
@@ -1191,7 +1574,12 @@ impl Page {
         let lang = state.lang;
         let ledger = state.frame().map(|frame| &frame.receiver);
         let Some(ledger) = ledger.filter(|ledger| !ledger.is_empty()) else {
-            return replace_children(&parts.receiver, [El::new(doc, "p")?.class("lf-muted")?.text(lang.text("receiver.empty"))]);
+            return replace_children(
+                &parts.receiver,
+                [El::new(doc, "p")?
+                    .class("lf-muted")?
+                    .text(lang.text("receiver.empty"))],
+            );
         };
         let mut items = Vec::new();
         for (id, qty) in ledger {
@@ -1199,11 +1587,17 @@ impl Page {
         }
         let total = lang.fill(
             "receiver.total",
-            &[("jobs", ledger.len().to_string()), ("qty", ledger.values().sum::<u64>().to_string())],
+            &[
+                ("jobs", ledger.len().to_string()),
+                ("qty", ledger.values().sum::<u64>().to_string()),
+            ],
         );
         replace_children(
             &parts.receiver,
-            [El::new(doc, "ul")?.class("lf-ledger")?.children(items)?, El::new(doc, "p")?.text(&total)],
+            [
+                El::new(doc, "ul")?.class("lf-ledger")?.children(items)?,
+                El::new(doc, "p")?.text(&total),
+            ],
         )
     }
 
@@ -1215,32 +1609,66 @@ impl Page {
             Guard::IdOnly => t("compare.id_only"),
             Guard::IdAndOwner => t("compare.id_and_owner"),
         };
-        let mut rows = vec![El::new(doc, "tr")?.children([
-            El::new(doc, "th")?.attr("scope", "col")?.text(&t("compare.event")),
-            El::new(doc, "th")?.attr("scope", "col")?.text(&t("compare.fenced")),
-            El::new(doc, "th")?.attr("scope", "col")?.text(&guard_name),
-        ])?];
+        let mut rows = vec![
+            El::new(doc, "tr")?.children([
+                El::new(doc, "th")?
+                    .attr("scope", "col")?
+                    .text(&t("compare.event")),
+                El::new(doc, "th")?
+                    .attr("scope", "col")?
+                    .text(&t("compare.fenced")),
+                El::new(doc, "th")?.attr("scope", "col")?.text(&guard_name),
+            ])?,
+        ];
         let mut harm = false;
-        for naive in &state.naive.finishes {
+        let Some(replay) = &state.naive else {
+            return Ok(());
+        };
+        for naive in &replay.finishes {
             let fenced = state.timeline.frames.get(naive.event);
-            let Some(Outcome::Finished(finish)) = fenced.map(|frame| &frame.result.outcome) else { continue };
+            let Some(Outcome::Finished(finish)) = fenced.map(|frame| &frame.result.outcome) else {
+                continue;
+            };
             let shown = naive.event < state.position;
-            let verdict = |accepted: bool| t(if accepted { "compare.naive_accepts" } else { "compare.naive_rejects" });
+            let verdict = |accepted: bool| {
+                t(if accepted {
+                    "compare.naive_accepts"
+                } else {
+                    "compare.naive_rejects"
+                })
+            };
             let state_of = |row: Option<&crate::JobRow>| {
-                row.map(|row| format!(" ({}, owner {}, token {})", row.state.as_str(), cell(row, "owner"), row.token))
-                    .unwrap_or_default()
+                row.map(|row| {
+                    format!(
+                        " ({}, owner {}, token {})",
+                        row.state.as_str(),
+                        cell(row, "owner"),
+                        row.token
+                    )
+                })
+                .unwrap_or_default()
             };
             let (fenced_text, naive_text) = if shown {
                 (
-                    format!("{}{}", verdict(finish.accepted), state_of(finish.current.as_ref())),
-                    format!("{}{}", verdict(naive.accepted), state_of(naive.current.as_ref())),
+                    format!(
+                        "{}{}",
+                        verdict(finish.accepted),
+                        state_of(finish.current.as_ref())
+                    ),
+                    format!(
+                        "{}{}",
+                        verdict(naive.accepted),
+                        state_of(naive.current.as_ref())
+                    ),
                 )
             } else {
                 (t("timeline.pending"), t("timeline.pending"))
             };
             let event = &state.scenario.events[naive.event];
             let row = El::new(doc, "tr")?.children([
-                El::new(doc, "th")?.attr("scope", "row")?.text(&format!("{} ms · {}", event.at, event.worker)),
+                El::new(doc, "th")?
+                    .attr("scope", "row")?
+                    .text(&format!("{} ms · {}", event.at, event.worker)),
                 El::new(doc, "td")?.text(&fenced_text),
                 El::new(doc, "td")?.text(&naive_text),
             ])?;
@@ -1250,13 +1678,21 @@ impl Page {
             }
             rows.push(row);
         }
-        let guard_sql = El::new(doc, "pre")?.class("lf-naive-sql")?.text(state.guard.sql());
+        let guard_sql = El::new(doc, "pre")?
+            .class("lf-naive-sql")?
+            .text(state.guard.sql());
         let verdict = El::new(doc, "p")?
             .class(if harm { "lf-harm-note" } else { "lf-muted" })?
             .text(&t(if harm { "compare.harm" } else { "compare.same" }));
         replace_children(
             &parts.compare,
-            [guard_sql, El::new(doc, "table")?.class("lf-compare-table")?.children(rows)?, verdict],
+            [
+                guard_sql,
+                El::new(doc, "table")?
+                    .class("lf-compare-table")?
+                    .children(rows)?,
+                verdict,
+            ],
         )
     }
 
@@ -1266,23 +1702,34 @@ impl Page {
             parts.boundary_value.set_text_content(None);
             return Ok(());
         };
-        let Some(frame) = state.timeline.frames.get(index) else { return Ok(()) };
+        let Some(frame) = state.timeline.frames.get(index) else {
+            return Ok(());
+        };
         let verdict = match &frame.result.outcome {
-            Outcome::Finished(finish) if finish.accepted => lang.text("verdict.accepted").to_owned(),
+            Outcome::Finished(finish) if finish.accepted => {
+                lang.text("verdict.accepted").to_owned()
+            }
             Outcome::Finished(finish) => {
-                format!("{} ({})", lang.text("verdict.rejected"), reason_text(lang, finish, frame.result.at))
+                format!(
+                    "{} ({})",
+                    lang.text("verdict.rejected"),
+                    reason_text(lang, finish, frame.result.at)
+                )
             }
             _ => String::new(),
         };
-        let text = lang.fill("boundary.value", &[("at", frame.result.at.to_string()), ("verdict", verdict)]);
+        let text = lang.fill(
+            "boundary.value",
+            &[("at", frame.result.at.to_string()), ("verdict", verdict)],
+        );
         parts.boundary_value.set_text_content(Some(&text));
         parts.boundary.set_attribute("aria-valuetext", &text)?;
         Ok(())
     }
 
-    /// Fires `leasefence:step` (and `leasefence:verdict` after a finish) on
-    /// the root, for host pages.
-    fn emit_step(&self) -> Result<(), JsValue> {
+    /// Fires `leasefence:step` on the root, and `leasefence:verdict` for
+    /// each finish revealed since `before` (a jump to the end reveals all).
+    fn emit_step(&self, before: usize) -> Result<(), JsValue> {
         #[derive(Serialize)]
         struct StepDetail<'a> {
             position: usize,
@@ -1297,11 +1744,22 @@ impl Page {
             result: frame.map(|frame| &frame.result),
         };
         let json = serde_wasm_bindgen::Serializer::json_compatible();
-        let detail = detail.serialize(&json).map_err(|err| JsError::new(&err.to_string()))?;
+        let detail = detail
+            .serialize(&json)
+            .map_err(|err| JsError::new(&err.to_string()))?;
         self.fire("leasefence:step", &detail)?;
-        if let Some(Outcome::Finished(finish)) = frame.map(|frame| &frame.result.outcome) {
-            let verdict = finish.serialize(&json).map_err(|err| JsError::new(&err.to_string()))?;
-            self.fire("leasefence:verdict", &verdict)?;
+        let revealed = if before == usize::MAX || before >= state.position {
+            0..0
+        } else {
+            before..state.position
+        };
+        for frame in &state.timeline.frames[revealed] {
+            if let Outcome::Finished(finish) = &frame.result.outcome {
+                let verdict = finish
+                    .serialize(&json)
+                    .map_err(|err| JsError::new(&err.to_string()))?;
+                self.fire("leasefence:verdict", &verdict)?;
+            }
         }
         Ok(())
     }
