@@ -37,8 +37,10 @@ web: setup-web
 serve: web
 	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www
 
+# The page in Chromium against the real `leasefence serve` (debug build,
+# already compiled by the native tests).
 e2e: web
-	cargo build --release --quiet
+	cargo build --quiet
 	node --test e2e/
 
 bench:

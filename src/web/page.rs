@@ -71,6 +71,25 @@ impl Playground {
     pub fn scenario_json(&self) -> String {
         self.page.state.borrow().scenario.to_json()
     }
+
+    /// Stops the playground and empties its element (for hosts that
+    /// replace content without reloading the page).
+    pub fn unmount(&self) -> Result<(), JsValue> {
+        self.page.stop()?;
+        MOUNTED.with(|mounted| {
+            mounted
+                .borrow_mut()
+                .retain(|page| !Rc::ptr_eq(page, &self.page))
+        });
+        self.page.root.set_text_content(None);
+        Ok(())
+    }
+}
+
+thread_local! {
+    /// Every mounted page, so a playground keeps working after JavaScript
+    /// drops the handle `mount` returned; `unmount` lets it go.
+    static MOUNTED: RefCell<Vec<Rc<Page>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Renders a playground into `root`. Options: `{lang, scenario, compact,
@@ -100,6 +119,7 @@ pub fn mount(root: Element, options: JsValue) -> Result<Playground, JsValue> {
     });
     page.listen()?;
     page.build()?;
+    MOUNTED.with(|mounted| mounted.borrow_mut().push(Rc::clone(&page)));
     Ok(Playground { page })
 }
 
@@ -318,7 +338,13 @@ struct Parts {
     live: Element,
 }
 
-type Listener = Closure<dyn FnMut(web_sys::Event)>;
+/// A listener, the event it listens to, and whether it is on the window.
+struct Listener {
+    kind: &'static str,
+    on_window: bool,
+    capture: bool,
+    closure: Closure<dyn FnMut(web_sys::Event)>,
+}
 
 struct Page {
     root: Element,
@@ -347,7 +373,12 @@ impl Page {
                 });
             self.root
                 .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())?;
-            self.listeners.borrow_mut().push(listener);
+            self.listeners.borrow_mut().push(Listener {
+                kind,
+                on_window: false,
+                capture: false,
+                closure: listener,
+            });
         }
         // `toggle` does not bubble; a capturing listener on the root sees it.
         let page: Weak<Page> = Rc::downgrade(self);
@@ -364,7 +395,12 @@ impl Page {
             toggled.as_ref().unchecked_ref(),
             true,
         )?;
-        self.listeners.borrow_mut().push(toggled);
+        self.listeners.borrow_mut().push(Listener {
+            kind: "toggle",
+            on_window: false,
+            capture: true,
+            closure: toggled,
+        });
         if self.state.borrow().use_hash {
             let page: Weak<Page> = Rc::downgrade(self);
             let changed =
@@ -377,7 +413,12 @@ impl Page {
                 });
             self.window
                 .add_event_listener_with_callback("hashchange", changed.as_ref().unchecked_ref())?;
-            self.listeners.borrow_mut().push(changed);
+            self.listeners.borrow_mut().push(Listener {
+                kind: "hashchange",
+                on_window: true,
+                capture: false,
+                closure: changed,
+            });
         }
         let page = Rc::downgrade(self);
         *self.ticker.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
@@ -385,6 +426,27 @@ impl Page {
                 web_sys::console::error_2(&"leasefence:".into(), &err);
             }
         }));
+        Ok(())
+    }
+
+    /// Detaches every listener and stops playing.
+    fn stop(&self) -> Result<(), JsValue> {
+        if let Some(id) = self.timer.take() {
+            self.window.clear_interval_with_handle(id);
+        }
+        for listener in self.listeners.borrow_mut().drain(..) {
+            let callback = listener.closure.as_ref().unchecked_ref();
+            if listener.on_window {
+                self.window
+                    .remove_event_listener_with_callback(listener.kind, callback)?;
+            } else {
+                self.root.remove_event_listener_with_callback_and_bool(
+                    listener.kind,
+                    callback,
+                    listener.capture,
+                )?;
+            }
+        }
         Ok(())
     }
 

@@ -1,0 +1,181 @@
+//! The page in headless Chromium, driven the way a learner drives it: keys
+//! on the playground, clicks on controls found by their accessible names.
+//! Checks what the page shows (`data-result`) and what it announces.
+
+#![cfg(target_arch = "wasm32")]
+
+use leasefence::web::page::mount;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
+use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A fresh element on the test page with a playground mounted in it.
+fn playground(options: &str) -> Element {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let root = doc.create_element("div").expect("creates");
+    doc.body()
+        .expect("a body")
+        .append_child(&root)
+        .expect("appends");
+    let options = js_sys::JSON::parse(options).expect("options JSON");
+    mount(root.clone(), options).expect("mounts");
+    root
+}
+
+fn press(root: &Element, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+    root.dispatch_event(&event).expect("dispatches");
+}
+
+/// Clicks the button whose accessible name (aria-label, else its text) is `name`.
+fn click(root: &Element, name: &str) {
+    let buttons = root.query_selector_all("button").expect("query");
+    for index in 0..buttons.length() {
+        let button: Element = buttons.item(index).expect("node").unchecked_into();
+        let label = button
+            .get_attribute("aria-label")
+            .or_else(|| button.text_content())
+            .unwrap_or_default();
+        if label.trim() == name {
+            button.unchecked_into::<HtmlElement>().click();
+            return;
+        }
+    }
+    panic!("no button named {name:?}");
+}
+
+fn results(root: &Element) -> Vec<Option<String>> {
+    let rows = root.query_selector_all("[data-event]").expect("query");
+    (0..rows.length())
+        .map(|i| {
+            rows.item(i)
+                .expect("row")
+                .unchecked_into::<Element>()
+                .get_attribute("data-result")
+        })
+        .collect()
+}
+
+fn announced(root: &Element) -> String {
+    root.query_selector(".lf-live")
+        .ok()
+        .flatten()
+        .and_then(|el| el.text_content())
+        .unwrap_or_default()
+}
+
+fn some(labels: &[&str]) -> Vec<Option<String>> {
+    labels
+        .iter()
+        .map(|label| (!label.is_empty()).then(|| (*label).to_owned()))
+        .collect()
+}
+
+#[test]
+fn arrow_keys_step_the_canonical_timeline_and_announce_the_refusal() {
+    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    assert_eq!(results(&root), some(&["", "", ""]));
+    for _ in 0..3 {
+        press(&root, "ArrowRight");
+    }
+    assert_eq!(results(&root), some(&["claimed", "claimed", "rejected"]));
+    let said = announced(&root);
+    assert!(
+        said.contains("A's finish was refused: the row's token is 2, the stamp's is 1"),
+        "announced: {said}"
+    );
+    press(&root, "ArrowLeft");
+    assert_eq!(results(&root), some(&["claimed", "claimed", ""]));
+    press(&root, "Home");
+    assert_eq!(results(&root), some(&["", "", ""]));
+    press(&root, "End");
+    assert_eq!(results(&root), some(&["claimed", "claimed", "rejected"]));
+}
+
+#[test]
+fn buttons_found_by_accessible_name_step_back_and_forth() {
+    let root = playground(r#"{"scenario": "late-delivery", "lang": "en"}"#);
+    click(&root, "Step forward");
+    click(&root, "Step forward");
+    assert_eq!(
+        results(&root),
+        some(&["claimed", "applied", "", "", "", ""])
+    );
+    assert!(
+        announced(&root).contains("the receiver applied it"),
+        "{}",
+        announced(&root)
+    );
+    click(&root, "Go to end");
+    assert_eq!(
+        results(&root),
+        some(&[
+            "claimed",
+            "applied",
+            "claimed",
+            "duplicate",
+            "accepted",
+            "rejected"
+        ])
+    );
+    click(&root, "Reset");
+    assert_eq!(results(&root), some(&["", "", "", "", "", ""]));
+}
+
+#[test]
+fn korean_page_announces_in_the_course_terms_and_switches_to_english() {
+    let root = playground(r#"{"scenario": "canonical", "lang": "ko"}"#);
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("ko"));
+    press(&root, "End");
+    let said = announced(&root);
+    assert!(
+        said.contains("완료 요청은 거절되었습니다"),
+        "announced: {said}"
+    );
+    click(&root, "영어로 바꾸기");
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("en"));
+    assert_eq!(
+        results(&root),
+        some(&["claimed", "claimed", "rejected"]),
+        "position kept"
+    );
+}
+
+#[test]
+fn the_step_panel_shows_the_guarded_update_and_its_zero_rows() {
+    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    press(&root, "End");
+    let step = root
+        .query_selector(".lf-step")
+        .ok()
+        .flatten()
+        .and_then(|el| el.text_content())
+        .unwrap_or_default();
+    assert!(step.contains("UPDATE jobs SET state = 'done'"), "{step}");
+    assert!(step.contains(":token = 1"), "bound values shown: {step}");
+    assert!(step.contains("0 rows changed → rejected"), "{step}");
+}
+
+#[test]
+fn mount_refuses_bad_options_with_a_message() {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let root = doc.create_element("div").expect("creates");
+    let err = mount(
+        root,
+        js_sys::JSON::parse(r#"{"compact": "yes"}"#).expect("json"),
+    )
+    .err()
+    .expect("refused");
+    let message = String::from(err.unchecked_into::<js_sys::Error>().message());
+    assert!(message.starts_with("options"), "{message}");
+}
