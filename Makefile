@@ -7,7 +7,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 LISTEN ?= 127.0.0.1:8080
 WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
-.PHONY: test serve web setup setup-web native-test lint browser-test e2e bench sizes
+.PHONY: test serve web setup setup-web native-test lint browser-test e2e bench sizes replay-speed
 
 test: setup lint native-test browser-test e2e
 
@@ -48,3 +48,9 @@ bench:
 
 sizes: web
 	node e2e/sizes.mjs
+
+# Browser against native on the same generated 10,000-event scenario.
+replay-speed: web
+	cargo build --quiet
+	cargo bench --bench throughput -- replay
+	node e2e/replay-speed.mjs

@@ -231,6 +231,29 @@ impl Scenario {
         })
     }
 
+    /// A long, busy timeline for measuring replay speed: four workers take
+    /// turns to claim (25 ms leases, so many run out and are reclaimed),
+    /// send and finish, one event every 10 ms, over `events / 10 + 1` jobs.
+    /// The same function feeds the native benchmark and the browser's.
+    pub fn generated(events: usize) -> Scenario {
+        let jobs = (0..=events / 10)
+            .map(|n| NewJob::new(format!("job-{n}"), 1 + (n as u64 % 3), 1 << 40))
+            .collect();
+        let events = (0..events)
+            .map(|i| Event {
+                at: i as u64 * 10,
+                worker: format!("W{}", i % 4),
+                owner: None,
+                action: match (i / 4) % 3 {
+                    0 => Action::Claim { lease_ms: 25 },
+                    1 => Action::Send,
+                    _ => Action::Finish,
+                },
+            })
+            .collect();
+        Scenario { jobs, events }
+    }
+
     /// The scenario as a contract document (what [`Scenario::parse`] reads).
     pub fn to_json(&self) -> String {
         let raw = RawScenario {

@@ -29,6 +29,9 @@ pub fn main() {
     if wanted("growth") {
         table_growth();
     }
+    if wanted("replay") {
+        replay_speed();
+    }
 }
 
 /// Monotonic milliseconds since `start`: the benchmark's clock.
@@ -245,4 +248,57 @@ fn table_growth() {
         println!("| {finished} | {:.1} |", times[times.len() / 2]);
     }
     println!();
+}
+
+/// Native replay of the generated 10,000-event scenario: events per second
+/// for `replay` (the CLI's and the browser's document) and for building the
+/// playground's frames. `e2e/replay-speed.mjs` reads the figure it writes
+/// and measures the same scenario in Chromium.
+fn replay_speed() {
+    const EVENTS: usize = 10_000;
+    const RUNS: usize = 5;
+    let json = leasefence::Scenario::generated(EVENTS).to_json();
+    let median = |mut times: Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    let replay = median(
+        (0..RUNS)
+            .map(|_| {
+                let started = Instant::now();
+                let document = leasefence::replay_json(&json).expect("replays");
+                let text = serde_json::to_string(&document).expect("serializes");
+                assert!(!text.is_empty());
+                started.elapsed().as_secs_f64()
+            })
+            .collect(),
+    );
+    let frames = median(
+        (0..RUNS)
+            .map(|_| {
+                let started = Instant::now();
+                let scenario = leasefence::Scenario::parse(&json).expect("valid");
+                leasefence::Timeline::build(scenario).expect("builds");
+                started.elapsed().as_secs_f64()
+            })
+            .collect(),
+    );
+    let rate = EVENTS as f64 / replay;
+    println!("## Replay of the generated {EVENTS}-event scenario, native (median of {RUNS})\n");
+    println!("| what | ms | events/s |\n| --- | ---: | ---: |");
+    println!(
+        "| `replay_json` + JSON text | {:.1} | {rate:.0} |",
+        replay * 1000.0
+    );
+    println!(
+        "| `Timeline::build` (page frames) | {:.1} | {:.0} |\n",
+        frames * 1000.0,
+        EVENTS as f64 / frames
+    );
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/replay-native.json");
+    let figure = format!(
+        "{{\"events\": {EVENTS}, \"ms\": {:.3}, \"events_per_s\": {rate:.0}}}",
+        replay * 1000.0
+    );
+    std::fs::write(&out, figure).expect("writes target/replay-native.json");
 }

@@ -43,6 +43,15 @@ pub fn replay(scenario_json: &str) -> Result<JsValue, JsError> {
     to_js(&crate::replay_json(scenario_json).map_err(core_error)?)
 }
 
+/// The benchmark's generated scenario of `events` events, as JSON (see
+/// `Scenario::generated`); the browser and native replay the same one.
+#[wasm_bindgen(js_name = generatedScenario)]
+pub fn generated_scenario(events: f64) -> Result<String, JsError> {
+    let events = integer("events", events)?;
+    let events = usize::try_from(events.min(crate::scenario::MAX_EVENTS as u64)).unwrap_or(0);
+    Ok(crate::Scenario::generated(events).to_json())
+}
+
 /// A queue on its own in-memory database, for step-by-step use.
 ///
 /// One connection per database: the browser's memory VFS makes SQLite's

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use clap::Args;
 use leasefence::{Claim, Error, ProcessError, Queue};
+use serde::Serialize;
 use serde_json::json;
 
 use crate::cli::{print_json, wall_clock_ms};
@@ -40,6 +41,21 @@ pub struct WorkArgs {
     poll_ms: u64,
 }
 
+/// One processed job, printed as a JSON line (fields in contract order).
+#[derive(Serialize)]
+struct Line<'a> {
+    worker: &'a str,
+    claim: &'a Claim,
+    delivered: Delivered,
+    finish: &'a leasefence::Finish,
+}
+
+/// What the receiver said: `true` applied, `false` a repeat.
+#[derive(Serialize)]
+struct Delivered {
+    applied: Option<bool>,
+}
+
 /// Runs the worker loop; prints one JSON line per job and a summary.
 pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
     let queue = Queue::open(db)?;
@@ -63,12 +79,12 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
                 } else {
                     rejected += 1;
                 }
-                print_json(&json!({
-                    "worker": args.owner,
-                    "claim": processed.claim,
-                    "delivered": { "applied": applied },
-                    "finish": processed.finish,
-                }))?;
+                print_json(&Line {
+                    worker: &args.owner,
+                    claim: &processed.claim,
+                    delivered: Delivered { applied },
+                    finish: &processed.finish,
+                })?;
             }
             Ok(None) if queue.live_jobs()? == 0 => break,
             Ok(None) => std::thread::sleep(Duration::from_millis(args.poll_ms)),
