@@ -318,14 +318,27 @@ describe("the playground", () => {
       events.push(kind === "claim" ? { at: i * 10, worker, do: "claim", lease_ms: 25 } : { at: i * 10, worker, do: kind });
     }
     const big = base64url(JSON.stringify({ jobs, events }));
-    await page.goto("about:blank");
-    const started = Date.now();
-    await page.goto(`${base}/#scenario=${big}&lang=en`);
-    await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length === 2000);
-    await page.focus(".lf");
-    await page.keyboard.press("End");
-    budgets.load_2000_events_ms = Date.now() - started;
-    assert.equal(await page.$$eval(".lf [data-event][data-result]", (rows) => rows.length), 2000);
+    const bigPage = await context.newPage();
+    await bigPage.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (document.querySelectorAll(".lf [data-event]").length === 2000) {
+          window.__rendered = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await bigPage.goto(`${base}/#scenario=${big}&lang=en`);
+    await bigPage.waitForFunction(() => window.__rendered !== undefined);
+    // From navigation start to all 2,000 rows on the page, then End (all
+    // events applied) through the next painted frame.
+    budgets.load_2000_events_ms = Math.round(await bigPage.evaluate(() => window.__rendered));
+    budgets.end_2000_events_ms = Math.round(await bigPage.evaluate(() => new Promise((resolve) => {
+      const started = performance.now();
+      document.querySelector(".lf").dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }));
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+    })));
+    budgets.load_and_end_2000_events_ms = budgets.load_2000_events_ms + budgets.end_2000_events_ms;
+    assert.equal(await bigPage.$$eval(".lf [data-event][data-result]", (rows) => rows.length), 2000);
     await context.close();
   });
 });

@@ -138,6 +138,11 @@ impl Player {
         self.memory.get(worker)
     }
 
+    /// One job as it is now.
+    pub fn row(&self, id: &str) -> Result<Option<JobRow>> {
+        self.queue.row(id)
+    }
+
     /// The jobs table as it is now.
     pub fn rows(&self) -> Result<Vec<JobRow>> {
         self.queue.rows()

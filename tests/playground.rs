@@ -87,3 +87,37 @@ fn a_language_is_chosen_from_its_tag() {
     check!(tag("en_US"), Some("en"), "en_US");
     check!(tag("fr"), None, "fr");
 }
+
+/// The frames share unchanged tables and re-read only what changed; this
+/// checks them against a full read after every event, on every chapter and
+/// on a long generated timeline with many expiries and reclaims.
+#[test]
+fn every_frame_holds_exactly_the_table_after_its_event() {
+    let mut scenarios: Vec<Scenario> = CHAPTERS
+        .iter()
+        .map(|c| Scenario::parse(c.scenario).expect("valid"))
+        .collect();
+    scenarios.push(Scenario::generated(600));
+    for scenario in scenarios {
+        let timeline = Timeline::build(scenario.clone()).expect("builds");
+        let mut player = leasefence::Player::new(scenario).expect("starts");
+        check!(
+            *timeline.start,
+            player.rows().expect("rows"),
+            "the table before the first event"
+        );
+        for (index, frame) in timeline.frames.iter().enumerate() {
+            player.step().expect("steps");
+            check!(
+                *frame.rows,
+                player.rows().expect("rows"),
+                "the table after event {index}"
+            );
+            check!(
+                *frame.receiver,
+                player.receiver().expect("ledger"),
+                "the receiver after event {index}"
+            );
+        }
+    }
+}

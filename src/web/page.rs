@@ -1644,7 +1644,7 @@ impl Page {
             );
         };
         let mut items = Vec::new();
-        for (id, qty) in ledger {
+        for (id, qty) in ledger.iter() {
             items.push(El::new(doc, "li")?.text(&format!("{id} → {qty}")));
         }
         let total = lang.fill(
