@@ -2,7 +2,7 @@
 //! on the playground, clicks on controls found by their accessible names.
 //! Checks what the page shows (`data-result`) and what it announces.
 
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "page"))]
 
 use leasefence::web::page::mount;
 use wasm_bindgen::JsCast;

@@ -67,7 +67,7 @@ pub fn draw(
     };
     let lane_y =
         |worker: &str| TOP + workers.iter().position(|w| *w == worker).unwrap_or(0) as f64 * LANE;
-    let height = TOP + workers.len().max(1) as f64 * LANE + 10.0;
+    let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
 
     let summary = lang.fill(
         "lanes.summary",
@@ -145,14 +145,29 @@ pub fn draw(
                         .attr("text-anchor", "start")?,
                 );
             }
+            // Finishes above the bars, deliveries below, so neighbours
+            // in time do not write over each other.
             Outcome::Finished(finish) => {
-                let (symbol, class, word) = if finish.accepted {
-                    ("✓", "lf-mark lf-accepted", lang.text("result.accepted"))
+                let (mark, class) = if finish.accepted {
+                    (
+                        format!("✓ {}", lang.text("result.accepted")),
+                        "lf-mark lf-accepted",
+                    )
                 } else {
-                    ("✗", "lf-mark lf-rejected", lang.text("result.rejected"))
+                    (
+                        format!("✗ {}", lang.text("result.rejected")),
+                        "lf-mark lf-rejected",
+                    )
                 };
-                shapes.push(text(doc, x(result.at), y + 9.0, symbol, class)?);
-                shapes.push(text(doc, x(result.at), y + LANE - 3.0, word, class)?);
+                shapes.push(line(
+                    doc,
+                    x(result.at),
+                    y + 8.0,
+                    x(result.at),
+                    y + 34.0,
+                    class,
+                )?);
+                shapes.push(text(doc, x(result.at), y + 6.0, &mark, class)?);
             }
             Outcome::Sent { applied, .. } => {
                 let word = lang.text(if *applied {
@@ -163,7 +178,7 @@ pub fn draw(
                 shapes.push(text(
                     doc,
                     x(result.at),
-                    y + LANE - 3.0,
+                    y + LANE - 4.0,
                     &format!("↗ {word}"),
                     "lf-send",
                 )?);
@@ -178,12 +193,12 @@ pub fn draw(
     }
     if let Some(frame) = position.checked_sub(1).and_then(|i| timeline.frames.get(i)) {
         let nx = x(frame.result.at);
-        shapes.push(line(doc, nx, TOP - 10.0, nx, height - 14.0, "lf-now")?);
+        shapes.push(line(doc, nx, TOP - 10.0, nx, height - 12.0, "lf-now")?);
         shapes.push(
             text(
                 doc,
                 nx + 3.0,
-                TOP - 2.0,
+                height - 2.0,
                 lang.text("lanes.now"),
                 "lf-now-label",
             )?

@@ -2,12 +2,16 @@
 //!
 //! * [`api`]: the queue, the receiver and `replay` for JavaScript; types in,
 //!   types out, no rules;
-//! * [`page`]: the playground, rendered with web-sys from the state the
-//!   core returns ([`crate::Timeline`], [`crate::playground`]).
+//! * `page` (feature `page`, on by default): the playground, rendered with
+//!   web-sys from the state the core returns ([`crate::Timeline`],
+//!   [`crate::playground`]). Without it the package is the queue alone.
 
 pub mod api;
+#[cfg(feature = "page")]
 mod dom;
+#[cfg(feature = "page")]
 mod lanes;
+#[cfg(feature = "page")]
 pub mod page;
 
 pub use api::{Queue, Receiver, replay};

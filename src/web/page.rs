@@ -1442,31 +1442,38 @@ impl Page {
                     .text(&t("step.none"))],
             );
         };
-        let mut blocks = vec![
-            El::new(doc, "p")?
-                .class("lf-summary")?
-                .attr("data-result", frame.result.outcome.label())?
-                .text(&describe(lang, frame)),
-        ];
+        // A finish gets its verdict card instead of a summary line, so the
+        // reason is said once.
+        let mut blocks = Vec::new();
+        if !matches!(frame.result.outcome, Outcome::Finished(_)) {
+            blocks.push(
+                El::new(doc, "p")?
+                    .class("lf-summary")?
+                    .attr("data-result", frame.result.outcome.label())?
+                    .text(&describe(lang, frame)),
+            );
+        }
         if let Outcome::Finished(finish) = &frame.result.outcome {
             let (class, key) = if finish.accepted {
                 ("lf-verdict lf-accepted", "verdict.accepted")
             } else {
                 ("lf-verdict lf-rejected", "verdict.rejected")
             };
+            let words = if finish.accepted {
+                describe(lang, frame)
+            } else {
+                format!(
+                    "{} · {}",
+                    frame.result.worker,
+                    reason_text(lang, finish, frame.result.at)
+                )
+            };
             let mut verdict = El::new(doc, "div")?
                 .class(class)?
-                .child(El::new(doc, "strong")?.text(&t(key)))?;
-            if !finish.accepted {
-                verdict =
-                    verdict.child(El::new(doc, "span")?.class("lf-reason")?.text(&reason_text(
-                        lang,
-                        finish,
-                        frame.result.at,
-                    )))?;
-                if let Some(reason) = finish.reason {
-                    verdict = verdict.child(El::new(doc, "code")?.text(reason.as_str()))?;
-                }
+                .child(El::new(doc, "strong")?.text(&t(key)))?
+                .child(El::new(doc, "span")?.class("lf-reason")?.text(&words))?;
+            if let Some(reason) = finish.reason {
+                verdict = verdict.child(El::new(doc, "code")?.text(reason.as_str()))?;
             }
             blocks.push(verdict);
             let pairs = side_by_side(finish);
