@@ -46,8 +46,11 @@ e2e: web
 bench:
 	cargo bench --bench throughput
 
+# The page's files, then the queue-only package (no playground) alone.
 sizes: web
 	node e2e/sizes.mjs
+	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir $(CURDIR)/target/pkg-queue-only --out-name leasefence -- --no-default-features
+	node e2e/sizes.mjs target/pkg-queue-only
 
 # Browser against native on the same generated 10,000-event scenario.
 replay-speed: web

@@ -1,11 +1,13 @@
 // Size budget: raw, gzip -9 and brotli sizes of everything the page loads,
 // and the wasm module against its 300 KB (gzip -9) budget.
 //   node e2e/sizes.mjs        (after `make web`; `make sizes` does both)
+//   node e2e/sizes.mjs DIR    (any other build output, e.g. the queue-only
+//                              package built with --no-default-features)
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const WWW = new URL("../www/", import.meta.url).pathname;
+const WWW = process.argv[2] ? `${process.argv[2].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 const BUDGET_GZIP = 300 * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm.
 const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path) && !/pkg\/package\.json$/.test(path);

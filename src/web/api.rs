@@ -11,6 +11,41 @@ use wasm_bindgen::prelude::*;
 
 use crate::model::{MAX_INT, NewJob, Stamp};
 
+/// The shapes the functions below take and return, for TypeScript users.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** A job to enqueue. */
+export interface NewJob { id: string; qty: number; deadline: number; max_attempts?: number }
+/** Where a job is in its life. */
+export type JobState = "pending" | "leased" | "done" | "quarantined" | "expired";
+/** One row of the jobs table. */
+export interface JobRow {
+  id: string; qty: number; state: JobState; owner: string | null; token: number;
+  attempts: number; max_attempts: number; lease_until: number | null; deadline: number;
+}
+/** What a successful claim returns (R3). */
+export interface Claim { id: string; qty: number; owner: string; token: number; attempt: number; lease_until: number }
+/** What a finish presents (R4). */
+export interface Stamp { id: string; owner: string; token: number; attempt: number }
+/** Why a finish was refused, the first that applies. */
+export type Reason = "no_claim" | "unknown_job" | "not_leased" | "token_mismatch" | "owner_mismatch"
+  | "attempt_mismatch" | "lease_expired" | "deadline_passed";
+/** A finish's verdict, with the stamp and the row side by side (R14). */
+export interface Finish { accepted: boolean; reason: Reason | null; expected: Stamp | null; current: JobRow | null }
+/** One event's result in a replay document. */
+export type EventResult = { event: number; at: number; worker: string } & (
+  | { do: "claim"; claim: Claim | null }
+  | ({ do: "finish" } & Finish)
+  | { do: "send"; applied: boolean; reason: Reason | null }
+  | { do: "enqueue"; job: JobRow });
+/** The contract's replay document. */
+export interface ReplayDocument { results: EventResult[]; rows: JobRow[]; receiver: Record<string, number> }
+/** One worker step. */
+export interface Processed { claim: Claim; finish: Finish }
+/** What the receiver holds. */
+export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
+"#;
+
 fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     value
@@ -38,7 +73,7 @@ fn core_error(err: crate::Error) -> JsError {
 
 /// Replays a scenario document (JSON text) and returns the replay document,
 /// identical to `leasefence replay`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ReplayDocument")]
 pub fn replay(scenario_json: &str) -> Result<JsValue, JsError> {
     to_js(&crate::replay_json(scenario_json).map_err(core_error)?)
 }
@@ -74,12 +109,17 @@ impl Queue {
     }
 
     /// Adds `{id, qty, deadline, max_attempts?}`; returns the stored row.
-    pub fn enqueue(&self, job: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "JobRow")]
+    pub fn enqueue(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NewJob")] job: JsValue,
+    ) -> Result<JsValue, JsError> {
         let job: NewJob = from_js("job", job)?;
         to_js(&self.inner.enqueue(&job).map_err(core_error)?)
     }
 
     /// Claims the first claimable job; returns the claim or `null`.
+    #[wasm_bindgen(unchecked_return_type = "Claim | null")]
     pub fn claim(&self, owner: &str, now: f64, lease_ms: f64) -> Result<JsValue, JsError> {
         let claim = self
             .inner
@@ -89,7 +129,12 @@ impl Queue {
     }
 
     /// Presents `{id, owner, token, attempt}`; returns the verdict.
-    pub fn finish(&self, stamp: JsValue, now: f64) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "Finish")]
+    pub fn finish(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Stamp")] stamp: JsValue,
+        now: f64,
+    ) -> Result<JsValue, JsError> {
         let stamp: Stamp = from_js("stamp", stamp)?;
         to_js(
             &self
@@ -103,12 +148,13 @@ impl Queue {
     /// no transaction open, then finishes at `clock()`. Returns
     /// `{claim, finish}`, or `null` when nothing was claimable; rethrows
     /// what `send` throws (the job then stays leased).
+    #[wasm_bindgen(unchecked_return_type = "Processed | null")]
     pub fn process(
         &self,
         owner: &str,
         lease_ms: f64,
-        clock: &js_sys::Function,
-        send: &js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "() => number")] clock: &js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "(claim: Claim) => void")] send: &js_sys::Function,
     ) -> Result<JsValue, JsValue> {
         let lease_ms = integer("lease_ms", lease_ms)?;
         let mut clock_error = None;
@@ -141,6 +187,7 @@ impl Queue {
     }
 
     /// Every row, in enqueue order.
+    #[wasm_bindgen(unchecked_return_type = "JobRow[]")]
     pub fn rows(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.rows().map_err(core_error)?)
     }
@@ -171,6 +218,7 @@ impl Receiver {
     }
 
     /// `{jobs, qty, repeats, applied}`.
+    #[wasm_bindgen(unchecked_return_type = "Totals")]
     pub fn totals(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.totals().map_err(core_error)?)
     }

@@ -95,7 +95,13 @@ thread_local! {
 /// Renders a playground into `root`. Options: `{lang, scenario, compact,
 /// hash}`. Throws if `root` cannot be used.
 #[wasm_bindgen]
-pub fn mount(root: Element, options: JsValue) -> Result<Playground, JsValue> {
+pub fn mount(
+    root: Element,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ lang?: \"ko\" | \"en\"; scenario?: string; compact?: boolean; hash?: boolean } | undefined"
+    )]
+    options: JsValue,
+) -> Result<Playground, JsValue> {
     let options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {
