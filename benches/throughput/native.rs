@@ -68,14 +68,7 @@ fn single_process(dir: &Path) {
         let raw_rate = (CYCLES * 2) as f64 / started.elapsed().as_secs_f64();
         let started = Instant::now();
         for _ in 0..CYCLES {
-            let claim = queue
-                .claim("bench", millis(clock), 60_000)
-                .expect("claims")
-                .expect("a job");
-            let finish = queue
-                .finish(&claim.stamp(), millis(clock))
-                .expect("finishes");
-            assert!(finish.accepted);
+            claim_and_finish(&queue, millis(clock));
         }
         let cycle_rate = CYCLES as f64 / started.elapsed().as_secs_f64();
         ratios.push(cycle_rate / (raw_rate / 2.0));
@@ -202,24 +195,26 @@ fn queue_with_history(finished: u64, pending: u64) -> Queue {
             .expect("enqueues");
     }
     for _ in 0..finished {
-        let claim = queue
-            .claim("fill", 0, 1_000_000)
-            .expect("claims")
-            .expect("a job");
-        queue.finish(&claim.stamp(), 1).expect("finishes");
+        claim_and_finish(&queue, 0);
     }
     queue
+}
+
+/// One claim and its accepted finish, `now` and `now + 1`.
+fn claim_and_finish(queue: &Queue, now: u64) {
+    let claim = queue
+        .claim("bench", now, 1_000_000)
+        .expect("claims")
+        .expect("a job");
+    let finish = queue.finish(&claim.stamp(), now + 1).expect("finishes");
+    assert!(finish.accepted, "the holder's finish is accepted");
 }
 
 /// Microseconds per claim+finish over `cycles` cycles.
 fn time_cycles(queue: &Queue, cycles: u64) -> f64 {
     let started = Instant::now();
     for _ in 0..cycles {
-        let claim = queue
-            .claim("bench", 2, 1_000_000)
-            .expect("claims")
-            .expect("a job");
-        queue.finish(&claim.stamp(), 3).expect("finishes");
+        claim_and_finish(queue, 2);
     }
     started.elapsed().as_secs_f64() * 1e6 / cycles as f64
 }
