@@ -73,7 +73,7 @@ function labels(expected) {
   return expected.results.map((result) => {
     if (result.do === "claim") return result.claim ? "claimed" : "empty";
     if (result.do === "finish") return result.accepted ? "accepted" : "rejected";
-    if (result.do === "send") return result.applied ? "applied" : "duplicate";
+    if (result.do === "send") return result.reason ? "no_claim" : result.applied ? "applied" : "duplicate";
     return "enqueued";
   });
 }

@@ -72,13 +72,17 @@ pub enum Outcome {
 
 impl Outcome {
     /// The page's one-word label of the result: `claimed`, `empty`,
-    /// `accepted`, `rejected`, `applied`, `duplicate` or `enqueued`.
+    /// `accepted`, `rejected`, `applied`, `duplicate`, `no_claim` (a send
+    /// by an actor holding no claim) or `enqueued`.
     pub fn label(&self) -> &'static str {
         match self {
             Outcome::Claimed { claim: Some(_) } => "claimed",
             Outcome::Claimed { claim: None } => "empty",
             Outcome::Finished(finish) if finish.accepted => "accepted",
             Outcome::Finished(_) => "rejected",
+            Outcome::Sent {
+                reason: Some(_), ..
+            } => "no_claim",
             Outcome::Sent { applied: true, .. } => "applied",
             Outcome::Sent { .. } => "duplicate",
             Outcome::Enqueued { .. } => "enqueued",

@@ -57,12 +57,12 @@ fn the_canonical_refusal_is_explained_with_both_tokens() {
     let late = &timeline.frames[2];
     check!(
         describe(Lang::En, late),
-        "A's finish was refused: the row's token is 2, the stamp's is 1: someone claimed the job after this stamp was issued.".to_owned(),
+        "A's finish was refused: the row's token is 2, the stamp's is 1; someone claimed the job after this stamp was issued.".to_owned(),
         "English explanation"
     );
     check!(
         describe(Lang::Ko, late),
-        "A의 완료 요청은 거절되었습니다: 현재 행의 token은 2, 표식의 token은 1입니다: 이 표식이 발급된 뒤 다른 작업자가 선점했습니다.".to_owned(),
+        "A의 완료 요청은 거절되었습니다. 현재 행의 token은 2, 표식의 token은 1입니다. 이 표식이 발급된 뒤 다른 작업자가 선점했습니다.".to_owned(),
         "Korean explanation"
     );
     let changes = row_changes(&timeline, 2);
@@ -77,6 +77,30 @@ fn the_canonical_refusal_is_explained_with_both_tokens() {
         reclaim[0].changed_columns(),
         vec!["owner", "token", "attempts", "lease_until"],
         "B's reclaim changed"
+    );
+}
+
+/// A reclaim says so, and a claim that set aside dead jobs says that first.
+#[test]
+fn reclaims_and_set_aside_jobs_are_named() {
+    let canonical =
+        Timeline::build(Scenario::parse(CHAPTERS[0].scenario).expect("valid")).expect("replays");
+    check!(
+        describe(Lang::En, &canonical.frames[1]),
+        "B reclaimed snack-1 after the earlier lease ended: token 2, attempt 2, lease until 2000 ms.".to_owned(),
+        "B's reclaim"
+    );
+    let quarantine = CHAPTERS
+        .iter()
+        .find(|c| c.id == "quarantine")
+        .expect("chapter");
+    let timeline =
+        Timeline::build(Scenario::parse(quarantine.scenario).expect("valid")).expect("replays");
+    check!(
+        describe(Lang::En, &timeline.frames[2]),
+        "First, 1 job(s) whose last lease had ended with no attempts left were quarantined. C found nothing claimable at 200 ms."
+            .to_owned(),
+        "C's claim after the attempts ran out"
     );
 }
 

@@ -5,6 +5,7 @@
 use crate::model::{Finish, JobRow, Reason};
 use crate::playground::Lang;
 use crate::replay::{EventResult, Outcome};
+use crate::store;
 use crate::timeline::{Frame, Timeline};
 
 /// The columns of a jobs row, in table order.
@@ -121,13 +122,47 @@ pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
     lang.fill(&key, &values)
 }
 
-/// One sentence saying what the step did.
+/// What the claim's transaction set aside before choosing: sentences for
+/// quarantined and expired jobs, if any.
+fn sweeps(lang: Lang, frame: &Frame) -> Vec<String> {
+    let count = |sql: &str| {
+        frame
+            .sql
+            .iter()
+            .filter(|statement| statement.sql == sql.trim())
+            .map(|statement| statement.rows)
+            .sum::<usize>()
+    };
+    [
+        (store::QUARANTINE, "step.swept_quarantined"),
+        (store::EXPIRE, "step.swept_expired"),
+    ]
+    .into_iter()
+    .filter_map(|(sql, key)| {
+        let n = count(sql);
+        (n > 0).then(|| lang.fill(key, &[("n", n.to_string())]))
+    })
+    .collect()
+}
+
+/// What the step did, in a sentence or two.
 pub fn describe(lang: Lang, frame: &Frame) -> String {
+    let mut sentences = sweeps(lang, frame);
+    sentences.push(describe_event(lang, frame));
+    sentences.join(" ")
+}
+
+fn describe_event(lang: Lang, frame: &Frame) -> String {
     let result = &frame.result;
     let worker = ("worker", result.worker.clone());
     match &result.outcome {
         Outcome::Claimed { claim: Some(claim) } => lang.fill(
-            "step.claimed",
+            // A token above 1 means someone held this job before: a reclaim.
+            if claim.token > 1 {
+                "step.reclaimed"
+            } else {
+                "step.claimed"
+            },
             &[
                 worker,
                 ("id", claim.id.clone()),

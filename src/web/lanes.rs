@@ -86,8 +86,16 @@ pub fn draw(
         TOP - 14.0,
         "lf-axis",
     )?);
-    for tick in 0..=4 {
-        let at = (start as f64 + span * f64::from(tick) / 4.0) as u64;
+    // Ticks on round numbers (100, 250, 500, 1000, ... ms apart), so the
+    // moments the chapters talk about (1000 ms) sit on the axis.
+    let step = [
+        1u64, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000,
+    ]
+    .into_iter()
+    .find(|step| span / *step as f64 <= 6.0)
+    .unwrap_or_else(|| (span / 5.0).ceil() as u64);
+    let mut at = start.div_ceil(step) * step;
+    while (at as f64) <= end {
         shapes.push(line(doc, x(at), TOP - 18.0, x(at), TOP - 10.0, "lf-axis")?);
         shapes.push(text(
             doc,
@@ -96,6 +104,7 @@ pub fn draw(
             &format!("{at} ms"),
             "lf-tick",
         )?);
+        at += step;
     }
     for worker in &workers {
         let y = lane_y(worker);
@@ -124,12 +133,36 @@ pub fn draw(
             );
         }
     }
-    for frame in &timeline.frames[window.start..position.max(window.start).min(window.end)] {
+    let shown = &timeline.frames[window.start..position.max(window.start).min(window.end)];
+    let now = position
+        .checked_sub(1)
+        .and_then(|i| timeline.frames.get(i))
+        .map_or(0, |frame| frame.result.at);
+    let finishes: std::collections::HashMap<(&str, u64), u64> = timeline.frames
+        [..position.min(timeline.frames.len())]
+        .iter()
+        .filter_map(|frame| match &frame.result.outcome {
+            Outcome::Finished(finish) if finish.accepted => {
+                let stamp = finish.expected.as_ref()?;
+                Some(((stamp.id.as_str(), stamp.token), frame.result.at))
+            }
+            _ => None,
+        })
+        .collect();
+    for frame in shown {
         let result = &frame.result;
         let y = lane_y(&result.worker);
         match &result.outcome {
             Outcome::Claimed { claim: Some(claim) } => {
-                let (from, to) = (x(result.at), x(claim.lease_until).max(x(result.at) + 2.0));
+                // A bar ends where the lease ends, or earlier at its accepted
+                // finish; a lease that has run out by "now" is drawn hollow.
+                let finished_at = finishes.get(&(claim.id.as_str(), claim.token)).copied();
+                let ends = finished_at
+                    .unwrap_or(claim.lease_until)
+                    .min(claim.lease_until);
+                let (from, to) = (x(result.at), x(ends).max(x(result.at) + 2.0));
+                let ended = finished_at.is_none() && claim.lease_until <= now;
+                let class = if ended { "lf-bar lf-ended" } else { "lf-bar" };
                 shapes.push(
                     El::svg(doc, "rect")?
                         .attr("x", &format!("{from:.1}"))?
@@ -137,9 +170,12 @@ pub fn draw(
                         .attr("width", &format!("{:.1}", to - from))?
                         .attr("height", "20")?
                         .attr("rx", "4")?
-                        .class("lf-bar")?,
+                        .class(class)?,
                 );
-                let label = format!("token={} → {}", claim.token, claim.lease_until);
+                let label = format!(
+                    "{} · token={} → {}",
+                    claim.id, claim.token, claim.lease_until
+                );
                 shapes.push(
                     text(doc, from + 4.0, y + 26.0, &label, "lf-bar-label")?
                         .attr("text-anchor", "start")?,
@@ -169,19 +205,14 @@ pub fn draw(
                 )?);
                 shapes.push(text(doc, x(result.at), y + 6.0, &mark, class)?);
             }
-            Outcome::Sent { applied, .. } => {
-                let word = lang.text(if *applied {
-                    "result.applied"
-                } else {
-                    "result.duplicate"
-                });
-                shapes.push(text(
-                    doc,
-                    x(result.at),
-                    y + LANE - 4.0,
-                    &format!("↗ {word}"),
-                    "lf-send",
-                )?);
+            Outcome::Sent { applied, reason } => {
+                let (mark, key) = match (reason, applied) {
+                    (Some(_), _) => ("∅", "result.no_claim"),
+                    (None, true) => ("↗", "result.applied"),
+                    (None, false) => ("↗", "result.duplicate"),
+                };
+                let label = format!("{mark} {}", lang.text(key));
+                shapes.push(text(doc, x(result.at), y + LANE - 4.0, &label, "lf-send")?);
             }
             Outcome::Claimed { claim: None } => {
                 shapes.push(text(doc, x(result.at), y + 9.0, "∅", "lf-empty")?);

@@ -210,7 +210,7 @@ impl State {
             Some(Ok(scenario)) => ("sandbox".to_owned(), scenario),
             other => {
                 if let Some(Err(message)) = other {
-                    editor_status = Some((false, message));
+                    editor_status = Some((false, lang.fill("hash.error", &[("message", message)])));
                 }
                 let wanted = param("chapter").or_else(|| options.scenario.clone());
                 let chapter = wanted
@@ -640,6 +640,10 @@ impl Page {
                 state.feedback = None;
                 drop(state);
                 self.build()?;
+                // The button was redrawn; keep the keyboard where it was.
+                if let Some(button) = self.root.query_selector("[data-action=lang]")? {
+                    button.unchecked_into::<web_sys::HtmlElement>().focus()?;
+                }
             }
             Action::Guard(guard) => {
                 let mut state = self.state.borrow_mut();
@@ -675,7 +679,12 @@ impl Page {
             }
             Action::CompareToggled => {}
         }
-        self.show_position(before)?;
+        // After a scenario change the event list is new: draw every row.
+        self.show_position(if changes_scenario_or_lang {
+            usize::MAX
+        } else {
+            before
+        })?;
         if changes_scenario_or_lang {
             self.write_hash()?;
         }
@@ -715,8 +724,9 @@ impl Page {
         let new_index = scenario.events.partition_point(|other| other.at <= at);
         scenario.events.insert(new_index, event);
         state.boundary_event = Some(new_index);
-        let chapter = state.chapter.clone();
-        state.load(chapter, scenario, new_index + 1)?;
+        // The timeline is no longer the chapter's: say so.
+        state.load("sandbox".into(), scenario, new_index + 1)?;
+        state.editor_status = Some((true, state.lang.text("boundary.forked").to_owned()));
         drop(state);
         self.show_scenario(false)
     }
@@ -796,7 +806,10 @@ impl Page {
         parts
             .editor
             .set_value(&serde_json::to_string_pretty(&document).unwrap_or_default());
-        state.editor_status = None;
+        let pending = state.lang.text("editor.pending").to_owned();
+        parts.editor_status.set_text_content(Some(&pending));
+        parts.editor_status.set_attribute("data-ok", "false")?;
+        state.editor_status = Some((false, pending));
         Ok(())
     }
 
@@ -921,7 +934,9 @@ impl Page {
                 El::button(doc, "lang", &t("lang.switch"))?
                     .attr("aria-label", &t("lang.switch_label"))?
                     .attr("lang", lang.other().tag())?,
-                El::button(doc, "copy-link", &t("share.copy"))?,
+                // Only a page that owns its URL has a link to share.
+                El::button(doc, "copy-link", &t("share.copy"))?
+                    .attr("data-hidden", if state.use_hash { "false" } else { "true" })?,
                 share_status,
             ])?,
         ])?;
@@ -956,9 +971,9 @@ impl Page {
             .attr("aria-label", &t("controls.label"))?
             .children([
                 icon_button("reset", "⇤", "controls.reset")?,
-                icon_button("back", "◀", "controls.back")?,
+                icon_button("back", "←", "controls.back")?,
                 play,
-                icon_button("step", "▷", "controls.step")?,
+                icon_button("step", "→", "controls.step")?,
                 icon_button("end", "⇥", "controls.end")?,
                 El::new(doc, "label")?
                     .class("lf-speed")?
@@ -1200,12 +1215,26 @@ impl Page {
             rows.push(El(row));
         }
         replace_children(&parts.events, rows)?;
+        let long = if state.total() > 60 {
+            "lf-events lf-long"
+        } else {
+            "lf-events"
+        };
+        parts.events.set_attribute("class", long)?;
         if refill_editor {
             let pretty = serde_json::from_str::<serde_json::Value>(&state.scenario.to_json())
                 .ok()
                 .and_then(|value| serde_json::to_string_pretty(&value).ok())
                 .unwrap_or_default();
             parts.editor.set_value(&pretty);
+        }
+        let editor_refused = matches!(state.editor_status, Some((false, _)));
+        if let Some(editor) = self
+            .root
+            .query_selector(".lf-editor")?
+            .filter(|_| editor_refused)
+        {
+            editor.set_attribute("open", "")?;
         }
         match &state.editor_status {
             Some((ok, message)) => {
@@ -1284,6 +1313,11 @@ impl Page {
         let lang = state.lang;
         let (position, total) = (state.position, state.total());
         parts.seek.set_value(&position.to_string());
+        let valuetext = lang.fill(
+            "controls.seek_value",
+            &[("n", position.to_string()), ("total", total.to_string())],
+        );
+        parts.seek.set_attribute("aria-valuetext", &valuetext)?;
         let label = lang.fill(
             "controls.position",
             &[("n", position.to_string()), ("total", total.to_string())],
@@ -1385,6 +1419,14 @@ impl Page {
         }
         if state.awaiting_guess {
             announcement = parts.prompt.text_content().unwrap_or_default();
+        }
+        if state.awaiting_guess {
+            // The question needs an answer before the step: say it, and put
+            // the keyboard on the first answer.
+            parts.live.set_text_content(Some(&announcement));
+            if let Some(button) = parts.prompt.query_selector("button")? {
+                button.unchecked_into::<web_sys::HtmlElement>().focus()?;
+            }
         }
         if position != before {
             parts.live.set_text_content(Some(&announcement));
@@ -1564,7 +1606,7 @@ impl Page {
                     if refused {
                         effect = t("sql.rejected_note");
                     }
-                    let class = if executed.write && executed.rows == 0 {
+                    let class = if refused {
                         "lf-effect lf-zero"
                     } else {
                         "lf-effect"
@@ -1756,9 +1798,18 @@ impl Page {
         let guard_sql = El::new(doc, "pre")?
             .class("lf-naive-sql")?
             .text(state.guard.sql());
+        let any_shown = replay
+            .finishes
+            .iter()
+            .any(|naive| naive.event < state.position);
+        let note = match (harm, any_shown) {
+            (true, _) => "compare.harm",
+            (false, true) => "compare.same",
+            (false, false) => "compare.not_yet",
+        };
         let verdict = El::new(doc, "p")?
             .class(if harm { "lf-harm-note" } else { "lf-muted" })?
-            .text(&t(if harm { "compare.harm" } else { "compare.same" }));
+            .text(&t(note));
         replace_children(
             &parts.compare,
             [
@@ -1807,13 +1858,24 @@ impl Page {
     fn emit_step(&self, before: usize) -> Result<(), JsValue> {
         #[derive(Serialize)]
         struct StepDetail<'a> {
+            chapter: &'a str,
             position: usize,
             total: usize,
             result: Option<&'a crate::EventResult>,
         }
+        #[derive(Serialize)]
+        struct VerdictDetail<'a> {
+            chapter: &'a str,
+            event: usize,
+            at: u64,
+            worker: &'a str,
+            #[serde(flatten)]
+            finish: &'a crate::Finish,
+        }
         let state = self.state.borrow();
         let frame = state.frame();
         let detail = StepDetail {
+            chapter: &state.chapter,
             position: state.position,
             total: state.total(),
             result: frame.map(|frame| &frame.result),
@@ -1830,7 +1892,14 @@ impl Page {
         };
         for frame in &state.timeline.frames[revealed] {
             if let Outcome::Finished(finish) = &frame.result.outcome {
-                let verdict = finish
+                let verdict = VerdictDetail {
+                    chapter: &state.chapter,
+                    event: frame.result.event,
+                    at: frame.result.at,
+                    worker: &frame.result.worker,
+                    finish,
+                };
+                let verdict = verdict
                     .serialize(&json)
                     .map_err(|err| JsError::new(&err.to_string()))?;
                 self.fire("leasefence:verdict", &verdict)?;
@@ -1854,7 +1923,7 @@ fn result_mark(lang: Lang, label: &str) -> String {
     let symbol = match label {
         "accepted" | "applied" => "✓",
         "rejected" => "✗",
-        "empty" | "duplicate" => "∅",
+        "empty" | "duplicate" | "no_claim" => "∅",
         _ => "•",
     };
     format!("{symbol} {}", lang.text(&format!("result.{label}")))
