@@ -229,6 +229,9 @@ describe("the playground", () => {
       return page.textContent(".lf-boundary-value");
     };
     assert.match(await verdictAt(999), /finish at 999 ms → ✓ Accepted/);
+    // The moved timeline is the learner's own now, and its past stays marked.
+    assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
+    assert.deepEqual(await results(page), ["claimed", "accepted", null]);
     assert.match(await verdictAt(1000), /finish at 1000 ms → ✗ Rejected/);
     assert.match(await verdictAt(1001), /✗ Rejected/);
     await done(page);
