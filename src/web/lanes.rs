@@ -12,8 +12,10 @@ use crate::replay::Outcome;
 use crate::scenario::Scenario;
 use crate::timeline::Timeline;
 
-const WIDTH: f64 = 1000.0;
-const LEFT: f64 = 110.0;
+/// Drawing width when the container's cannot be read (not laid out yet).
+const DEFAULT_WIDTH: f64 = 1000.0;
+/// Narrowest drawing; a narrower container scrolls sideways.
+const MIN_WIDTH: f64 = 320.0;
 const RIGHT: f64 = 24.0;
 const TOP: f64 = 34.0;
 const LANE: f64 = 52.0;
@@ -29,6 +31,15 @@ pub fn draw(
     position: usize,
     lang: Lang,
 ) -> Result<(), JsValue> {
+    // Draw in the container's own pixels so text stays 12-13 px at every
+    // width, on a phone as on a desktop.
+    let measured = f64::from(container.client_width());
+    let width = if measured > 0.0 {
+        measured.max(MIN_WIDTH)
+    } else {
+        DEFAULT_WIDTH
+    };
+    let left = (width * 0.16).clamp(56.0, 110.0);
     let mut workers: Vec<&str> = Vec::new();
     for event in &scenario.events {
         if !workers.contains(&event.worker.as_str()) {
@@ -63,7 +74,7 @@ pub fn draw(
     let end = start as f64 + ((reach.saturating_sub(start)) as f64 * 1.08).max(10.0);
     let span = end - start as f64;
     let x = |at: u64| {
-        LEFT + ((at as f64).clamp(start as f64, end) - start as f64) / span * (WIDTH - LEFT - RIGHT)
+        left + ((at as f64).clamp(start as f64, end) - start as f64) / span * (width - left - RIGHT)
     };
     let lane_y =
         |worker: &str| TOP + workers.iter().position(|w| *w == worker).unwrap_or(0) as f64 * LANE;
@@ -80,9 +91,9 @@ pub fn draw(
     // Axis with five ticks.
     shapes.push(line(
         doc,
-        LEFT,
+        left,
         TOP - 14.0,
-        WIDTH - RIGHT,
+        width - RIGHT,
         TOP - 14.0,
         "lf-axis",
     )?);
@@ -110,9 +121,9 @@ pub fn draw(
         let y = lane_y(worker);
         shapes.push(line(
             doc,
-            LEFT,
+            left,
             y + LANE / 2.0,
-            WIDTH - RIGHT,
+            width - RIGHT,
             y + LANE / 2.0,
             "lf-lane",
         )?);
@@ -237,7 +248,7 @@ pub fn draw(
         );
     }
     let svg = El::svg(doc, "svg")?
-        .attr("viewBox", &format!("0 0 {WIDTH} {height:.0}"))?
+        .attr("viewBox", &format!("0 0 {width:.0} {height:.0}"))?
         .attr("role", "img")?
         .attr("aria-label", &summary)?
         .class("lf-svg")?

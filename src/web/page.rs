@@ -481,6 +481,15 @@ impl Page {
             event.prevent_default();
             return Some(action);
         }
+        // A click on an event row jumps to just after that event.
+        if event.type_() == "click" {
+            let row = target.closest("[data-event]").ok().flatten();
+            if let Some(index) =
+                row.and_then(|row| row.get_attribute("data-event")?.parse::<usize>().ok())
+            {
+                return Some(Action::Seek(index + 1));
+            }
+        }
         let source = target.closest("[data-action]").ok()??;
         let name = source.get_attribute("data-action")?;
         let arg = source.get_attribute("data-arg").unwrap_or_default();
@@ -1194,8 +1203,14 @@ impl Page {
             }
             let detail = match &event.action {
                 Do::Claim { lease_ms } => format!("lease_ms={lease_ms}"),
+                // The stamp this actor will present, as it holds it then.
+                Do::Finish | Do::Send => index
+                    .checked_sub(1)
+                    .and_then(|before| state.timeline.frames.get(before))
+                    .and_then(|frame| frame.holding.get(&event.worker))
+                    .map(|claim| format!("{} · token={}", claim.id, claim.token))
+                    .unwrap_or_default(),
                 Do::Enqueue(job) => job.id.clone(),
-                _ => String::new(),
             };
             let row: Element = template.0.clone_node_with_deep(true)?.unchecked_into();
             row.set_attribute("data-event", &index.to_string())?;
