@@ -22,7 +22,8 @@ const LANE: f64 = 52.0;
 /// Most events drawn at once.
 const WINDOW: usize = 40;
 
-/// Redraws the lanes for the first `position` events.
+/// Redraws the lanes for the first `position` events, `measured_width`
+/// CSS pixels wide.
 pub fn draw(
     doc: &Document,
     container: &Element,
@@ -30,12 +31,13 @@ pub fn draw(
     timeline: &Timeline,
     position: usize,
     lang: Lang,
+    measured_width: f64,
 ) -> Result<(), JsValue> {
-    // Draw in the container's own pixels so text stays 12-13 px at every
-    // width, on a phone as on a desktop.
-    let measured = f64::from(container.client_width());
-    let width = if measured > 0.0 {
-        measured.max(MIN_WIDTH)
+    // Draw in the container's own pixels (measured by the page on build and
+    // resize, not here: reading a width forces layout on every step), so
+    // text stays 12-13 px on a phone as on a desktop.
+    let width = if measured_width > 0.0 {
+        measured_width.max(MIN_WIDTH)
     } else {
         DEFAULT_WIDTH
     };

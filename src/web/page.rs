@@ -122,6 +122,7 @@ pub fn mount(
         listeners: RefCell::new(Vec::new()),
         timer: Cell::new(None),
         ticker: RefCell::new(None),
+        lanes_width: Cell::new(0.0),
     });
     page.listen()?;
     page.build()?;
@@ -151,6 +152,7 @@ enum Action {
     CopyLink,
     LoadHash,
     CompareToggled,
+    Resized,
 }
 
 /// Milliseconds between steps while playing.
@@ -361,6 +363,8 @@ struct Page {
     listeners: RefCell<Vec<Listener>>,
     timer: Cell<Option<i32>>,
     ticker: RefCell<Option<Closure<dyn FnMut()>>>,
+    /// The lanes panel's width in CSS pixels, measured on build and resize.
+    lanes_width: Cell<f64>,
 }
 
 impl Page {
@@ -406,6 +410,20 @@ impl Page {
             on_window: false,
             capture: true,
             closure: toggled,
+        });
+        let page: Weak<Page> = Rc::downgrade(self);
+        let resized = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+            if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::Resized)) {
+                web_sys::console::error_2(&"leasefence:".into(), &err);
+            }
+        });
+        self.window
+            .add_event_listener_with_callback("resize", resized.as_ref().unchecked_ref())?;
+        self.listeners.borrow_mut().push(Listener {
+            kind: "resize",
+            on_window: true,
+            capture: false,
+            closure: resized,
         });
         if self.state.borrow().use_hash {
             let page: Weak<Page> = Rc::downgrade(self);
@@ -687,6 +705,14 @@ impl Page {
                 return self.build();
             }
             Action::CompareToggled => {}
+            Action::Resized => {
+                let width = self
+                    .parts
+                    .borrow()
+                    .as_ref()
+                    .map_or(0, |parts| parts.lanes.client_width());
+                self.lanes_width.set(f64::from(width));
+            }
         }
         // After a scenario change the event list is new: draw every row.
         self.show_position(if changes_scenario_or_lang {
@@ -1159,6 +1185,7 @@ impl Page {
             ],
         )?;
         drop(state);
+        self.lanes_width.set(f64::from(parts.lanes.client_width()));
         *self.parts.borrow_mut() = Some(parts);
         self.show_scenario(true)?;
         self.show_position(usize::MAX)
@@ -1416,6 +1443,7 @@ impl Page {
             &state.timeline,
             position,
             lang,
+            self.lanes_width.get(),
         )?;
         self.draw_step(parts, &state)?;
         self.draw_table(parts, &state)?;
