@@ -173,6 +173,15 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind) -> Result<Connection
     let header = conn
         .pragma_query_value(None, "application_id", |row| row.get::<_, i32>(0))
         .map_err(|err| not_ours(&shown, err.to_string()))?;
+    // Refuse another program's database before any pragma below writes to
+    // it (setting journal_mode would convert a WAL file for good).
+    if header != kind.app_id() {
+        let tables: i64 =
+            conn.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
+        if let Some(why) = foreign(header, tables, kind) {
+            return Err(not_ours(&shown, why));
+        }
+    }
     let journal: String =
         conn.pragma_update_and_check(None, "journal_mode", "DELETE", |row| row.get(0))?;
     if !journal.eq_ignore_ascii_case("delete") {
@@ -205,18 +214,26 @@ fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {
         return Ok(()); // another process created it first
     }
     let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
-    if app_id != 0 || tables != 0 {
-        let why = match (app_id, kind) {
-            (QUEUE_APP_ID, Kind::Receiver) => "it is a queue database, not a receiver's".into(),
-            (RECEIVER_APP_ID, Kind::Queue) => "it is a receiver database, not a queue".into(),
-            _ => format!("it holds {tables} other schema objects"),
-        };
+    if let Some(why) = foreign(app_id, tables, kind) {
         return Err(not_ours(shown, why));
     }
     tx.execute_batch(kind.schema())?;
     tx.pragma_update(None, "application_id", kind.app_id())?;
     tx.commit()?;
     Ok(())
+}
+
+/// Why a database with this header and this many schema objects is not one
+/// of ours to use as `kind`; `None` for ours or for an empty one.
+fn foreign(app_id: i32, tables: i64, kind: Kind) -> Option<String> {
+    if app_id == kind.app_id() || (app_id == 0 && tables == 0) {
+        return None;
+    }
+    Some(match (app_id, kind) {
+        (QUEUE_APP_ID, Kind::Receiver) => "it is a queue database, not a receiver's".into(),
+        (RECEIVER_APP_ID, Kind::Queue) => "it is a receiver database, not a queue".into(),
+        _ => format!("it holds {tables} other schema objects"),
+    })
 }
 
 fn not_ours(path: &str, why: String) -> Error {
@@ -350,11 +367,11 @@ fn write(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params
 }
 
 /// Runs a statement that yields at most one row (a read, or a write with
-/// `RETURNING`) and notes it.
+/// `RETURNING`; the flag says which) and notes it.
 fn one<T>(
     conn: &Connection,
     log: &mut SqlLog,
-    sql: &'static str,
+    (sql, write): (&'static str, bool),
     params: &Params,
     map: impl FnOnce(&Row<'_>) -> rusqlite::Result<T>,
 ) -> Result<Option<T>> {
@@ -362,7 +379,6 @@ fn one<T>(
         .prepare_cached(sql)?
         .query_row(bind(params).as_slice(), map)
         .optional()?;
-    let write = !sql.trim_start().starts_with("SELECT");
     log.note(sql, params, write, usize::from(found.is_some()));
     Ok(found)
 }
@@ -406,7 +422,7 @@ fn read_job(row: &Row<'_>) -> rusqlite::Result<JobRow> {
 }
 
 fn job_row(conn: &Connection, log: &mut SqlLog, id: &str) -> Result<Option<JobRow>> {
-    one(conn, log, ROW, &[(":id", text(id))], read_job)
+    one(conn, log, (ROW, false), &[(":id", text(id))], read_job)
 }
 
 /// Inserts a job and returns it as stored.
@@ -450,7 +466,7 @@ pub(crate) fn claim(
         (":now_plus_lease", int(now.saturating_add(lease_ms))),
         (":now", int(now)),
     ];
-    let claim = one(&tx, log, CLAIM, &params, |row| {
+    let claim = one(&tx, log, (CLAIM, true), &params, |row| {
         Ok(Claim {
             id: row.get(0)?,
             qty: read_u64(row, 1)?,

@@ -136,18 +136,18 @@ fn a_foreign_file_is_refused_and_untouched() {
         "file untouched"
     );
 
+    // Another program's database in WAL mode: refused before any pragma
+    // could convert it to the rollback journal.
     let other = dir.path().join("other.db");
     Connection::open(&other)
-        .and_then(|conn| conn.execute_batch("CREATE TABLE notes (body TEXT)"))
+        .and_then(|conn| {
+            conn.execute_batch("PRAGMA journal_mode=WAL; CREATE TABLE notes (body TEXT)")
+        })
         .expect("another program's database");
     let before = std::fs::read(&other).expect("reads");
+    let claim = ["claim", "--owner", "A", "--now", "0", "--lease-ms", "5"];
     check!(
-        leasefence(
-            &other,
-            &["claim", "--owner", "A", "--now", "0", "--lease-ms", "5"]
-        )
-        .status
-        .code(),
+        leasefence(&other, &claim).status.code(),
         Some(2),
         "exit code for another SQLite database"
     );
@@ -156,6 +156,10 @@ fn a_foreign_file_is_refused_and_untouched() {
         before,
         "another program's database untouched"
     );
+    let mode: String = Connection::open(&other)
+        .and_then(|conn| conn.query_row("PRAGMA journal_mode", [], |row| row.get(0)))
+        .expect("reads its journal mode");
+    check!(mode, "wal".to_owned(), "its journal mode is still its own");
 }
 
 /// Every kind of bad input on the command line exits 2 with one line naming
