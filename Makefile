@@ -41,7 +41,7 @@ serve: web
 # already compiled by the native tests).
 e2e: web
 	cargo build --quiet
-	node --test e2e/
+	node --test e2e/*.test.mjs
 
 bench:
 	cargo bench --bench throughput

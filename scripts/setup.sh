@@ -10,8 +10,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want=${1:-all}
-# wasm-pack's version, as checked to work here (TOOLCHAIN.md).
+# wasm-pack's version, as checked to work on this kind of machine.
 WASM_PACK_VERSION=0.15.1
+
+# Rust itself (rustup, cargo) and make are the one thing this script
+# expects; say so plainly if they are missing.
+for tool in rustup cargo make; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "setup: $tool is missing; install Rust with rustup (and make) first" >&2
+    exit 1
+  fi
+done
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION=$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p;}' Cargo.lock)
 
@@ -37,7 +46,9 @@ rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || 
 if ! have wasm-bindgen || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   missing_other+=("wasm-bindgen-cli $WASM_BINDGEN_VERSION")
 fi
-have wasm-pack || missing_other+=("wasm-pack $WASM_PACK_VERSION")
+if ! have wasm-pack || [ "$(wasm-pack --version | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+  missing_other+=("wasm-pack $WASM_PACK_VERSION")
+fi
 if [ ! -d e2e/node_modules/binaryen ] || [ ! -d e2e/node_modules/playwright-core ]; then
   missing_other+=("npm packages in e2e/ (binaryen, playwright-core)")
 fi
@@ -64,7 +75,7 @@ for item in "${missing_other[@]}"; do
   case "$item" in
     "rust target"*) rustup target add wasm32-unknown-unknown ;;
     wasm-bindgen-cli*) cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" ;;
-    wasm-pack*) cargo install wasm-pack --version "$WASM_PACK_VERSION" ;;
+    wasm-pack*) cargo install --force wasm-pack --version "$WASM_PACK_VERSION" ;;
     "npm packages"*) (cd e2e && npm ci --no-audit --no-fund) ;;
   esac
 done

@@ -9,8 +9,10 @@
 //!
 //! # Layout
 //!
+//! * [`error`]: the one error type.
 //! * [`model`]: the vocabulary (jobs, rows, claims, stamps, verdicts).
-//! * [`store`]: the schema and every SQL statement, nothing else.
+//! * [`store`]: the schema, every SQL statement, and what runs them
+//!   (opening files, the busy handler, the statement log).
 //! * [`queue`]: the queue API; checks input, supplies nothing but `now`.
 //! * [`receiver`]: the idempotent receiver's ledger (R12).
 //! * [`scenario`] and [`replay`]: timelines as JSON, replayed on an

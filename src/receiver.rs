@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::error::Result;
-use crate::model::{check_int, check_name};
+use crate::error::{Error, Result};
+use crate::model::{MAX_INT, check_int, check_name};
 use crate::store::{self, Kind, Recorded};
 
 /// An idempotent ledger of deliveries, in its own database.
@@ -75,12 +75,19 @@ impl Receiver {
             .collect())
     }
 
-    /// What the receiver holds, summed up.
+    /// What the receiver holds, summed up. A sum past 2^53 - 1 is an
+    /// error rather than a number JavaScript would round.
     pub fn totals(&self) -> Result<Totals> {
         let mut totals = Totals::default();
         for (id, (qty, repeats)) in store::deliveries(&self.conn)? {
             totals.jobs += 1;
-            totals.qty += qty;
+            totals.qty = totals
+                .qty
+                .checked_add(qty)
+                .filter(|sum| *sum <= MAX_INT)
+                .ok_or_else(|| {
+                    Error::invalid("qty", format!("the receiver's total exceeds {MAX_INT}"))
+                })?;
             totals.repeats += repeats;
             totals.applied.insert(id, qty);
         }

@@ -246,11 +246,11 @@ fn bad_command_line_input_exits_2_names_the_field_and_changes_nothing() {
         ),
         (
             &["claim", "--owner", "A", "--now", "0", "--lease-ms", "0"],
-            "lease_ms",
+            "--lease-ms",
         ),
         (
             &["claim", "--owner", "", "--now", "0", "--lease-ms", "5"],
-            "owner",
+            "--owner",
         ),
         (
             &[
@@ -282,7 +282,7 @@ fn bad_command_line_input_exits_2_names_the_field_and_changes_nothing() {
                 "--now",
                 "1",
             ],
-            "token",
+            "--token",
         ),
     ];
     for (args, field) in cases {

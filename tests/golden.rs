@@ -28,8 +28,9 @@ fn every_scenario_replays_to_its_golden_document() {
     }
 }
 
-/// R14 in the canonical document itself: the contract's example, byte for
-/// byte in meaning, is what `canonical.expected.json` holds.
+/// R4 and R14 in the canonical timeline: A's late finish is refused for its
+/// token, and the row it is shown beside is still B's. (The whole document
+/// is compared with the contract's example by the golden test above.)
 #[test]
 fn canonical_timeline_refuses_the_late_finish_and_keeps_b_as_holder() {
     let (_, scenario, _) = SCENARIOS[0];

@@ -153,13 +153,14 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-/// How many actors hold a claim that would be accepted at `now`.
-fn valid_holders(model: &Model, held: &[Option<Claim>], id: &str, now: u64) -> usize {
+/// How many actors hold a claim the queue's row (`rows`, read from the
+/// queue) would accept at `now`, judged by the model's rule.
+fn valid_holders(rows: &[JobRow], held: &[Option<Claim>], id: &str, now: u64) -> usize {
     held.iter()
         .flatten()
         .filter(|claim| claim.id == id)
         .filter(|claim| {
-            let row = model.jobs.iter().find(|row| row.id == claim.id);
+            let row = rows.iter().find(|row| row.id == claim.id);
             Model::refusal(row, &claim.stamp(), now).is_none()
         })
         .count()
@@ -272,7 +273,7 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
                     row.id
                 );
             }
-            let holders = valid_holders(&model, &held, &row.id, now);
+            let holders = valid_holders(&rows, &held, &row.id, now);
             prop_assert!(
                 holders <= 1,
                 "step {}: {} has {} valid holders at {}",

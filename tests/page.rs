@@ -179,3 +179,27 @@ fn mount_refuses_bad_options_with_a_message() {
     let message = String::from(err.unchecked_into::<js_sys::Error>().message());
     assert!(message.starts_with("options"), "{message}");
 }
+
+/// A host page may answer the playground's events by driving it again
+/// (an auto-advancing course, say): nothing is borrowed while events fire.
+#[test]
+fn a_host_listener_may_drive_the_playground_from_its_events() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+
+    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    let (target, pressed) = (root.clone(), Rc::new(Cell::new(false)));
+    let once = Rc::clone(&pressed);
+    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+        if !once.replace(true) {
+            press(&target, "ArrowRight");
+        }
+    });
+    root.add_event_listener_with_callback("leasefence:step", listener.as_ref().unchecked_ref())
+        .expect("listens");
+    press(&root, "ArrowRight");
+    assert!(pressed.get(), "the host's listener ran");
+    assert_eq!(results(&root), some(&["claimed", "claimed", ""]));
+    drop(listener);
+}

@@ -145,3 +145,39 @@ fn every_frame_holds_exactly_the_table_after_its_event() {
         }
     }
 }
+
+/// Values are inserted once: a worker named like a placeholder stays itself.
+#[test]
+fn a_worker_named_like_a_placeholder_is_shown_as_named() {
+    let text = Lang::En.fill(
+        "step.rejected",
+        &[("worker", "{reason}".into()), ("reason", "late".into())],
+    );
+    check!(
+        text,
+        "{reason}'s finish was refused: late".to_owned(),
+        "fill"
+    );
+}
+
+/// The page refuses a scenario whose frames would exhaust the tab, naming
+/// the sizes; every chapter and the 2,000-event budget scenario fit.
+#[test]
+fn the_page_refuses_scenarios_too_large_to_step_through() {
+    use leasefence::playground::chapters::fits_the_page;
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario).expect("valid");
+        check!(fits_the_page(&scenario), Ok(()), "{} fits", chapter.id);
+    }
+    check!(
+        fits_the_page(&Scenario::generated(2000)),
+        Ok(()),
+        "2,000 events fit"
+    );
+    let hostile = Scenario::generated(20_000);
+    let refusal = fits_the_page(&hostile).expect_err("2,001 jobs × 20,000 events is refused");
+    assert!(
+        refusal.starts_with("scenario: 2001 jobs × 20000 events"),
+        "{refusal}"
+    );
+}

@@ -33,7 +33,9 @@ export async function mountAll(scope = document) {
       element.leasefence = mount(element, {
         scenario: element.dataset.scenario,
         lang: element.getAttribute("lang") || undefined,
-        compact: element.hasAttribute("data-compact"),
+        // The full page (data-hash) also takes ?compact, for iframes.
+        compact: element.hasAttribute("data-compact")
+          || (element.hasAttribute("data-hash") && new URLSearchParams(location.search).has("compact")),
         hash: element.hasAttribute("data-hash"),
       });
       mounted.push(element.leasefence);

@@ -1,6 +1,6 @@
 //! Throughput and fairness of the queue on real files and real processes.
 //!
-//! `cargo bench --bench throughput` prints three tables (copied into
+//! `cargo bench --bench throughput` prints four tables (copied into
 //! BENCHMARKS.md):
 //!
 //! 1. claim+finish cycles per second in one process on a file database
@@ -10,6 +10,8 @@
 //! 2. 2, 4 and 8 worker processes on one file, each spending about 1 ms in
 //!    `send`: total rate, each worker's share, p50/p99 claim wait, errors.
 //! 3. Claim cost with 1,000 and with 100,000 finished rows in the table.
+//! 4. Replay of a generated 10,000-event scenario (the native half of
+//!    `make replay-speed`).
 //!
 //! The process that runs the benchmark also plays the workers: it starts
 //! copies of itself with `worker` as the first argument.
@@ -23,6 +25,6 @@ fn main() {
 }
 
 /// Files and processes exist only natively; the browser's replay speed is
-/// measured by `scripts/sizes.sh` and the browser tests.
+/// measured by `e2e/replay-speed.mjs`.
 #[cfg(target_arch = "wasm32")]
 fn main() {}

@@ -37,6 +37,29 @@ pub const CHAPTERS: &[Chapter] = &[
     chapter!("fencing-off-vs-on", "canonical", true),
 ];
 
+/// The most `jobs × events` the page replays into frames: each frame may
+/// copy the table, so a hostile link with 10,000 jobs and 20,000 events
+/// would exhaust the tab. `leasefence replay` takes any size.
+pub const PAGE_LIMIT: usize = 2_000_000;
+
+/// Whether the page can show `scenario`; the refusal names the sizes.
+pub fn fits_the_page(scenario: &crate::Scenario) -> Result<(), String> {
+    let enqueued = scenario
+        .events
+        .iter()
+        .filter(|event| matches!(event.action, crate::Action::Enqueue(_)))
+        .count();
+    let jobs = scenario.jobs.len() + enqueued;
+    let cost = jobs.max(1).saturating_mul(scenario.events.len());
+    if cost > PAGE_LIMIT {
+        return Err(format!(
+            "scenario: {jobs} jobs × {} events is too large for the playground (at most {PAGE_LIMIT}); replay it with `leasefence replay`",
+            scenario.events.len()
+        ));
+    }
+    Ok(())
+}
+
 /// The chapter with this id.
 pub fn find(id: &str) -> Option<&'static Chapter> {
     CHAPTERS.iter().find(|chapter| chapter.id == id)

@@ -79,13 +79,17 @@ pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
     let Some(frame) = timeline.frames.get(index) else {
         return Vec::new();
     };
-    let before = timeline.rows_after(index);
+    let before: std::collections::HashMap<&str, &JobRow> = timeline
+        .rows_after(index)
+        .iter()
+        .map(|row| (row.id.as_str(), row))
+        .collect();
     let target = target_id(&frame.result);
     frame
         .rows
         .iter()
         .filter_map(|after| {
-            let old = before.iter().find(|row| row.id == after.id);
+            let old = before.get(after.id.as_str()).copied();
             let is_target = target == Some(after.id.as_str());
             (is_target || old != Some(after)).then(|| RowChange {
                 id: after.id.clone(),

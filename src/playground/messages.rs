@@ -70,12 +70,34 @@ impl Lang {
         self.table().get(key).map_or(key, String::as_str)
     }
 
-    /// The message for `key` with `{name}` placeholders filled in.
+    /// The message for `key` with `{name}` placeholders filled in, in one
+    /// pass over the template: a value that itself looks like `{reason}`
+    /// (a worker may be called anything) is inserted as it is.
     pub fn fill(self, key: &str, values: &[(&str, String)]) -> String {
-        let mut text = self.text(key).to_owned();
-        for (name, value) in values {
-            text = text.replace(&format!("{{{name}}}"), value);
+        let template = self.text(key);
+        let mut text = String::with_capacity(template.len());
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            text.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let value = after.find('}').and_then(|close| {
+                values
+                    .iter()
+                    .find(|(name, _)| *name == &after[..close])
+                    .map(|v| (close, v))
+            });
+            match value {
+                Some((close, (_, value))) => {
+                    text.push_str(value);
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    text.push('{');
+                    rest = after;
+                }
+            }
         }
+        text.push_str(rest);
         text
     }
 }

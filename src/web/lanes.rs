@@ -42,9 +42,11 @@ pub fn draw(
         DEFAULT_WIDTH
     };
     let left = (width * 0.16).clamp(56.0, 110.0);
+    // Lanes in order of first appearance; the set keeps this linear.
     let mut workers: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for event in &scenario.events {
-        if !workers.contains(&event.worker.as_str()) {
+        if seen.insert(event.worker.as_str()) {
             workers.push(&event.worker);
         }
     }
@@ -78,8 +80,12 @@ pub fn draw(
     let x = |at: u64| {
         left + ((at as f64).clamp(start as f64, end) - start as f64) / span * (width - left - RIGHT)
     };
-    let lane_y =
-        |worker: &str| TOP + workers.iter().position(|w| *w == worker).unwrap_or(0) as f64 * LANE;
+    let lane_of: std::collections::HashMap<&str, usize> = workers
+        .iter()
+        .enumerate()
+        .map(|(lane, worker)| (*worker, lane))
+        .collect();
+    let lane_y = |worker: &str| TOP + lane_of.get(worker).copied().unwrap_or(0) as f64 * LANE;
     let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
 
     let summary = lang.fill(

@@ -319,7 +319,9 @@ fn decode_scenario(encoded: &str) -> Result<Scenario, String> {
         .decode(encoded.trim_end_matches('='))
         .map_err(|err| format!("#scenario: not base64url ({err})"))?;
     let json = String::from_utf8(bytes).map_err(|_| "#scenario: not UTF-8 text".to_owned())?;
-    Scenario::parse(&json).map_err(|err| err.to_string())
+    let scenario = Scenario::parse(&json).map_err(|err| err.to_string())?;
+    chapters::fits_the_page(&scenario)?;
+    Ok(scenario)
 }
 
 /// The containers the page redraws, kept so no lookup by id is needed
@@ -715,11 +717,17 @@ impl Page {
             }
         }
         // After a scenario change the event list is new: draw every row.
-        self.show_position(if changes_scenario_or_lang {
+        let before = if changes_scenario_or_lang {
             usize::MAX
         } else {
             before
-        })?;
+        };
+        self.show_position(before)?;
+        // Host pages hear about it last, with no borrow held: a listener
+        // may drive the playground again.
+        if self.state.borrow().position != before {
+            self.emit_step(before)?;
+        }
         if changes_scenario_or_lang {
             self.write_hash()?;
         }
@@ -758,9 +766,9 @@ impl Page {
         event.at = at;
         let new_index = scenario.events.partition_point(|other| other.at <= at);
         scenario.events.insert(new_index, event);
-        state.boundary_event = Some(new_index);
         // The timeline is no longer the chapter's: say so.
         state.load("sandbox".into(), scenario, new_index + 1)?;
+        state.boundary_event = Some(new_index);
         state.editor_status = Some((true, state.lang.text("boundary.forked").to_owned()));
         drop(state);
         self.show_scenario(false)
@@ -774,7 +782,8 @@ impl Page {
             .map(|parts| parts.editor.value())
             .unwrap_or_default();
         let mut state = self.state.borrow_mut();
-        match Scenario::parse(&text) {
+        let parsed = Scenario::parse(&text).map_err(|err| err.to_string());
+        match parsed.and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario)) {
             Ok(scenario) => {
                 let count = scenario.events.len();
                 state.boundary_event = last_finish(&scenario);
@@ -785,9 +794,7 @@ impl Page {
                 state.editor_status = Some((true, message));
             }
             Err(err) => {
-                let message = state
-                    .lang
-                    .fill("editor.error", &[("message", err.to_string())]);
+                let message = state.lang.fill("editor.error", &[("message", err)]);
                 state.editor_status = Some((false, message));
             }
         }
@@ -1473,8 +1480,6 @@ impl Page {
         }
         if position != before {
             parts.live.set_text_content(Some(&announcement));
-            drop(state);
-            self.emit_step(before)?;
         }
         Ok(())
     }
@@ -1643,7 +1648,7 @@ impl Page {
                         },
                         &[n],
                     );
-                    let refused = executed.sql.contains("SET state = 'done'")
+                    let refused = executed.sql == crate::store::FINISH.trim()
                         && executed.rows == 0
                         && matches!(&frame.result.outcome, Outcome::Finished(finish) if !finish.accepted);
                     if refused {
@@ -1749,7 +1754,13 @@ impl Page {
             "receiver.total",
             &[
                 ("jobs", ledger.len().to_string()),
-                ("qty", ledger.values().sum::<u64>().to_string()),
+                (
+                    "qty",
+                    ledger
+                        .values()
+                        .fold(0u64, |sum, qty| sum.saturating_add(*qty))
+                        .to_string(),
+                ),
             ],
         );
         replace_children(
@@ -1915,6 +1926,7 @@ impl Page {
             #[serde(flatten)]
             finish: &'a crate::Finish,
         }
+        let mut events = Vec::new();
         let state = self.state.borrow();
         let frame = state.frame();
         let detail = StepDetail {
@@ -1927,7 +1939,7 @@ impl Page {
         let detail = detail
             .serialize(&json)
             .map_err(|err| JsError::new(&err.to_string()))?;
-        self.fire("leasefence:step", &detail)?;
+        events.push(("leasefence:step", detail));
         let revealed = if before == usize::MAX || before >= state.position {
             0..0
         } else {
@@ -1945,8 +1957,12 @@ impl Page {
                 let verdict = verdict
                     .serialize(&json)
                     .map_err(|err| JsError::new(&err.to_string()))?;
-                self.fire("leasefence:verdict", &verdict)?;
+                events.push(("leasefence:verdict", verdict));
             }
+        }
+        drop(state);
+        for (name, detail) in events {
+            self.fire(name, &detail)?;
         }
         Ok(())
     }

@@ -128,9 +128,34 @@ pub fn run() -> ExitCode {
     match execute(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("leasefence: {err}");
+            eprintln!("leasefence: {}", as_flags(err));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Names the command-line flag where the core names its field
+/// (`lease_ms` -> `--lease-ms`), so the message points at what to retype.
+fn as_flags(err: Error) -> Error {
+    const FLAGS: [&str; 9] = [
+        "id",
+        "qty",
+        "deadline",
+        "max_attempts",
+        "owner",
+        "now",
+        "lease_ms",
+        "token",
+        "attempt",
+    ];
+    match err {
+        Error::InvalidInput { field, problem } if FLAGS.contains(&field.as_str()) => {
+            Error::InvalidInput {
+                field: format!("--{}", field.replace('_', "-")),
+                problem,
+            }
+        }
+        other => other,
     }
 }
 
@@ -194,7 +219,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
                 max_attempts,
             };
             // Check the input before the file is created.
-            job.validate("--")?;
+            job.validate("")?;
             let row = Queue::open(db_path(db)?)?.enqueue(&job)?;
             print_json(&row)?;
         }

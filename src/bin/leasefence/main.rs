@@ -3,7 +3,7 @@
 //!
 //! Every command prints JSON on stdout. Exit codes: 0 success, 1 a finish
 //! was rejected, 2 bad input or an unusable database (one line on stderr,
-//! naming the field; nothing changed).
+//! naming the field; nothing changed), 3 `work` could not deliver.
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;

@@ -89,7 +89,12 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
             Ok(None) if queue.live_jobs()? == 0 => break,
             Ok(None) => std::thread::sleep(Duration::from_millis(args.poll_ms)),
             Err(ProcessError::Queue(err)) => return Err(err),
-            Err(ProcessError::Send(message)) => return Err(Error::invalid("--receiver", message)),
+            Err(ProcessError::Send(message)) => {
+                // Not bad input: the receiver is down or refused. The job
+                // stays leased and is reclaimed after its lease.
+                eprintln!("leasefence: --receiver: {message}");
+                return Ok(ExitCode::from(3));
+            }
         }
     }
     print_json(&json!({ "worker": args.owner, "finished": finished, "rejected": rejected }))?;
