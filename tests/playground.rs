@@ -181,3 +181,83 @@ fn the_page_refuses_scenarios_too_large_to_step_through() {
         "{refusal}"
     );
 }
+
+fn canonical_stepper() -> leasefence::playground::stepper::Stepper {
+    let scenario = Scenario::parse(CHAPTERS[0].scenario).expect("valid");
+    leasefence::playground::stepper::Stepper::new("canonical", scenario, 0).expect("builds")
+}
+
+/// Predicting: the finish is not revealed until the learner answers, and
+/// the answer is scored against the queue's verdict.
+#[test]
+fn a_prediction_is_asked_before_a_finish_and_scored() {
+    use leasefence::playground::stepper::{Guessed, Stepped};
+    let mut stepper = canonical_stepper();
+    stepper.predict = true;
+    check!(stepper.step() == Stepped::Moved, true, "A's claim");
+    check!(stepper.step() == Stepped::Moved, true, "B's reclaim");
+    check!(
+        stepper.step() == Stepped::AskFirst,
+        true,
+        "A's finish asks first"
+    );
+    check!(
+        stepper.step() == Stepped::Waiting,
+        true,
+        "stepping again waits for the answer"
+    );
+    check!(stepper.position, 2, "not revealed yet");
+    let guessed = stepper.guess(true).expect("a question was open");
+    check!(
+        guessed
+            == Guessed {
+                accepted: false,
+                right: false
+            },
+        true,
+        "guessed accepted; it was rejected"
+    );
+    check!(
+        (stepper.position, stepper.score),
+        (3, (0, 1)),
+        "revealed and scored"
+    );
+    check!(
+        stepper.step() == Stepped::AtEnd,
+        true,
+        "nothing after the end"
+    );
+}
+
+/// Dragging A's finish across lease_until flips its verdict exactly there,
+/// and the moved timeline becomes the learner's own.
+#[test]
+fn moving_the_finish_flips_the_verdict_at_lease_until() {
+    use leasefence::Outcome;
+    let mut stepper = canonical_stepper();
+    let verdict_at = |stepper: &mut leasefence::playground::stepper::Stepper, at| {
+        stepper.move_finish(at).expect("moves");
+        match &stepper
+            .frame()
+            .expect("stands after the finish")
+            .result
+            .outcome
+        {
+            Outcome::Finished(finish) => finish.reason,
+            other => panic!("expected the finish, got {other:?}"),
+        }
+    };
+    check!(verdict_at(&mut stepper, 999), None, "R5: finish at 999 ms");
+    check!(
+        stepper.chapter.as_str(),
+        "sandbox",
+        "the moved timeline is the learner's"
+    );
+    check!(
+        verdict_at(&mut stepper, 1000),
+        Some(leasefence::Reason::TokenMismatch),
+        "R5: at 1000 ms B has reclaimed"
+    );
+    stepper.back();
+    check!(stepper.position, 2, "back one step");
+}

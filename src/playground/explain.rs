@@ -2,7 +2,7 @@
 //! happened, the reason a finish was refused, the rows that changed, and
 //! the stamp beside the row (R14).
 
-use crate::model::{Finish, JobRow, Reason};
+use crate::model::{Finish, JobRow, JobState, Reason};
 use crate::playground::Lang;
 use crate::replay::{EventResult, Outcome};
 use crate::store;
@@ -216,19 +216,65 @@ fn describe_event(lang: Lang, frame: &Frame) -> String {
     }
 }
 
-/// The stamp and the row side by side: `(field, presented, current)`.
-pub fn side_by_side(finish: &Finish) -> Vec<(&'static str, String, String)> {
+/// One line of the stamp-beside-row table (R14).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    /// The condition's field.
+    pub field: &'static str,
+    /// What the finish needed (the stamp's value, or the rule).
+    pub expected: String,
+    /// What the row holds.
+    pub current: String,
+    /// Whether this condition failed.
+    pub differs: bool,
+}
+
+/// The stamp and the row side by side, one line per condition of R4, with
+/// the failing ones marked. `at` is the finish's time.
+pub fn side_by_side(finish: &Finish, at: u64) -> Vec<Compared> {
     let Some(stamp) = &finish.expected else {
         return Vec::new();
     };
     let row = finish.current.as_ref();
     let current = |column: &str| row.map_or_else(|| "—".to_owned(), |row| cell(row, column));
+    let line = |field, expected: String, current: String, differs| Compared {
+        field,
+        expected,
+        current,
+        differs,
+    };
+    let lease_over = row.is_none_or(|row| row.lease_until.is_none_or(|until| at >= until));
     vec![
-        ("id", stamp.id.clone(), current("id")),
-        ("owner", stamp.owner.clone(), current("owner")),
-        ("token", stamp.token.to_string(), current("token")),
-        ("attempt", stamp.attempt.to_string(), current("attempts")),
-        ("state", "leased".to_owned(), current("state")),
-        ("lease_until", "> now".to_owned(), current("lease_until")),
+        line("id", stamp.id.clone(), current("id"), row.is_none()),
+        line(
+            "owner",
+            stamp.owner.clone(),
+            current("owner"),
+            row.is_some_and(|r| r.owner.as_deref() != Some(&stamp.owner)),
+        ),
+        line(
+            "token",
+            stamp.token.to_string(),
+            current("token"),
+            row.is_some_and(|r| r.token != stamp.token),
+        ),
+        line(
+            "attempt",
+            stamp.attempt.to_string(),
+            current("attempts"),
+            row.is_some_and(|r| r.attempts != stamp.attempt),
+        ),
+        line(
+            "state",
+            "leased".to_owned(),
+            current("state"),
+            row.is_some_and(|r| r.state != JobState::Leased),
+        ),
+        line(
+            "lease_until",
+            format!("> {at}"),
+            current("lease_until"),
+            lease_over,
+        ),
     ]
 }

@@ -9,6 +9,7 @@
 pub mod chapters;
 pub mod explain;
 pub mod messages;
+pub mod stepper;
 
 pub use chapters::{CHAPTERS, Chapter};
 pub use messages::Lang;

@@ -27,11 +27,13 @@ use web_sys::{
 };
 
 use super::dom::{El, replace_children};
-use crate::playground::explain::{COLUMNS, cell, describe, reason_text, row_changes, side_by_side};
+use crate::playground::explain::{
+    COLUMNS, Compared, cell, describe, reason_text, row_changes, side_by_side,
+};
+use crate::playground::stepper::{Guessed, SANDBOX, Stepped, Stepper};
 use crate::playground::{CHAPTERS, Lang, chapters};
 use crate::replay::Outcome;
 use crate::scenario::{Action as Do, Scenario};
-use crate::timeline::{Frame, Timeline};
 use crate::unfenced::{self, Guard, NaiveReplay};
 
 /// How `mount` is configured (all optional).
@@ -58,7 +60,7 @@ pub struct Playground {
 impl Playground {
     /// How many events have been applied.
     pub fn position(&self) -> usize {
-        self.page.state.borrow().position
+        self.page.state.borrow().stepper.position
     }
 
     /// The page's language tag.
@@ -69,7 +71,7 @@ impl Playground {
     /// The scenario on screen, as contract JSON.
     #[wasm_bindgen(js_name = scenarioJson)]
     pub fn scenario_json(&self) -> String {
-        self.page.state.borrow().scenario.to_json()
+        self.page.state.borrow().stepper.scenario.to_json()
     }
 
     /// Stops the playground and empties its element (for hosts that
@@ -158,24 +160,18 @@ enum Action {
 /// Milliseconds between steps while playing.
 const SPEEDS: [(i32, &str); 3] = [(1600, "slow"), (900, "normal"), (400, "fast")];
 
+/// The page's state: the learner's place in the timeline ([`Stepper`],
+/// plain and natively tested) and what only the page needs.
 struct State {
     lang: Lang,
-    chapter: String,
-    scenario: Scenario,
-    timeline: Timeline,
+    stepper: Stepper,
     /// The fencing-off replay, computed when the comparison is opened.
     naive: Option<NaiveReplay>,
     guard: Guard,
-    position: usize,
     playing: bool,
     speed_ms: i32,
-    predict: bool,
-    awaiting_guess: bool,
-    feedback: Option<String>,
-    score: (usize, usize),
     editor_status: Option<(bool, String)>,
     share_status: Option<String>,
-    boundary_event: Option<usize>,
     compact: bool,
     use_hash: bool,
 }
@@ -209,7 +205,7 @@ impl State {
         let mut editor_status = None;
         let shared = param("scenario").map(|encoded| decode_scenario(&encoded));
         let (chapter, scenario) = match shared {
-            Some(Ok(scenario)) => ("sandbox".to_owned(), scenario),
+            Some(Ok(scenario)) => (SANDBOX.to_owned(), scenario),
             other => {
                 if let Some(Err(message)) = other {
                     editor_status = Some((false, lang.fill("hash.error", &[("message", message)])));
@@ -222,26 +218,16 @@ impl State {
                 (chapter.id.to_owned(), parse_chapter(chapter)?)
             }
         };
-        let guard = Guard::IdOnly;
-        let timeline = Timeline::build(scenario.clone()).map_err(to_js_error)?;
         let position = param("step")
             .and_then(|step| step.parse::<usize>().ok())
             .map_or(0, |step| step.min(scenario.events.len()));
         Ok(State {
             lang,
-            boundary_event: last_finish(&scenario),
-            chapter,
-            scenario,
-            timeline,
+            stepper: Stepper::new(chapter, scenario, position).map_err(to_js_error)?,
             naive: None,
-            guard,
-            position,
+            guard: Guard::IdOnly,
             playing: false,
             speed_ms: SPEEDS[1].0,
-            predict: false,
-            awaiting_guess: false,
-            feedback: None,
-            score: (0, 0),
             editor_status,
             share_status: None,
             compact: options.compact,
@@ -249,30 +235,13 @@ impl State {
         })
     }
 
-    fn total(&self) -> usize {
-        self.scenario.events.len()
-    }
-
-    fn frame(&self) -> Option<&Frame> {
-        self.position
-            .checked_sub(1)
-            .and_then(|i| self.timeline.frames.get(i))
-    }
-
-    /// Replaces the scenario; the caller redraws.
-    fn load(
-        &mut self,
-        chapter: String,
-        scenario: Scenario,
-        position: usize,
-    ) -> Result<(), JsValue> {
-        self.timeline = Timeline::build(scenario.clone()).map_err(to_js_error)?;
+    /// Replaces the scenario (the comparison is recomputed when shown);
+    /// the caller redraws.
+    fn load(&mut self, chapter: &str, scenario: Scenario, position: usize) -> Result<(), JsValue> {
+        self.stepper
+            .load(chapter, scenario, position)
+            .map_err(to_js_error)?;
         self.naive = None;
-        self.position = position.min(scenario.events.len());
-        self.scenario = scenario;
-        self.chapter = chapter;
-        self.awaiting_guess = false;
-        self.feedback = None;
         Ok(())
     }
 }
@@ -283,13 +252,6 @@ fn to_js_error(err: crate::Error) -> JsValue {
 
 fn parse_chapter(chapter: &chapters::Chapter) -> Result<Scenario, JsValue> {
     Scenario::parse(chapter.scenario).map_err(to_js_error)
-}
-
-fn last_finish(scenario: &Scenario) -> Option<usize> {
-    scenario
-        .events
-        .iter()
-        .rposition(|event| event.action == Do::Finish)
 }
 
 /// The `lang` of `root` or its closest ancestor that says.
@@ -561,7 +523,7 @@ impl Page {
 
     /// Applies an action and redraws what it changed.
     fn dispatch(self: &Rc<Self>, action: Action) -> Result<(), JsValue> {
-        let before = self.state.borrow().position;
+        let before = self.state.borrow().stepper.position;
         // The address bar follows the scenario and the language; the step
         // goes into copied links only (rewriting history on every step is
         // slow and floods the back button).
@@ -575,72 +537,31 @@ impl Page {
         );
         match action {
             Action::Step | Action::Tick => {
-                let mut state = self.state.borrow_mut();
-                if state.position >= state.total() {
-                    drop(state);
+                let stepped = self.state.borrow_mut().stepper.step();
+                if matches!(stepped, Stepped::AtEnd | Stepped::AskFirst) {
                     self.set_playing(false)?;
-                } else if state.predict
-                    && !state.awaiting_guess
-                    && state.scenario.events[state.position].action == Do::Finish
-                {
-                    state.awaiting_guess = true;
-                    drop(state);
-                    self.set_playing(false)?;
-                } else if !state.awaiting_guess {
-                    state.position += 1;
-                    state.feedback = None;
                 }
             }
             Action::Guess(accept) => {
-                let mut state = self.state.borrow_mut();
-                if !state.awaiting_guess {
-                    return Ok(());
-                }
-                state.awaiting_guess = false;
-                state.position += 1;
-                let accepted = matches!(&state.frame().map(|f| &f.result.outcome), Some(Outcome::Finished(f)) if f.accepted);
-                let verdict_key = if accepted {
-                    "result.accepted"
-                } else {
-                    "result.rejected"
-                };
-                let verdict = state.lang.text(verdict_key).to_owned();
-                let right = accept == accepted;
-                state.score = (state.score.0 + usize::from(right), state.score.1 + 1);
-                let key = if right {
-                    "predict.right"
-                } else {
-                    "predict.wrong"
-                };
-                state.feedback = Some(state.lang.fill(key, &[("verdict", verdict)]));
+                self.state.borrow_mut().stepper.guess(accept);
             }
-            Action::Back => {
-                let mut state = self.state.borrow_mut();
-                state.position = state.position.saturating_sub(1);
-                state.awaiting_guess = false;
-                state.feedback = None;
-            }
+            Action::Back => self.state.borrow_mut().stepper.back(),
             Action::Reset => {
                 self.set_playing(false)?;
-                let mut state = self.state.borrow_mut();
-                state.position = 0;
-                state.awaiting_guess = false;
-                state.feedback = None;
+                self.state.borrow_mut().stepper.seek(0);
             }
             Action::End => {
                 let mut state = self.state.borrow_mut();
-                state.position = state.total();
-                state.awaiting_guess = false;
+                let total = state.stepper.total();
+                state.stepper.seek(total);
             }
-            Action::Seek(position) => {
-                let mut state = self.state.borrow_mut();
-                state.position = position.min(state.total());
-                state.awaiting_guess = false;
-            }
+            Action::Seek(position) => self.state.borrow_mut().stepper.seek(position),
             Action::TogglePlay => {
                 let playing = !self.state.borrow().playing;
-                if playing && self.state.borrow().position >= self.state.borrow().total() {
-                    self.state.borrow_mut().position = 0;
+                if playing
+                    && self.state.borrow().stepper.position >= self.state.borrow().stepper.total()
+                {
+                    self.state.borrow_mut().stepper.position = 0;
                 }
                 self.set_playing(playing)?;
             }
@@ -656,17 +577,15 @@ impl Page {
                 if let Some(chapter) = chapters::find(&id) {
                     let scenario = parse_chapter(chapter)?;
                     let mut state = self.state.borrow_mut();
-                    state.boundary_event = last_finish(&scenario);
-                    state.load(id, scenario, 0)?;
+                    state.load(&id, scenario, 0)?;
                 } else {
-                    self.state.borrow_mut().chapter = "sandbox".into();
+                    self.state.borrow_mut().stepper.chapter = SANDBOX.into();
                 }
                 self.show_scenario(true)?;
             }
             Action::SwitchLang => {
                 let mut state = self.state.borrow_mut();
                 state.lang = state.lang.other();
-                state.feedback = None;
                 drop(state);
                 self.build()?;
                 // The button was redrawn; keep the keyboard where it was.
@@ -681,8 +600,8 @@ impl Page {
             }
             Action::Predict(on) => {
                 let mut state = self.state.borrow_mut();
-                state.predict = on;
-                state.awaiting_guess = false;
+                state.stepper.predict = on;
+                state.stepper.awaiting_guess = false;
             }
             Action::Boundary(at) => self.move_boundary(at)?,
             Action::ApplyEditor => self.apply_editor()?,
@@ -725,7 +644,7 @@ impl Page {
         self.show_position(before)?;
         // Host pages hear about it last, with no borrow held: a listener
         // may drive the playground again.
-        if self.state.borrow().position != before {
+        if self.state.borrow().stepper.position != before {
             self.emit_step(before)?;
         }
         if changes_scenario_or_lang {
@@ -758,17 +677,9 @@ impl Page {
     /// new verdict: the learner watches it flip exactly at `lease_until`.
     fn move_boundary(&self, at: u64) -> Result<(), JsValue> {
         let mut state = self.state.borrow_mut();
-        let Some(index) = state.boundary_event else {
-            return Ok(());
-        };
-        let mut scenario = state.scenario.clone();
-        let mut event = scenario.events.remove(index);
-        event.at = at;
-        let new_index = scenario.events.partition_point(|other| other.at <= at);
-        scenario.events.insert(new_index, event);
+        state.stepper.move_finish(at).map_err(to_js_error)?;
+        state.naive = None;
         // The timeline is no longer the chapter's: say so.
-        state.load("sandbox".into(), scenario, new_index + 1)?;
-        state.boundary_event = Some(new_index);
         state.editor_status = Some((true, state.lang.text("boundary.forked").to_owned()));
         drop(state);
         self.show_scenario(false)
@@ -786,8 +697,7 @@ impl Page {
         match parsed.and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario)) {
             Ok(scenario) => {
                 let count = scenario.events.len();
-                state.boundary_event = last_finish(&scenario);
-                state.load("sandbox".into(), scenario, 0)?;
+                state.load(SANDBOX, scenario, 0)?;
                 let message = state
                     .lang
                     .fill("editor.applied", &[("events", count.to_string())]);
@@ -820,7 +730,12 @@ impl Page {
                 return Ok(());
             }
         };
-        let last_at = state.scenario.events.last().map_or(0, |event| event.at);
+        let last_at = state
+            .stepper
+            .scenario
+            .events
+            .last()
+            .map_or(0, |event| event.at);
         let (list, item) = match what {
             "job" => (
                 "jobs",
@@ -865,14 +780,16 @@ impl Page {
     /// `v=1&chapter=..|scenario=..&lang=..`, plus `&step=N` for links.
     fn hash_text(&self, with_step: bool) -> String {
         let state = self.state.borrow();
-        let what = match chapters::find(&state.chapter) {
-            Some(chapter) if parse_chapter(chapter).ok().as_ref() == Some(&state.scenario) => {
+        let what = match chapters::find(&state.stepper.chapter) {
+            Some(chapter)
+                if parse_chapter(chapter).ok().as_ref() == Some(&state.stepper.scenario) =>
+            {
                 format!("chapter={}", chapter.id)
             }
-            _ => format!("scenario={}", encode_scenario(&state.scenario)),
+            _ => format!("scenario={}", encode_scenario(&state.stepper.scenario)),
         };
         let step = if with_step {
-            format!("&step={}", state.position)
+            format!("&step={}", state.stepper.position)
         } else {
             String::new()
         };
@@ -955,7 +872,7 @@ impl Page {
             )?;
         }
         let sandbox = El::new(doc, "option")?
-            .attr("value", "sandbox")?
+            .attr("value", SANDBOX)?
             .text(&t("chapter.sandbox.title"));
         chapter_select.0.append_child(&sandbox.0)?;
         let share_status = El::new(doc, "span")?
@@ -1107,7 +1024,7 @@ impl Page {
         let predict_box = El::new(doc, "input")?
             .attr("type", "checkbox")?
             .attr("data-action", "predict")?;
-        if state.predict {
+        if state.stepper.predict {
             predict_box.0.set_attribute("checked", "")?;
         }
         let predict = El::new(doc, "label")?
@@ -1208,18 +1125,18 @@ impl Page {
         };
         let state = self.state.borrow();
         let lang = state.lang;
-        parts.chapter_select.set_value(&state.chapter);
-        parts
-            .narration
-            .set_text_content(Some(lang.text(&format!("chapter.{}.text", state.chapter))));
+        parts.chapter_select.set_value(&state.stepper.chapter);
+        parts.narration.set_text_content(Some(
+            lang.text(&format!("chapter.{}.text", state.stepper.chapter)),
+        ));
         if let Some(details) = self.root.query_selector(".lf-compare")? {
             let compare_chapter =
-                chapters::find(&state.chapter).is_some_and(|chapter| chapter.compare);
+                chapters::find(&state.stepper.chapter).is_some_and(|chapter| chapter.compare);
             if compare_chapter {
                 details.set_attribute("open", "")?;
             }
         }
-        parts.seek.set_max(&state.total().to_string());
+        parts.seek.set_max(&state.stepper.total().to_string());
         // One template row, cloned per event: far fewer calls into the
         // DOM than building each row (2,000-event scenarios load in time).
         let template = El::new(doc, "li")?.class("lf-event")?.children([
@@ -1229,8 +1146,8 @@ impl Page {
             El::new(doc, "span")?.class("lf-detail")?,
             El::new(doc, "span")?.class("lf-result")?,
         ])?;
-        let mut rows = Vec::with_capacity(state.total());
-        for (index, event) in state.scenario.events.iter().enumerate() {
+        let mut rows = Vec::with_capacity(state.stepper.total());
+        for (index, event) in state.stepper.scenario.events.iter().enumerate() {
             let mut who = event.worker.clone();
             if let Some(owner) = event.owner.as_ref().filter(|owner| **owner != event.worker) {
                 who = format!("{who} (owner {owner})");
@@ -1240,7 +1157,7 @@ impl Page {
                 // The stamp this actor will present, as it holds it then.
                 Do::Finish | Do::Send => index
                     .checked_sub(1)
-                    .and_then(|before| state.timeline.frames.get(before))
+                    .and_then(|before| state.stepper.timeline.frames.get(before))
                     .and_then(|frame| frame.holding.get(&event.worker))
                     .map(|claim| format!("{} · token={}", claim.id, claim.token))
                     .unwrap_or_default(),
@@ -1264,17 +1181,18 @@ impl Page {
             rows.push(El(row));
         }
         replace_children(&parts.events, rows)?;
-        let long = if state.total() > 60 {
+        let long = if state.stepper.total() > 60 {
             "lf-events lf-long"
         } else {
             "lf-events"
         };
         parts.events.set_attribute("class", long)?;
         if refill_editor {
-            let pretty = serde_json::from_str::<serde_json::Value>(&state.scenario.to_json())
-                .ok()
-                .and_then(|value| serde_json::to_string_pretty(&value).ok())
-                .unwrap_or_default();
+            let pretty =
+                serde_json::from_str::<serde_json::Value>(&state.stepper.scenario.to_json())
+                    .ok()
+                    .and_then(|value| serde_json::to_string_pretty(&value).ok())
+                    .unwrap_or_default();
             parts.editor.set_value(&pretty);
         }
         let editor_refused = matches!(state.editor_status, Some((false, _)));
@@ -1300,27 +1218,29 @@ impl Page {
         parts
             .share_status
             .set_text_content(state.share_status.as_deref());
-        match state
-            .boundary_event
-            .and_then(|index| state.scenario.events.get(index).map(|event| (index, event)))
-        {
+        match state.stepper.boundary_event.and_then(|index| {
+            state
+                .stepper
+                .scenario
+                .events
+                .get(index)
+                .map(|event| (index, event))
+        }) {
             Some((index, event)) => {
                 let last = state
+                    .stepper
                     .scenario
                     .events
                     .iter()
                     .map(|event| event.at)
                     .max()
                     .unwrap_or(0);
-                let ends =
-                    state
-                        .timeline
-                        .frames
-                        .iter()
-                        .filter_map(|frame| match &frame.result.outcome {
-                            Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
-                            _ => None,
-                        });
+                let ends = state.stepper.timeline.frames.iter().filter_map(|frame| {
+                    match &frame.result.outcome {
+                        Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+                        _ => None,
+                    }
+                });
                 let max = ends.max().unwrap_or(0).max(last) + 500;
                 parts.boundary.set_max(&max.to_string());
                 parts.boundary.set_value(&event.at.to_string());
@@ -1352,7 +1272,7 @@ impl Page {
         if compare_open && self.state.borrow().naive.is_none() {
             let mut state = self.state.borrow_mut();
             state.naive =
-                Some(unfenced::replay(&state.scenario, state.guard).map_err(to_js_error)?);
+                Some(unfenced::replay(&state.stepper.scenario, state.guard).map_err(to_js_error)?);
         }
         let parts = self.parts.borrow();
         let Some(parts) = parts.as_ref() else {
@@ -1360,7 +1280,7 @@ impl Page {
         };
         let state = self.state.borrow();
         let lang = state.lang;
-        let (position, total) = (state.position, state.total());
+        let (position, total) = (state.stepper.position, state.stepper.total());
         parts.seek.set_value(&position.to_string());
         let valuetext = lang.fill(
             "controls.seek_value",
@@ -1403,6 +1323,7 @@ impl Page {
             };
             let result_span = item.last_element_child();
             match state
+                .stepper
                 .timeline
                 .frames
                 .get(index)
@@ -1446,8 +1367,8 @@ impl Page {
         super::lanes::draw(
             &self.doc,
             &parts.lanes,
-            &state.scenario,
-            &state.timeline,
+            &state.stepper.scenario,
+            &state.stepper.timeline,
             position,
             lang,
             self.lanes_width.get(),
@@ -1460,17 +1381,17 @@ impl Page {
         }
         self.draw_boundary_value(parts, &state)?;
 
-        let mut announcement = match state.frame() {
+        let mut announcement = match state.stepper.frame() {
             Some(frame) => describe(lang, frame),
             None => lang.text("step.none").to_owned(),
         };
-        if let Some(feedback) = &state.feedback {
+        if let Some(feedback) = state.stepper.guessed.map(|guessed| feedback(lang, guessed)) {
             announcement = format!("{feedback} {announcement}");
         }
-        if state.awaiting_guess {
+        if state.stepper.awaiting_guess {
             announcement = parts.prompt.text_content().unwrap_or_default();
         }
-        if state.awaiting_guess {
+        if state.stepper.awaiting_guess {
             // The question needs an answer before the step: say it, and put
             // the keyboard on the first answer.
             parts.live.set_text_content(Some(&announcement));
@@ -1488,11 +1409,12 @@ impl Page {
         let doc = &self.doc;
         let lang = state.lang;
         let mut children = Vec::new();
-        if state.awaiting_guess {
+        if state.stepper.awaiting_guess {
             let worker = state
+                .stepper
                 .scenario
                 .events
-                .get(state.position)
+                .get(state.stepper.position)
                 .map(|e| e.worker.clone())
                 .unwrap_or_default();
             children.push(
@@ -1506,15 +1428,19 @@ impl Page {
                 El::button(doc, "guess", lang.text("predict.reject"))?
                     .attr("data-arg", "reject")?,
             );
-        } else if let Some(feedback) = &state.feedback {
-            children.push(El::new(doc, "span")?.class("lf-feedback")?.text(feedback));
+        } else if let Some(guessed) = state.stepper.guessed {
+            children.push(
+                El::new(doc, "span")?
+                    .class("lf-feedback")?
+                    .text(&feedback(lang, guessed)),
+            );
         }
-        if state.predict && state.score.1 > 0 {
+        if state.stepper.predict && state.stepper.score.1 > 0 {
             let score = lang.fill(
                 "predict.score",
                 &[
-                    ("right", state.score.0.to_string()),
-                    ("total", state.score.1.to_string()),
+                    ("right", state.stepper.score.0.to_string()),
+                    ("total", state.stepper.score.1.to_string()),
                 ],
             );
             children.push(El::new(doc, "span")?.class("lf-score")?.text(&score));
@@ -1530,7 +1456,7 @@ impl Page {
         let doc = &self.doc;
         let lang = state.lang;
         let t = |key: &str| lang.text(key).to_owned();
-        let Some(frame) = state.frame() else {
+        let Some(frame) = state.stepper.frame() else {
             return replace_children(
                 &parts.step,
                 [El::new(doc, "p")?
@@ -1572,7 +1498,7 @@ impl Page {
                 verdict = verdict.child(El::new(doc, "code")?.text(reason.as_str()))?;
             }
             blocks.push(verdict);
-            let pairs = side_by_side(finish);
+            let pairs = side_by_side(finish, frame.result.at);
             if !pairs.is_empty() {
                 let mut rows = vec![
                     El::new(doc, "tr")?.children([
@@ -1587,14 +1513,13 @@ impl Page {
                             .text(&t("verdict.current")),
                     ])?,
                 ];
-                for (field, expected, current) in pairs {
-                    let differs = match field {
-                        "state" => current != "leased",
-                        "lease_until" => current
-                            .parse::<u64>()
-                            .map_or(true, |until| frame.result.at >= until),
-                        _ => expected != current,
-                    };
+                for Compared {
+                    field,
+                    expected,
+                    current,
+                    differs,
+                } in pairs
+                {
                     let row = El::new(doc, "tr")?.children([
                         El::new(doc, "th")?.attr("scope", "row")?.text(field),
                         El::new(doc, "td")?.text(&expected),
@@ -1665,7 +1590,7 @@ impl Page {
             }
             blocks.push(El::new(doc, "ol")?.class("lf-sql")?.children(statements)?);
         }
-        let changes = row_changes(&state.timeline, state.position - 1);
+        let changes = row_changes(&state.stepper.timeline, state.stepper.position - 1);
         if !changes.is_empty() {
             blocks.push(El::new(doc, "h4")?.text(&t("row.title")));
             let mut header = vec![El::new(doc, "th")?.attr("scope", "col")?.text("")];
@@ -1709,7 +1634,7 @@ impl Page {
 
     fn draw_table(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let doc = &self.doc;
-        let rows = state.timeline.rows_after(state.position);
+        let rows = state.stepper.timeline.rows_after(state.stepper.position);
         let mut header = Vec::new();
         for column in COLUMNS {
             header.push(El::new(doc, "th")?.attr("scope", "col")?.text(column));
@@ -1737,7 +1662,7 @@ impl Page {
     fn draw_receiver(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let doc = &self.doc;
         let lang = state.lang;
-        let ledger = state.frame().map(|frame| &frame.receiver);
+        let ledger = state.stepper.frame().map(|frame| &frame.receiver);
         let Some(ledger) = ledger.filter(|ledger| !ledger.is_empty()) else {
             return replace_children(
                 &parts.receiver,
@@ -1796,11 +1721,11 @@ impl Page {
             return Ok(());
         };
         for naive in &replay.finishes {
-            let fenced = state.timeline.frames.get(naive.event);
+            let fenced = state.stepper.timeline.frames.get(naive.event);
             let Some(Outcome::Finished(finish)) = fenced.map(|frame| &frame.result.outcome) else {
                 continue;
             };
-            let shown = naive.event < state.position;
+            let shown = naive.event < state.stepper.position;
             let verdict = |accepted: bool| {
                 t(if accepted {
                     "compare.naive_accepts"
@@ -1835,7 +1760,7 @@ impl Page {
             } else {
                 (t("timeline.pending"), t("timeline.pending"))
             };
-            let event = &state.scenario.events[naive.event];
+            let event = &state.stepper.scenario.events[naive.event];
             let row = El::new(doc, "tr")?.children([
                 El::new(doc, "th")?
                     .attr("scope", "row")?
@@ -1855,7 +1780,7 @@ impl Page {
         let any_shown = replay
             .finishes
             .iter()
-            .any(|naive| naive.event < state.position);
+            .any(|naive| naive.event < state.stepper.position);
         let note = match (harm, any_shown) {
             (true, _) => "compare.harm",
             (false, true) => "compare.same",
@@ -1878,11 +1803,11 @@ impl Page {
 
     fn draw_boundary_value(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let lang = state.lang;
-        let Some(index) = state.boundary_event else {
+        let Some(index) = state.stepper.boundary_event else {
             parts.boundary_value.set_text_content(None);
             return Ok(());
         };
-        let Some(frame) = state.timeline.frames.get(index) else {
+        let Some(frame) = state.stepper.timeline.frames.get(index) else {
             return Ok(());
         };
         let verdict = match &frame.result.outcome {
@@ -1928,11 +1853,11 @@ impl Page {
         }
         let mut events = Vec::new();
         let state = self.state.borrow();
-        let frame = state.frame();
+        let frame = state.stepper.frame();
         let detail = StepDetail {
-            chapter: &state.chapter,
-            position: state.position,
-            total: state.total(),
+            chapter: &state.stepper.chapter,
+            position: state.stepper.position,
+            total: state.stepper.total(),
             result: frame.map(|frame| &frame.result),
         };
         let json = serde_wasm_bindgen::Serializer::json_compatible();
@@ -1940,15 +1865,15 @@ impl Page {
             .serialize(&json)
             .map_err(|err| JsError::new(&err.to_string()))?;
         events.push(("leasefence:step", detail));
-        let revealed = if before == usize::MAX || before >= state.position {
+        let revealed = if before == usize::MAX || before >= state.stepper.position {
             0..0
         } else {
-            before..state.position
+            before..state.stepper.position
         };
-        for frame in &state.timeline.frames[revealed] {
+        for frame in &state.stepper.timeline.frames[revealed] {
             if let Outcome::Finished(finish) = &frame.result.outcome {
                 let verdict = VerdictDetail {
-                    chapter: &state.chapter,
+                    chapter: &state.stepper.chapter,
                     event: frame.result.event,
                     at: frame.result.at,
                     worker: &frame.result.worker,
@@ -1975,6 +1900,21 @@ impl Page {
         self.root.dispatch_event(&event)?;
         Ok(())
     }
+}
+
+/// What the page says after a prediction, in the page's language.
+fn feedback(lang: Lang, guessed: Guessed) -> String {
+    let verdict = lang.text(if guessed.accepted {
+        "result.accepted"
+    } else {
+        "result.rejected"
+    });
+    let key = if guessed.right {
+        "predict.right"
+    } else {
+        "predict.wrong"
+    };
+    lang.fill(key, &[("verdict", verdict.to_owned())])
 }
 
 /// The result column: a symbol and a word, never colour alone.

@@ -1,0 +1,176 @@
+//! Where the learner is in a timeline, and the moves they can make: step,
+//! back, jump, predict a verdict, drag a finish across the boundary.
+//!
+//! Plain state, no browser: the page keeps one `Stepper` and draws it, and
+//! native tests drive it directly. Every position is a frame the core
+//! computed ([`Timeline`]), so moving back is exact.
+
+use crate::error::Result;
+use crate::replay::Outcome;
+use crate::scenario::{Action, Scenario};
+use crate::timeline::{Frame, Timeline};
+
+/// The chapter id of a timeline the learner made or changed.
+pub const SANDBOX: &str = "sandbox";
+
+/// What a step forward did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stepped {
+    /// The next event was applied.
+    Moved,
+    /// Every event was already applied.
+    AtEnd,
+    /// The next event is a finish and the learner predicts first.
+    AskFirst,
+    /// A prediction is still awaited; nothing moved.
+    Waiting,
+}
+
+/// The outcome of the learner's last prediction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guessed {
+    /// Whether the queue accepted the finish.
+    pub accepted: bool,
+    /// Whether the learner said so.
+    pub right: bool,
+}
+
+/// A timeline and the learner's place in it.
+#[derive(Debug, Clone)]
+pub struct Stepper {
+    /// The chapter id, or [`SANDBOX`].
+    pub chapter: String,
+    /// The scenario on screen.
+    pub scenario: Scenario,
+    /// Its frames.
+    pub timeline: Timeline,
+    /// How many events are applied.
+    pub position: usize,
+    /// Whether each finish is predicted before it is shown.
+    pub predict: bool,
+    /// A prediction is awaited before the next step.
+    pub awaiting_guess: bool,
+    /// The last prediction, shown until the next move.
+    pub guessed: Option<Guessed>,
+    /// Predictions right, and made.
+    pub score: (usize, usize),
+    /// The finish the boundary slider moves (the last finish).
+    pub boundary_event: Option<usize>,
+}
+
+impl Stepper {
+    /// A stepper at the start of `scenario`.
+    pub fn new(chapter: impl Into<String>, scenario: Scenario, position: usize) -> Result<Stepper> {
+        let timeline = Timeline::build(scenario.clone())?;
+        Ok(Stepper {
+            chapter: chapter.into(),
+            position: position.min(scenario.events.len()),
+            boundary_event: last_finish(&scenario),
+            scenario,
+            timeline,
+            predict: false,
+            awaiting_guess: false,
+            guessed: None,
+            score: (0, 0),
+        })
+    }
+
+    /// Replaces the timeline, keeping the learner's settings.
+    pub fn load(
+        &mut self,
+        chapter: impl Into<String>,
+        scenario: Scenario,
+        position: usize,
+    ) -> Result<()> {
+        let fresh = Stepper::new(chapter, scenario, position)?;
+        *self = Stepper {
+            predict: self.predict,
+            score: self.score,
+            ..fresh
+        };
+        Ok(())
+    }
+
+    /// How many events the timeline has.
+    pub fn total(&self) -> usize {
+        self.scenario.events.len()
+    }
+
+    /// The frame of the last applied event.
+    pub fn frame(&self) -> Option<&Frame> {
+        self.position
+            .checked_sub(1)
+            .and_then(|i| self.timeline.frames.get(i))
+    }
+
+    /// One event forward, or a question first when predicting a finish.
+    pub fn step(&mut self) -> Stepped {
+        if self.awaiting_guess {
+            return Stepped::Waiting;
+        }
+        let Some(next) = self.scenario.events.get(self.position) else {
+            return Stepped::AtEnd;
+        };
+        if self.predict && next.action == Action::Finish {
+            self.awaiting_guess = true;
+            return Stepped::AskFirst;
+        }
+        self.position += 1;
+        self.guessed = None;
+        Stepped::Moved
+    }
+
+    /// Answers the awaited question and reveals the finish. `None` when no
+    /// question was open.
+    pub fn guess(&mut self, accept: bool) -> Option<Guessed> {
+        if !self.awaiting_guess {
+            return None;
+        }
+        self.awaiting_guess = false;
+        self.position += 1;
+        let accepted = matches!(self.frame().map(|f| &f.result.outcome), Some(Outcome::Finished(f)) if f.accepted);
+        let guessed = Guessed {
+            accepted,
+            right: accept == accepted,
+        };
+        self.score = (self.score.0 + usize::from(guessed.right), self.score.1 + 1);
+        self.guessed = Some(guessed);
+        Some(guessed)
+    }
+
+    /// Goes to `position` (clamped), dropping any open question.
+    pub fn seek(&mut self, position: usize) {
+        self.position = position.min(self.total());
+        self.awaiting_guess = false;
+        self.guessed = None;
+    }
+
+    /// One event back.
+    pub fn back(&mut self) {
+        self.seek(self.position.saturating_sub(1));
+    }
+
+    /// Moves the boundary finish to `at`, re-sorting it among the events
+    /// by time, and stands just after it: the learner sees its verdict. The
+    /// timeline is now the learner's own ([`SANDBOX`]).
+    pub fn move_finish(&mut self, at: u64) -> Result<()> {
+        let Some(index) = self.boundary_event else {
+            return Ok(());
+        };
+        let mut scenario = self.scenario.clone();
+        let mut event = scenario.events.remove(index);
+        event.at = at;
+        let new_index = scenario.events.partition_point(|other| other.at <= at);
+        scenario.events.insert(new_index, event);
+        self.load(SANDBOX, scenario, new_index + 1)?;
+        self.boundary_event = Some(new_index);
+        Ok(())
+    }
+}
+
+fn last_finish(scenario: &Scenario) -> Option<usize> {
+    scenario
+        .events
+        .iter()
+        .rposition(|event| event.action == Action::Finish)
+}
