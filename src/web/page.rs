@@ -311,11 +311,14 @@ struct Parts {
 }
 
 /// A listener, the event it listens to, and whether it is on the window.
+/// Listeners are `Fn`, not `FnMut`: a host page may answer one of our
+/// events by driving the playground again, which calls a listener while it
+/// is still running.
 struct Listener {
     kind: &'static str,
     on_window: bool,
     capture: bool,
-    closure: Closure<dyn FnMut(web_sys::Event)>,
+    closure: Closure<dyn Fn(web_sys::Event)>,
 }
 
 struct Page {
@@ -326,7 +329,7 @@ struct Page {
     parts: RefCell<Option<Parts>>,
     listeners: RefCell<Vec<Listener>>,
     timer: Cell<Option<i32>>,
-    ticker: RefCell<Option<Closure<dyn FnMut()>>>,
+    ticker: RefCell<Option<Closure<dyn Fn()>>>,
     /// The lanes panel's width in CSS pixels, measured on build and resize.
     lanes_width: Cell<f64>,
 }
@@ -336,15 +339,14 @@ impl Page {
     fn listen(self: &Rc<Self>) -> Result<(), JsValue> {
         for kind in ["click", "change", "input", "keydown"] {
             let page: Weak<Page> = Rc::downgrade(self);
-            let listener =
-                Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
-                    if let Some(page) = page.upgrade() {
-                        let action = page.action_for(&event);
-                        if let Some(Err(err)) = action.map(|action| page.dispatch(action)) {
-                            web_sys::console::error_2(&"leasefence:".into(), &err);
-                        }
+            let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+                if let Some(page) = page.upgrade() {
+                    let action = page.action_for(&event);
+                    if let Some(Err(err)) = action.map(|action| page.dispatch(action)) {
+                        web_sys::console::error_2(&"leasefence:".into(), &err);
                     }
-                });
+                }
+            });
             self.root
                 .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())?;
             self.listeners.borrow_mut().push(Listener {
@@ -356,7 +358,7 @@ impl Page {
         }
         // `toggle` does not bubble; a capturing listener on the root sees it.
         let page: Weak<Page> = Rc::downgrade(self);
-        let toggled = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+        let toggled = Closure::<dyn Fn(web_sys::Event)>::new(move |_event: web_sys::Event| {
             if let Some(Err(err)) = page
                 .upgrade()
                 .map(|page| page.dispatch(Action::CompareToggled))
@@ -376,7 +378,7 @@ impl Page {
             closure: toggled,
         });
         let page: Weak<Page> = Rc::downgrade(self);
-        let resized = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+        let resized = Closure::<dyn Fn(web_sys::Event)>::new(move |_event: web_sys::Event| {
             if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::Resized)) {
                 web_sys::console::error_2(&"leasefence:".into(), &err);
             }
@@ -391,14 +393,11 @@ impl Page {
         });
         if self.state.borrow().use_hash {
             let page: Weak<Page> = Rc::downgrade(self);
-            let changed =
-                Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
-                    if let Some(Err(err)) =
-                        page.upgrade().map(|page| page.dispatch(Action::LoadHash))
-                    {
-                        web_sys::console::error_2(&"leasefence:".into(), &err);
-                    }
-                });
+            let changed = Closure::<dyn Fn(web_sys::Event)>::new(move |_event: web_sys::Event| {
+                if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::LoadHash)) {
+                    web_sys::console::error_2(&"leasefence:".into(), &err);
+                }
+            });
             self.window
                 .add_event_listener_with_callback("hashchange", changed.as_ref().unchecked_ref())?;
             self.listeners.borrow_mut().push(Listener {
@@ -409,7 +408,7 @@ impl Page {
             });
         }
         let page = Rc::downgrade(self);
-        *self.ticker.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
+        *self.ticker.borrow_mut() = Some(Closure::<dyn Fn()>::new(move || {
             if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::Tick)) {
                 web_sys::console::error_2(&"leasefence:".into(), &err);
             }
