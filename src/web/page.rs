@@ -310,14 +310,23 @@ struct Parts {
     live: Element,
 }
 
-/// A listener, the event it listens to, and whether it is on the window.
-/// Listeners are `Fn`, not `FnMut`: a host page may answer one of our
-/// events by driving the playground again, which calls a listener while it
-/// is still running.
+/// Where a listener is attached.
+#[derive(Debug, Clone, Copy)]
+enum On {
+    /// The playground's root element.
+    Root,
+    /// The root, in the capturing phase (for events that do not bubble).
+    RootCapturing,
+    /// The window.
+    Window,
+}
+
+/// A listener and where it is attached. Listeners are `Fn`, not `FnMut`: a
+/// host page may answer one of our events by driving the playground again,
+/// which calls a listener while it is still running.
 struct Listener {
     kind: &'static str,
-    on_window: bool,
-    capture: bool,
+    on: On,
     closure: Closure<dyn Fn(web_sys::Event)>,
 }
 
@@ -335,85 +344,65 @@ struct Page {
 }
 
 impl Page {
-    /// Attaches the click, input, change and key listeners to the root.
+    /// Attaches the listeners: clicks, changes, inputs and keys on the
+    /// root; the comparison's `toggle` (which does not bubble, so it is
+    /// caught on the way down); window resizes; and, for the full page,
+    /// `hashchange`. Also prepares the play timer's callback.
     fn listen(self: &Rc<Self>) -> Result<(), JsValue> {
         for kind in ["click", "change", "input", "keydown"] {
-            let page: Weak<Page> = Rc::downgrade(self);
-            let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
-                if let Some(page) = page.upgrade() {
-                    let action = page.action_for(&event);
-                    if let Some(Err(err)) = action.map(|action| page.dispatch(action)) {
-                        web_sys::console::error_2(&"leasefence:".into(), &err);
-                    }
-                }
-            });
-            self.root
-                .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())?;
-            self.listeners.borrow_mut().push(Listener {
-                kind,
-                on_window: false,
-                capture: false,
-                closure: listener,
-            });
+            self.attach(kind, On::Root, |page, event| page.action_for(event))?;
         }
-        // `toggle` does not bubble; a capturing listener on the root sees it.
-        let page: Weak<Page> = Rc::downgrade(self);
-        let toggled = Closure::<dyn Fn(web_sys::Event)>::new(move |_event: web_sys::Event| {
-            if let Some(Err(err)) = page
-                .upgrade()
-                .map(|page| page.dispatch(Action::CompareToggled))
-            {
-                web_sys::console::error_2(&"leasefence:".into(), &err);
-            }
-        });
-        self.root.add_event_listener_with_callback_and_bool(
-            "toggle",
-            toggled.as_ref().unchecked_ref(),
-            true,
-        )?;
-        self.listeners.borrow_mut().push(Listener {
-            kind: "toggle",
-            on_window: false,
-            capture: true,
-            closure: toggled,
-        });
-        let page: Weak<Page> = Rc::downgrade(self);
-        let resized = Closure::<dyn Fn(web_sys::Event)>::new(move |_event: web_sys::Event| {
-            if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::Resized)) {
-                web_sys::console::error_2(&"leasefence:".into(), &err);
-            }
-        });
-        self.window
-            .add_event_listener_with_callback("resize", resized.as_ref().unchecked_ref())?;
-        self.listeners.borrow_mut().push(Listener {
-            kind: "resize",
-            on_window: true,
-            capture: false,
-            closure: resized,
-        });
+        self.attach("toggle", On::RootCapturing, |_, _| {
+            Some(Action::CompareToggled)
+        })?;
+        self.attach("resize", On::Window, |_, _| Some(Action::Resized))?;
         if self.state.borrow().use_hash {
-            let page: Weak<Page> = Rc::downgrade(self);
-            let changed = Closure::<dyn Fn(web_sys::Event)>::new(move |_event: web_sys::Event| {
-                if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::LoadHash)) {
-                    web_sys::console::error_2(&"leasefence:".into(), &err);
-                }
-            });
-            self.window
-                .add_event_listener_with_callback("hashchange", changed.as_ref().unchecked_ref())?;
-            self.listeners.borrow_mut().push(Listener {
-                kind: "hashchange",
-                on_window: true,
-                capture: false,
-                closure: changed,
-            });
+            self.attach("hashchange", On::Window, |_, _| Some(Action::LoadHash))?;
         }
         let page = Rc::downgrade(self);
         *self.ticker.borrow_mut() = Some(Closure::<dyn Fn()>::new(move || {
-            if let Some(Err(err)) = page.upgrade().map(|page| page.dispatch(Action::Tick)) {
-                web_sys::console::error_2(&"leasefence:".into(), &err);
+            if let Some(page) = page.upgrade() {
+                page.run(Action::Tick);
             }
         }));
         Ok(())
+    }
+
+    /// Listens for `kind` and dispatches the action `to_action` makes of it.
+    fn attach(
+        self: &Rc<Self>,
+        kind: &'static str,
+        on: On,
+        to_action: fn(&Page, &web_sys::Event) -> Option<Action>,
+    ) -> Result<(), JsValue> {
+        let page: Weak<Page> = Rc::downgrade(self);
+        let closure = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+            let Some(page) = page.upgrade() else { return };
+            if let Some(action) = to_action(&page, &event) {
+                page.run(action);
+            }
+        });
+        let callback = closure.as_ref().unchecked_ref();
+        match on {
+            On::Root => self.root.add_event_listener_with_callback(kind, callback)?,
+            On::RootCapturing => self
+                .root
+                .add_event_listener_with_callback_and_bool(kind, callback, true)?,
+            On::Window => self
+                .window
+                .add_event_listener_with_callback(kind, callback)?,
+        }
+        self.listeners
+            .borrow_mut()
+            .push(Listener { kind, on, closure });
+        Ok(())
+    }
+
+    /// Dispatches from an event callback, where an error can only be shown.
+    fn run(self: &Rc<Self>, action: Action) {
+        if let Err(err) = self.dispatch(action) {
+            web_sys::console::error_2(&"leasefence:".into(), &err);
+        }
     }
 
     /// Detaches every listener and stops playing.
@@ -423,15 +412,18 @@ impl Page {
         }
         for listener in self.listeners.borrow_mut().drain(..) {
             let callback = listener.closure.as_ref().unchecked_ref();
-            if listener.on_window {
-                self.window
-                    .remove_event_listener_with_callback(listener.kind, callback)?;
-            } else {
-                self.root.remove_event_listener_with_callback_and_bool(
+            match listener.on {
+                On::Root => self
+                    .root
+                    .remove_event_listener_with_callback(listener.kind, callback)?,
+                On::RootCapturing => self.root.remove_event_listener_with_callback_and_bool(
                     listener.kind,
                     callback,
-                    listener.capture,
-                )?;
+                    true,
+                )?,
+                On::Window => self
+                    .window
+                    .remove_event_listener_with_callback(listener.kind, callback)?,
             }
         }
         Ok(())
