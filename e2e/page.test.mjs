@@ -240,6 +240,7 @@ describe("the playground", () => {
   test("predict, then reveal", async () => {
     const page = await open("/#chapter=canonical&lang=en");
     await page.check(".lf [data-action=predict]");
+    assert.match(await page.textContent(".lf-narration"), /hidden while you predict/, "the narration would give it away");
     const step = page.getByRole("button", { name: "Step forward" });
     await step.click();
     await step.click();

@@ -593,6 +593,9 @@ impl Page {
                 let mut state = self.state.borrow_mut();
                 state.stepper.predict = on;
                 state.stepper.awaiting_guess = false;
+                if let Some(parts) = self.parts.borrow().as_ref() {
+                    show_narration(parts, &state);
+                }
             }
             Action::Boundary(at) => self.move_boundary(at)?,
             Action::ApplyEditor => self.apply_editor()?,
@@ -1117,9 +1120,7 @@ impl Page {
         let state = self.state.borrow();
         let lang = state.lang;
         parts.chapter_select.set_value(&state.stepper.chapter);
-        parts.narration.set_text_content(Some(
-            lang.text(&format!("chapter.{}.text", state.stepper.chapter)),
-        ));
+        show_narration(parts, &state);
         if let Some(details) = self.root.query_selector(".lf-compare")? {
             let compare_chapter =
                 chapters::find(&state.stepper.chapter).is_some_and(|chapter| chapter.compare);
@@ -1891,6 +1892,19 @@ impl Page {
         self.root.dispatch_event(&event)?;
         Ok(())
     }
+}
+
+/// The chapter's narration, or a note while predicting: the narration
+/// tells how each finish ends.
+fn show_narration(parts: &Parts, state: &State) {
+    let key = if state.stepper.predict {
+        "predict.narration_hidden".to_owned()
+    } else {
+        format!("chapter.{}.text", state.stepper.chapter)
+    };
+    parts
+        .narration
+        .set_text_content(Some(state.lang.text(&key)));
 }
 
 /// What the page says after a prediction, in the page's language.
