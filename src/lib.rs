@@ -19,8 +19,8 @@
 //!   in-memory queue; shared by the CLI, the tests and the browser.
 //! * [`timeline`]: a replay kept as one frame per event, for stepping.
 //! * [`unfenced`]: teaching only, the naive finishes the fence replaces.
-//! * [`playground`]: chapters, Korean/English messages and step
-//!   explanations for the page, testable natively.
+//! * [`playground`]: chapters, Korean/English messages, step
+//!   explanations and the stepper for the page, testable natively.
 //! * `web` (wasm32 only): the thin JavaScript facade and the page.
 //!
 //! # Guarantees

@@ -1,5 +1,6 @@
 //! The playground's model, independent of the browser: chapters, messages
-//! in Korean and English, and the words for what each step did.
+//! in Korean and English, the words for what each step did, and the
+//! learner's place in a timeline.
 //!
 //! The page (`web::page`, wasm only) renders from these and from the
 //! [`crate::Timeline`] the core returns; keeping them here lets native
