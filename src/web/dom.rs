@@ -62,6 +62,18 @@ impl El {
     }
 }
 
+/// A table's header row: one `<th scope="col">` per label.
+pub fn header_row<'a>(
+    doc: &Document,
+    labels: impl IntoIterator<Item = &'a str>,
+) -> Result<El, JsValue> {
+    let mut cells = Vec::new();
+    for label in labels {
+        cells.push(El::new(doc, "th")?.attr("scope", "col")?.text(label));
+    }
+    El::new(doc, "tr")?.children(cells)
+}
+
 /// Replaces every child of `parent` with `children`.
 pub fn replace_children(
     parent: &Element,

@@ -26,7 +26,7 @@ use web_sys::{
     Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Window,
 };
 
-use super::dom::{El, replace_children};
+use super::dom::{El, header_row, replace_children};
 use crate::playground::explain::{
     COLUMNS, Compared, cell, describe, reason_text, row_changes, side_by_side,
 };
@@ -1492,19 +1492,12 @@ impl Page {
             blocks.push(verdict);
             let pairs = side_by_side(finish, frame.result.at);
             if !pairs.is_empty() {
-                let mut rows = vec![
-                    El::new(doc, "tr")?.children([
-                        El::new(doc, "th")?
-                            .attr("scope", "col")?
-                            .text(&t("verdict.field")),
-                        El::new(doc, "th")?
-                            .attr("scope", "col")?
-                            .text(&t("verdict.expected")),
-                        El::new(doc, "th")?
-                            .attr("scope", "col")?
-                            .text(&t("verdict.current")),
-                    ])?,
+                let titles = [
+                    t("verdict.field"),
+                    t("verdict.expected"),
+                    t("verdict.current"),
                 ];
+                let mut rows = vec![header_row(doc, titles.iter().map(String::as_str))?];
                 for Compared {
                     field,
                     expected,
@@ -1585,11 +1578,10 @@ impl Page {
         let changes = row_changes(&state.stepper.timeline, state.stepper.position - 1);
         if !changes.is_empty() {
             blocks.push(El::new(doc, "h4")?.text(&t("row.title")));
-            let mut header = vec![El::new(doc, "th")?.attr("scope", "col")?.text("")];
-            for column in COLUMNS {
-                header.push(El::new(doc, "th")?.attr("scope", "col")?.text(column));
-            }
-            let mut rows = vec![El::new(doc, "tr")?.children(header)?];
+            let mut rows = vec![header_row(
+                doc,
+                std::iter::once("").chain(COLUMNS.iter().copied()),
+            )?];
             for change in &changes {
                 let changed = change.changed_columns();
                 for (label, row) in [("row.before", &change.before), ("row.after", &change.after)] {
@@ -1627,11 +1619,7 @@ impl Page {
     fn draw_table(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let doc = &self.doc;
         let rows = state.stepper.timeline.rows_after(state.stepper.position);
-        let mut header = Vec::new();
-        for column in COLUMNS {
-            header.push(El::new(doc, "th")?.attr("scope", "col")?.text(column));
-        }
-        let mut lines = vec![El::new(doc, "tr")?.children(header)?];
+        let mut lines = vec![header_row(doc, COLUMNS.iter().copied())?];
         for row in rows {
             let mut cells = Vec::new();
             for column in COLUMNS {
@@ -1697,17 +1685,8 @@ impl Page {
             Guard::IdOnly => t("compare.id_only"),
             Guard::IdAndOwner => t("compare.id_and_owner"),
         };
-        let mut rows = vec![
-            El::new(doc, "tr")?.children([
-                El::new(doc, "th")?
-                    .attr("scope", "col")?
-                    .text(&t("compare.event")),
-                El::new(doc, "th")?
-                    .attr("scope", "col")?
-                    .text(&t("compare.fenced")),
-                El::new(doc, "th")?.attr("scope", "col")?.text(&guard_name),
-            ])?,
-        ];
+        let titles = [t("compare.event"), t("compare.fenced"), guard_name];
+        let mut rows = vec![header_row(doc, titles.iter().map(String::as_str))?];
         let mut harm = false;
         let Some(replay) = &state.naive else {
             return Ok(());
