@@ -804,41 +804,40 @@ impl Page {
     }
 
     fn copy_link(self: &Rc<Self>) -> Result<(), JsValue> {
-        let url = self.share_url();
-        let promise = self.window.navigator().clipboard().write_text(&url);
-        let page = Rc::downgrade(self);
-        let done = Closure::once(move |ok: bool| {
-            if let Some(page) = page.upgrade() {
-                let lang = page.state.borrow().lang;
-                let key = if ok { "share.copied" } else { "share.failed" };
-                page.state.borrow_mut().share_status = Some(lang.text(key).to_owned());
-                if let Some(parts) = page.parts.borrow().as_ref() {
-                    parts.share_status.set_text_content(Some(lang.text(key)));
+        let promise = self
+            .window
+            .navigator()
+            .clipboard()
+            .write_text(&self.share_url());
+        // One callback for each way the clipboard promise settles; each runs
+        // at most once, so they are handed to JavaScript for good.
+        let report = |copied: bool| {
+            let page = Rc::downgrade(self);
+            Closure::once(move |_: JsValue| {
+                if let Some(page) = page.upgrade() {
+                    page.show_share(copied);
                 }
-            }
-        });
-        let done = Rc::new(RefCell::new(Some(done)));
-        let (on_ok, on_err) = (done.clone(), done);
-        let ok = Closure::once(move |_: JsValue| {
-            if let Some(done) = on_ok.borrow_mut().take() {
-                let _ = done
-                    .as_ref()
-                    .unchecked_ref::<js_sys::Function>()
-                    .call1(&JsValue::NULL, &true.into());
-            }
-        });
-        let err = Closure::once(move |_: JsValue| {
-            if let Some(done) = on_err.borrow_mut().take() {
-                let _ = done
-                    .as_ref()
-                    .unchecked_ref::<js_sys::Function>()
-                    .call1(&JsValue::NULL, &false.into());
-            }
-        });
+            })
+        };
+        let (ok, err) = (report(true), report(false));
         let _ = promise.then2(&ok, &err);
         ok.forget();
         err.forget();
         Ok(())
+    }
+
+    /// Says whether the link reached the clipboard.
+    fn show_share(&self, copied: bool) {
+        let lang = self.state.borrow().lang;
+        let message = lang.text(if copied {
+            "share.copied"
+        } else {
+            "share.failed"
+        });
+        self.state.borrow_mut().share_status = Some(message.to_owned());
+        if let Some(parts) = self.parts.borrow().as_ref() {
+            parts.share_status.set_text_content(Some(message));
+        }
     }
 
     /// Draws the whole frame in the current language.
