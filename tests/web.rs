@@ -24,6 +24,14 @@ fn js(json: &str) -> JsValue {
     js_sys::JSON::parse(json).expect("valid JSON literal")
 }
 
+/// A valid new job, except that `field` holds `value` (NaN, Infinity: what
+/// a JSON literal cannot write).
+fn with_number(field: &str, value: f64) -> JsValue {
+    let job = js(r#"{"id": "x", "qty": 1, "deadline": 1}"#);
+    js_sys::Reflect::set(&job, &field.into(), &value.into()).expect("sets the field");
+    job
+}
+
 /// The message of the `Error` a facade call threw.
 fn thrown(result: Result<impl std::fmt::Debug, wasm_bindgen::JsError>) -> String {
     let err = JsValue::from(result.expect_err("the call must throw"));
@@ -198,7 +206,7 @@ fn malformed_objects_and_documents_throw_naming_the_field() {
     let cases = [
         (
             thrown(queue.enqueue(js(r#"{"id": 5, "qty": 1, "deadline": 1}"#))),
-            "job",
+            "job.id: invalid type",
         ),
         (
             thrown(queue.enqueue(js(r#"{"id": "x", "qty": 0, "deadline": 1}"#))),
@@ -206,12 +214,27 @@ fn malformed_objects_and_documents_throw_naming_the_field() {
         ),
         (
             thrown(queue.enqueue(js(r#"{"id": "x", "qty": 1.5, "deadline": 1}"#))),
-            "job",
+            "job.qty: invalid type",
         ),
-        (thrown(queue.enqueue(JsValue::UNDEFINED)), "job"),
+        (
+            thrown(queue.enqueue(with_number("qty", f64::NAN))),
+            "job.qty: must be a finite number, got NaN",
+        ),
+        (
+            thrown(queue.enqueue(with_number("deadline", f64::INFINITY))),
+            "job.deadline: must be a finite number, got Infinity",
+        ),
+        (
+            thrown(queue.enqueue(JsValue::UNDEFINED)),
+            "job: expected an object, got undefined",
+        ),
+        (
+            thrown(queue.enqueue(JsValue::NULL)),
+            "job: expected an object, got null",
+        ),
         (
             thrown(queue.finish(js(r#"{"id": "x", "owner": "A", "token": 1}"#), 0.0)),
-            "stamp",
+            "stamp: missing field `attempt`",
         ),
         (thrown(queue.claim("", 0.0, 10.0)), "owner"),
         (thrown(replay("{")), "scenario"),

@@ -6,10 +6,10 @@
 //! names the argument. Results leave as plain objects (maps become objects,
 //! integers become numbers).
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::model::{MAX_INT, NewJob, Stamp};
+use super::convert::{from_js, integer, to_js};
+use crate::model::{NewJob, Stamp};
 
 /// The shapes the functions below take and return, for TypeScript users.
 #[wasm_bindgen(typescript_custom_section)]
@@ -45,27 +45,6 @@ export interface Processed { claim: Claim; finish: Finish }
 /** What the receiver holds. */
 export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
 "#;
-
-fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value
-        .serialize(&serializer)
-        .map_err(|err| JsError::new(&format!("output: {err}")))
-}
-
-fn from_js<T: serde::de::DeserializeOwned>(field: &str, value: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|err| JsError::new(&format!("{field}: {err}")))
-}
-
-/// Accepts a JavaScript number only if it is an integer in `0..=2^53-1`.
-fn integer(field: &str, value: f64) -> Result<u64, JsError> {
-    if !value.is_finite() || value.fract() != 0.0 || value < 0.0 || value > MAX_INT as f64 {
-        return Err(JsError::new(&format!(
-            "{field}: must be an integer from 0 to {MAX_INT}, got {value}"
-        )));
-    }
-    Ok(value as u64)
-}
 
 fn core_error(err: crate::Error) -> JsError {
     JsError::new(&err.to_string())
@@ -114,7 +93,7 @@ impl Queue {
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewJob")] job: JsValue,
     ) -> Result<JsValue, JsError> {
-        let job: NewJob = from_js("job", job)?;
+        let job: NewJob = from_js("job", &job)?;
         to_js(&self.inner.enqueue(&job).map_err(core_error)?)
     }
 
@@ -135,7 +114,7 @@ impl Queue {
         #[wasm_bindgen(unchecked_param_type = "Stamp")] stamp: JsValue,
         now: f64,
     ) -> Result<JsValue, JsError> {
-        let stamp: Stamp = from_js("stamp", stamp)?;
+        let stamp: Stamp = from_js("stamp", &stamp)?;
         to_js(
             &self
                 .inner

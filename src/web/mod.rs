@@ -7,6 +7,7 @@
 //!   [`crate::playground`]). Without it the package is the queue alone.
 
 pub mod api;
+mod convert;
 #[cfg(feature = "page")]
 mod dom;
 #[cfg(feature = "page")]

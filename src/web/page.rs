@@ -26,6 +26,7 @@ use web_sys::{
     Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Window,
 };
 
+use super::convert::{from_js, to_js};
 use super::dom::{El, header_row, replace_children};
 use crate::playground::explain::{
     COLUMNS, Compared, cell, describe, reason_text, row_changes, side_by_side,
@@ -107,8 +108,7 @@ pub fn mount(
     let options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|err| JsError::new(&format!("options: {err}")))?
+        from_js("options", &options)?
     };
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
     let doc = window
@@ -1830,10 +1830,7 @@ impl Page {
             total: state.stepper.total(),
             result: frame.map(|frame| &frame.result),
         };
-        let json = serde_wasm_bindgen::Serializer::json_compatible();
-        let detail = detail
-            .serialize(&json)
-            .map_err(|err| JsError::new(&err.to_string()))?;
+        let detail = to_js(&detail)?;
         events.push(("leasefence:step", detail));
         let revealed = if before == usize::MAX || before >= state.stepper.position {
             0..0
@@ -1849,10 +1846,7 @@ impl Page {
                     worker: &frame.result.worker,
                     finish,
                 };
-                let verdict = verdict
-                    .serialize(&json)
-                    .map_err(|err| JsError::new(&err.to_string()))?;
-                events.push(("leasefence:verdict", verdict));
+                events.push(("leasefence:verdict", to_js(&verdict)?));
             }
         }
         drop(state);
