@@ -33,6 +33,7 @@ browser-test:
 # wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
 web: setup-web
 	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir www/pkg --out-name leasefence
+	node scripts/package-repository.mjs www/pkg
 
 serve: web
 	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www
