@@ -7,7 +7,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 LISTEN ?= 127.0.0.1:8080
 WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
-.PHONY: test serve web setup setup-web native-test lint browser-test e2e bench sizes replay-speed
+.PHONY: test serve web setup setup-web native-test lint browser-test e2e bench sizes breakdown replay-speed
 
 test: setup lint native-test browser-test e2e
 
@@ -47,11 +47,20 @@ e2e: web
 bench:
 	cargo bench --bench throughput
 
-# The page's files, then the queue-only package (no playground) alone.
+# The page's files, then the queue-only package (no playground) alone;
+# after each, where the module's bytes go (a copy optimised the same way
+# but keeping function names).
 sizes: web
 	node e2e/sizes.mjs
+	$(MAKE) --no-print-directory breakdown
 	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir $(CURDIR)/target/pkg-queue-only --out-name leasefence -- --no-default-features
 	node e2e/sizes.mjs target/pkg-queue-only
+	$(MAKE) --no-print-directory breakdown
+
+breakdown:
+	wasm-bindgen --target web --out-dir target/wasm-names target/wasm32-unknown-unknown/web/leasefence.wasm
+	e2e/node_modules/.bin/wasm-opt -Oz -g target/wasm-names/leasefence_bg.wasm -o target/wasm-names/leasefence_bg.wasm
+	node e2e/breakdown.mjs target/wasm-names/leasefence_bg.wasm
 
 # Browser against native on the same generated 10,000-event scenario.
 replay-speed: web

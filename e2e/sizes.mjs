@@ -10,7 +10,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 const WWW = process.argv[2] ? `${process.argv[2].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 const BUDGET_GZIP = 300 * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm.
-const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path) && !/pkg\/package\.json$/.test(path);
+const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path) && !/(^|\/)(package\.json|embed-example\.html)$/.test(path);
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
