@@ -10,11 +10,12 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::error::Result;
 use crate::model::{Claim, Finish, JobRow, Reason};
 use crate::queue::Queue;
 use crate::receiver::Receiver;
-use crate::scenario::{Action, Event, Scenario};
+use crate::scenario::{Action, Event, MAX_EVENTS, Order, Scenario};
 
 /// The replay document: one result per event, the final rows and what the
 /// receiver applied. Identical on every target.
@@ -98,6 +99,8 @@ pub struct Player {
     receiver: Receiver,
     memory: HashMap<String, Claim>,
     next: usize,
+    /// What an added event must agree with (see [`Player::push`]).
+    order: Order,
 }
 
 impl Player {
@@ -108,11 +111,12 @@ impl Player {
             queue.enqueue(job)?;
         }
         Ok(Player {
-            scenario,
             queue,
             receiver: Receiver::open_in_memory()?,
             memory: HashMap::new(),
             next: 0,
+            order: Order::after(&scenario),
+            scenario,
         })
     }
 
@@ -172,6 +176,45 @@ impl Player {
         };
         self.next += 1;
         Ok(Some(result))
+    }
+
+    /// Adds `event` to the end of the timeline and applies it: a timeline
+    /// written live, one event at a time, by a caller that supplies the
+    /// time. The event is checked as if it had been in the document (time
+    /// does not go back, a job id is used once); a refused event changes
+    /// nothing. Every earlier event must have been applied first.
+    pub fn push(&mut self, event: Event) -> Result<EventResult> {
+        let index = self.scenario.events.len();
+        if self.next < index {
+            return Err(Error::invalid(
+                "events",
+                format!(
+                    "{} of {index} events are applied; step through the rest before adding one",
+                    self.next
+                ),
+            ));
+        }
+        if index >= MAX_EVENTS {
+            return Err(Error::invalid(
+                "events",
+                format!("at most {MAX_EVENTS} events"),
+            ));
+        }
+        self.order.check(index, &event)?;
+        self.scenario.events.push(event);
+        match self.step() {
+            Ok(Some(result)) => {
+                self.order.record(&self.scenario.events[index]);
+                Ok(result)
+            }
+            Ok(None) => Err(Error::Internal {
+                what: "an added event was not there to apply".into(),
+            }),
+            Err(err) => {
+                self.scenario.events.pop();
+                Err(err)
+            }
+        }
     }
 
     /// Applies one event as `event.worker` at `event.at`.

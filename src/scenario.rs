@@ -122,6 +122,111 @@ fn at_path(err: Error) -> Error {
     }
 }
 
+/// Checks one event on its own: its fields, and that it carries what its
+/// action needs and nothing else.
+fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
+    let field = |name: &str| format!("events[{index}].{name}");
+    check_int(&field("at"), event.at, 0).map_err(at_path)?;
+    check_name(&field("worker"), &event.worker).map_err(at_path)?;
+    if let Some(owner) = &event.owner {
+        check_name(&field("owner"), owner).map_err(at_path)?;
+    }
+    let takes_lease = event.action == RawAction::Claim;
+    match (takes_lease, event.lease_ms) {
+        (true, None) => return Err(refuse(field("lease_ms"), "a claim needs lease_ms")),
+        (false, Some(_)) => return Err(refuse(field("lease_ms"), "only a claim takes lease_ms")),
+        _ => {}
+    }
+    let action = match (event.action, &event.job) {
+        (RawAction::Enqueue, None) => return Err(refuse(field("job"), "an enqueue needs a job")),
+        (RawAction::Enqueue, Some(job)) => {
+            job.validate(&field("job.")).map_err(at_path)?;
+            Action::Enqueue(job.clone())
+        }
+        (_, Some(_)) => return Err(refuse(field("job"), "only an enqueue takes a job")),
+        (RawAction::Claim, None) => {
+            let lease_ms = event.lease_ms.unwrap_or_default();
+            check_int(&field("lease_ms"), lease_ms, 1).map_err(at_path)?;
+            Action::Claim { lease_ms }
+        }
+        (RawAction::Finish, None) => Action::Finish,
+        (RawAction::Send, None) => Action::Send,
+    };
+    Ok(Event {
+        at: event.at,
+        worker: event.worker.clone(),
+        owner: event.owner.clone(),
+        action,
+    })
+}
+
+/// What an event must agree with in the timeline before it: time does not
+/// go back, and a job id is used once.
+#[derive(Debug, Default)]
+pub(crate) struct Order {
+    ids: HashSet<String>,
+    previous_at: u64,
+}
+
+impl Order {
+    /// The order a scenario's own jobs and events leave behind, for adding
+    /// events after them.
+    pub(crate) fn after(scenario: &Scenario) -> Order {
+        let enqueued = scenario
+            .events
+            .iter()
+            .filter_map(|event| match &event.action {
+                Action::Enqueue(job) => Some(&job.id),
+                _ => None,
+            });
+        Order {
+            ids: scenario
+                .jobs
+                .iter()
+                .map(|job| &job.id)
+                .chain(enqueued)
+                .cloned()
+                .collect(),
+            previous_at: scenario.events.last().map_or(0, |event| event.at),
+        }
+    }
+
+    /// Accepts `event` as the event at `index`, or says why not.
+    pub(crate) fn admit(&mut self, index: usize, event: &Event) -> Result<()> {
+        self.check(index, event)?;
+        self.record(event);
+        Ok(())
+    }
+
+    /// Whether `event` may come next, as the event at `index`.
+    pub(crate) fn check(&self, index: usize, event: &Event) -> Result<()> {
+        if event.at < self.previous_at {
+            return Err(refuse(
+                format!("events[{index}].at"),
+                format!(
+                    "{} is earlier than the event before it ({}); times must not go back",
+                    event.at, self.previous_at
+                ),
+            ));
+        }
+        match &event.action {
+            Action::Enqueue(job) if self.ids.contains(job.id.as_str()) => Err(refuse(
+                format!("events[{index}].job.id"),
+                format!("job {:?} is already in the scenario", job.id),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Takes note of an event that was accepted.
+    pub(crate) fn record(&mut self, event: &Event) {
+        if let Action::Enqueue(job) = &event.action {
+            self.ids.insert(job.id.clone());
+        }
+        self.previous_at = event.at;
+    }
+}
+
 impl Scenario {
     /// Parses and checks a scenario document.
     pub fn parse(json: &str) -> Result<Scenario> {
@@ -140,6 +245,26 @@ impl Scenario {
         Scenario::from_raw(raw)
     }
 
+    /// Parses and checks one event written on its own, as the event at
+    /// `index` of a timeline (errors name `events[index].field`). Its place
+    /// in time and its job id are checked where it is added
+    /// ([`crate::Player::push`]).
+    pub fn parse_event(json: &str, index: usize) -> Result<Event> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let raw: RawEvent = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+            let path = err.path().to_string();
+            let path = if path == "." {
+                format!("events[{index}]")
+            } else {
+                format!("events[{index}].{path}")
+            };
+            refuse(path, err.into_inner().to_string())
+        })?;
+        de.end()
+            .map_err(|err| refuse(format!("events[{index}]"), err.to_string()))?;
+        event_from_raw(index, &raw)
+    }
+
     fn from_raw(raw: RawScenario) -> Result<Scenario> {
         if raw.jobs.len() > MAX_EVENTS {
             return Err(refuse("jobs", format!("at most {MAX_EVENTS} jobs")));
@@ -147,86 +272,25 @@ impl Scenario {
         if raw.events.len() > MAX_EVENTS {
             return Err(refuse("events", format!("at most {MAX_EVENTS} events")));
         }
-        let mut ids = HashSet::new();
+        let mut order = Order::default();
         for (index, job) in raw.jobs.iter().enumerate() {
             let prefix = format!("jobs[{index}].");
             job.validate(&prefix).map_err(at_path)?;
-            if !ids.insert(job.id.clone()) {
+            if !order.ids.insert(job.id.clone()) {
                 return Err(refuse(
                     format!("{prefix}id"),
                     format!("job {:?} appears twice", job.id),
                 ));
             }
         }
-        let mut previous_at = 0;
         let mut events = Vec::with_capacity(raw.events.len());
-        for (index, event) in raw.events.iter().enumerate() {
-            let field = |name: &str| format!("events[{index}].{name}");
-            check_int(&field("at"), event.at, 0).map_err(at_path)?;
-            if event.at < previous_at {
-                return Err(refuse(
-                    field("at"),
-                    format!(
-                        "{} is earlier than the event before it ({previous_at}); times must not go back",
-                        event.at
-                    ),
-                ));
-            }
-            previous_at = event.at;
-            check_name(&field("worker"), &event.worker).map_err(at_path)?;
-            if let Some(owner) = &event.owner {
-                check_name(&field("owner"), owner).map_err(at_path)?;
-            }
-            let takes_lease = event.action == RawAction::Claim;
-            match (takes_lease, event.lease_ms) {
-                (true, None) => return Err(refuse(field("lease_ms"), "a claim needs lease_ms")),
-                (false, Some(_)) => {
-                    return Err(refuse(field("lease_ms"), "only a claim takes lease_ms"));
-                }
-                _ => {}
-            }
-            let takes_job = event.action == RawAction::Enqueue;
-            match (takes_job, &event.job) {
-                (true, None) => return Err(refuse(field("job"), "an enqueue needs a job")),
-                (false, Some(_)) => {
-                    return Err(refuse(field("job"), "only an enqueue takes a job"));
-                }
-                _ => {}
-            }
-            let action = match event.action {
-                RawAction::Claim => {
-                    let lease_ms = event.lease_ms.unwrap_or_default();
-                    check_int(&field("lease_ms"), lease_ms, 1).map_err(at_path)?;
-                    Action::Claim { lease_ms }
-                }
-                RawAction::Finish => Action::Finish,
-                RawAction::Send => Action::Send,
-                RawAction::Enqueue => {
-                    let Some(job) = event.job.clone() else {
-                        return Err(refuse(field("job"), "an enqueue needs a job"));
-                    };
-                    job.validate(&field("job.")).map_err(at_path)?;
-                    if ids.contains(job.id.as_str()) {
-                        return Err(refuse(
-                            field("job.id"),
-                            format!("job {:?} is already in the scenario", job.id),
-                        ));
-                    }
-                    Action::Enqueue(job)
-                }
-            };
-            if let Action::Enqueue(job) = &action {
-                ids.insert(job.id.clone());
-            }
-            events.push(Event {
-                at: event.at,
-                worker: event.worker.clone(),
-                owner: event.owner.clone(),
-                action,
-            });
+        for (index, raw) in raw.events.iter().enumerate() {
+            let event = event_from_raw(index, raw)?;
+            order.admit(index, &event)?;
+            events.push(event);
         }
         Ok(Scenario {
-            jobs: raw.jobs.clone(),
+            jobs: raw.jobs,
             events,
         })
     }

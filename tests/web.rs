@@ -8,7 +8,7 @@
 
 mod support;
 
-use leasefence::web::{Queue, Receiver, replay};
+use leasefence::web::{Player, Queue, Receiver, replay};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
 
@@ -282,5 +282,80 @@ fn receiver_in_the_browser_counts_each_job_once() {
         (&totals["jobs"], &totals["qty"]),
         (&serde_json::json!(1), &serde_json::json!(2)),
         "R12 totals"
+    );
+}
+
+/// A timeline written live from JavaScript (the course author's scripted
+/// story): the canonical events pushed as plain objects give the golden
+/// results, and the timeline reads back as the canonical document.
+#[test]
+fn a_player_fed_event_objects_matches_the_golden_document() {
+    let (_, canonical, expected) = support::SCENARIOS[0];
+    let document: serde_json::Value = serde_json::from_str(canonical).expect("valid JSON");
+    let jobs_only = serde_json::json!({"jobs": document["jobs"], "events": []});
+    let mut player = Player::new(Some(jobs_only.to_string())).expect("opens");
+    let mut results = Vec::new();
+    for event in document["events"].as_array().expect("events") {
+        results.push(as_json(
+            &player.push(js(&event.to_string())).expect("applies"),
+        ));
+    }
+    let expected: serde_json::Value = serde_json::from_str(expected).expect("golden JSON");
+    check!(
+        serde_json::json!({
+            "results": results,
+            "rows": as_json(&player.rows().expect("rows")),
+            "receiver": as_json(&player.receiver().expect("receiver")),
+        }),
+        expected,
+        "canonical, pushed from JavaScript"
+    );
+    check!(player.position(), 3, "position");
+    let replayed = as_json(&replay(&player.scenario_json()).expect("its document replays"));
+    check!(replayed, expected, "the live timeline as a document");
+}
+
+/// Bad live events throw naming the field, and change nothing.
+#[test]
+fn a_refused_live_event_throws_naming_the_field_and_changes_nothing() {
+    let mut player = Player::new(None).expect("opens on an empty queue");
+    player
+        .push(js(r#"{"at": 10, "worker": "A", "do": "enqueue", "job": {"id": "j", "qty": 1, "deadline": 99}}"#))
+        .expect("enqueues");
+    let cases = [
+        (
+            thrown(player.push(js(r#"{"at": 9, "worker": "A", "do": "finish"}"#))),
+            "scenario: events[1].at: 9 is earlier than the event before it (10)",
+        ),
+        (
+            thrown(player.push(js(r#"{"at": 10, "worker": "A", "do": "claim"}"#))),
+            "scenario: events[1].lease_ms: a claim needs lease_ms",
+        ),
+        (
+            thrown(player.push(JsValue::from_str("claim"))),
+            "event: expected an object, got string",
+        ),
+        (
+            thrown(player.push({
+                let event = js(r#"{"worker": "A", "do": "finish"}"#);
+                js_sys::Reflect::set(&event, &"at".into(), &f64::NAN.into()).expect("sets");
+                event
+            })),
+            "event.at: must be a finite number, got NaN",
+        ),
+    ];
+    for (message, start) in cases {
+        assert!(
+            message.starts_with(start),
+            "expected a message starting {start:?}, got {message:?}"
+        );
+    }
+    check!(player.position(), 1, "position");
+    check!(
+        as_json(&player.rows().expect("rows"))
+            .as_array()
+            .map(Vec::len),
+        Some(1),
+        "rows"
     );
 }

@@ -8,7 +8,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, integer, to_js};
+use super::convert::{from_js, integer, json_text, to_js};
 use crate::model::{NewJob, Stamp};
 
 /// The shapes the functions below take and return, for TypeScript users.
@@ -38,6 +38,12 @@ export type EventResult = { event: number; at: number; worker: string } & (
   | ({ do: "finish" } & Finish)
   | { do: "send"; applied: boolean; reason: Reason | null }
   | { do: "enqueue"; job: JobRow });
+/** One event of a scenario: who does what, when (ms). */
+export type ScenarioEvent = { at: number; worker: string; owner?: string } & (
+  | { do: "claim"; lease_ms: number }
+  | { do: "finish" }
+  | { do: "send" }
+  | { do: "enqueue"; job: NewJob });
 /** The contract's replay document. */
 export interface ReplayDocument { results: EventResult[]; rows: JobRow[]; receiver: Record<string, number> }
 /** One worker step. */
@@ -169,6 +175,77 @@ impl Queue {
     #[wasm_bindgen(unchecked_return_type = "JobRow[]")]
     pub fn rows(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.rows().map_err(core_error)?)
+    }
+}
+
+/// A timeline of actors, played one event at a time: the scenario's own
+/// events with `step()`, and new ones written live with `push(event)`,
+/// each with the caller's time in `at`. Actors remember their last claim,
+/// as in `replay`, so a late finish presents an old stamp. Results have
+/// the shape of the replay document's `results`.
+#[wasm_bindgen]
+pub struct Player {
+    inner: crate::Player,
+}
+
+#[wasm_bindgen]
+impl Player {
+    /// A player over a scenario document (JSON text), or over an empty
+    /// queue when none is given.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: Option<String>) -> Result<Player, JsError> {
+        let scenario = match scenario_json {
+            Some(json) => crate::Scenario::parse(&json).map_err(core_error)?,
+            None => crate::Scenario::default(),
+        };
+        Ok(Player {
+            inner: crate::Player::new(scenario).map_err(core_error)?,
+        })
+    }
+
+    /// Applies the scenario's next event; `null` when all are applied.
+    #[wasm_bindgen(unchecked_return_type = "EventResult | null")]
+    pub fn step(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.step().map_err(core_error)?)
+    }
+
+    /// Adds `{at, worker, do, lease_ms?, job?, owner?}` after the last event
+    /// and applies it; throws, changing nothing, if the scenario parser
+    /// would refuse it there (time going back, a job id used twice, ...).
+    #[wasm_bindgen(unchecked_return_type = "EventResult")]
+    pub fn push(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ScenarioEvent")] event: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let index = self.inner.scenario().events.len();
+        let text = json_text("event", &event)?;
+        let event = crate::Scenario::parse_event(&text, index).map_err(core_error)?;
+        to_js(&self.inner.push(event).map_err(core_error)?)
+    }
+
+    /// How many events have been applied.
+    #[wasm_bindgen(getter)]
+    pub fn position(&self) -> usize {
+        self.inner.position()
+    }
+
+    /// Every row, in enqueue order.
+    #[wasm_bindgen(unchecked_return_type = "JobRow[]")]
+    pub fn rows(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.rows().map_err(core_error)?)
+    }
+
+    /// Job id -> qty the receiver has applied.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, number>")]
+    pub fn receiver(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.receiver().map_err(core_error)?)
+    }
+
+    /// The timeline so far, pushed events included, as a scenario document
+    /// (what `replay` and the playground read).
+    #[wasm_bindgen(js_name = scenarioJson)]
+    pub fn scenario_json(&self) -> String {
+        self.inner.scenario().to_json()
     }
 }
 

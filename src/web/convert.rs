@@ -26,16 +26,7 @@ pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
 
 /// A JavaScript object as `T`; `field` names the argument in errors.
 pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Result<T, JsError> {
-    if !value.is_object() || value.is_function() {
-        return Err(JsError::new(&format!(
-            "{field}: expected an object, got {}",
-            type_of(value)
-        )));
-    }
-    reject_non_finite(field, value)?;
-    let text = js_sys::JSON::stringify(value)
-        .map_err(|_| JsError::new(&format!("{field}: cannot be written as JSON")))?;
-    let text = String::from(text);
+    let text = json_text(field, value)?;
     let mut json = serde_json::Deserializer::from_str(&text);
     serde_path_to_error::deserialize(&mut json).map_err(|err| {
         let path = err.path().to_string();
@@ -46,6 +37,20 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
             JsError::new(&format!("{field}.{path}: {inner}"))
         }
     })
+}
+
+/// A JavaScript object as JSON text, for a parser of the core.
+pub(crate) fn json_text(field: &str, value: &JsValue) -> Result<String, JsError> {
+    if !value.is_object() || value.is_function() {
+        return Err(JsError::new(&format!(
+            "{field}: expected an object, got {}",
+            type_of(value)
+        )));
+    }
+    reject_non_finite(field, value)?;
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|_| JsError::new(&format!("{field}: cannot be written as JSON")))?;
+    Ok(String::from(text))
 }
 
 /// Refuses NaN and ±Infinity among an object's own values, which

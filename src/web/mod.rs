@@ -15,7 +15,7 @@ mod lanes;
 #[cfg(feature = "page")]
 pub mod page;
 
-pub use api::{Queue, Receiver, replay};
+pub use api::{Player, Queue, Receiver, replay};
 
 /// Installs the panic hook once, so a bug shows a readable message in the
 /// console instead of "unreachable executed".
