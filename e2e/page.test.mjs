@@ -275,6 +275,36 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("the lanes are drawn at their panel's width, and follow it when it changes", async () => {
+    const page = await open("/#chapter=canonical&lang=en&step=3", { width: 1280, height: 900 });
+    // The SVG's user units are the panel's CSS pixels, so its text keeps
+    // its size on a phone as on a desktop.
+    const widths = () =>
+      page.evaluate(() => {
+        const body = document.querySelector(".lf-lanes .lf-body");
+        const style = getComputedStyle(body);
+        const content = body.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const drawn = Number(document.querySelector(".lf-lanes svg").getAttribute("viewBox").split(" ")[2]);
+        return { content: Math.round(content), drawn };
+      });
+    const wide = await widths();
+    assert.ok(Math.abs(wide.drawn - wide.content) <= 1, `drawn at ${wide.drawn}, panel is ${wide.content} px`);
+    await page.evaluate(() => {
+      window.__steps = 0;
+      document.querySelector(".lf").addEventListener("leasefence:step", () => window.__steps++);
+    });
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.waitForFunction(
+      (before) => Number(document.querySelector(".lf-lanes svg").getAttribute("viewBox").split(" ")[2]) !== before,
+      wide.drawn,
+    );
+    const narrow = await widths();
+    assert.ok(narrow.content < wide.content, `the panel narrowed: ${wide.content} -> ${narrow.content}`);
+    assert.ok(Math.abs(narrow.drawn - narrow.content) <= 1, `drawn at ${narrow.drawn}, panel is ${narrow.content} px`);
+    assert.equal(await page.evaluate(() => window.__steps), 0, "a resize is not a step");
+    await done(page);
+  });
+
   test("readable at 360 px: no page-wide horizontal scroll", async () => {
     for (const lang of ["en", "ko"]) {
       const page = await open(`/#chapter=canonical&lang=${lang}&step=3`, { width: 360, height: 780 });

@@ -125,6 +125,7 @@ pub fn mount(
         timer: Cell::new(None),
         ticker: RefCell::new(None),
         lanes_width: Cell::new(0.0),
+        lanes_observer: RefCell::new(None),
     });
     page.listen()?;
     page.build()?;
@@ -154,7 +155,6 @@ enum Action {
     CopyLink,
     LoadHash,
     CompareToggled,
-    Resized,
 }
 
 /// Milliseconds between steps while playing.
@@ -339,15 +339,26 @@ struct Page {
     listeners: RefCell<Vec<Listener>>,
     timer: Cell<Option<i32>>,
     ticker: RefCell<Option<Closure<dyn Fn()>>>,
-    /// The lanes panel's width in CSS pixels, measured on build and resize.
+    /// The lanes panel's width in CSS pixels, as the resize observer last
+    /// reported it (0 until its first report).
     lanes_width: Cell<f64>,
+    /// Watches the lanes panel's width; see [`Page::watch_lanes`].
+    lanes_observer: RefCell<Option<LanesObserver>>,
+}
+
+/// A `ResizeObserver` and the callback it holds, kept together so that
+/// `stop` can disconnect one and drop the other.
+struct LanesObserver {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn Fn(js_sys::Array)>,
 }
 
 impl Page {
     /// Attaches the listeners: clicks, changes, inputs and keys on the
     /// root; the comparison's `toggle` (which does not bubble, so it is
-    /// caught on the way down); window resizes; and, for the full page,
-    /// `hashchange`. Also prepares the play timer's callback.
+    /// caught on the way down); and, for the full page, `hashchange`. Also
+    /// prepares the play timer's callback. (The lanes' width is watched by
+    /// [`Page::watch_lanes`], once they exist.)
     fn listen(self: &Rc<Self>) -> Result<(), JsValue> {
         for kind in ["click", "change", "input", "keydown"] {
             self.attach(kind, On::Root, |page, event| page.action_for(event))?;
@@ -355,7 +366,6 @@ impl Page {
         self.attach("toggle", On::RootCapturing, |_, _| {
             Some(Action::CompareToggled)
         })?;
-        self.attach("resize", On::Window, |_, _| Some(Action::Resized))?;
         if self.state.borrow().use_hash {
             self.attach("hashchange", On::Window, |_, _| Some(Action::LoadHash))?;
         }
@@ -409,6 +419,9 @@ impl Page {
     fn stop(&self) -> Result<(), JsValue> {
         if let Some(id) = self.timer.take() {
             self.window.clear_interval_with_handle(id);
+        }
+        if let Some(watch) = self.lanes_observer.take() {
+            watch.observer.disconnect();
         }
         for listener in self.listeners.borrow_mut().drain(..) {
             let callback = listener.closure.as_ref().unchecked_ref();
@@ -620,14 +633,6 @@ impl Page {
                 return self.build();
             }
             Action::CompareToggled => {}
-            Action::Resized => {
-                let width = self
-                    .parts
-                    .borrow()
-                    .as_ref()
-                    .map_or(0, |parts| parts.lanes.client_width());
-                self.lanes_width.set(f64::from(width));
-            }
         }
         // After a scenario change the event list is new: draw every row.
         let before = if changes_scenario_or_lang {
@@ -1102,7 +1107,7 @@ impl Page {
             ],
         )?;
         drop(state);
-        self.lanes_width.set(f64::from(parts.lanes.client_width()));
+        self.watch_lanes(&parts.lanes)?;
         *self.parts.borrow_mut() = Some(parts);
         self.show_scenario(true)?;
         self.show_position(usize::MAX)
@@ -1355,15 +1360,7 @@ impl Page {
         }
 
         self.draw_prompt(parts, &state)?;
-        super::lanes::draw(
-            &self.doc,
-            &parts.lanes,
-            &state.stepper.scenario,
-            &state.stepper.timeline,
-            position,
-            lang,
-            self.lanes_width.get(),
-        )?;
+        self.draw_lanes(parts, &state)?;
         self.draw_step(parts, &state)?;
         self.draw_table(parts, &state)?;
         self.draw_receiver(parts, &state)?;
@@ -1394,6 +1391,65 @@ impl Page {
             parts.live.set_text_content(Some(&announcement));
         }
         Ok(())
+    }
+
+    /// Draws the lanes at the width last measured.
+    fn draw_lanes(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        super::lanes::draw(
+            &self.doc,
+            &parts.lanes,
+            &state.stepper.scenario,
+            &state.stepper.timeline,
+            state.stepper.position,
+            state.lang,
+            self.lanes_width.get(),
+        )
+    }
+
+    /// Redraws the lanes whenever their panel changes width: a window
+    /// resize, or a host page's column growing or shrinking. A
+    /// `ResizeObserver` reports after the browser's own layout, so the
+    /// first width arrives before the first paint without `clientWidth`
+    /// forcing a layout in the middle of building the page. `build` runs
+    /// again on a language switch and makes a new panel: the observer
+    /// moves to it.
+    fn watch_lanes(self: &Rc<Self>, lanes: &Element) -> Result<(), JsValue> {
+        let mut slot = self.lanes_observer.borrow_mut();
+        if slot.is_none() {
+            let page = Rc::downgrade(self);
+            let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                let Some(page) = page.upgrade() else { return };
+                let Ok(entry) = entries.pop().dyn_into::<web_sys::ResizeObserverEntry>() else {
+                    return;
+                };
+                let width = entry.content_rect().width().round();
+                if width > 0.0 && width != page.lanes_width.get() {
+                    page.lanes_width.set(width);
+                    if let Err(err) = page.redraw_lanes() {
+                        web_sys::console::error_2(&"leasefence:".into(), &err);
+                    }
+                }
+            });
+            let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref())?;
+            *slot = Some(LanesObserver {
+                observer,
+                _callback: callback,
+            });
+        }
+        if let Some(watch) = slot.as_ref() {
+            watch.observer.disconnect();
+            watch.observer.observe(lanes);
+        }
+        Ok(())
+    }
+
+    /// The lanes alone, for a new width.
+    fn redraw_lanes(&self) -> Result<(), JsValue> {
+        let parts = self.parts.borrow();
+        match parts.as_ref() {
+            Some(parts) => self.draw_lanes(parts, &self.state.borrow()),
+            None => Ok(()),
+        }
     }
 
     fn draw_prompt(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
