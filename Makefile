@@ -57,6 +57,7 @@ sizes: web
 	node e2e/sizes.mjs target/pkg-queue-only
 	$(MAKE) --no-print-directory breakdown
 
+# Of the module cargo built last (`make sizes` runs it after each build).
 breakdown:
 	wasm-bindgen --target web --out-dir target/wasm-names target/wasm32-unknown-unknown/web/leasefence.wasm
 	e2e/node_modules/.bin/wasm-opt -Oz -g target/wasm-names/leasefence_bg.wasm -o target/wasm-names/leasefence_bg.wasm

@@ -60,8 +60,9 @@ for (const { id, start, end } of sections) {
   } else if (id === 11) {
     data = bytes.subarray(start, end);
   } else if (id === 0) {
-    const title = bytes.subarray(at + 1, at + 1 + bytes[at]).toString();
-    at += 1 + bytes[at];
+    const length = leb();
+    const title = bytes.subarray(at, at + length).toString();
+    at += length;
     if (title !== "name") continue;
     while (at < end) {
       const sub = bytes[at++];
@@ -92,7 +93,7 @@ function group(name) {
   const crate = name.match(/^<?&?(?:mut |dyn )*([a-z_][a-z0-9_]*)(?:\[[0-9a-f]+\])?::/);
   if (crate) return ["core", "alloc", "std"].includes(crate[1]) ? "Rust std (core, alloc, std)" : crate[1];
   if (/^<|::/.test(name)) return "other Rust (closures, generics)";
-  return "SQLite (C)";
+  return "SQLite (C) and other unnamespaced symbols";
 }
 
 const groups = new Map();

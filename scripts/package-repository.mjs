@@ -1,5 +1,6 @@
 // Fills `repository` in a wasm-pack package.json from this clone's `origin`
 // remote, so the npm package names the place its source was built from.
+// A `repository` already there (from Cargo.toml) is kept.
 // Cargo.toml has no `repository` because the project has no public home
 // yet; a URL written there by hand would be invented. A clone without a
 // web-style remote (a local path, as in CI) leaves the field out and says so.
@@ -21,12 +22,14 @@ function originUrl() {
   }
   const scp = remote.match(/^git@([^:]+):(.+?)(\.git)?$/); // git@host:owner/name.git
   if (scp) return `https://${scp[1]}/${scp[2]}`;
-  const url = remote.match(/^(?:https|ssh|git):\/\/(?:[^@/]+@)?([^/]+)\/(.+?)(\.git)?$/);
+  const url = remote.match(/^(?:https|ssh|git):\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+?)(\.git)?$/); // port dropped: the web host is not the ssh port
   return url ? `https://${url[1]}/${url[2]}` : null;
 }
 
-const url = originUrl();
-if (url) {
+const url = pkg.repository ? null : originUrl();
+if (pkg.repository) {
+  console.log(`${manifest}: repository ${JSON.stringify(pkg.repository)} (already set, kept)`);
+} else if (url) {
   pkg.repository = { type: "git", url: `git+${url}.git` };
   writeFileSync(manifest, `${JSON.stringify(pkg, null, 2)}\n`);
   console.log(`${manifest}: repository ${url}`);

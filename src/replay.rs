@@ -167,22 +167,14 @@ impl Player {
             return Ok(None);
         };
         let outcome = self.apply(&event)?;
-        let result = EventResult {
-            event: self.next,
-            at: event.at,
-            worker: event.worker,
-            action: event.action.name(),
-            outcome,
-        };
-        self.next += 1;
-        Ok(Some(result))
+        Ok(Some(self.played(&event, outcome)))
     }
 
     /// Adds `event` to the end of the timeline and applies it: a timeline
     /// written live, one event at a time, by a caller that supplies the
-    /// time. The event is checked as if it had been in the document (time
-    /// does not go back, a job id is used once); a refused event changes
-    /// nothing. Every earlier event must have been applied first.
+    /// time. The event is checked as if it had been in the document (its
+    /// fields; time does not go back; a job id is used once); a refused
+    /// event changes nothing. Every earlier event must have been applied.
     pub fn push(&mut self, event: Event) -> Result<EventResult> {
         let index = self.scenario.events.len();
         if self.next < index {
@@ -200,21 +192,26 @@ impl Player {
                 format!("at most {MAX_EVENTS} events"),
             ));
         }
+        event.check(index)?;
         self.order.check(index, &event)?;
+        let outcome = self.apply(&event)?;
+        self.order.record(&event);
+        let result = self.played(&event, outcome);
         self.scenario.events.push(event);
-        match self.step() {
-            Ok(Some(result)) => {
-                self.order.record(&self.scenario.events[index]);
-                Ok(result)
-            }
-            Ok(None) => Err(Error::Internal {
-                what: "an added event was not there to apply".into(),
-            }),
-            Err(err) => {
-                self.scenario.events.pop();
-                Err(err)
-            }
-        }
+        Ok(result)
+    }
+
+    /// The result of the event at the current position, which moves on.
+    fn played(&mut self, event: &Event, outcome: Outcome) -> EventResult {
+        let result = EventResult {
+            event: self.next,
+            at: event.at,
+            worker: event.worker.clone(),
+            action: event.action.name(),
+            outcome,
+        };
+        self.next += 1;
+        result
     }
 
     /// Applies one event as `event.worker` at `event.at`.

@@ -39,6 +39,25 @@ pub struct Event {
 }
 
 impl Event {
+    /// Checks the event's own fields as the event at `index` of a timeline
+    /// (errors name `events[index].field`): times and leases are integers
+    /// in range, names are well formed, an enqueued job is valid.
+    pub fn check(&self, index: usize) -> Result<()> {
+        let field = |name: &str| format!("events[{index}].{name}");
+        check_int(&field("at"), self.at, 0).map_err(at_path)?;
+        check_name(&field("worker"), &self.worker).map_err(at_path)?;
+        if let Some(owner) = &self.owner {
+            check_name(&field("owner"), owner).map_err(at_path)?;
+        }
+        match &self.action {
+            Action::Claim { lease_ms } => check_int(&field("lease_ms"), *lease_ms, 1)
+                .map(drop)
+                .map_err(at_path),
+            Action::Enqueue(job) => job.validate(&field("job.")).map_err(at_path),
+            Action::Finish | Action::Send => Ok(()),
+        }
+    }
+
     /// The name a claim by this actor is made under.
     pub fn claim_owner(&self) -> &str {
         self.owner.as_deref().unwrap_or(&self.worker)
@@ -122,42 +141,52 @@ fn at_path(err: Error) -> Error {
     }
 }
 
-/// Checks one event on its own: its fields, and that it carries what its
-/// action needs and nothing else.
+/// Reads `json` as a `T`, naming the first bad field's place: `whole` when
+/// the problem is the value itself (or trailing text), else `within`
+/// followed by the field's path.
+fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: &str) -> Result<T> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let place = if path == "." {
+            whole.to_owned()
+        } else {
+            format!("{within}{path}")
+        };
+        refuse(place, err.into_inner().to_string())
+    })?;
+    de.end().map_err(|err| refuse(whole, err.to_string()))?;
+    Ok(value)
+}
+
+/// Builds one event from what was written, refusing a field its action
+/// does not take or lacks one it needs, then checks its values.
 fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
     let field = |name: &str| format!("events[{index}].{name}");
-    check_int(&field("at"), event.at, 0).map_err(at_path)?;
-    check_name(&field("worker"), &event.worker).map_err(at_path)?;
-    if let Some(owner) = &event.owner {
-        check_name(&field("owner"), owner).map_err(at_path)?;
-    }
-    let takes_lease = event.action == RawAction::Claim;
-    match (takes_lease, event.lease_ms) {
-        (true, None) => return Err(refuse(field("lease_ms"), "a claim needs lease_ms")),
-        (false, Some(_)) => return Err(refuse(field("lease_ms"), "only a claim takes lease_ms")),
-        _ => {}
-    }
-    let action = match (event.action, &event.job) {
-        (RawAction::Enqueue, None) => return Err(refuse(field("job"), "an enqueue needs a job")),
-        (RawAction::Enqueue, Some(job)) => {
-            job.validate(&field("job.")).map_err(at_path)?;
-            Action::Enqueue(job.clone())
+    let action = match (event.action, event.lease_ms, &event.job) {
+        (RawAction::Claim, None, _) => {
+            return Err(refuse(field("lease_ms"), "a claim needs lease_ms"));
         }
-        (_, Some(_)) => return Err(refuse(field("job"), "only an enqueue takes a job")),
-        (RawAction::Claim, None) => {
-            let lease_ms = event.lease_ms.unwrap_or_default();
-            check_int(&field("lease_ms"), lease_ms, 1).map_err(at_path)?;
-            Action::Claim { lease_ms }
+        (_, Some(_), _) if event.action != RawAction::Claim => {
+            return Err(refuse(field("lease_ms"), "only a claim takes lease_ms"));
         }
-        (RawAction::Finish, None) => Action::Finish,
-        (RawAction::Send, None) => Action::Send,
+        (RawAction::Enqueue, _, None) => {
+            return Err(refuse(field("job"), "an enqueue needs a job"));
+        }
+        (RawAction::Enqueue, _, Some(job)) => Action::Enqueue(job.clone()),
+        (_, _, Some(_)) => return Err(refuse(field("job"), "only an enqueue takes a job")),
+        (RawAction::Claim, Some(lease_ms), None) => Action::Claim { lease_ms },
+        (RawAction::Finish, _, None) => Action::Finish,
+        (RawAction::Send, _, None) => Action::Send,
     };
-    Ok(Event {
+    let event = Event {
         at: event.at,
         worker: event.worker.clone(),
         owner: event.owner.clone(),
         action,
-    })
+    };
+    event.check(index)?;
+    Ok(event)
 }
 
 /// What an event must agree with in the timeline before it: time does not
@@ -189,6 +218,12 @@ impl Order {
                 .collect(),
             previous_at: scenario.events.last().map_or(0, |event| event.at),
         }
+    }
+
+    /// Takes note of a job the scenario starts with; `false` if its id was
+    /// taken.
+    pub(crate) fn add_job(&mut self, id: &str) -> bool {
+        self.ids.insert(id.to_owned())
     }
 
     /// Accepts `event` as the event at `index`, or says why not.
@@ -230,19 +265,7 @@ impl Order {
 impl Scenario {
     /// Parses and checks a scenario document.
     pub fn parse(json: &str) -> Result<Scenario> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let raw: RawScenario = serde_path_to_error::deserialize(&mut de).map_err(|err| {
-            let path = err.path().to_string();
-            let path = if path == "." {
-                "(document)".into()
-            } else {
-                path
-            };
-            refuse(path, err.into_inner().to_string())
-        })?;
-        de.end()
-            .map_err(|err| refuse("(document)", err.to_string()))?;
-        Scenario::from_raw(raw)
+        Scenario::from_raw(deserialize(json, "(document)", "")?)
     }
 
     /// Parses and checks one event written on its own, as the event at
@@ -250,19 +273,8 @@ impl Scenario {
     /// in time and its job id are checked where it is added
     /// ([`crate::Player::push`]).
     pub fn parse_event(json: &str, index: usize) -> Result<Event> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let raw: RawEvent = serde_path_to_error::deserialize(&mut de).map_err(|err| {
-            let path = err.path().to_string();
-            let path = if path == "." {
-                format!("events[{index}]")
-            } else {
-                format!("events[{index}].{path}")
-            };
-            refuse(path, err.into_inner().to_string())
-        })?;
-        de.end()
-            .map_err(|err| refuse(format!("events[{index}]"), err.to_string()))?;
-        event_from_raw(index, &raw)
+        let place = format!("events[{index}]");
+        event_from_raw(index, &deserialize(json, &place, &format!("{place}."))?)
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario> {
@@ -276,7 +288,7 @@ impl Scenario {
         for (index, job) in raw.jobs.iter().enumerate() {
             let prefix = format!("jobs[{index}].");
             job.validate(&prefix).map_err(at_path)?;
-            if !order.ids.insert(job.id.clone()) {
+            if !order.add_job(&job.id) {
                 return Err(refuse(
                     format!("{prefix}id"),
                     format!("job {:?} appears twice", job.id),

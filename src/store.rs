@@ -218,10 +218,7 @@ fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {
         return Err(not_ours(shown, why));
     }
     tx.execute_batch(kind.schema())?;
-    // An integer written into the statement: `pragma_update` would do the
-    // same, but its generic value formatting brings Rust's float printing
-    // into the browser module (about 8 KB for a value that is never a float).
-    tx.execute_batch(&format!("PRAGMA application_id = {}", kind.app_id()))?;
+    tx.pragma_update(None, "application_id", kind.app_id())?;
     tx.commit()?;
     Ok(())
 }

@@ -10,7 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::{Player, Scenario};
+use leasefence::{Action, Event, Player, Scenario};
 use support::SCENARIOS;
 
 /// The scenario's jobs, without its events.
@@ -150,4 +150,39 @@ fn pushing_before_the_document_is_played_through_is_refused() {
         serde_json::json!("no_claim"),
         "C holds no claim"
     );
+}
+
+/// A pushed event is checked against the pushed ones before it, and a
+/// hand-built `Event` is held to the same rules as a written one.
+#[test]
+fn pushed_events_are_checked_like_written_ones() {
+    let mut player = Player::new(Scenario::default()).expect("opens an empty queue");
+    let enqueue = |index| {
+        Scenario::parse_event(
+            r#"{"at": 10, "worker": "A", "do": "enqueue", "job": {"id": "j", "qty": 1, "deadline": 99}}"#,
+            index,
+        )
+        .expect("valid on its own")
+    };
+    player.push(enqueue(0)).expect("enqueues j");
+    let refused = player.push(enqueue(1)).expect_err("j is taken");
+    check!(
+        refused.to_string(),
+        "scenario: events[1].job.id: job \"j\" is already in the scenario",
+        "an id taken by an earlier push"
+    );
+    let nameless = Event {
+        at: 20,
+        worker: String::new(),
+        owner: None,
+        action: Action::Finish,
+    };
+    let refused = player.push(nameless).expect_err("a worker needs a name");
+    check!(
+        refused.to_string(),
+        "scenario: events[1].worker: must be a non-empty string",
+        "a hand-built event with an empty worker"
+    );
+    check!(player.position(), 1, "the position moved");
+    check!(player.scenario().events.len(), 1, "the timeline grew");
 }

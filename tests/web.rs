@@ -32,6 +32,12 @@ fn with_number(field: &str, value: f64) -> JsValue {
     job
 }
 
+/// A JavaScript expression's value (for what JSON cannot write: NaN,
+/// BigInt, getters, `toJSON`).
+fn js_eval(expression: &str) -> JsValue {
+    js_sys::eval(expression).expect("a valid expression")
+}
+
 /// The message of the `Error` a facade call threw.
 fn thrown(result: Result<impl std::fmt::Debug, wasm_bindgen::JsError>) -> String {
     let err = JsValue::from(result.expect_err("the call must throw"));
@@ -210,7 +216,7 @@ fn malformed_objects_and_documents_throw_naming_the_field() {
         ),
         (
             thrown(queue.enqueue(js(r#"{"id": "x", "qty": 0, "deadline": 1}"#))),
-            "qty",
+            "job.qty: must be",
         ),
         (
             thrown(queue.enqueue(js(r#"{"id": "x", "qty": 1.5, "deadline": 1}"#))),
@@ -231,6 +237,20 @@ fn malformed_objects_and_documents_throw_naming_the_field() {
         (
             thrown(queue.enqueue(JsValue::NULL)),
             "job: expected an object, got null",
+        ),
+        (
+            thrown(queue.enqueue(js(r#"["x", 1, 5000]"#))),
+            "job: expected an object, got array",
+        ),
+        (
+            thrown(queue.enqueue(js_eval("({ id: 'x', qty: 1n, deadline: 1 })"))),
+            "job.qty: must be a number, got a BigInt",
+        ),
+        (
+            thrown(queue.enqueue(js_eval(
+                "({ id: 'x', qty: 1, deadline: 1, toJSON() { return undefined; } })",
+            ))),
+            "job: cannot be written as JSON",
         ),
         (
             thrown(queue.finish(js(r#"{"id": "x", "owner": "A", "token": 1}"#), 0.0)),
@@ -333,7 +353,25 @@ fn a_refused_live_event_throws_naming_the_field_and_changes_nothing() {
         ),
         (
             thrown(player.push(JsValue::from_str("claim"))),
-            "event: expected an object, got string",
+            "scenario: events[1]: expected an object, got string",
+        ),
+        (
+            thrown(player.push(js_eval(
+                "({ at: 11, worker: 'B', do: 'enqueue', job: { id: 'k', qty: NaN, deadline: 99 } })",
+            ))),
+            "scenario: events[1].job.qty: must be a finite number, got NaN",
+        ),
+        (
+            thrown(player.push(js(
+                r#"{"at": 11, "worker": "B", "do": "enqueue", "job": {"id": "j", "qty": 1, "deadline": 99}}"#,
+            ))),
+            "scenario: events[1].job.id: job \"j\" is already in the scenario",
+        ),
+        (
+            thrown(player.push(js_eval(
+                "({ at: 11, worker: 'B', get do() { throw new Error('boom'); } })",
+            ))),
+            "scenario: events[1].do: cannot be read",
         ),
         (
             thrown(player.push({
@@ -341,7 +379,7 @@ fn a_refused_live_event_throws_naming_the_field_and_changes_nothing() {
                 js_sys::Reflect::set(&event, &"at".into(), &f64::NAN.into()).expect("sets");
                 event
             })),
-            "event.at: must be a finite number, got NaN",
+            "scenario: events[1].at: must be a finite number, got NaN",
         ),
     ];
     for (message, start) in cases {
@@ -357,5 +395,16 @@ fn a_refused_live_event_throws_naming_the_field_and_changes_nothing() {
             .map(Vec::len),
         Some(1),
         "rows"
+    );
+    // Still usable: nothing a refused event threw left the player borrowed.
+    let result = player
+        .push(js(
+            r#"{"at": 12, "worker": "A", "do": "claim", "lease_ms": 5}"#,
+        ))
+        .expect("a good event after refused ones applies");
+    check!(
+        as_json(&result)["claim"]["token"],
+        serde_json::json!(1),
+        "claimed"
     );
 }

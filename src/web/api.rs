@@ -100,6 +100,7 @@ impl Queue {
         #[wasm_bindgen(unchecked_param_type = "NewJob")] job: JsValue,
     ) -> Result<JsValue, JsError> {
         let job: NewJob = from_js("job", &job)?;
+        job.validate("job.").map_err(core_error)?;
         to_js(&self.inner.enqueue(&job).map_err(core_error)?)
     }
 
@@ -190,8 +191,9 @@ pub struct Player {
 
 #[wasm_bindgen]
 impl Player {
-    /// A player over a scenario document (JSON text), or over an empty
-    /// queue when none is given.
+    /// A player over a scenario document, given as JSON text like
+    /// `replay`'s (events then come as objects, to `push`), or over an
+    /// empty queue when none is given.
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: Option<String>) -> Result<Player, JsError> {
         let scenario = match scenario_json {
@@ -218,7 +220,7 @@ impl Player {
         #[wasm_bindgen(unchecked_param_type = "ScenarioEvent")] event: JsValue,
     ) -> Result<JsValue, JsError> {
         let index = self.inner.scenario().events.len();
-        let text = json_text("event", &event)?;
+        let text = json_text(&format!("scenario: events[{index}]"), &event)?;
         let event = crate::Scenario::parse_event(&text, index).map_err(core_error)?;
         to_js(&self.inner.push(event).map_err(core_error)?)
     }

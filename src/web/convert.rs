@@ -7,12 +7,11 @@
 //! compile every `Serialize` impl twice).
 //!
 //! JSON has no NaN or Infinity (`JSON.stringify` writes them as `null`), so
-//! numbers are checked before they are stringified; every error names the
+//! values are checked before they are stringified; every error names the
 //! field, down to the key (`job.qty: ...`).
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::model::MAX_INT;
@@ -40,34 +39,75 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
 }
 
 /// A JavaScript object as JSON text, for a parser of the core.
+///
+/// Every property is read through `Reflect`, whose bindings catch what
+/// JavaScript throws (a getter that throws, a revoked `Proxy`), so an
+/// exception never unwinds through Rust: a `&mut self` method would stay
+/// borrowed and its object unusable.
 pub(crate) fn json_text(field: &str, value: &JsValue) -> Result<String, JsError> {
-    if !value.is_object() || value.is_function() {
+    if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(JsError::new(&format!(
             "{field}: expected an object, got {}",
             type_of(value)
         )));
     }
-    reject_non_finite(field, value)?;
+    check_values(field, value, 0)?;
     let text = js_sys::JSON::stringify(value)
         .map_err(|_| JsError::new(&format!("{field}: cannot be written as JSON")))?;
-    Ok(String::from(text))
+    // `toJSON` may return `undefined`, which `stringify` passes on.
+    text.as_string()
+        .ok_or_else(|| JsError::new(&format!("{field}: cannot be written as JSON")))
 }
 
-/// Refuses NaN and ±Infinity among an object's own values, which
-/// `JSON.stringify` would silently turn into `null`.
-fn reject_non_finite(field: &str, object: &JsValue) -> Result<(), JsError> {
-    let Some(object) = object.dyn_ref::<js_sys::Object>() else {
+/// How deep `check_values` looks; the API's objects are two levels deep, and
+/// a cycle stops here instead of recursing forever.
+const MAX_DEPTH: usize = 8;
+
+/// Refuses, at any depth, what JSON would silently change or cannot hold:
+/// NaN and ±Infinity (written as `null`) and BigInt (a `TypeError`).
+fn check_values(path: &str, value: &JsValue, depth: usize) -> Result<(), JsError> {
+    if let Some(number) = value.as_f64() {
+        return match number {
+            n if n.is_nan() => Err(JsError::new(&format!(
+                "{path}: must be a finite number, got NaN"
+            ))),
+            n if n.is_infinite() => Err(JsError::new(&format!(
+                "{path}: must be a finite number, got {}",
+                shown(n)
+            ))),
+            _ => Ok(()),
+        };
+    }
+    if value.is_bigint() {
+        return Err(JsError::new(&format!(
+            "{path}: must be a number, got a BigInt"
+        )));
+    }
+    if !value.is_object() {
         return Ok(());
-    };
-    for entry in js_sys::Object::entries(object).iter() {
-        let entry: js_sys::Array = entry.unchecked_into();
-        if let Some(number) = entry.get(1).as_f64().filter(|n| !n.is_finite()) {
-            let key = entry.get(0).as_string().unwrap_or_default();
-            return Err(JsError::new(&format!(
-                "{field}.{key}: must be a finite number, got {}",
-                if number.is_nan() { "NaN" } else { "Infinity" }
-            )));
+    }
+    if depth >= MAX_DEPTH {
+        return Err(JsError::new(&format!("{path}: nested too deeply")));
+    }
+    let is_array = js_sys::Array::is_array(value);
+    let keys = js_sys::Reflect::own_keys(value)
+        .map_err(|_| JsError::new(&format!("{path}: cannot be read")))?;
+    for key in keys.iter() {
+        // Symbol keys are not JSON.
+        let Some(name) = key.as_string() else {
+            continue;
+        };
+        if is_array && name == "length" {
+            continue;
         }
+        let inner_path = if is_array {
+            format!("{path}[{name}]")
+        } else {
+            format!("{path}.{name}")
+        };
+        let inner = js_sys::Reflect::get(value, &key)
+            .map_err(|_| JsError::new(&format!("{inner_path}: cannot be read")))?;
+        check_values(&inner_path, &inner, depth + 1)?;
     }
     Ok(())
 }
@@ -83,8 +123,8 @@ pub(crate) fn integer(field: &str, value: f64) -> Result<u64, JsError> {
     Ok(value as u64)
 }
 
-/// A number as JavaScript would print it, without Rust's float formatting
-/// (which alone is several kilobytes of the module).
+/// A number as JavaScript prints it (`Infinity`, `1e+21`), for messages
+/// about values that came from JavaScript.
 fn shown(value: f64) -> String {
     js_sys::Number::from(value)
         .to_string_with_radix(10)
@@ -92,10 +132,14 @@ fn shown(value: f64) -> String {
         .unwrap_or_default()
 }
 
-/// `typeof`, except that `null` is `null`, for messages.
+/// `typeof`, except that `null` is `null` and an array `array`, for
+/// messages.
 fn type_of(value: &JsValue) -> String {
     if value.is_null() {
         return "null".to_owned();
+    }
+    if js_sys::Array::is_array(value) {
+        return "array".to_owned();
     }
     value.js_typeof().as_string().unwrap_or_default()
 }
