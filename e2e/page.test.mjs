@@ -237,6 +237,27 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("a longer lease saves the late finish and empties the reclaim; the course's warning is beside it", async () => {
+    for (const [lang, accepted, warning] of [
+      ["en", /lease 1002 ms → valid until 1002 ms → A's finish: ✓ Accepted/, /not a complete solution/],
+      ["ko", /임대 1002ms → 1002ms까지 유효 → A의 완료 요청: ✓ 수락/, /완결된 해결책이 아닙니다/],
+    ]) {
+      const page = await open(`/#chapter=canonical&lang=${lang}`);
+      await page.click(".lf-boundary summary");
+      assert.match(await page.textContent(".lf-lease-note"), warning);
+      const slider = page.locator(".lf-lease-range");
+      assert.equal(await slider.inputValue(), "1000", "A's lease as the chapter has it");
+      await slider.fill("1002");
+      assert.match(await page.textContent(".lf-lease-value"), accepted);
+      assert.deepEqual(await results(page), ["claimed", "empty", "accepted"], "B's reclaim at 1000 ms finds nothing");
+      assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
+      await slider.fill("1001");
+      assert.deepEqual(await results(page), ["claimed", "empty", "rejected"], "at 1001 ms a lease until 1001 has ended");
+      await page.screenshot({ path: `${SHOTS}/lease-1280-${lang}.png`, fullPage: true });
+      await done(page);
+    }
+  });
+
   test("predict, then reveal", async () => {
     const page = await open("/#chapter=canonical&lang=en");
     await page.check(".lf [data-action=predict]");

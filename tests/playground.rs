@@ -261,3 +261,54 @@ fn moving_the_finish_flips_the_verdict_at_lease_until() {
     stepper.back();
     check!(stepper.position, 2, "back one step");
 }
+
+/// R5 and R3 from the lease's side: A's late finish at 1001 ms is saved by
+/// a lease that lasts past it, and then B's reclaim at 1000 ms finds
+/// nothing (R2). The course's point: a longer lease only moves the
+/// boundary, it does not remove it.
+#[test]
+fn lengthening_the_lease_saves_the_late_finish_and_empties_the_reclaim() {
+    use leasefence::Outcome;
+    let mut stepper = canonical_stepper();
+    check!(stepper.lease_claim(), Some(0), "A's claim is event 0");
+    let outcomes = |stepper: &leasefence::playground::stepper::Stepper| {
+        stepper
+            .timeline
+            .frames
+            .iter()
+            .map(|frame| frame.result.outcome.label())
+            .collect::<Vec<_>>()
+    };
+    stepper.set_lease(1002).expect("sets the lease");
+    check!(
+        outcomes(&stepper),
+        vec!["claimed", "empty", "accepted"],
+        "lease_until 1002: B finds nothing, A's finish at 1001 is accepted"
+    );
+    check!(
+        (stepper.chapter.as_str(), stepper.position),
+        ("sandbox", 3),
+        "the learner's own timeline, standing after the finish"
+    );
+    stepper.set_lease(1001).expect("sets the lease");
+    check!(
+        outcomes(&stepper),
+        vec!["claimed", "empty", "rejected"],
+        "lease_until 1001: at 1001 ms the lease has ended (R5), though nobody reclaimed"
+    );
+    let rejected = match &stepper.frame().expect("after the finish").result.outcome {
+        Outcome::Finished(finish) => finish.reason,
+        other => panic!("expected the finish, got {other:?}"),
+    };
+    check!(
+        rejected,
+        Some(leasefence::Reason::LeaseExpired),
+        "refused for the lease, not the token"
+    );
+    let refused = stepper.set_lease(0).expect_err("a lease of 0 ms");
+    check!(
+        refused.to_string(),
+        "lease_ms: must be an integer >= 1, got 0",
+        "a lease must last"
+    );
+}

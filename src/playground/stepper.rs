@@ -1,11 +1,12 @@
 //! Where the learner is in a timeline, and the moves they can make: step,
-//! back, jump, predict a verdict, drag a finish across the boundary.
+//! back, jump, predict a verdict, drag a finish across the boundary, change
+//! the length of the lease that finish depends on.
 //!
 //! Plain state, no browser: the page keeps one `Stepper` and draws it, and
 //! native tests drive it directly. Every position is a frame the core
 //! computed ([`Timeline`]), so moving back is exact.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::replay::Outcome;
 use crate::scenario::{Action, Scenario};
 use crate::timeline::{Frame, Timeline};
@@ -164,6 +165,47 @@ impl Stepper {
         scenario.events.insert(new_index, event);
         self.load(SANDBOX, scenario, new_index + 1)?;
         self.boundary_event = Some(new_index);
+        Ok(())
+    }
+
+    /// The claim whose stamp the boundary finish presents: the last claim
+    /// its worker received before it. `None` when that worker never got one.
+    pub fn lease_claim(&self) -> Option<usize> {
+        let finish = self.boundary_event?;
+        let worker = &self.scenario.events.get(finish)?.worker;
+        (0..finish).rev().find(|&index| {
+            self.scenario.events[index].worker == *worker
+                && matches!(
+                    self.timeline
+                        .frames
+                        .get(index)
+                        .map(|frame| &frame.result.outcome),
+                    Some(Outcome::Claimed { claim: Some(_) })
+                )
+        })
+    }
+
+    /// Gives the [`lease_claim`](Self::lease_claim) a lease of `lease_ms`
+    /// and stands just after the boundary finish: the learner sees whether
+    /// a longer lease would have saved it (and what else it changes: a
+    /// reclaim that now finds nothing). The timeline is now the learner's
+    /// own ([`SANDBOX`]).
+    pub fn set_lease(&mut self, lease_ms: u64) -> Result<()> {
+        let (Some(claim), Some(finish)) = (self.lease_claim(), self.boundary_event) else {
+            return Ok(());
+        };
+        crate::model::check_int("lease_ms", lease_ms, 1)?;
+        let mut scenario = self.scenario.clone();
+        match &mut scenario.events[claim].action {
+            Action::Claim { lease_ms: lease } => *lease = lease_ms,
+            _ => {
+                return Err(Error::Internal {
+                    what: "the lease claim is not a claim".into(),
+                });
+            }
+        }
+        self.load(SANDBOX, scenario, finish + 1)?;
+        self.boundary_event = Some(finish);
         Ok(())
     }
 }

@@ -150,6 +150,7 @@ enum Action {
     Predict(bool),
     Guess(bool),
     Boundary(u64),
+    Lease(u64),
     ApplyEditor,
     AddToEditor(String),
     CopyLink,
@@ -304,6 +305,9 @@ struct Parts {
     boundary_label: Element,
     boundary: HtmlInputElement,
     boundary_value: Element,
+    lease_label: Element,
+    lease: HtmlInputElement,
+    lease_value: Element,
     editor: HtmlTextAreaElement,
     editor_status: Element,
     share_status: Element,
@@ -509,6 +513,7 @@ impl Page {
             "add" => Action::AddToEditor(arg),
             "seek" if kind == "input" => Action::Seek(value().parse().ok()?),
             "boundary" if kind == "input" => Action::Boundary(value().parse().ok()?),
+            "lease" if kind == "input" => Action::Lease(value().parse().ok()?),
             "chapter" if kind == "change" => Action::Chapter(value()),
             "speed" if kind == "change" => Action::Speed(value().parse().ok()?),
             "guard" if kind == "change" => Action::Guard(if value() == "id_and_owner" {
@@ -536,6 +541,7 @@ impl Page {
             Action::Chapter(_)
                 | Action::SwitchLang
                 | Action::Boundary(_)
+                | Action::Lease(_)
                 | Action::ApplyEditor
                 | Action::LoadHash
         );
@@ -611,6 +617,7 @@ impl Page {
                 }
             }
             Action::Boundary(at) => self.move_boundary(at)?,
+            Action::Lease(lease_ms) => self.set_lease(lease_ms)?,
             Action::ApplyEditor => self.apply_editor()?,
             Action::AddToEditor(what) => self.add_to_editor(&what)?,
             Action::CopyLink => self.copy_link()?,
@@ -680,6 +687,17 @@ impl Page {
         state.naive = None;
         // The timeline is no longer the chapter's: say so.
         state.editor_status = Some((true, state.lang.text("boundary.forked").to_owned()));
+        drop(state);
+        self.show_scenario(false)
+    }
+
+    /// Gives the claim the boundary finish presents a lease of `lease_ms`
+    /// and shows the finish's new verdict.
+    fn set_lease(&self, lease_ms: u64) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        state.stepper.set_lease(lease_ms).map_err(to_js_error)?;
+        state.naive = None;
+        state.editor_status = Some((true, state.lang.text("lease.forked").to_owned()));
         drop(state);
         self.show_scenario(false)
     }
@@ -1015,10 +1033,32 @@ impl Page {
             El(boundary.0.clone()),
             El(boundary_value.0.clone()),
         );
+        // The lease of the claim that finish presents: the other way across
+        // the same boundary, with the course's warning beside it.
+        let lease_label = El::new(doc, "label")?.class("lf-lease-label")?;
+        let lease = El::new(doc, "input")?
+            .attr("type", "range")?
+            .attr("min", "1")?
+            .attr("data-action", "lease")?
+            .class("lf-lease-range")?;
+        let lease_value = El::new(doc, "output")?
+            .class("lf-lease-value")?
+            .attr("aria-live", "polite")?;
+        let (lease_label_ref, lease_ref, lease_value_ref) = (
+            El(lease_label.0.clone()),
+            El(lease.0.clone()),
+            El(lease_value.0.clone()),
+        );
         let boundary_panel = El::new(doc, "details")?
             .class("lf-panel lf-boundary")?
             .child(El::new(doc, "summary")?.text(&t("boundary.title")))?
-            .children([boundary_label, boundary, boundary_value])?;
+            .children([boundary_label, boundary, boundary_value])?
+            .children([lease_label, lease, lease_value])?
+            .child(
+                El::new(doc, "p")?
+                    .class("lf-lease-note")?
+                    .text(&t("lease.note")),
+            )?;
         let predict_box = El::new(doc, "input")?
             .attr("type", "checkbox")?
             .attr("data-action", "predict")?;
@@ -1087,6 +1127,9 @@ impl Page {
             boundary_label: boundary_label_ref.0,
             boundary: boundary_ref.0.unchecked_into(),
             boundary_value: boundary_value_ref.0,
+            lease_label: lease_label_ref.0,
+            lease: lease_ref.0.unchecked_into(),
+            lease_value: lease_value_ref.0,
             editor: editor_ref.0.unchecked_into(),
             editor_status: editor_status_ref.0,
             share_status: share_status_of(&header)?,
@@ -1258,6 +1301,49 @@ impl Page {
                     .set_text_content(Some(lang.text("boundary.none")));
             }
         }
+        self.show_lease_range(parts, &state)
+    }
+
+    /// The lease slider's range and label: up to twice the time from the
+    /// claim to the last event (or to its own lease), so a lease both
+    /// shorter and longer than the late finish can be tried.
+    fn show_lease_range(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
+        let lang = state.lang;
+        let claim = state.stepper.lease_claim().and_then(|index| {
+            let event = state.stepper.scenario.events.get(index)?;
+            match event.action {
+                Do::Claim { lease_ms } => Some((index, event, lease_ms)),
+                _ => None,
+            }
+        });
+        let Some((index, event, lease_ms)) = claim else {
+            parts.lease.set_disabled(true);
+            parts
+                .lease_label
+                .set_text_content(Some(lang.text("lease.none")));
+            return Ok(());
+        };
+        let last = state
+            .stepper
+            .scenario
+            .events
+            .iter()
+            .map(|event| event.at)
+            .max()
+            .unwrap_or(0);
+        let max = (last.saturating_sub(event.at).max(lease_ms) * 2).max(10);
+        parts.lease.set_max(&max.to_string());
+        parts.lease.set_value(&lease_ms.to_string());
+        parts.lease.set_disabled(false);
+        let label = lang.fill(
+            "lease.label",
+            &[
+                ("worker", event.worker.clone()),
+                ("n", (index + 1).to_string()),
+            ],
+        );
+        parts.lease_label.set_text_content(Some(&label));
+        parts.lease.set_attribute("aria-label", &label)?;
         Ok(())
     }
 
@@ -1851,10 +1937,38 @@ impl Page {
         };
         let text = lang.fill(
             "boundary.value",
-            &[("at", frame.result.at.to_string()), ("verdict", verdict)],
+            &[
+                ("at", frame.result.at.to_string()),
+                ("verdict", verdict.clone()),
+            ],
         );
         parts.boundary_value.set_text_content(Some(&text));
         parts.boundary.set_attribute("aria-valuetext", &text)?;
+        let lease = state.stepper.lease_claim().and_then(|index| {
+            let asked = match state.stepper.scenario.events.get(index)?.action {
+                Do::Claim { lease_ms } => lease_ms,
+                _ => return None,
+            };
+            match &state.stepper.timeline.frames.get(index)?.result.outcome {
+                Outcome::Claimed { claim: Some(claim) } => Some((asked, claim.lease_until)),
+                _ => None,
+            }
+        });
+        let Some((lease_ms, lease_until)) = lease else {
+            parts.lease_value.set_text_content(None);
+            return Ok(());
+        };
+        let text = lang.fill(
+            "lease.value",
+            &[
+                ("lease", lease_ms.to_string()),
+                ("until", lease_until.to_string()),
+                ("worker", frame.result.worker.clone()),
+                ("verdict", verdict),
+            ],
+        );
+        parts.lease_value.set_text_content(Some(&text));
+        parts.lease.set_attribute("aria-valuetext", &text)?;
         Ok(())
     }
 
