@@ -104,8 +104,11 @@ pub struct Player {
 }
 
 impl Player {
-    /// Sets up a fresh queue holding the scenario's jobs.
+    /// Sets up a fresh queue holding the scenario's jobs, after checking
+    /// the scenario as [`Scenario::parse`] would (it may have been built in
+    /// code).
     pub fn new(scenario: Scenario) -> Result<Player> {
+        let order = scenario.checked_order()?;
         let queue = Queue::open_in_memory()?;
         for job in &scenario.jobs {
             queue.enqueue(job)?;
@@ -115,7 +118,7 @@ impl Player {
             receiver: Receiver::open_in_memory()?,
             memory: HashMap::new(),
             next: 0,
-            order: Order::after(&scenario),
+            order,
             scenario,
         })
     }

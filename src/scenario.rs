@@ -141,6 +141,17 @@ fn at_path(err: Error) -> Error {
     }
 }
 
+/// Refuses a scenario too large for one page or process to hold.
+fn check_counts(jobs: usize, events: usize) -> Result<()> {
+    if jobs > MAX_EVENTS {
+        return Err(refuse("jobs", format!("at most {MAX_EVENTS} jobs")));
+    }
+    if events > MAX_EVENTS {
+        return Err(refuse("events", format!("at most {MAX_EVENTS} events")));
+    }
+    Ok(())
+}
+
 /// Reads `json` as a `T`, naming the first bad field's place: `whole` when
 /// the problem is the value itself (or trailing text), else `within`
 /// followed by the field's path.
@@ -198,32 +209,21 @@ pub(crate) struct Order {
 }
 
 impl Order {
-    /// The order a scenario's own jobs and events leave behind, for adding
-    /// events after them.
-    pub(crate) fn after(scenario: &Scenario) -> Order {
-        let enqueued = scenario
-            .events
-            .iter()
-            .filter_map(|event| match &event.action {
-                Action::Enqueue(job) => Some(&job.id),
-                _ => None,
-            });
-        Order {
-            ids: scenario
-                .jobs
-                .iter()
-                .map(|job| &job.id)
-                .chain(enqueued)
-                .cloned()
-                .collect(),
-            previous_at: scenario.events.last().map_or(0, |event| event.at),
+    /// The order at the start of a timeline with these jobs, each checked
+    /// (`jobs[i].field`) and its id used once.
+    fn with_jobs(jobs: &[NewJob]) -> Result<Order> {
+        let mut order = Order::default();
+        for (index, job) in jobs.iter().enumerate() {
+            let prefix = format!("jobs[{index}].");
+            job.validate(&prefix).map_err(at_path)?;
+            if !order.ids.insert(job.id.clone()) {
+                return Err(refuse(
+                    format!("{prefix}id"),
+                    format!("job {:?} appears twice", job.id),
+                ));
+            }
         }
-    }
-
-    /// Takes note of a job the scenario starts with; `false` if its id was
-    /// taken.
-    pub(crate) fn add_job(&mut self, id: &str) -> bool {
-        self.ids.insert(id.to_owned())
+        Ok(order)
     }
 
     /// Accepts `event` as the event at `index`, or says why not.
@@ -278,23 +278,8 @@ impl Scenario {
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario> {
-        if raw.jobs.len() > MAX_EVENTS {
-            return Err(refuse("jobs", format!("at most {MAX_EVENTS} jobs")));
-        }
-        if raw.events.len() > MAX_EVENTS {
-            return Err(refuse("events", format!("at most {MAX_EVENTS} events")));
-        }
-        let mut order = Order::default();
-        for (index, job) in raw.jobs.iter().enumerate() {
-            let prefix = format!("jobs[{index}].");
-            job.validate(&prefix).map_err(at_path)?;
-            if !order.add_job(&job.id) {
-                return Err(refuse(
-                    format!("{prefix}id"),
-                    format!("job {:?} appears twice", job.id),
-                ));
-            }
-        }
+        check_counts(raw.jobs.len(), raw.events.len())?;
+        let mut order = Order::with_jobs(&raw.jobs)?;
         let mut events = Vec::with_capacity(raw.events.len());
         for (index, raw) in raw.events.iter().enumerate() {
             let event = event_from_raw(index, raw)?;
@@ -305,6 +290,25 @@ impl Scenario {
             jobs: raw.jobs,
             events,
         })
+    }
+
+    /// Checks a scenario built in code (its fields are public) by the rules
+    /// [`Scenario::parse`] applies to a document, with the same messages.
+    /// [`crate::Player::new`] calls it, so nothing unchecked is replayed.
+    pub fn check(&self) -> Result<()> {
+        self.checked_order().map(drop)
+    }
+
+    /// [`Scenario::check`], returning what an event added after the last
+    /// must agree with.
+    pub(crate) fn checked_order(&self) -> Result<Order> {
+        check_counts(self.jobs.len(), self.events.len())?;
+        let mut order = Order::with_jobs(&self.jobs)?;
+        for (index, event) in self.events.iter().enumerate() {
+            event.check(index)?;
+            order.admit(index, event)?;
+        }
+        Ok(order)
     }
 
     /// A long, busy timeline for measuring replay speed: four workers take

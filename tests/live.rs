@@ -186,3 +186,22 @@ fn pushed_events_are_checked_like_written_ones() {
     check!(player.position(), 1, "the position moved");
     check!(player.scenario().events.len(), 1, "the timeline grew");
 }
+
+/// A `Scenario` built in code (its fields are public) is held to the
+/// document's rules before anything is replayed: here, time going back.
+#[test]
+fn a_scenario_built_in_code_is_checked_before_it_is_replayed() {
+    let mut scenario = Scenario::parse(SCENARIOS[0].1).expect("parses");
+    scenario.events[2].at = 999; // A's finish, now before B's claim at 1000
+    let refused = leasefence::replay(scenario.clone()).expect_err("time goes back");
+    check!(
+        refused.to_string(),
+        "scenario: events[2].at: 999 is earlier than the event before it (1000); times must not go back",
+        "replay of a hand-built scenario"
+    );
+    check!(
+        scenario.check().map_err(|err| err.to_string()),
+        Err(refused.to_string()),
+        "Scenario::check says the same"
+    );
+}
