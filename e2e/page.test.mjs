@@ -209,6 +209,24 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("a Korean learner reads the editor's refusal in Korean, with its place", async () => {
+    const page = await open("/#chapter=canonical&lang=ko");
+    await page.click(".lf-editor summary");
+    const editor = page.locator(".lf-editor textarea");
+    const good = await editor.inputValue();
+    await editor.fill(good.replace('"at": 1001', '"at": 999'));
+    await page.click(".lf-editor [data-action=apply-editor]");
+    assert.match(
+      await page.textContent(".lf-editor-status"),
+      /events\[2\]\.at: 999은\(는\) 앞 이벤트의 시각\(1000\)보다 이릅니다/,
+    );
+    await editor.fill("{");
+    await page.click(".lf-editor [data-action=apply-editor]");
+    assert.match(await page.textContent(".lf-editor-status"), /\(document\): 올바른 JSON이 아닙니다/);
+    assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 3, "nothing applied");
+    await done(page);
+  });
+
   test("fencing off vs on: the naive queue accepts A's late finish", async () => {
     const page = await open("/#chapter=fencing-off-vs-on&lang=en");
     await page.focus(".lf");

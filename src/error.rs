@@ -18,7 +18,7 @@ pub enum Error {
         /// The field (or argument) that was wrong, as the caller named it.
         field: String,
         /// What was wrong with it, including the value that was given.
-        problem: String,
+        problem: Problem,
     },
 
     /// `enqueue` was given an id the table already holds.
@@ -34,7 +34,7 @@ pub enum Error {
         /// Where in the document, e.g. `events[2].lease_ms`.
         path: String,
         /// What is wrong there.
-        problem: String,
+        problem: Problem,
     },
 
     /// The receiver already holds this job id with another quantity (R12):
@@ -70,12 +70,123 @@ pub enum Error {
     Sqlite(#[from] rusqlite::Error),
 }
 
+/// What is wrong with one value: a type rather than a sentence, so that the
+/// playground can say it in the learner's language. `Display` is the
+/// English the command line and the JavaScript API print.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Problem {
+    /// An integer below its minimum.
+    #[error("must be an integer >= {min}, got {got}")]
+    TooSmall {
+        /// The smallest value allowed.
+        min: u64,
+        /// The value given.
+        got: u64,
+    },
+    /// An integer above [`crate::MAX_INT`].
+    #[error("{got} is too large (at most {max})")]
+    TooLarge {
+        /// The value given.
+        got: u64,
+        /// The largest value allowed.
+        max: u64,
+    },
+    /// An empty (or all-blank) name.
+    #[error("must be a non-empty string")]
+    Empty,
+    /// A name longer than allowed.
+    #[error("is {len} bytes long (at most {max})")]
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A name with control characters (a newline, a NUL, ...).
+    #[error("must not contain control characters")]
+    ControlCharacters,
+    /// An event earlier than the one before it.
+    #[error("{at} is earlier than the event before it ({previous}); times must not go back")]
+    TimeGoesBack {
+        /// The event's time.
+        at: u64,
+        /// The time of the event before it.
+        previous: u64,
+    },
+    /// A job id listed twice among a scenario's starting jobs.
+    #[error("job {id:?} appears twice")]
+    JobListedTwice {
+        /// The id.
+        id: String,
+    },
+    /// An enqueue of an id the scenario already has.
+    #[error("job {id:?} is already in the scenario")]
+    JobAlreadyInScenario {
+        /// The id.
+        id: String,
+    },
+    /// A claim without `lease_ms`.
+    #[error("a claim needs lease_ms")]
+    LeaseMissing,
+    /// `lease_ms` on anything but a claim.
+    #[error("only a claim takes lease_ms")]
+    LeaseNotTaken,
+    /// An enqueue without `job`.
+    #[error("an enqueue needs a job")]
+    JobMissing,
+    /// `job` on anything but an enqueue.
+    #[error("only an enqueue takes a job")]
+    JobNotTaken,
+    /// More jobs or events than one scenario may hold.
+    #[error("at most {max} {what}")]
+    TooMany {
+        /// `jobs` or `events`.
+        what: &'static str,
+        /// The limit.
+        max: usize,
+    },
+    /// More than the playground replays in a browser tab.
+    #[error(
+        "{jobs} jobs × {events} events is too large for the playground (at most {max}); replay it with `leasefence replay`"
+    )]
+    TooLargeForThePage {
+        /// Jobs, from the start and enqueued.
+        jobs: usize,
+        /// Events.
+        events: usize,
+        /// The most jobs × events the page takes.
+        max: usize,
+    },
+    /// An event added live before the document's own were all applied.
+    #[error("{applied} of {total} events are applied; step through the rest before adding one")]
+    NotPlayedThrough {
+        /// Events applied.
+        applied: usize,
+        /// Events in the timeline.
+        total: usize,
+    },
+    /// The receiver's total would pass [`crate::MAX_INT`].
+    #[error("the receiver's total exceeds {max}")]
+    TotalTooLarge {
+        /// The largest total.
+        max: u64,
+    },
+    /// Text that is not the JSON expected, in the JSON parser's words.
+    #[error("{0}")]
+    Json(String),
+    /// A problem only the command line meets (a missing flag, an unreadable
+    /// file), said in English where no learner sees it.
+    #[error("{0}")]
+    Text(String),
+}
+
 impl Error {
     /// Shorthand for [`Error::InvalidInput`].
-    pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
+    pub fn invalid(field: impl Into<String>, problem: Problem) -> Self {
         Error::InvalidInput {
             field: field.into(),
-            problem: problem.into(),
+            problem,
         }
     }
 }

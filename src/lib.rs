@@ -79,7 +79,7 @@ pub mod unfenced;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use error::{Error, Result};
+pub use error::{Error, Problem, Result};
 pub use model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
 pub use queue::{ProcessError, Processed, Queue};
 pub use receiver::{Receiver, Totals};

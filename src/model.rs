@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 
 /// The largest integer the queue accepts for a time, a quantity, a lease, a
 /// token or an attempt count: 2^53 - 1.
@@ -16,21 +16,24 @@ use crate::error::{Error, Result};
 /// the replay documents of both stay identical.
 pub const MAX_INT: u64 = (1 << 53) - 1;
 
+/// The longest name or id, in bytes.
+pub const MAX_NAME_BYTES: usize = 200;
+
 /// `max_attempts` when a job does not say.
 pub const DEFAULT_MAX_ATTEMPTS: u64 = 3;
 
 /// Checks that `value` is at least `min` and at most [`MAX_INT`].
 pub(crate) fn check_int(field: &str, value: u64, min: u64) -> Result<u64> {
     if value < min {
-        return Err(Error::invalid(
-            field,
-            format!("must be an integer >= {min}, got {value}"),
-        ));
+        return Err(Error::invalid(field, Problem::TooSmall { min, got: value }));
     }
     if value > MAX_INT {
         return Err(Error::invalid(
             field,
-            format!("{value} is too large (at most {MAX_INT})"),
+            Problem::TooLarge {
+                got: value,
+                max: MAX_INT,
+            },
         ));
     }
     Ok(value)
@@ -41,16 +44,19 @@ pub(crate) fn check_int(field: &str, value: u64, min: u64) -> Result<u64> {
 /// page renders it as text.
 pub(crate) fn check_name(field: &str, value: &str) -> Result<()> {
     if value.trim().is_empty() {
-        return Err(Error::invalid(field, "must be a non-empty string"));
+        return Err(Error::invalid(field, Problem::Empty));
     }
-    if value.len() > 200 {
+    if value.len() > MAX_NAME_BYTES {
         return Err(Error::invalid(
             field,
-            format!("is {} bytes long (at most 200)", value.len()),
+            Problem::TooLong {
+                len: value.len(),
+                max: MAX_NAME_BYTES,
+            },
         ));
     }
     if value.chars().any(char::is_control) {
-        return Err(Error::invalid(field, "must not contain control characters"));
+        return Err(Error::invalid(field, Problem::ControlCharacters));
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::model::{MAX_INT, check_int, check_name};
 use crate::store::{self, Kind, Recorded};
 
@@ -85,9 +85,7 @@ impl Receiver {
                 .qty
                 .checked_add(qty)
                 .filter(|sum| *sum <= MAX_INT)
-                .ok_or_else(|| {
-                    Error::invalid("qty", format!("the receiver's total exceeds {MAX_INT}"))
-                })?;
+                .ok_or_else(|| Error::invalid("qty", Problem::TotalTooLarge { max: MAX_INT }))?;
             totals.repeats += repeats;
             totals.applied.insert(id, qty);
         }

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use crate::error::Error;
 use crate::error::Result;
+use crate::error::{Error, Problem};
 use crate::model::{Claim, Finish, JobRow, Reason};
 use crate::queue::Queue;
 use crate::receiver::Receiver;
@@ -183,16 +183,19 @@ impl Player {
         if self.next < index {
             return Err(Error::invalid(
                 "events",
-                format!(
-                    "{} of {index} events are applied; step through the rest before adding one",
-                    self.next
-                ),
+                Problem::NotPlayedThrough {
+                    applied: self.next,
+                    total: index,
+                },
             ));
         }
         if index >= MAX_EVENTS {
             return Err(Error::invalid(
                 "events",
-                format!("at most {MAX_EVENTS} events"),
+                Problem::TooMany {
+                    what: "events",
+                    max: MAX_EVENTS,
+                },
             ));
         }
         event.check(index)?;

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::model::{NewJob, check_int, check_name};
 
 /// The most events (and the most jobs) one scenario may hold.
@@ -126,10 +126,10 @@ enum RawAction {
     Enqueue,
 }
 
-fn refuse(path: impl Into<String>, problem: impl Into<String>) -> Error {
+fn refuse(path: impl Into<String>, problem: Problem) -> Error {
     Error::Scenario {
         path: path.into(),
-        problem: problem.into(),
+        problem,
     }
 }
 
@@ -144,29 +144,43 @@ fn at_path(err: Error) -> Error {
 /// Refuses a scenario too large for one page or process to hold.
 fn check_counts(jobs: usize, events: usize) -> Result<()> {
     if jobs > MAX_EVENTS {
-        return Err(refuse("jobs", format!("at most {MAX_EVENTS} jobs")));
+        return Err(refuse(
+            "jobs",
+            Problem::TooMany {
+                what: "jobs",
+                max: MAX_EVENTS,
+            },
+        ));
     }
     if events > MAX_EVENTS {
-        return Err(refuse("events", format!("at most {MAX_EVENTS} events")));
+        return Err(refuse(
+            "events",
+            Problem::TooMany {
+                what: "events",
+                max: MAX_EVENTS,
+            },
+        ));
     }
     Ok(())
 }
 
 /// Reads `json` as a `T`, naming the first bad field's place: `whole` when
-/// the problem is the value itself (or trailing text), else `within`
-/// followed by the field's path.
+/// the problem is the value itself, trailing text, or text cut short before
+/// any field (the parser's path is then `?`), else `within` followed by the
+/// field's path.
 fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: &str) -> Result<T> {
     let mut de = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
-        let place = if path == "." {
+        let place = if path == "." || path == "?" {
             whole.to_owned()
         } else {
             format!("{within}{path}")
         };
-        refuse(place, err.into_inner().to_string())
+        refuse(place, Problem::Json(err.into_inner().to_string()))
     })?;
-    de.end().map_err(|err| refuse(whole, err.to_string()))?;
+    de.end()
+        .map_err(|err| refuse(whole, Problem::Json(err.to_string())))?;
     Ok(value)
 }
 
@@ -176,16 +190,16 @@ fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
     let field = |name: &str| format!("events[{index}].{name}");
     let action = match (event.action, event.lease_ms, &event.job) {
         (RawAction::Claim, None, _) => {
-            return Err(refuse(field("lease_ms"), "a claim needs lease_ms"));
+            return Err(refuse(field("lease_ms"), Problem::LeaseMissing));
         }
         (_, Some(_), _) if event.action != RawAction::Claim => {
-            return Err(refuse(field("lease_ms"), "only a claim takes lease_ms"));
+            return Err(refuse(field("lease_ms"), Problem::LeaseNotTaken));
         }
         (RawAction::Enqueue, _, None) => {
-            return Err(refuse(field("job"), "an enqueue needs a job"));
+            return Err(refuse(field("job"), Problem::JobMissing));
         }
         (RawAction::Enqueue, _, Some(job)) => Action::Enqueue(job.clone()),
-        (_, _, Some(_)) => return Err(refuse(field("job"), "only an enqueue takes a job")),
+        (_, _, Some(_)) => return Err(refuse(field("job"), Problem::JobNotTaken)),
         (RawAction::Claim, Some(lease_ms), None) => Action::Claim { lease_ms },
         (RawAction::Finish, _, None) => Action::Finish,
         (RawAction::Send, _, None) => Action::Send,
@@ -219,7 +233,7 @@ impl Order {
             if !order.ids.insert(job.id.clone()) {
                 return Err(refuse(
                     format!("{prefix}id"),
-                    format!("job {:?} appears twice", job.id),
+                    Problem::JobListedTwice { id: job.id.clone() },
                 ));
             }
         }
@@ -238,16 +252,16 @@ impl Order {
         if event.at < self.previous_at {
             return Err(refuse(
                 format!("events[{index}].at"),
-                format!(
-                    "{} is earlier than the event before it ({}); times must not go back",
-                    event.at, self.previous_at
-                ),
+                Problem::TimeGoesBack {
+                    at: event.at,
+                    previous: self.previous_at,
+                },
             ));
         }
         match &event.action {
             Action::Enqueue(job) if self.ids.contains(job.id.as_str()) => Err(refuse(
                 format!("events[{index}].job.id"),
-                format!("job {:?} is already in the scenario", job.id),
+                Problem::JobAlreadyInScenario { id: job.id.clone() },
             )),
             _ => Ok(()),
         }

@@ -167,18 +167,24 @@ fn the_page_refuses_scenarios_too_large_to_step_through() {
     use leasefence::playground::chapters::fits_the_page;
     for chapter in CHAPTERS {
         let scenario = Scenario::parse(chapter.scenario).expect("valid");
-        check!(fits_the_page(&scenario), Ok(()), "{} fits", chapter.id);
+        check!(
+            fits_the_page(&scenario).map_err(|err| err.to_string()),
+            Ok(()),
+            "{} fits",
+            chapter.id
+        );
     }
     check!(
-        fits_the_page(&Scenario::generated(2000)),
+        fits_the_page(&Scenario::generated(2000)).map_err(|err| err.to_string()),
         Ok(()),
         "2,000 events fit"
     );
     let hostile = Scenario::generated(20_000);
     let refusal = fits_the_page(&hostile).expect_err("2,001 jobs × 20,000 events is refused");
-    assert!(
-        refusal.starts_with("scenario: 2001 jobs × 20000 events"),
-        "{refusal}"
+    check!(
+        refusal.to_string(),
+        "scenario: (document): 2001 jobs × 20000 events is too large for the playground (at most 2000000); replay it with `leasefence replay`",
+        "the refusal names the sizes"
     );
 }
 
@@ -310,5 +316,81 @@ fn lengthening_the_lease_saves_the_late_finish_and_empties_the_reclaim() {
         refused.to_string(),
         "lease_ms: must be an integer >= 1, got 0",
         "a lease must last"
+    );
+}
+
+/// A Korean learner reads refusals in Korean: every problem the core can
+/// name has a message in both languages, and a scenario's refusal keeps its
+/// place (`events[1].at`) and its numbers.
+#[test]
+fn refusals_are_told_in_the_learners_language() {
+    use leasefence::Problem;
+    use leasefence::playground::explain::{error_text, problem_text};
+    let every_problem = [
+        Problem::TooSmall { min: 1, got: 0 },
+        Problem::TooLarge {
+            got: 1 << 60,
+            max: leasefence::MAX_INT,
+        },
+        Problem::Empty,
+        Problem::TooLong { len: 300, max: 200 },
+        Problem::ControlCharacters,
+        Problem::TimeGoesBack { at: 5, previous: 9 },
+        Problem::JobListedTwice { id: "j".into() },
+        Problem::JobAlreadyInScenario { id: "j".into() },
+        Problem::LeaseMissing,
+        Problem::LeaseNotTaken,
+        Problem::JobMissing,
+        Problem::JobNotTaken,
+        Problem::TooMany {
+            what: "events",
+            max: 100_000,
+        },
+        Problem::TooLargeForThePage {
+            jobs: 2001,
+            events: 20_000,
+            max: 2_000_000,
+        },
+        Problem::NotPlayedThrough {
+            applied: 1,
+            total: 3,
+        },
+        Problem::TotalTooLarge {
+            max: leasefence::MAX_INT,
+        },
+        Problem::Json("expected value at line 1 column 1".into()),
+    ];
+    for problem in &every_problem {
+        let (en, ko) = (
+            problem_text(Lang::En, problem),
+            problem_text(Lang::Ko, problem),
+        );
+        assert!(
+            !en.starts_with("problem.") && !ko.starts_with("problem.") && en != ko,
+            "{problem:?}: en {en:?}, ko {ko:?}"
+        );
+    }
+    let back_in_time = r#"{"events": [
+        {"at": 10, "worker": "A", "do": "claim", "lease_ms": 1000},
+        {"at": 5, "worker": "B", "do": "claim", "lease_ms": 1000}]}"#;
+    let refused = Scenario::parse(back_in_time).expect_err("time goes back");
+    check!(
+        (
+            error_text(Lang::Ko, &refused),
+            error_text(Lang::En, &refused)
+        ),
+        (
+            "events[1].at: 5은(는) 앞 이벤트의 시각(10)보다 이릅니다. 시간은 거꾸로 갈 수 없습니다"
+                .to_owned(),
+            "events[1].at: 5 is earlier than the event before it (10); times must not go back"
+                .to_owned()
+        ),
+        "the refusal in Korean and in English"
+    );
+    let not_json = Scenario::parse("{").expect_err("not JSON");
+    assert!(
+        error_text(Lang::Ko, &not_json).starts_with("(document): 올바른 JSON이 아닙니다: "),
+        "{}",
+        error_text(Lang::Ko, &not_json)
     );
 }

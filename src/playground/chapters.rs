@@ -43,7 +43,7 @@ pub const CHAPTERS: &[Chapter] = &[
 pub const PAGE_LIMIT: usize = 2_000_000;
 
 /// Whether the page can show `scenario`; the refusal names the sizes.
-pub fn fits_the_page(scenario: &crate::Scenario) -> Result<(), String> {
+pub fn fits_the_page(scenario: &crate::Scenario) -> crate::Result<()> {
     let enqueued = scenario
         .events
         .iter()
@@ -52,10 +52,14 @@ pub fn fits_the_page(scenario: &crate::Scenario) -> Result<(), String> {
     let jobs = scenario.jobs.len() + enqueued;
     let cost = jobs.max(1).saturating_mul(scenario.events.len());
     if cost > PAGE_LIMIT {
-        return Err(format!(
-            "scenario: {jobs} jobs × {} events is too large for the playground (at most {PAGE_LIMIT}); replay it with `leasefence replay`",
-            scenario.events.len()
-        ));
+        return Err(crate::Error::Scenario {
+            path: "(document)".into(),
+            problem: crate::Problem::TooLargeForThePage {
+                jobs,
+                events: scenario.events.len(),
+                max: PAGE_LIMIT,
+            },
+        });
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! happened, the reason a finish was refused, the rows that changed, and
 //! the stamp beside the row (R14).
 
+use crate::error::{Error, Problem};
 use crate::model::{Finish, JobRow, JobState, Reason};
 use crate::playground::Lang;
 use crate::replay::{EventResult, Outcome};
@@ -124,6 +125,73 @@ pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
         Reason::NoClaim | Reason::UnknownJob => Vec::new(),
     };
     lang.fill(&key, &values)
+}
+
+/// An error in the learner's language: where, then what. Problems with a
+/// place (a scenario's field, an argument) are translated; anything else
+/// (a database failure, a bug) is shown as the core says it.
+pub fn error_text(lang: Lang, err: &Error) -> String {
+    let (place, problem) = match err {
+        Error::Scenario { path, problem } => (path, problem),
+        Error::InvalidInput { field, problem } => (field, problem),
+        other => return other.to_string(),
+    };
+    lang.fill(
+        "error.at",
+        &[
+            ("place", place.clone()),
+            ("problem", problem_text(lang, problem)),
+        ],
+    )
+}
+
+/// One problem in words, with its numbers. Every variant has a message in
+/// both languages (the match has no fallback, so a new one must add its own).
+pub fn problem_text(lang: Lang, problem: &Problem) -> String {
+    let n = |value: &dyn ToString| value.to_string();
+    let (key, values) = match problem {
+        Problem::TooSmall { min, got } => {
+            ("problem.too_small", vec![("min", n(min)), ("got", n(got))])
+        }
+        Problem::TooLarge { got, max } => {
+            ("problem.too_large", vec![("got", n(got)), ("max", n(max))])
+        }
+        Problem::Empty => ("problem.empty", Vec::new()),
+        Problem::TooLong { len, max } => {
+            ("problem.too_long", vec![("len", n(len)), ("max", n(max))])
+        }
+        Problem::ControlCharacters => ("problem.control_characters", Vec::new()),
+        Problem::TimeGoesBack { at, previous } => (
+            "problem.time_goes_back",
+            vec![("at", n(at)), ("previous", n(previous))],
+        ),
+        Problem::JobListedTwice { id } => ("problem.job_listed_twice", vec![("id", id.clone())]),
+        Problem::JobAlreadyInScenario { id } => {
+            ("problem.job_already_in_scenario", vec![("id", id.clone())])
+        }
+        Problem::LeaseMissing => ("problem.lease_missing", Vec::new()),
+        Problem::LeaseNotTaken => ("problem.lease_not_taken", Vec::new()),
+        Problem::JobMissing => ("problem.job_missing", Vec::new()),
+        Problem::JobNotTaken => ("problem.job_not_taken", Vec::new()),
+        Problem::TooMany { what, max } => (
+            "problem.too_many",
+            vec![("what", (*what).to_owned()), ("max", n(max))],
+        ),
+        Problem::TooLargeForThePage { jobs, events, max } => (
+            "problem.too_large_for_the_page",
+            vec![("jobs", n(jobs)), ("events", n(events)), ("max", n(max))],
+        ),
+        Problem::NotPlayedThrough { applied, total } => (
+            "problem.not_played_through",
+            vec![("applied", n(applied)), ("total", n(total))],
+        ),
+        Problem::TotalTooLarge { max } => ("problem.total_too_large", vec![("max", n(max))]),
+        // The JSON parser's own words (English), introduced in the
+        // learner's language.
+        Problem::Json(message) => ("problem.json", vec![("message", message.clone())]),
+        Problem::Text(text) => return text.clone(),
+    };
+    lang.fill(key, &values)
 }
 
 /// What the claim's transaction set aside before choosing: sentences for

@@ -30,7 +30,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
     serde_path_to_error::deserialize(&mut json).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
-        if path == "." {
+        if path == "." || path == "?" {
             JsError::new(&format!("{field}: {inner}"))
         } else {
             JsError::new(&format!("{field}.{path}: {inner}"))

@@ -29,7 +29,7 @@ use web_sys::{
 use super::convert::{from_js, to_js};
 use super::dom::{El, header_row, replace_children};
 use crate::playground::explain::{
-    COLUMNS, Compared, cell, describe, reason_text, row_changes, side_by_side,
+    COLUMNS, Compared, cell, describe, error_text, reason_text, row_changes, side_by_side,
 };
 use crate::playground::stepper::{Guessed, SANDBOX, Stepped, Stepper};
 use crate::playground::{CHAPTERS, Lang, chapters};
@@ -204,7 +204,7 @@ impl State {
             })
             .unwrap_or(Lang::En);
         let mut editor_status = None;
-        let shared = param("scenario").map(|encoded| decode_scenario(&encoded));
+        let shared = param("scenario").map(|encoded| decode_scenario(&encoded, lang));
         let (chapter, scenario) = match shared {
             Some(Ok(scenario)) => (SANDBOX.to_owned(), scenario),
             other => {
@@ -277,13 +277,16 @@ fn encode_scenario(scenario: &Scenario) -> String {
     URL_SAFE_NO_PAD.encode(scenario.to_json())
 }
 
-fn decode_scenario(encoded: &str) -> Result<Scenario, String> {
+/// The scenario a shared link carries, or why it cannot be used, in the
+/// learner's language.
+fn decode_scenario(encoded: &str, lang: Lang) -> Result<Scenario, String> {
+    let in_link = |key: &str| format!("#scenario: {}", lang.text(key));
     let bytes = URL_SAFE_NO_PAD
         .decode(encoded.trim_end_matches('='))
-        .map_err(|err| format!("#scenario: not base64url ({err})"))?;
-    let json = String::from_utf8(bytes).map_err(|_| "#scenario: not UTF-8 text".to_owned())?;
-    let scenario = Scenario::parse(&json).map_err(|err| err.to_string())?;
-    chapters::fits_the_page(&scenario)?;
+        .map_err(|_| in_link("hash.not_base64"))?;
+    let json = String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))?;
+    let scenario = Scenario::parse(&json).map_err(|err| error_text(lang, &err))?;
+    chapters::fits_the_page(&scenario).map_err(|err| error_text(lang, &err))?;
     Ok(scenario)
 }
 
@@ -710,8 +713,9 @@ impl Page {
             .map(|parts| parts.editor.value())
             .unwrap_or_default();
         let mut state = self.state.borrow_mut();
-        let parsed = Scenario::parse(&text).map_err(|err| err.to_string());
-        match parsed.and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario)) {
+        let parsed = Scenario::parse(&text)
+            .and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario));
+        match parsed {
             Ok(scenario) => {
                 let count = scenario.events.len();
                 state.load(SANDBOX, scenario, 0)?;
@@ -721,7 +725,9 @@ impl Page {
                 state.editor_status = Some((true, message));
             }
             Err(err) => {
-                let message = state.lang.fill("editor.error", &[("message", err)]);
+                let message = state
+                    .lang
+                    .fill("editor.error", &[("message", error_text(state.lang, &err))]);
                 state.editor_status = Some((false, message));
             }
         }
@@ -740,9 +746,13 @@ impl Page {
         let mut document: serde_json::Value = match serde_json::from_str(&parts.editor.value()) {
             Ok(document) => document,
             Err(err) => {
+                let err = crate::Error::Scenario {
+                    path: "(document)".into(),
+                    problem: crate::Problem::Json(err.to_string()),
+                };
                 let message = state
                     .lang
-                    .fill("editor.error", &[("message", format!("(document): {err}"))]);
+                    .fill("editor.error", &[("message", error_text(state.lang, &err))]);
                 state.editor_status = Some((false, message));
                 return Ok(());
             }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Parser, Subcommand};
-use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
+use leasefence::{Error, NewJob, Problem, Queue, Stamp, replay_json};
 
 use crate::{http, work};
 
@@ -159,6 +159,11 @@ fn as_flags(err: Error) -> Error {
     }
 }
 
+/// Bad input to the command line itself, in words.
+pub fn invalid(field: &str, text: impl Into<String>) -> Error {
+    Error::invalid(field, Problem::Text(text.into()))
+}
+
 /// Milliseconds since the Unix epoch: the wall clock, read only here at
 /// the edge.
 pub fn wall_clock_ms() -> u64 {
@@ -169,8 +174,7 @@ pub fn wall_clock_ms() -> u64 {
 
 /// Prints one JSON value on its own line.
 pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
-    let line =
-        serde_json::to_string(value).map_err(|err| Error::invalid("output", err.to_string()))?;
+    let line = serde_json::to_string(value).map_err(|err| invalid("output", err.to_string()))?;
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not worth a panic.
     let _ = writeln!(out, "{line}");
@@ -178,7 +182,7 @@ pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
 }
 
 fn db_path(db: Option<&Path>) -> Result<&Path, Error> {
-    db.ok_or_else(|| Error::invalid("--db", "this command needs the queue database file"))
+    db.ok_or_else(|| invalid("--db", "this command needs the queue database file"))
 }
 
 /// Opens an existing queue file; only `enqueue` and `work` may create one,
@@ -186,7 +190,7 @@ fn db_path(db: Option<&Path>) -> Result<&Path, Error> {
 fn open_existing(db: Option<&Path>) -> Result<Queue, Error> {
     let path = db_path(db)?;
     if !path.exists() {
-        return Err(Error::invalid(
+        return Err(invalid(
             "--db",
             format!(
                 "{} does not exist (enqueue a job to create it)",
@@ -210,7 +214,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
             let deadline = match (deadline, deadline_in) {
                 (Some(at), _) => at,
                 (None, Some(from_now)) => wall_clock_ms().saturating_add(from_now),
-                (None, None) => return Err(Error::invalid("--deadline", "is required")),
+                (None, None) => return Err(invalid("--deadline", "is required")),
             };
             let job = NewJob {
                 id,
@@ -267,7 +271,7 @@ fn read_scenario(file: &Path) -> Result<String, Error> {
     } else {
         std::fs::read_to_string(file).map(|contents| text = contents)
     };
-    read.map_err(|err| Error::invalid("FILE", format!("{}: {err}", file.display())))?;
+    read.map_err(|err| invalid("FILE", format!("{}: {err}", file.display())))?;
     Ok(text)
 }
 
@@ -278,6 +282,6 @@ fn wait_for_go() -> Result<(), Error> {
     std::io::stdin()
         .lock()
         .read_line(&mut line)
-        .map_err(|err| Error::invalid("--start-gate", err.to_string()))?;
+        .map_err(|err| invalid("--start-gate", err.to_string()))?;
     Ok(())
 }

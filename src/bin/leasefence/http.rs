@@ -9,7 +9,7 @@ use leasefence::{Error, Receiver};
 use serde::Deserialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use crate::cli::print_json;
+use crate::cli::{invalid, print_json};
 
 /// Largest request body the receiver reads.
 const MAX_BODY: u64 = 64 * 1024;
@@ -23,7 +23,7 @@ struct Delivery {
 }
 
 fn bind(listen: &str) -> Result<Server, Error> {
-    Server::http(listen).map_err(|err| Error::invalid("--listen", format!("{listen}: {err}")))
+    Server::http(listen).map_err(|err| invalid("--listen", format!("{listen}: {err}")))
 }
 
 /// Announces the bound address as one JSON line, so a script (or a test)
@@ -100,7 +100,7 @@ fn answer_receiver(receiver: &Receiver, request: &mut Request) -> (u16, serde_js
 /// inside `dir` are served; `/` is `index.html`.
 pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
     if !dir.join("index.html").is_file() {
-        return Err(Error::invalid(
+        return Err(invalid(
             "--dir",
             format!(
                 "{} has no index.html (run from the project folder, or `make serve`)",
