@@ -143,23 +143,16 @@ fn at_path(err: Error) -> Error {
 
 /// Refuses a scenario too large for one page or process to hold.
 fn check_counts(jobs: usize, events: usize) -> Result<()> {
-    if jobs > MAX_EVENTS {
-        return Err(refuse(
-            "jobs",
-            Problem::TooMany {
-                what: "jobs",
-                max: MAX_EVENTS,
-            },
-        ));
-    }
-    if events > MAX_EVENTS {
-        return Err(refuse(
-            "events",
-            Problem::TooMany {
-                what: "events",
-                max: MAX_EVENTS,
-            },
-        ));
+    for (what, count) in [("jobs", jobs), ("events", events)] {
+        if count > MAX_EVENTS {
+            return Err(refuse(
+                what,
+                Problem::TooMany {
+                    what,
+                    max: MAX_EVENTS,
+                },
+            ));
+        }
     }
     Ok(())
 }

@@ -290,6 +290,56 @@ fn decode_scenario(encoded: &str, lang: Lang) -> Result<Scenario, String> {
     Ok(scenario)
 }
 
+/// A range input with its label and its live readout, the way the boundary
+/// panel shows each of its two knobs.
+struct Slider {
+    label: Element,
+    input: HtmlInputElement,
+    value: Element,
+}
+
+impl Slider {
+    /// A slider whose input the page maps to `action`; also returns its
+    /// three elements, in order, for the panel to hold.
+    fn new(doc: &Document, action: &str, min: u64) -> Result<(Slider, [El; 3]), JsValue> {
+        let label = El::new(doc, "label")?.class(&format!("lf-{action}-label"))?;
+        let input = El::new(doc, "input")?
+            .attr("type", "range")?
+            .attr("min", &min.to_string())?
+            .attr("data-action", action)?
+            .class(&format!("lf-{action}-range"))?;
+        let value = El::new(doc, "output")?
+            .class(&format!("lf-{action}-value"))?
+            .attr("aria-live", "polite")?;
+        let slider = Slider {
+            label: label.0.clone(),
+            input: input.0.clone().unchecked_into(),
+            value: value.0.clone(),
+        };
+        Ok((slider, [label, input, value]))
+    }
+
+    /// Enables the slider with this label, range `min..=max` and value.
+    fn show(&self, label: &str, max: u64, value: u64) -> Result<(), JsValue> {
+        self.input.set_max(&max.to_string());
+        self.input.set_value(&value.to_string());
+        self.input.set_disabled(false);
+        self.label.set_text_content(Some(label));
+        self.input.set_attribute("aria-label", label)
+    }
+
+    /// Disables the slider and says why in its label.
+    fn disable(&self, why: &str) {
+        self.input.set_disabled(true);
+        self.label.set_text_content(Some(why));
+    }
+}
+
+/// When the timeline's last event happens (events are in time order).
+fn last_event_at(scenario: &Scenario) -> u64 {
+    scenario.events.last().map_or(0, |event| event.at)
+}
+
 /// The containers the page redraws, kept so no lookup by id is needed
 /// (several playgrounds may share one page).
 struct Parts {
@@ -305,12 +355,10 @@ struct Parts {
     table: Element,
     receiver: Element,
     compare: Element,
-    boundary_label: Element,
-    boundary: HtmlInputElement,
-    boundary_value: Element,
-    lease_label: Element,
-    lease: HtmlInputElement,
-    lease_value: Element,
+    /// The finish's time, in the boundary panel.
+    boundary: Slider,
+    /// The length of the lease that finish presents, beside it.
+    lease: Slider,
     editor: HtmlTextAreaElement,
     editor_status: Element,
     share_status: Element,
@@ -1029,41 +1077,15 @@ impl Page {
                     .child(guard_select)?,
             )?
             .child(compare_body)?;
-        let boundary_label = El::new(doc, "label")?.class("lf-boundary-label")?;
-        let boundary = El::new(doc, "input")?
-            .attr("type", "range")?
-            .attr("min", "0")?
-            .attr("data-action", "boundary")?
-            .class("lf-boundary-range")?;
-        let boundary_value = El::new(doc, "output")?
-            .class("lf-boundary-value")?
-            .attr("aria-live", "polite")?;
-        let (boundary_label_ref, boundary_ref, boundary_value_ref) = (
-            El(boundary_label.0.clone()),
-            El(boundary.0.clone()),
-            El(boundary_value.0.clone()),
-        );
+        let (boundary, boundary_els) = Slider::new(doc, "boundary", 0)?;
         // The lease of the claim that finish presents: the other way across
         // the same boundary, with the course's warning beside it.
-        let lease_label = El::new(doc, "label")?.class("lf-lease-label")?;
-        let lease = El::new(doc, "input")?
-            .attr("type", "range")?
-            .attr("min", "1")?
-            .attr("data-action", "lease")?
-            .class("lf-lease-range")?;
-        let lease_value = El::new(doc, "output")?
-            .class("lf-lease-value")?
-            .attr("aria-live", "polite")?;
-        let (lease_label_ref, lease_ref, lease_value_ref) = (
-            El(lease_label.0.clone()),
-            El(lease.0.clone()),
-            El(lease_value.0.clone()),
-        );
+        let (lease, lease_els) = Slider::new(doc, "lease", 1)?;
         let boundary_panel = El::new(doc, "details")?
             .class("lf-panel lf-boundary")?
             .child(El::new(doc, "summary")?.text(&t("boundary.title")))?
-            .children([boundary_label, boundary, boundary_value])?
-            .children([lease_label, lease, lease_value])?
+            .children(boundary_els)?
+            .children(lease_els)?
             .child(
                 El::new(doc, "p")?
                     .class("lf-lease-note")?
@@ -1134,12 +1156,8 @@ impl Page {
             table: table.0,
             receiver: receiver.0,
             compare: compare_ref.0,
-            boundary_label: boundary_label_ref.0,
-            boundary: boundary_ref.0.unchecked_into(),
-            boundary_value: boundary_value_ref.0,
-            lease_label: lease_label_ref.0,
-            lease: lease_ref.0.unchecked_into(),
-            lease_value: lease_value_ref.0,
+            boundary,
+            lease,
             editor: editor_ref.0.unchecked_into(),
             editor_status: editor_status_ref.0,
             share_status: share_status_of(&header)?,
@@ -1276,14 +1294,7 @@ impl Page {
                 .map(|event| (index, event))
         }) {
             Some((index, event)) => {
-                let last = state
-                    .stepper
-                    .scenario
-                    .events
-                    .iter()
-                    .map(|event| event.at)
-                    .max()
-                    .unwrap_or(0);
+                let last = last_event_at(&state.stepper.scenario);
                 let ends = state.stepper.timeline.frames.iter().filter_map(|frame| {
                     match &frame.result.outcome {
                         Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
@@ -1291,9 +1302,6 @@ impl Page {
                     }
                 });
                 let max = ends.max().unwrap_or(0).max(last) + 500;
-                parts.boundary.set_max(&max.to_string());
-                parts.boundary.set_value(&event.at.to_string());
-                parts.boundary.set_disabled(false);
                 let label = lang.fill(
                     "boundary.label",
                     &[
@@ -1301,15 +1309,9 @@ impl Page {
                         ("n", (index + 1).to_string()),
                     ],
                 );
-                parts.boundary_label.set_text_content(Some(&label));
-                parts.boundary.set_attribute("aria-label", &label)?;
+                parts.boundary.show(&label, max, event.at)?;
             }
-            None => {
-                parts.boundary.set_disabled(true);
-                parts
-                    .boundary_label
-                    .set_text_content(Some(lang.text("boundary.none")));
-            }
+            None => parts.boundary.disable(lang.text("boundary.none")),
         }
         self.show_lease_range(parts, &state)
     }
@@ -1327,24 +1329,11 @@ impl Page {
             }
         });
         let Some((index, event, lease_ms)) = claim else {
-            parts.lease.set_disabled(true);
-            parts
-                .lease_label
-                .set_text_content(Some(lang.text("lease.none")));
+            parts.lease.disable(lang.text("lease.none"));
             return Ok(());
         };
-        let last = state
-            .stepper
-            .scenario
-            .events
-            .iter()
-            .map(|event| event.at)
-            .max()
-            .unwrap_or(0);
+        let last = last_event_at(&state.stepper.scenario);
         let max = (last.saturating_sub(event.at).max(lease_ms) * 2).max(10);
-        parts.lease.set_max(&max.to_string());
-        parts.lease.set_value(&lease_ms.to_string());
-        parts.lease.set_disabled(false);
         let label = lang.fill(
             "lease.label",
             &[
@@ -1352,9 +1341,7 @@ impl Page {
                 ("n", (index + 1).to_string()),
             ],
         );
-        parts.lease_label.set_text_content(Some(&label));
-        parts.lease.set_attribute("aria-label", &label)?;
-        Ok(())
+        parts.lease.show(&label, max, lease_ms)
     }
 
     /// Draws what depends on the position and announces the step.
@@ -1926,7 +1913,7 @@ impl Page {
     fn draw_boundary_value(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let lang = state.lang;
         let Some(index) = state.stepper.boundary_event else {
-            parts.boundary_value.set_text_content(None);
+            parts.boundary.value.set_text_content(None);
             return Ok(());
         };
         let Some(frame) = state.stepper.timeline.frames.get(index) else {
@@ -1952,8 +1939,11 @@ impl Page {
                 ("verdict", verdict.clone()),
             ],
         );
-        parts.boundary_value.set_text_content(Some(&text));
-        parts.boundary.set_attribute("aria-valuetext", &text)?;
+        parts.boundary.value.set_text_content(Some(&text));
+        parts
+            .boundary
+            .input
+            .set_attribute("aria-valuetext", &text)?;
         let lease = state.stepper.lease_claim().and_then(|index| {
             let asked = match state.stepper.scenario.events.get(index)?.action {
                 Do::Claim { lease_ms } => lease_ms,
@@ -1965,7 +1955,7 @@ impl Page {
             }
         });
         let Some((lease_ms, lease_until)) = lease else {
-            parts.lease_value.set_text_content(None);
+            parts.lease.value.set_text_content(None);
             return Ok(());
         };
         let text = lang.fill(
@@ -1977,8 +1967,8 @@ impl Page {
                 ("verdict", verdict),
             ],
         );
-        parts.lease_value.set_text_content(Some(&text));
-        parts.lease.set_attribute("aria-valuetext", &text)?;
+        parts.lease.value.set_text_content(Some(&text));
+        parts.lease.input.set_attribute("aria-valuetext", &text)?;
         Ok(())
     }
 
