@@ -83,7 +83,8 @@ const golden = (name) => JSON.parse(readFileSync(`${ROOT}tests/scenarios/${name}
 describe("the playground", () => {
   test("canonical chapter by keyboard: A's late finish is refused and announced", async () => {
     const page = await open("/#chapter=canonical&lang=en");
-    await page.focus(".lf");
+    // The full page focuses its playground: the keys work without a click.
+    await page.waitForFunction(() => document.activeElement?.matches(".lf"));
     assert.deepEqual(await results(page), [null, null, null]);
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
@@ -222,7 +223,7 @@ describe("the playground", () => {
     );
     await editor.fill("{");
     await page.click(".lf-editor [data-action=apply-editor]");
-    assert.match(await page.textContent(".lf-editor-status"), /\(document\): 올바른 JSON이 아닙니다/);
+    assert.match(await page.textContent(".lf-editor-status"), /\(document\): JSON 문법 오류/);
     assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 3, "nothing applied");
     await done(page);
   });
@@ -242,8 +243,10 @@ describe("the playground", () => {
     const page = await open("/#chapter=canonical&lang=en");
     await page.click(".lf-boundary summary");
     const slider = page.locator(".lf-boundary-range");
+    const max = await slider.getAttribute("max");
     const verdictAt = async (at) => {
       await slider.fill(String(at));
+      assert.equal(await slider.getAttribute("max"), max, "the range holds still while dragging");
       return page.textContent(".lf-boundary-value");
     };
     assert.match(await verdictAt(999), /finish at 999 ms → ✓ Accepted/);
@@ -257,8 +260,8 @@ describe("the playground", () => {
 
   test("a longer lease saves the late finish and empties the reclaim; the course's warning is beside it", async () => {
     for (const [lang, accepted, warning] of [
-      ["en", /lease 1002 ms → valid until 1002 ms → A's finish: ✓ Accepted/, /not a complete solution/],
-      ["ko", /임대 1002ms → 1002ms까지 유효 → A의 완료 요청: ✓ 수락/, /완결된 해결책이 아닙니다/],
+      ["en", /lease 1002 ms → valid while now < 1002 ms → A's finish: ✓ Accepted/, /not a complete solution/],
+      ["ko", /임대 1002ms → now < 1002ms인 동안 유효 → A의 완료 요청: ✓ 수락/, /완결된 해결책이 아닙니다/],
     ]) {
       const page = await open(`/#chapter=canonical&lang=${lang}`);
       await page.click(".lf-boundary summary");

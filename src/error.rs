@@ -172,9 +172,14 @@ pub enum Problem {
         /// The largest total.
         max: u64,
     },
-    /// Text that is not the JSON expected, in the JSON parser's words.
+    /// Text that is not JSON, in the JSON parser's words (with the line
+    /// and column).
     #[error("{0}")]
-    Json(String),
+    Syntax(String),
+    /// JSON whose value does not fit the field (a string for a number, an
+    /// unknown field, a missing one), in the parser's words.
+    #[error("{0}")]
+    Unfit(String),
     /// A problem only the command line meets (a missing flag, an unreadable
     /// file), said in English where no learner sees it.
     #[error("{0}")]

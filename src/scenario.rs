@@ -158,23 +158,34 @@ fn check_counts(jobs: usize, events: usize) -> Result<()> {
 }
 
 /// Reads `json` as a `T`, naming the first bad field's place: `whole` when
-/// the problem is the value itself, trailing text, or text cut short before
-/// any field (the parser's path is then `?`), else `within` followed by the
-/// field's path.
+/// the problem is the value itself or trailing text, else `within`
+/// followed by the field's path. A syntax error is placed at the last
+/// field the parser knew (its path ends in `?` past it) and tells its line
+/// and column.
 fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: &str) -> Result<T> {
     let mut de = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
-        let place = if path == "." || path == "?" {
+        let path = path.trim_end_matches('?').trim_end_matches('.');
+        let place = if path.is_empty() {
             whole.to_owned()
         } else {
             format!("{within}{path}")
         };
-        refuse(place, Problem::Json(err.into_inner().to_string()))
+        refuse(place, json_problem(&err.into_inner()))
     })?;
-    de.end()
-        .map_err(|err| refuse(whole, Problem::Json(err.to_string())))?;
+    de.end().map_err(|err| refuse(whole, json_problem(&err)))?;
     Ok(value)
+}
+
+/// The parser's complaint, sorted: text that is not JSON, or JSON whose
+/// values do not fit.
+fn json_problem(err: &serde_json::Error) -> Problem {
+    if err.is_data() {
+        Problem::Unfit(err.to_string())
+    } else {
+        Problem::Syntax(err.to_string())
+    }
 }
 
 /// Builds one event from what was written, refusing a field its action

@@ -57,12 +57,12 @@ fn the_canonical_refusal_is_explained_with_both_tokens() {
     let late = &timeline.frames[2];
     check!(
         describe(Lang::En, late),
-        "A's finish was refused: the row's token is 2, the stamp's is 1; someone claimed the job after this stamp was issued.".to_owned(),
+        "A's finish was refused: the row's token is 2, the stamp's is 1: the job was claimed again after this stamp was issued.".to_owned(),
         "English explanation"
     );
     check!(
         describe(Lang::Ko, late),
-        "A의 완료 요청은 거절되었습니다. 현재 행의 token은 2, 표식의 token은 1입니다. 이 표식이 발급된 뒤 다른 작업자가 선점했습니다.".to_owned(),
+        "A의 완료 요청은 거절되었습니다. 현재 행의 token은 2, 표식의 token은 1입니다. 이 표식이 발급된 뒤 업무가 다시 선점되었습니다.".to_owned(),
         "Korean explanation"
     );
     let changes = row_changes(&timeline, 2);
@@ -98,7 +98,7 @@ fn reclaims_and_set_aside_jobs_are_named() {
         Timeline::build(Scenario::parse(quarantine.scenario).expect("valid")).expect("replays");
     check!(
         describe(Lang::En, &timeline.frames[2]),
-        "First, 1 job(s) whose last lease had ended with no attempts left were quarantined. C found nothing claimable at 200 ms."
+        "First, jobs whose last lease had ended with no attempts left were quarantined: 1. C found nothing claimable at 200 ms."
             .to_owned(),
         "C's claim after the attempts ran out"
     );
@@ -358,7 +358,8 @@ fn refusals_are_told_in_the_learners_language() {
         Problem::TotalTooLarge {
             max: leasefence::MAX_INT,
         },
-        Problem::Json("expected value at line 1 column 1".into()),
+        Problem::Syntax("expected value at line 1 column 1".into()),
+        Problem::Unfit("missing field `at`".into()),
     ];
     for problem in &every_problem {
         let (en, ko) = (
@@ -389,8 +390,51 @@ fn refusals_are_told_in_the_learners_language() {
     );
     let not_json = Scenario::parse("{").expect_err("not JSON");
     assert!(
-        error_text(Lang::Ko, &not_json).starts_with("(document): 올바른 JSON이 아닙니다: "),
+        error_text(Lang::Ko, &not_json).starts_with("(document): JSON 문법 오류: "),
         "{}",
         error_text(Lang::Ko, &not_json)
+    );
+}
+
+/// The sliders work on the finish the lesson is about (a stale stamp's,
+/// not the last one), and their ranges hold still while the learner drags.
+#[test]
+fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
+    use leasefence::playground::chapters::find;
+    use leasefence::playground::stepper::Stepper;
+    let stepper_for = |id: &str| {
+        let chapter = find(id).expect("a chapter");
+        Stepper::new(id, Scenario::parse(chapter.scenario).expect("valid"), 0).expect("builds")
+    };
+    let boundary = |stepper: &Stepper| {
+        stepper.boundary_event.map(|index| {
+            let event = &stepper.scenario.events[index];
+            (index, event.worker.clone(), event.at)
+        })
+    };
+    check!(
+        boundary(&stepper_for("expiry-boundary")),
+        Some((2, "A".to_owned(), 1000)),
+        "A's finish at exactly lease_until, not B's accepted one at 1999"
+    );
+    let restart = stepper_for("restart-same-name");
+    check!(
+        boundary(&restart).map(|(_, worker, _)| worker),
+        Some("A".to_owned()),
+        "old A's refused finish, not A-restarted's accepted one"
+    );
+    let mut canonical = stepper_for("canonical");
+    let ranges = canonical.ranges;
+    check!(
+        (ranges.finish_max, ranges.lease_max),
+        (2500, 2002),
+        "canonical: finish up to 500 ms past B's lease end, lease up to twice 1001 ms"
+    );
+    canonical.move_finish(999).expect("moves");
+    canonical.set_lease(1900).expect("sets");
+    check!(
+        (canonical.ranges.finish_max, canonical.ranges.lease_max),
+        (ranges.finish_max, ranges.lease_max),
+        "the ranges after two drags"
     );
 }

@@ -7,6 +7,9 @@
 // lang or the browser's), data-compact (no editor and extras), data-hash
 // (read/write the scenario in the URL hash; the full page uses it).
 // Each element fires `leasefence:step` and `leasefence:verdict` events.
+// An unknown data-scenario shows the first chapter and warns in the console.
+// Elements added after the page loaded: `import { mountAll } from
+// ".../leasefence.js"; await mountAll(container);`.
 import init, { mount } from "./pkg/leasefence.js";
 
 const here = import.meta.url;

@@ -188,7 +188,8 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
         Problem::TotalTooLarge { max } => ("problem.total_too_large", vec![("max", n(max))]),
         // The JSON parser's own words (English), introduced in the
         // learner's language.
-        Problem::Json(message) => ("problem.json", vec![("message", message.clone())]),
+        Problem::Syntax(message) => ("problem.syntax", vec![("message", message.clone())]),
+        Problem::Unfit(message) => ("problem.unfit", vec![("message", message.clone())]),
         Problem::Text(text) => return text.clone(),
     };
     lang.fill(key, &values)

@@ -55,25 +55,88 @@ pub struct Stepper {
     pub guessed: Option<Guessed>,
     /// Predictions right, and made.
     pub score: (usize, usize),
-    /// The finish the boundary slider moves (the last finish).
+    /// The finish the boundary slider moves (see [`Stepper::new`]).
     pub boundary_event: Option<usize>,
+    /// The sliders' ranges, fixed when a timeline is loaded so that a knob
+    /// does not move under the learner's finger while they drag it.
+    pub ranges: Ranges,
+}
+
+/// How far the finish and the lease sliders reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ranges {
+    /// The latest time the finish may be moved to, in ms.
+    pub finish_max: u64,
+    /// The longest lease the claim may be given, in ms.
+    pub lease_max: u64,
 }
 
 impl Stepper {
-    /// A stepper at the start of `scenario`.
+    /// A stepper at `position` of `scenario`. The boundary finish is the
+    /// one the lesson is about: the last finish refused although its
+    /// worker held a claim (a stale stamp), else the last finish made with
+    /// a claim, else the last finish.
     pub fn new(chapter: impl Into<String>, scenario: Scenario, position: usize) -> Result<Stepper> {
         let timeline = Timeline::build(scenario.clone())?;
-        Ok(Stepper {
+        let mut stepper = Stepper {
             chapter: chapter.into(),
             position: position.min(scenario.events.len()),
-            boundary_event: last_finish(&scenario),
+            boundary_event: lesson_finish(&timeline),
             scenario,
             timeline,
             predict: false,
             awaiting_guess: false,
             guessed: None,
             score: (0, 0),
-        })
+            ranges: Ranges {
+                finish_max: 0,
+                lease_max: 0,
+            },
+        };
+        stepper.ranges = stepper.measure_ranges();
+        Ok(stepper)
+    }
+
+    /// Ranges with room on both sides of the lesson: the finish up to half
+    /// a second past the last event or lease end; a lease up to twice the
+    /// time from its claim to the last event (or twice itself).
+    fn measure_ranges(&self) -> Ranges {
+        let last_at = self.scenario.events.last().map_or(0, |event| event.at);
+        let lease_ends =
+            self.timeline
+                .frames
+                .iter()
+                .filter_map(|frame| match &frame.result.outcome {
+                    Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+                    _ => None,
+                });
+        let lease_max = self.lease_claim().and_then(|index| {
+            let event = &self.scenario.events[index];
+            match event.action {
+                Action::Claim { lease_ms } => {
+                    Some(last_at.saturating_sub(event.at).max(lease_ms) * 2)
+                }
+                _ => None,
+            }
+        });
+        Ranges {
+            finish_max: lease_ends
+                .max()
+                .unwrap_or(0)
+                .max(last_at)
+                .saturating_add(500),
+            lease_max: lease_max.unwrap_or(0).max(10),
+        }
+    }
+
+    /// Loads the learner's change of this timeline, keeping the boundary
+    /// finish and the sliders' ranges.
+    fn fork(&mut self, scenario: Scenario, boundary: usize) -> Result<()> {
+        let ranges = self.ranges;
+        self.load(SANDBOX, scenario, boundary + 1)?;
+        self.boundary_event = Some(boundary);
+        self.ranges = ranges;
+        Ok(())
     }
 
     /// Replaces the timeline, keeping the learner's settings.
@@ -163,9 +226,7 @@ impl Stepper {
         event.at = at;
         let new_index = scenario.events.partition_point(|other| other.at <= at);
         scenario.events.insert(new_index, event);
-        self.load(SANDBOX, scenario, new_index + 1)?;
-        self.boundary_event = Some(new_index);
-        Ok(())
+        self.fork(scenario, new_index)
     }
 
     /// The claim whose stamp the boundary finish presents: the last claim
@@ -204,15 +265,26 @@ impl Stepper {
                 });
             }
         }
-        self.load(SANDBOX, scenario, finish + 1)?;
-        self.boundary_event = Some(finish);
-        Ok(())
+        self.fork(scenario, finish)
     }
 }
 
-fn last_finish(scenario: &Scenario) -> Option<usize> {
-    scenario
-        .events
-        .iter()
-        .rposition(|event| event.action == Action::Finish)
+/// The finish a timeline's lesson turns on (see [`Stepper::new`]).
+fn lesson_finish(timeline: &Timeline) -> Option<usize> {
+    let finishes = || {
+        timeline
+            .frames
+            .iter()
+            .enumerate()
+            .filter_map(|(index, frame)| match &frame.result.outcome {
+                Outcome::Finished(finish) => Some((index, finish)),
+                _ => None,
+            })
+    };
+    let with_claim = |finish: &&crate::Finish| finish.reason != Some(crate::Reason::NoClaim);
+    finishes()
+        .rfind(|(_, finish)| with_claim(finish) && !finish.accepted)
+        .or_else(|| finishes().rfind(|(_, finish)| with_claim(finish)))
+        .or_else(|| finishes().next_back())
+        .map(|(index, _)| index)
 }

@@ -212,10 +212,20 @@ impl State {
                     editor_status = Some((false, lang.fill("hash.error", &[("message", message)])));
                 }
                 let wanted = param("chapter").or_else(|| options.scenario.clone());
-                let chapter = wanted
-                    .as_deref()
-                    .and_then(chapters::find)
-                    .unwrap_or(&CHAPTERS[0]);
+                let found = wanted.as_deref().and_then(chapters::find);
+                if let (Some(wanted), None) = (&wanted, found) {
+                    // A course author's typo: say so where they will look.
+                    let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
+                    web_sys::console::warn_1(
+                        &format!(
+                            "leasefence: no chapter {wanted:?}; showing {:?}. Chapters: {}",
+                            CHAPTERS[0].id,
+                            ids.join(", ")
+                        )
+                        .into(),
+                    );
+                }
+                let chapter = found.unwrap_or(&CHAPTERS[0]);
                 (chapter.id.to_owned(), parse_chapter(chapter)?)
             }
         };
@@ -290,6 +300,13 @@ fn decode_scenario(encoded: &str, lang: Lang) -> Result<Scenario, String> {
     Ok(scenario)
 }
 
+/// The boundary panel's two sliders.
+#[derive(Debug, Clone, Copy)]
+enum Knob {
+    Finish,
+    Lease,
+}
+
 /// A range input with its label and its live readout, the way the boundary
 /// panel shows each of its two knobs.
 struct Slider {
@@ -333,11 +350,6 @@ impl Slider {
         self.input.set_disabled(true);
         self.label.set_text_content(Some(why));
     }
-}
-
-/// When the timeline's last event happens (events are in time order).
-fn last_event_at(scenario: &Scenario) -> u64 {
-    scenario.events.last().map_or(0, |event| event.at)
 }
 
 /// The containers the page redraws, kept so no lookup by id is needed
@@ -596,6 +608,11 @@ impl Page {
                 | Action::ApplyEditor
                 | Action::LoadHash
         );
+        let dragged = match action {
+            Action::Boundary(_) => Some(Knob::Finish),
+            Action::Lease(_) => Some(Knob::Lease),
+            _ => None,
+        };
         match action {
             Action::Step | Action::Tick => {
                 let stepped = self.state.borrow_mut().stepper.step();
@@ -699,6 +716,22 @@ impl Page {
             before
         };
         self.show_position(before)?;
+        // The panels above a dragged slider change height with the step;
+        // keep the knob and its verdict where the learner is looking.
+        if let Some(slider) = self
+            .parts
+            .borrow()
+            .as_ref()
+            .and_then(|parts| match dragged {
+                Some(Knob::Finish) => Some(parts.boundary.input.clone()),
+                Some(Knob::Lease) => Some(parts.lease.input.clone()),
+                None => None,
+            })
+        {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            slider.scroll_into_view_with_scroll_into_view_options(&options);
+        }
         // Host pages hear about it last, with no borrow held: a listener
         // may drive the playground again.
         if self.state.borrow().stepper.position != before {
@@ -796,7 +829,7 @@ impl Page {
             Err(err) => {
                 let err = crate::Error::Scenario {
                     path: "(document)".into(),
-                    problem: crate::Problem::Json(err.to_string()),
+                    problem: crate::Problem::Syntax(err.to_string()),
                 };
                 let message = state
                     .lang
@@ -1294,14 +1327,6 @@ impl Page {
                 .map(|event| (index, event))
         }) {
             Some((index, event)) => {
-                let last = last_event_at(&state.stepper.scenario);
-                let ends = state.stepper.timeline.frames.iter().filter_map(|frame| {
-                    match &frame.result.outcome {
-                        Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
-                        _ => None,
-                    }
-                });
-                let max = ends.max().unwrap_or(0).max(last) + 500;
                 let label = lang.fill(
                     "boundary.label",
                     &[
@@ -1309,31 +1334,38 @@ impl Page {
                         ("n", (index + 1).to_string()),
                     ],
                 );
-                parts.boundary.show(&label, max, event.at)?;
+                parts
+                    .boundary
+                    .show(&label, state.stepper.ranges.finish_max, event.at)?;
             }
             None => parts.boundary.disable(lang.text("boundary.none")),
         }
         self.show_lease_range(parts, &state)
     }
 
-    /// The lease slider's range and label: up to twice the time from the
-    /// claim to the last event (or to its own lease), so a lease both
-    /// shorter and longer than the late finish can be tried.
+    /// The lease slider: the claim the boundary finish presents, or why
+    /// there is none.
     fn show_lease_range(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let lang = state.lang;
+        let events = &state.stepper.scenario.events;
         let claim = state.stepper.lease_claim().and_then(|index| {
-            let event = state.stepper.scenario.events.get(index)?;
+            let event = events.get(index)?;
             match event.action {
                 Do::Claim { lease_ms } => Some((index, event, lease_ms)),
                 _ => None,
             }
         });
         let Some((index, event, lease_ms)) = claim else {
-            parts.lease.disable(lang.text("lease.none"));
+            let finish = state
+                .stepper
+                .boundary_event
+                .and_then(|index| events.get(index));
+            parts.lease.disable(&match finish {
+                Some(finish) => lang.fill("lease.none", &[("worker", finish.worker.clone())]),
+                None => lang.text("boundary.none").to_owned(),
+            });
             return Ok(());
         };
-        let last = last_event_at(&state.stepper.scenario);
-        let max = (last.saturating_sub(event.at).max(lease_ms) * 2).max(10);
         let label = lang.fill(
             "lease.label",
             &[
@@ -1341,7 +1373,9 @@ impl Page {
                 ("n", (index + 1).to_string()),
             ],
         );
-        parts.lease.show(&label, max, lease_ms)
+        parts
+            .lease
+            .show(&label, state.stepper.ranges.lease_max, lease_ms)
     }
 
     /// Draws what depends on the position and announces the step.
@@ -1925,7 +1959,7 @@ impl Page {
             }
             Outcome::Finished(finish) => {
                 format!(
-                    "{} ({})",
+                    "{}: {}",
                     lang.text("verdict.rejected"),
                     reason_text(lang, finish, frame.result.at)
                 )
