@@ -438,3 +438,33 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
         "the ranges after two drags"
     );
 }
+
+/// R14 for an accepted finish: the row shown is the one after it (`done`),
+/// and no line is marked, since every condition held.
+#[test]
+fn an_accepted_finish_marks_no_condition_as_failed() {
+    use leasefence::Outcome;
+    use leasefence::playground::explain::side_by_side;
+    let mut stepper = canonical_stepper();
+    stepper.move_finish(999).expect("moves");
+    let frame = stepper.frame().expect("after the finish");
+    let Outcome::Finished(finish) = &frame.result.outcome else {
+        panic!("expected the finish, got {:?}", frame.result.outcome);
+    };
+    let lines = side_by_side(finish, frame.result.at);
+    check!(
+        lines
+            .iter()
+            .map(|line| (line.field, line.current.as_str(), line.differs))
+            .collect::<Vec<_>>(),
+        vec![
+            ("id", "snack-1", false),
+            ("owner", "A", false),
+            ("token", "1", false),
+            ("attempt", "1", false),
+            ("state", "done", false),
+            ("lease_until", "1000", false),
+        ],
+        "accepted at 999 ms"
+    );
+}

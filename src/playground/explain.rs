@@ -299,18 +299,20 @@ pub struct Compared {
 }
 
 /// The stamp and the row side by side, one line per condition of R4, with
-/// the failing ones marked. `at` is the finish's time.
+/// the failing ones marked. `at` is the finish's time. An accepted finish
+/// shows the row after it (`done`: the change it made), with nothing
+/// marked, since every condition held.
 pub fn side_by_side(finish: &Finish, at: u64) -> Vec<Compared> {
     let Some(stamp) = &finish.expected else {
         return Vec::new();
     };
     let row = finish.current.as_ref();
     let current = |column: &str| row.map_or_else(|| "—".to_owned(), |row| cell(row, column));
-    let line = |field, expected: String, current: String, differs| Compared {
+    let line = |field, expected: String, current: String, differs: bool| Compared {
         field,
         expected,
         current,
-        differs,
+        differs: differs && !finish.accepted,
     };
     let lease_over = row.is_none_or(|row| row.lease_until.is_none_or(|until| at >= until));
     vec![
