@@ -191,10 +191,7 @@ pub fn draw(
                         .attr("rx", "4")?
                         .class(class)?,
                 );
-                let label = format!(
-                    "{} · token={} → {}",
-                    claim.id, claim.token, claim.lease_until
-                );
+                let label = bar_label(claim, to - from);
                 shapes.push(
                     text(doc, from + 4.0, y + 26.0, &label, "lf-bar-label")?
                         .attr("text-anchor", "start")?,
@@ -262,6 +259,25 @@ pub fn draw(
         .class("lf-svg")?
         .children(shapes)?;
     replace_children(container, [svg])
+}
+
+/// The longest of a bar's labels that fits inside it (on a phone a short
+/// lease is a few pixels wide): `id · token=t → lease_until`, then
+/// `token=t`, then `t`. Widths are estimated at 6.5 px a character, the bar
+/// label's font size (11 px) with room to spare.
+fn bar_label(claim: &crate::Claim, bar_width: f64) -> String {
+    let labels = [
+        format!(
+            "{} · token={} → {}",
+            claim.id, claim.token, claim.lease_until
+        ),
+        format!("token={}", claim.token),
+    ];
+    let fits = |label: &String| label.chars().count() as f64 * 6.5 + 8.0 <= bar_width;
+    labels
+        .into_iter()
+        .find(fits)
+        .unwrap_or_else(|| claim.token.to_string())
 }
 
 fn line(doc: &Document, x1: f64, y1: f64, x2: f64, y2: f64, class: &str) -> Result<El, JsValue> {
