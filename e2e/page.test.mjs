@@ -271,6 +271,8 @@ describe("the playground", () => {
       await slider.fill("1002");
       assert.match(await page.textContent(".lf-lease-value"), accepted);
       assert.deepEqual(await results(page), ["claimed", "empty", "accepted"], "B's reclaim at 1000 ms finds nothing");
+      // The narration still says what the chapter was about.
+      assert.match(await page.textContent(".lf-narration"), lang === "ko" ? /바꾸기 전 설명: 전달자 A가/ : /before your change: A claims/);
       assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
       await slider.fill("1001");
       assert.deepEqual(await results(page), ["claimed", "empty", "rejected"], "at 1001 ms a lease until 1001 has ended");

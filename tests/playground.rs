@@ -433,6 +433,11 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
     canonical.move_finish(999).expect("moves");
     canonical.set_lease(1900).expect("sets");
     check!(
+        (canonical.chapter.as_str(), canonical.forked_from.as_deref()),
+        ("sandbox", Some("canonical")),
+        "after two drags the timeline is the learner's, started from canonical"
+    );
+    check!(
         (canonical.ranges.finish_max, canonical.ranges.lease_max),
         (ranges.finish_max, ranges.lease_max),
         "the ranges after two drags"

@@ -60,6 +60,9 @@ pub struct Stepper {
     /// The sliders' ranges, fixed when a timeline is loaded so that a knob
     /// does not move under the learner's finger while they drag it.
     pub ranges: Ranges,
+    /// The chapter a slider-changed timeline started from, so the page can
+    /// still say what it was about.
+    pub forked_from: Option<String>,
 }
 
 /// How far the finish and the lease sliders reach.
@@ -92,6 +95,7 @@ impl Stepper {
                 finish_max: 0,
                 lease_max: 0,
             },
+            forked_from: None,
         };
         stepper.ranges = stepper.measure_ranges();
         Ok(stepper)
@@ -133,9 +137,14 @@ impl Stepper {
     /// finish and the sliders' ranges.
     fn fork(&mut self, scenario: Scenario, boundary: usize) -> Result<()> {
         let ranges = self.ranges;
+        let from = match self.chapter.as_str() {
+            SANDBOX => self.forked_from.take(),
+            chapter => Some(chapter.to_owned()),
+        };
         self.load(SANDBOX, scenario, boundary + 1)?;
         self.boundary_event = Some(boundary);
         self.ranges = ranges;
+        self.forked_from = from;
         Ok(())
     }
 

@@ -1162,12 +1162,10 @@ impl Page {
                     )?,
             )?
             .child(editor_status)?;
-        let extras = El::new(doc, "div")?.class("lf-extras")?.children([
-            compare,
-            boundary_panel,
-            predict,
-            editor_panel,
-        ])?;
+        let extras =
+            El::new(doc, "div")?
+                .class("lf-extras")?
+                .children([compare, predict, editor_panel])?;
         let live = El::new(doc, "div")?
             .class("lf-live")?
             .attr("role", "status")?
@@ -1204,6 +1202,8 @@ impl Page {
                 controls,
                 prompt,
                 lanes_panel,
+                // Right under the lanes it moves, on a phone as on a desktop.
+                boundary_panel,
                 grid,
                 extras,
                 footer,
@@ -2073,14 +2073,28 @@ impl Page {
 /// The chapter's narration, or a note while predicting: the narration
 /// tells how each finish ends.
 fn show_narration(parts: &Parts, state: &State) {
-    let key = if state.stepper.predict {
-        "predict.narration_hidden".to_owned()
-    } else {
-        format!("chapter.{}.text", state.stepper.chapter)
+    let lang = state.lang;
+    let text = match (&state.stepper.forked_from, state.stepper.predict) {
+        (_, true) => lang.text("predict.narration_hidden").to_owned(),
+        // A chapter the learner changed with a slider: what it was about.
+        (Some(chapter), false) => lang.fill(
+            "chapter.forked",
+            &[
+                (
+                    "title",
+                    lang.text(&format!("chapter.{chapter}.title")).to_owned(),
+                ),
+                (
+                    "text",
+                    lang.text(&format!("chapter.{chapter}.text")).to_owned(),
+                ),
+            ],
+        ),
+        (None, false) => lang
+            .text(&format!("chapter.{}.text", state.stepper.chapter))
+            .to_owned(),
     };
-    parts
-        .narration
-        .set_text_content(Some(state.lang.text(&key)));
+    parts.narration.set_text_content(Some(&text));
 }
 
 /// What the page says after a prediction, in the page's language.
