@@ -349,6 +349,21 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("a mistyped chapter shows the first one and warns in the console", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const warnings = [];
+    page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
+    await page.goto(`${base}/#chapter=expiry-bondary&lang=en`);
+    await page.waitForSelector(".lf [data-event]");
+    assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "canonical");
+    assert.ok(
+      warnings.some((text) => text.includes('no chapter "expiry-bondary"') && text.includes("expiry-boundary")),
+      `warnings: ${JSON.stringify(warnings)}`,
+    );
+    await context.close();
+  });
+
   test("readable at 360 px: no page-wide horizontal scroll", async () => {
     for (const lang of ["en", "ko"]) {
       const page = await open(`/#chapter=canonical&lang=${lang}&step=3`, { width: 360, height: 780 });

@@ -165,8 +165,7 @@ fn check_counts(jobs: usize, events: usize) -> Result<()> {
 fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: &str) -> Result<T> {
     let mut de = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
-        let path = err.path().to_string();
-        let path = path.trim_end_matches('?').trim_end_matches('.');
+        let path = known_path(err.path());
         let place = if path.is_empty() {
             whole.to_owned()
         } else {
@@ -176,6 +175,14 @@ fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: 
     })?;
     de.end().map_err(|err| refuse(whole, json_problem(&err)))?;
     Ok(value)
+}
+
+/// The part of a parser's path that names a field: `events[0]` of
+/// `events[0].?` (`?` is where the parser lost track, inside text that is
+/// not JSON), and nothing of `.` (the value itself).
+pub(crate) fn known_path(path: &serde_path_to_error::Path) -> String {
+    let path = path.to_string();
+    path.trim_end_matches('?').trim_end_matches('.').to_owned()
 }
 
 /// The parser's complaint, sorted: text that is not JSON, or JSON whose

@@ -276,7 +276,13 @@ fn moving_the_finish_flips_the_verdict_at_lease_until() {
 fn lengthening_the_lease_saves_the_late_finish_and_empties_the_reclaim() {
     use leasefence::Outcome;
     let mut stepper = canonical_stepper();
-    check!(stepper.lease_claim(), Some(0), "A's claim is event 0");
+    check!(
+        stepper
+            .lease()
+            .map(|lease| (lease.event, lease.lease_ms, lease.lease_until)),
+        Some((0, 1000, 1000)),
+        "A's claim is event 0"
+    );
     let outcomes = |stepper: &leasefence::playground::stepper::Stepper| {
         stepper
             .timeline
@@ -370,6 +376,15 @@ fn refusals_are_told_in_the_learners_language() {
             !en.starts_with("problem.") && !ko.starts_with("problem.") && en != ko,
             "{problem:?}: en {en:?}, ko {ko:?}"
         );
+        assert!(
+            !en.contains('{') && !ko.contains('{'),
+            "{problem:?}: a placeholder left unfilled: en {en:?}, ko {ko:?}"
+        );
+        // The page's English is the command line's, except that the
+        // parser's own words get a frame ("not JSON: ...").
+        if !matches!(problem, Problem::Syntax(_) | Problem::Unfit(_)) {
+            check!(en, problem.to_string(), "{problem:?} in the page's English");
+        }
     }
     let back_in_time = r#"{"events": [
         {"at": 10, "worker": "A", "do": "claim", "lease_ms": 1000},
@@ -471,5 +486,48 @@ fn an_accepted_finish_marks_no_condition_as_failed() {
             ("lease_until", "1000", false),
         ],
         "accepted at 999 ms"
+    );
+}
+
+/// Which finish each chapter's sliders move, and which claim's lease: the
+/// stale stamp the chapter is about, where there is one.
+#[test]
+fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
+    use leasefence::playground::stepper::Stepper;
+    let current: Vec<(&str, Option<String>, Option<u64>)> = CHAPTERS
+        .iter()
+        .map(|chapter| {
+            let scenario = Scenario::parse(chapter.scenario).expect("valid");
+            let stepper = Stepper::new(chapter.id, scenario, 0).expect("builds");
+            let finish = stepper.boundary_event.map(|index| {
+                let event = &stepper.scenario.events[index];
+                format!("{} at {}", event.worker, event.at)
+            });
+            (
+                chapter.id,
+                finish,
+                stepper.lease().map(|lease| lease.lease_ms),
+            )
+        })
+        .collect();
+    let row = |id, finish: &str, lease| (id, Some(finish.to_owned()), lease);
+    let expected = vec![
+        row("canonical", "A at 1001", Some(1000)),
+        row("expiry-boundary", "A at 1000", Some(1000)),
+        // Its lease is cut to the deadline (100 ms): the slider says so.
+        row("deadline-caps-lease", "A at 100", Some(1000)),
+        row("quarantine", "B at 200", Some(100)),
+        row("polling-cannot-steal", "A at 999", Some(1000)),
+        // Old A's refused finish, not A-restarted's accepted one.
+        row("restart-same-name", "A at 1001", Some(1000)),
+        row("late-delivery", "A at 1300", Some(1000)),
+        // C never claimed: no lease to change, and the slider says why.
+        row("deadline-expired", "C at 800", None),
+        row("fencing-off-vs-on", "A at 1001", Some(1000)),
+    ];
+    check!(
+        current,
+        expected,
+        "each chapter's boundary finish and its lease"
     );
 }

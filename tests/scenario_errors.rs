@@ -6,6 +6,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod support;
+
 use leasefence::{Error, Scenario};
 
 const JOB: &str = r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#;
@@ -86,4 +88,27 @@ fn a_scenario_survives_a_round_trip_through_its_json() {
     let scenario = Scenario::parse(&json).expect("valid");
     let again = Scenario::parse(&scenario.to_json()).expect("its own JSON is valid");
     assert_eq!(again, scenario);
+}
+
+/// Text that is not JSON is placed at the last field the parser knew, or
+/// at the document, with its line and column; never at `?`.
+#[test]
+fn a_syntax_error_names_the_last_known_place_and_its_line() {
+    for (text, message) in [
+        (
+            "{",
+            "scenario: (document): EOF while parsing an object at line 1 column 1",
+        ),
+        (
+            r#"{"events": [}"#,
+            "scenario: events[0]: expected value at line 1 column 13",
+        ),
+        (
+            r#"{"events": [{"at": 0 "worker": "A"}]}"#,
+            "scenario: events[0]: expected `,` or `}` at line 1 column 22",
+        ),
+    ] {
+        let refused = Scenario::parse(text).expect_err("not JSON");
+        check!(refused.to_string(), message, "parse({text})");
+    }
 }

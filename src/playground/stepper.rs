@@ -6,7 +6,8 @@
 //! native tests drive it directly. Every position is a frame the core
 //! computed ([`Timeline`]), so moving back is exact.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::model::MAX_INT;
 use crate::replay::Outcome;
 use crate::scenario::{Action, Scenario};
 use crate::timeline::{Frame, Timeline};
@@ -65,6 +66,20 @@ pub struct Stepper {
     pub forked_from: Option<String>,
 }
 
+/// The claim a boundary finish presents, as the lease slider shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease {
+    /// The claim's event index.
+    pub event: usize,
+    /// When it was made.
+    pub at: u64,
+    /// The lease it asked for.
+    pub lease_ms: u64,
+    /// Where the lease ends: `at + lease_ms`, or the job's deadline if
+    /// that comes first (R9).
+    pub lease_until: u64,
+}
+
 /// How far the finish and the lease sliders reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ranges {
@@ -114,27 +129,26 @@ impl Stepper {
                     Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
                     _ => None,
                 });
-        let lease_max = self.lease_claim().and_then(|index| {
-            let event = &self.scenario.events[index];
-            match event.action {
-                Action::Claim { lease_ms } => {
-                    Some(last_at.saturating_sub(event.at).max(lease_ms) * 2)
-                }
-                _ => None,
-            }
+        let lease_max = self.lease().map(|lease| {
+            last_at
+                .saturating_sub(lease.at)
+                .max(lease.lease_ms)
+                .saturating_mul(2)
         });
         Ranges {
             finish_max: lease_ends
                 .max()
                 .unwrap_or(0)
                 .max(last_at)
-                .saturating_add(500),
-            lease_max: lease_max.unwrap_or(0).max(10),
+                .saturating_add(500)
+                .min(MAX_INT),
+            lease_max: lease_max.unwrap_or(0).clamp(10, MAX_INT),
         }
     }
 
     /// Loads the learner's change of this timeline, keeping the boundary
-    /// finish and the sliders' ranges.
+    /// finish and the sliders' ranges (the fresh stepper's own choice of
+    /// both, made for a new timeline, is replaced on purpose).
     fn fork(&mut self, scenario: Scenario, boundary: usize) -> Result<()> {
         let ranges = self.ranges;
         let from = match self.chapter.as_str() {
@@ -239,40 +253,42 @@ impl Stepper {
     }
 
     /// The claim whose stamp the boundary finish presents: the last claim
-    /// its worker received before it. `None` when that worker never got one.
-    pub fn lease_claim(&self) -> Option<usize> {
+    /// its worker received before it. `None` when that worker got none.
+    pub fn lease(&self) -> Option<Lease> {
         let finish = self.boundary_event?;
         let worker = &self.scenario.events.get(finish)?.worker;
-        (0..finish).rev().find(|&index| {
-            self.scenario.events[index].worker == *worker
-                && matches!(
-                    self.timeline
-                        .frames
-                        .get(index)
-                        .map(|frame| &frame.result.outcome),
-                    Some(Outcome::Claimed { claim: Some(_) })
-                )
+        (0..finish).rev().find_map(|index| {
+            let event = &self.scenario.events[index];
+            let outcome = &self.timeline.frames.get(index)?.result.outcome;
+            match (&event.action, outcome) {
+                (Action::Claim { lease_ms }, Outcome::Claimed { claim: Some(claim) })
+                    if event.worker == *worker =>
+                {
+                    Some(Lease {
+                        event: index,
+                        at: event.at,
+                        lease_ms: *lease_ms,
+                        lease_until: claim.lease_until,
+                    })
+                }
+                _ => None,
+            }
         })
     }
 
-    /// Gives the [`lease_claim`](Self::lease_claim) a lease of `lease_ms`
-    /// and stands just after the boundary finish: the learner sees whether
-    /// a longer lease would have saved it (and what else it changes: a
+    /// Gives the [`lease`](Self::lease) claim a lease of `lease_ms` and
+    /// stands just after the boundary finish: the learner sees whether a
+    /// longer lease would have saved it (and what else it changes: a
     /// reclaim that now finds nothing). The timeline is now the learner's
     /// own ([`SANDBOX`]).
     pub fn set_lease(&mut self, lease_ms: u64) -> Result<()> {
-        let (Some(claim), Some(finish)) = (self.lease_claim(), self.boundary_event) else {
+        let (Some(lease), Some(finish)) = (self.lease(), self.boundary_event) else {
             return Ok(());
         };
         crate::model::check_int("lease_ms", lease_ms, 1)?;
         let mut scenario = self.scenario.clone();
-        match &mut scenario.events[claim].action {
-            Action::Claim { lease_ms: lease } => *lease = lease_ms,
-            _ => {
-                return Err(Error::Internal {
-                    what: "the lease claim is not a claim".into(),
-                });
-            }
+        if let Action::Claim { lease_ms: asked } = &mut scenario.events[lease.event].action {
+            *asked = lease_ms;
         }
         self.fork(scenario, finish)
     }

@@ -28,9 +28,9 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
     let text = json_text(field, value)?;
     let mut json = serde_json::Deserializer::from_str(&text);
     serde_path_to_error::deserialize(&mut json).map_err(|err| {
-        let path = err.path().to_string();
+        let path = crate::scenario::known_path(err.path());
         let inner = err.into_inner();
-        if path == "." || path == "?" {
+        if path.is_empty() {
             JsError::new(&format!("{field}: {inner}"))
         } else {
             JsError::new(&format!("{field}.{path}: {inner}"))

@@ -1348,14 +1348,7 @@ impl Page {
     fn show_lease_range(&self, parts: &Parts, state: &State) -> Result<(), JsValue> {
         let lang = state.lang;
         let events = &state.stepper.scenario.events;
-        let claim = state.stepper.lease_claim().and_then(|index| {
-            let event = events.get(index)?;
-            match event.action {
-                Do::Claim { lease_ms } => Some((index, event, lease_ms)),
-                _ => None,
-            }
-        });
-        let Some((index, event, lease_ms)) = claim else {
+        let Some(lease) = state.stepper.lease() else {
             let finish = state
                 .stepper
                 .boundary_event
@@ -1369,13 +1362,14 @@ impl Page {
         let label = lang.fill(
             "lease.label",
             &[
-                ("worker", event.worker.clone()),
-                ("n", (index + 1).to_string()),
+                ("worker", events[lease.event].worker.clone()),
+                ("n", (lease.event + 1).to_string()),
             ],
         );
-        parts
-            .lease
-            .show(&label, state.stepper.ranges.lease_max, lease_ms)
+        // The range was fixed for the claim the chapter started with; a
+        // drag may have made another claim the one presented.
+        let max = state.stepper.ranges.lease_max.max(lease.lease_ms);
+        parts.lease.show(&label, max, lease.lease_ms)
     }
 
     /// Draws what depends on the position and announces the step.
@@ -1978,25 +1972,22 @@ impl Page {
             .boundary
             .input
             .set_attribute("aria-valuetext", &text)?;
-        let lease = state.stepper.lease_claim().and_then(|index| {
-            let asked = match state.stepper.scenario.events.get(index)?.action {
-                Do::Claim { lease_ms } => lease_ms,
-                _ => return None,
-            };
-            match &state.stepper.timeline.frames.get(index)?.result.outcome {
-                Outcome::Claimed { claim: Some(claim) } => Some((asked, claim.lease_until)),
-                _ => None,
-            }
-        });
-        let Some((lease_ms, lease_until)) = lease else {
+        let Some(lease) = state.stepper.lease() else {
             parts.lease.value.set_text_content(None);
             return Ok(());
         };
+        // R9: the deadline cuts a lease short, and then a longer one changes
+        // nothing; say so rather than let the slider seem broken.
+        let capped = lease.lease_until < lease.at.saturating_add(lease.lease_ms);
         let text = lang.fill(
-            "lease.value",
+            if capped {
+                "lease.value_capped"
+            } else {
+                "lease.value"
+            },
             &[
-                ("lease", lease_ms.to_string()),
-                ("until", lease_until.to_string()),
+                ("lease", lease.lease_ms.to_string()),
+                ("until", lease.lease_until.to_string()),
                 ("worker", frame.result.worker.clone()),
                 ("verdict", verdict),
             ],
