@@ -365,7 +365,7 @@ fn refusals_are_told_in_the_learners_language() {
             max: leasefence::MAX_INT,
         },
         Problem::Syntax("expected value at line 1 column 1".into()),
-        Problem::Unfit("missing field `at`".into()),
+        Problem::Unfit("missing field `at` at line 1 column 9".into()),
     ];
     for problem in &every_problem {
         let (en, ko) = (
@@ -380,9 +380,9 @@ fn refusals_are_told_in_the_learners_language() {
             !en.contains('{') && !ko.contains('{'),
             "{problem:?}: a placeholder left unfilled: en {en:?}, ko {ko:?}"
         );
-        // The page's English is the command line's, except that the
-        // parser's own words get a frame ("not JSON: ...").
-        if !matches!(problem, Problem::Syntax(_) | Problem::Unfit(_)) {
+        // The page's English is the command line's, except that a syntax
+        // error gets a frame ("not JSON: ...").
+        if !matches!(problem, Problem::Syntax(_)) {
             check!(en, problem.to_string(), "{problem:?} in the page's English");
         }
     }
@@ -529,5 +529,64 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
         current,
         expected,
         "each chapter's boundary finish and its lease"
+    );
+}
+
+/// The JSON parser's complaints, said again from the message files: the
+/// English templates give back the parser's exact words (so the shapes are
+/// read right), and the Korean ones leave no English keyword behind.
+#[test]
+fn the_parsers_complaints_are_said_in_the_learners_language() {
+    use leasefence::playground::parser_words::parser_words;
+    use leasefence::{Error, Problem};
+    let documents = [
+        r#"{"events":[{"at":0,"worker":"A","do":"claimm"}]}"#,
+        r#"{"events":[{"at":"1000","worker":"A","do":"finish"}]}"#,
+        r#"{"events":[{"at":-5,"worker":"A","do":"finish"}]}"#,
+        r#"{"events":[{"at":1.5,"worker":"A","do":"finish"}]}"#,
+        r#"{"events":[{"at":0,"worker":true,"do":"finish"}]}"#,
+        r#"{"events":[{"at":0,"worker":"A","do":"finish","colour":1}]}"#,
+        r#"{"events":[{"at":0,"do":"finish"}]}"#,
+        r#"{"events":[{"at":0,"at":1,"worker":"A","do":"finish"}]}"#,
+        r#"{"jobs":{},"events":[]}"#,
+        r#"{"events":[],}"#,
+        r#"{"events":[]} x"#,
+        r#"{"events":[{"at":0 "worker":"A"}]}"#,
+        r#"{"events":[}"#,
+        r#"{"events" []}"#,
+        r#"{events: []}"#,
+        r#"{"events":[{"at":01}]}"#,
+        "{",
+    ];
+    for document in documents {
+        let message = match Scenario::parse(document) {
+            Err(Error::Scenario {
+                problem: Problem::Syntax(message) | Problem::Unfit(message),
+                ..
+            }) => message,
+            other => panic!("{document}: expected a parser error, got {other:?}"),
+        };
+        check!(
+            parser_words(Lang::En, &message),
+            message.clone(),
+            "the English templates give back the parser's words for {document}"
+        );
+        let korean = parser_words(Lang::Ko, &message);
+        for english in [
+            "expected", "invalid", "field", "line", "EOF", "trailing", "string", "integer",
+        ] {
+            assert!(
+                !korean.contains(english),
+                "{document}: {message:?} became {korean:?}, still saying {english:?}"
+            );
+        }
+    }
+    check!(
+        parser_words(
+            Lang::Ko,
+            r#"invalid type: string "1000", expected u64 at line 1 column 23"#
+        ),
+        r#"형식이 다릅니다 (필요: 0 이상의 정수, 받은 값: 문자열 "1000") (1행 23열)"#.to_owned(),
+        "a string where a time goes"
     );
 }

@@ -5,6 +5,7 @@
 use crate::error::{Error, Problem};
 use crate::model::{Finish, JobRow, JobState, Reason};
 use crate::playground::Lang;
+use crate::playground::parser_words::parser_words;
 use crate::replay::{EventResult, Outcome};
 use crate::store;
 use crate::timeline::{Frame, Timeline};
@@ -186,10 +187,15 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             vec![("applied", n(applied)), ("total", n(total))],
         ),
         Problem::TotalTooLarge { max } => ("problem.total_too_large", vec![("max", n(max))]),
-        // The JSON parser's own words (English), introduced in the
-        // learner's language.
-        Problem::Syntax(message) => ("problem.syntax", vec![("message", message.clone())]),
-        Problem::Unfit(message) => ("problem.unfit", vec![("message", message.clone())]),
+        // The JSON parser's words, said again in the learner's language.
+        Problem::Syntax(message) => (
+            "problem.syntax",
+            vec![("message", parser_words(lang, message))],
+        ),
+        Problem::Unfit(message) => (
+            "problem.unfit",
+            vec![("message", parser_words(lang, message))],
+        ),
         Problem::Text(text) => return text.clone(),
     };
     lang.fill(key, &values)

@@ -1,0 +1,136 @@
+//! The JSON parser's complaints in the learner's language.
+//!
+//! serde and serde_json word their errors in English, in a handful of
+//! fixed shapes (`missing field `x``, `invalid type: string "1", expected
+//! u64`, ... ` at line 3 column 9`). A learner who mistypes the editor's JSON
+//! meets them first, so the page reads the shape and says it again from the
+//! message files. English templates give back the parser's own words
+//! exactly (a test holds them to it); a message of any other shape is shown
+//! as the parser wrote it.
+
+use crate::playground::Lang;
+
+/// `message` (a serde_json error's text) in `lang`.
+pub fn parser_words(lang: Lang, message: &str) -> String {
+    let (said, place) = match message.rsplit_once(" at line ") {
+        Some((head, rest)) => (head, rest.split_once(" column ")),
+        None => (message, None),
+    };
+    let said = complaint(lang, said).unwrap_or_else(|| said.to_owned());
+    match place {
+        Some((line, column)) => lang.fill(
+            "json.at",
+            &[
+                ("said", said),
+                ("line", line.to_owned()),
+                ("column", column.to_owned()),
+            ],
+        ),
+        None => said,
+    }
+}
+
+/// The complaint without its position, if it has a known shape.
+fn complaint(lang: Lang, said: &str) -> Option<String> {
+    let named = |key: &str, field: &str, rest: &str| {
+        let name = rest.strip_prefix('`')?.strip_suffix('`')?;
+        Some(lang.fill(key, &[(field, name.to_owned())]))
+    };
+    let listed = |key: &str, field: &str, rest: &str| {
+        let (name, expected) = rest.split_once(", expected ")?;
+        let name = name.strip_prefix('`')?.strip_suffix('`')?;
+        Some(lang.fill(
+            key,
+            &[
+                (field, name.to_owned()),
+                ("expected", choices(lang, expected)),
+            ],
+        ))
+    };
+    let mismatched = |key: &str, rest: &str| {
+        let (got, expected) = rest.split_once(", expected ")?;
+        Some(lang.fill(
+            key,
+            &[
+                ("got", unexpected(lang, got)),
+                ("expected", expectation(lang, expected)),
+            ],
+        ))
+    };
+    if let Some(rest) = said.strip_prefix("missing field ") {
+        return named("json.missing_field", "field", rest);
+    }
+    if let Some(rest) = said.strip_prefix("duplicate field ") {
+        return named("json.duplicate_field", "field", rest);
+    }
+    if let Some(rest) = said.strip_prefix("unknown field ") {
+        return listed("json.unknown_field", "field", rest);
+    }
+    if let Some(rest) = said.strip_prefix("unknown variant ") {
+        return listed("json.unknown_variant", "value", rest);
+    }
+    if let Some(rest) = said.strip_prefix("invalid type: ") {
+        return mismatched("json.invalid_type", rest);
+    }
+    if let Some(rest) = said.strip_prefix("invalid value: ") {
+        return mismatched("json.invalid_value", rest);
+    }
+    if let Some(thing) = said.strip_prefix("EOF while parsing ") {
+        return Some(lang.fill("json.eof", &[("thing", thing.to_owned())]));
+    }
+    let key = match said {
+        "trailing comma" => "json.trailing_comma",
+        "trailing characters" => "json.trailing_characters",
+        "expected value" => "json.expected_value",
+        "expected `:`" => "json.expected_colon",
+        "expected `,` or `}`" => "json.expected_comma_or_brace",
+        "expected `,` or `]`" => "json.expected_comma_or_bracket",
+        "key must be a string" => "json.key_must_be_a_string",
+        "invalid number" => "json.invalid_number",
+        _ => return None,
+    };
+    Some(lang.text(key).to_owned())
+}
+
+/// `one of `a`, `b`` or `` `a` or `b` ``: the names a field or value may take.
+fn choices(lang: Lang, expected: &str) -> String {
+    if let Some(list) = expected.strip_prefix("one of ") {
+        return lang.fill("json.one_of", &[("list", list.to_owned())]);
+    }
+    match expected.split_once(" or ") {
+        Some((a, b)) => lang.fill("json.either", &[("a", a.to_owned()), ("b", b.to_owned())]),
+        None => expected.to_owned(),
+    }
+}
+
+/// What was found instead: `string "1000"`, `integer `-5``, `map`, ...
+fn unexpected(lang: Lang, got: &str) -> String {
+    for (kind, key) in [
+        ("string ", "json.got_string"),
+        ("integer ", "json.got_integer"),
+        ("floating point ", "json.got_float"),
+        ("boolean ", "json.got_boolean"),
+    ] {
+        if let Some(value) = got.strip_prefix(kind) {
+            return lang.fill(key, &[("value", value.to_owned())]);
+        }
+    }
+    match got {
+        "map" => lang.text("json.got_map").to_owned(),
+        "sequence" => lang.text("json.got_sequence").to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// What the field takes: `u64`, `a string`, `a sequence`, `struct NewJob`.
+fn expectation(lang: Lang, expected: &str) -> String {
+    match expected {
+        "u64" => lang.text("json.expect_u64").to_owned(),
+        "a string" => lang.text("json.expect_string").to_owned(),
+        "a sequence" => lang.text("json.expect_sequence").to_owned(),
+        other => match other.strip_prefix("struct ") {
+            Some(name) => lang.fill("json.expect_struct", &[("name", name.to_owned())]),
+            None => other.to_owned(),
+        },
+    }
+}
