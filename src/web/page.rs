@@ -149,8 +149,8 @@ enum Action {
     Guard(Guard),
     Predict(bool),
     Guess(bool),
-    Boundary(u64),
-    Lease(u64),
+    /// A boundary slider moved: the finish's time or the lease's length.
+    Drag(Knob, u64),
     ApplyEditor,
     AddToEditor(String),
     CopyLink,
@@ -301,7 +301,7 @@ fn decode_scenario(encoded: &str, lang: Lang) -> Result<Scenario, String> {
 }
 
 /// The boundary panel's two sliders.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Knob {
     Finish,
     Lease,
@@ -375,6 +375,16 @@ struct Parts {
     editor_status: Element,
     share_status: Element,
     live: Element,
+}
+
+impl Parts {
+    /// The boundary panel's slider for `knob`.
+    fn slider(&self, knob: Knob) -> &Slider {
+        match knob {
+            Knob::Finish => &self.boundary,
+            Knob::Lease => &self.lease,
+        }
+    }
 }
 
 /// Where a listener is attached.
@@ -575,8 +585,8 @@ impl Page {
             "apply-editor" => Action::ApplyEditor,
             "add" => Action::AddToEditor(arg),
             "seek" if kind == "input" => Action::Seek(value().parse().ok()?),
-            "boundary" if kind == "input" => Action::Boundary(value().parse().ok()?),
-            "lease" if kind == "input" => Action::Lease(value().parse().ok()?),
+            "boundary" if kind == "input" => Action::Drag(Knob::Finish, value().parse().ok()?),
+            "lease" if kind == "input" => Action::Drag(Knob::Lease, value().parse().ok()?),
             "chapter" if kind == "change" => Action::Chapter(value()),
             "speed" if kind == "change" => Action::Speed(value().parse().ok()?),
             "guard" if kind == "change" => Action::Guard(if value() == "id_and_owner" {
@@ -603,14 +613,12 @@ impl Page {
             action,
             Action::Chapter(_)
                 | Action::SwitchLang
-                | Action::Boundary(_)
-                | Action::Lease(_)
+                | Action::Drag(..)
                 | Action::ApplyEditor
                 | Action::LoadHash
         );
         let dragged = match action {
-            Action::Boundary(_) => Some(Knob::Finish),
-            Action::Lease(_) => Some(Knob::Lease),
+            Action::Drag(knob, _) => Some(knob),
             _ => None,
         };
         match action {
@@ -684,8 +692,7 @@ impl Page {
                     show_narration(parts, &state);
                 }
             }
-            Action::Boundary(at) => self.move_boundary(at)?,
-            Action::Lease(lease_ms) => self.set_lease(lease_ms)?,
+            Action::Drag(knob, value) => self.drag(knob, value)?,
             Action::ApplyEditor => self.apply_editor()?,
             Action::AddToEditor(what) => self.add_to_editor(&what)?,
             Action::CopyLink => self.copy_link()?,
@@ -722,11 +729,7 @@ impl Page {
             .parts
             .borrow()
             .as_ref()
-            .and_then(|parts| match dragged {
-                Some(Knob::Finish) => Some(parts.boundary.input.clone()),
-                Some(Knob::Lease) => Some(parts.lease.input.clone()),
-                None => None,
-            })
+            .and_then(|parts| Some(parts.slider(dragged?).input.clone()))
         {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Nearest);
@@ -763,25 +766,19 @@ impl Page {
         Ok(())
     }
 
-    /// Moves the chosen finish to `at` (re-sorting by time) and shows its
+    /// Moves the chosen finish to `value` ms (re-sorting by time), or gives
+    /// the claim it presents a lease of `value` ms, and shows the finish's
     /// new verdict: the learner watches it flip exactly at `lease_until`.
-    fn move_boundary(&self, at: u64) -> Result<(), JsValue> {
+    fn drag(&self, knob: Knob, value: u64) -> Result<(), JsValue> {
         let mut state = self.state.borrow_mut();
-        state.stepper.move_finish(at).map_err(to_js_error)?;
+        let (moved, forked) = match knob {
+            Knob::Finish => (state.stepper.move_finish(value), "boundary.forked"),
+            Knob::Lease => (state.stepper.set_lease(value), "lease.forked"),
+        };
+        moved.map_err(to_js_error)?;
         state.naive = None;
         // The timeline is no longer the chapter's: say so.
-        state.editor_status = Some((true, state.lang.text("boundary.forked").to_owned()));
-        drop(state);
-        self.show_scenario(false)
-    }
-
-    /// Gives the claim the boundary finish presents a lease of `lease_ms`
-    /// and shows the finish's new verdict.
-    fn set_lease(&self, lease_ms: u64) -> Result<(), JsValue> {
-        let mut state = self.state.borrow_mut();
-        state.stepper.set_lease(lease_ms).map_err(to_js_error)?;
-        state.naive = None;
-        state.editor_status = Some((true, state.lang.text("lease.forked").to_owned()));
+        state.editor_status = Some((true, state.lang.text(forked).to_owned()));
         drop(state);
         self.show_scenario(false)
     }
