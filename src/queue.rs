@@ -108,11 +108,11 @@ impl Queue {
         store::finish(&self.conn, &mut self.log.borrow_mut(), stamp, now)
     }
 
-    /// Runs a deliberately naive finish (teaching only; see
-    /// [`crate::unfenced`]): `(whether it changed the row, the row after)`.
+    /// Runs a deliberately naive finish (teaching only: the playground's
+    /// "fencing off" side): `(whether it changed the row, the row after)`.
     pub(crate) fn naive_finish(
         &self,
-        guard: crate::unfenced::Guard,
+        guard: crate::store::Guard,
         stamp: &Stamp,
     ) -> Result<(bool, Option<JobRow>)> {
         store::naive_finish(&self.conn, &mut self.log.borrow_mut(), guard, stamp)

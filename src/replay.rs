@@ -89,6 +89,17 @@ impl Outcome {
             Outcome::Enqueued { .. } => "enqueued",
         }
     }
+
+    /// The job the event was about: the claimed, finished or enqueued job
+    /// (a send names none: it delivers whatever its actor holds).
+    pub fn job_id(&self) -> Option<&str> {
+        match self {
+            Outcome::Claimed { claim } => claim.as_ref().map(|claim| claim.id.as_str()),
+            Outcome::Finished(finish) => finish.expected.as_ref().map(|stamp| stamp.id.as_str()),
+            Outcome::Enqueued { job } => Some(job.id.as_str()),
+            Outcome::Sent { .. } => None,
+        }
+    }
 }
 
 /// Steps through a scenario one event at a time.
@@ -253,7 +264,7 @@ impl Player {
     /// A deliberately naive finish on this player's queue (teaching only).
     pub(crate) fn naive_finish(
         &mut self,
-        guard: crate::unfenced::Guard,
+        guard: crate::store::Guard,
         stamp: &crate::Stamp,
     ) -> Result<(bool, Option<JobRow>)> {
         self.queue.naive_finish(guard, stamp)

@@ -24,7 +24,6 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
-use crate::unfenced::Guard;
 
 /// Written into the header of a queue database (`PRAGMA application_id`),
 /// so a file of another program is refused instead of altered ("LFjq").
@@ -100,8 +99,8 @@ UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
    AND state = 'leased' AND :now < lease_until AND :now < deadline";
 
-/// Teaching counter-example (see [`crate::unfenced`]): a finish guarded by
-/// the job id alone. After a reclaim it overwrites the new holder's work.
+/// Teaching counter-example (the playground's "fencing off"): a finish
+/// guarded by the job id alone. After a reclaim it overwrites the new holder's work.
 pub const NAIVE_FINISH_BY_ID: &str = "
 UPDATE jobs SET state = 'done' WHERE id = :id";
 
@@ -109,6 +108,28 @@ UPDATE jobs SET state = 'done' WHERE id = :id";
 /// restarted under the same name passes it with a stale claim (R8).
 pub const NAIVE_FINISH_BY_OWNER: &str = "
 UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
+
+/// Which naive finish to run instead of [`FINISH`]: the guards a queue
+/// without fencing tokens would use. Kept beside their statements so the
+/// store never depends on the teaching code that compares them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Guard {
+    /// `WHERE id = :id` ([`NAIVE_FINISH_BY_ID`])
+    IdOnly,
+    /// `WHERE id = :id AND owner = :owner` ([`NAIVE_FINISH_BY_OWNER`])
+    IdAndOwner,
+}
+
+impl Guard {
+    /// The statement this guard runs, as shown to the learner.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Guard::IdOnly => NAIVE_FINISH_BY_ID.trim(),
+            Guard::IdAndOwner => NAIVE_FINISH_BY_OWNER.trim(),
+        }
+    }
+}
 
 /// One row by id.
 pub const ROW: &str = "

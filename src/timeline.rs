@@ -17,7 +17,6 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::model::{Claim, JobRow};
-use crate::playground::explain::target_id;
 use crate::replay::{EventResult, Outcome, Player};
 use crate::scenario::Scenario;
 use crate::store::Executed;
@@ -104,7 +103,7 @@ fn next_rows(
         .filter(|statement| statement.write && statement.rows > 0)
         .count();
     let enqueued = matches!(result.outcome, Outcome::Enqueued { .. });
-    match target_id(result) {
+    match result.outcome.job_id() {
         _ if writes == 0 => Ok(Rc::clone(previous)),
         Some(target) if writes == 1 && !enqueued => {
             let mut rows = Vec::clone(previous);

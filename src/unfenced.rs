@@ -12,27 +12,7 @@ use crate::error::Result;
 use crate::model::JobRow;
 use crate::replay::Player;
 use crate::scenario::{Action, Scenario};
-use crate::store::{NAIVE_FINISH_BY_ID, NAIVE_FINISH_BY_OWNER};
-
-/// Which naive guard to compare against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Guard {
-    /// `WHERE id = :id`
-    IdOnly,
-    /// `WHERE id = :id AND owner = :owner`
-    IdAndOwner,
-}
-
-impl Guard {
-    /// The statement this guard runs.
-    pub fn sql(self) -> &'static str {
-        match self {
-            Guard::IdOnly => NAIVE_FINISH_BY_ID.trim(),
-            Guard::IdAndOwner => NAIVE_FINISH_BY_OWNER.trim(),
-        }
-    }
-}
+pub use crate::store::Guard;
 
 /// One finish, as the naive queue took it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

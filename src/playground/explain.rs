@@ -6,7 +6,7 @@ use crate::error::{Error, Problem};
 use crate::model::{Finish, JobRow, JobState, Reason};
 use crate::playground::Lang;
 use crate::playground::parser_words::parser_words;
-use crate::replay::{EventResult, Outcome};
+use crate::replay::Outcome;
 use crate::store;
 use crate::timeline::{Frame, Timeline};
 
@@ -65,16 +65,6 @@ impl RowChange {
     }
 }
 
-/// The job a step was about: the claimed, finished or enqueued job.
-pub fn target_id(result: &EventResult) -> Option<&str> {
-    match &result.outcome {
-        Outcome::Claimed { claim } => claim.as_ref().map(|claim| claim.id.as_str()),
-        Outcome::Finished(finish) => finish.expected.as_ref().map(|stamp| stamp.id.as_str()),
-        Outcome::Enqueued { job } => Some(job.id.as_str()),
-        Outcome::Sent { .. } => None,
-    }
-}
-
 /// Rows the step `index` changed, plus its target row even if unchanged
 /// (a refused finish shows its row "before = after").
 pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
@@ -86,7 +76,7 @@ pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
         .iter()
         .map(|row| (row.id.as_str(), row))
         .collect();
-    let target = target_id(&frame.result);
+    let target = frame.result.outcome.job_id();
     frame
         .rows
         .iter()

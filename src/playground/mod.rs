@@ -1,17 +1,20 @@
 //! The playground's model, independent of the browser: chapters, messages
 //! in Korean and English, the words for what each step did (and for what
-//! the JSON parser refused), and the learner's place in a timeline.
+//! the JSON parser refused), the learner's place in a timeline, their whole
+//! session, and the view the page draws from it.
 //!
-//! The page (`web::page`, wasm only) renders from these and from the
-//! [`crate::Timeline`] the core returns; keeping them here lets native
-//! tests check that every message exists in both languages and that every
-//! chapter replays.
+//! The page (`web::page`, wasm only) only turns a [`view`] into elements
+//! and the learner's input into [`session::Session`] calls; keeping every
+//! decision here lets native tests check what a learner would see.
 
 pub mod chapters;
 pub mod explain;
+pub mod link;
 pub mod messages;
 pub mod parser_words;
+pub mod session;
 pub mod stepper;
+pub mod view;
 
 pub use chapters::{CHAPTERS, Chapter};
 pub use messages::Lang;

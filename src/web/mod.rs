@@ -2,16 +2,12 @@
 //!
 //! * [`api`]: the queue, the receiver and `replay` for JavaScript; types in,
 //!   types out, no rules;
-//! * `page` (feature `page`, on by default): the playground, rendered with
-//!   web-sys from the state the core returns ([`crate::Timeline`],
-//!   [`crate::playground`]). Without it the package is the queue alone.
+//! * `page` (feature `page`, on by default): the playground, drawn with
+//!   web-sys from the view the core computes ([`crate::playground::view`]).
+//!   Without it the package is the queue alone.
 
 pub mod api;
 mod convert;
-#[cfg(feature = "page")]
-mod dom;
-#[cfg(feature = "page")]
-mod lanes;
 #[cfg(feature = "page")]
 pub mod page;
 

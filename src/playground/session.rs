@@ -1,0 +1,301 @@
+//! Everything the learner has chosen, in one plain value: the language,
+//! the timeline and their place in it ([`Stepper`]), the naive guard to
+//! compare against and whether that comparison is open, and what the editor
+//! last said.
+//!
+//! Every decision the page makes lives here or in [`crate::playground::view`],
+//! so native tests can drive a whole session (load a chapter, drag a finish,
+//! apply an edit) and check what would be drawn. The page only keeps what
+//! belongs to the browser: timers, elements, the clipboard.
+
+use crate::error::{Error, Problem, Result};
+use crate::playground::explain::error_text;
+use crate::playground::stepper::{SANDBOX, Stepper};
+use crate::playground::{CHAPTERS, Lang, chapters, link};
+use crate::scenario::Scenario;
+use crate::unfenced::{self, Guard, NaiveReplay};
+
+/// One of the boundary panel's two sliders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Knob {
+    /// The time of the finish the chapter is about.
+    Finish,
+    /// The length of the lease that finish presents.
+    Lease,
+}
+
+/// A line from the editor (or a shared link): applied, or refused and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// Whether what it reports was applied.
+    pub ok: bool,
+    /// The message, in the learner's language.
+    pub text: String,
+}
+
+/// Where a session starts: what the host asked for and what the browser
+/// says, each optional; [`Session::start`] picks among them.
+#[derive(Debug, Clone, Default)]
+pub struct Start {
+    /// `mount`'s `lang` option.
+    pub lang: Option<String>,
+    /// `mount`'s `scenario` option (a chapter id).
+    pub chapter: Option<String>,
+    /// The URL hash, when the page owns its URL.
+    pub hash: Option<String>,
+    /// The `lang` of the element or its closest ancestor.
+    pub host_lang: Option<String>,
+    /// The browser's preferred language.
+    pub browser_lang: Option<String>,
+}
+
+/// The learner's session; see the module documentation.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The language everything is said in.
+    pub lang: Lang,
+    /// The timeline and the learner's place in it.
+    pub stepper: Stepper,
+    guard: Guard,
+    compare_open: bool,
+    /// The fencing-off replay, kept while the comparison is open.
+    naive: Option<NaiveReplay>,
+    /// What the editor (or a refused link) last said.
+    pub editor_status: Option<Status>,
+    /// A chapter id the host asked for that does not exist.
+    pub unknown_chapter: Option<String>,
+}
+
+impl Session {
+    /// A session on `scenario`, at its start.
+    pub fn new(lang: Lang, chapter: &str, scenario: Scenario) -> Result<Session> {
+        let mut session = Session {
+            lang,
+            stepper: Stepper::new(chapter, scenario, 0)?,
+            guard: Guard::IdOnly,
+            compare_open: false,
+            naive: None,
+            editor_status: None,
+            unknown_chapter: None,
+        };
+        session.open_compare_for_chapter()?;
+        Ok(session)
+    }
+
+    /// The session a mount begins with. The language: the option, the
+    /// link's, the host element's, the browser's, else English. The
+    /// timeline: a link's scenario, else the link's or the option's
+    /// chapter, else the first chapter (an unknown id is remembered so the
+    /// page can say so). A link's `step` is where the learner stands.
+    pub fn start(start: &Start) -> Result<Session> {
+        let params = start.hash.as_deref().map(link::params).unwrap_or_default();
+        let param = |name| link::param(&params, name);
+        let lang = [
+            start.lang.as_deref(),
+            param("lang"),
+            start.host_lang.as_deref(),
+            start.browser_lang.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(Lang::from_tag)
+        .unwrap_or(Lang::En);
+        let shared = param("scenario").map(|encoded| link::decode(encoded, lang));
+        let mut refused = None;
+        let mut unknown = None;
+        let (chapter, scenario) = match shared {
+            Some(Ok(scenario)) => (SANDBOX.to_owned(), scenario),
+            other => {
+                if let Some(Err(message)) = other {
+                    refused = Some(lang.fill("hash.error", &[("message", message)]));
+                }
+                let wanted = param("chapter").or(start.chapter.as_deref());
+                let found = wanted.and_then(chapters::find);
+                if found.is_none() {
+                    unknown = wanted.map(str::to_owned);
+                }
+                let chapter = found.unwrap_or(&CHAPTERS[0]);
+                (chapter.id.to_owned(), Scenario::parse(chapter.scenario)?)
+            }
+        };
+        let position = param("step").and_then(|step| step.parse::<usize>().ok());
+        let mut session = Session::new(lang, &chapter, scenario)?;
+        session.stepper.seek(position.unwrap_or(0));
+        session.editor_status = refused.map(|text| Status { ok: false, text });
+        session.unknown_chapter = unknown;
+        Ok(session)
+    }
+
+    /// The naive guard the comparison uses.
+    pub fn guard(&self) -> Guard {
+        self.guard
+    }
+
+    /// Whether the fencing off vs on comparison is open.
+    pub fn compare_open(&self) -> bool {
+        self.compare_open
+    }
+
+    /// The naive replay, while the comparison is open.
+    pub fn naive(&self) -> Option<&NaiveReplay> {
+        self.naive.as_ref()
+    }
+
+    /// Replaces the timeline, keeping the learner's settings; a chapter
+    /// about the comparison opens it.
+    pub fn load(&mut self, chapter: &str, scenario: Scenario, position: usize) -> Result<()> {
+        self.stepper.load(chapter, scenario, position)?;
+        self.naive = None;
+        self.open_compare_for_chapter()
+    }
+
+    /// Loads a chapter by id. An id that is not a chapter leaves the
+    /// timeline as it is and calls it the learner's own.
+    pub fn load_chapter(&mut self, id: &str) -> Result<()> {
+        match chapters::find(id) {
+            Some(chapter) => self.load(id, Scenario::parse(chapter.scenario)?, 0),
+            None => {
+                self.stepper.chapter = SANDBOX.into();
+                Ok(())
+            }
+        }
+    }
+
+    /// Opens or closes the comparison; an open one replays the naive queue.
+    pub fn set_compare_open(&mut self, open: bool) -> Result<()> {
+        self.compare_open = open;
+        self.refresh_naive()
+    }
+
+    /// Picks the naive guard to compare against.
+    pub fn set_guard(&mut self, guard: Guard) -> Result<()> {
+        self.guard = guard;
+        self.naive = None;
+        self.refresh_naive()
+    }
+
+    /// Turns prediction on or off; a question waiting is dropped.
+    pub fn set_predict(&mut self, on: bool) {
+        self.stepper.predict = on;
+        self.stepper.awaiting_guess = false;
+    }
+
+    /// Moves a boundary slider: the chosen finish's time, or the length of
+    /// the lease it presents. The timeline becomes the learner's own.
+    pub fn drag(&mut self, knob: Knob, value: u64) -> Result<()> {
+        let forked = match knob {
+            Knob::Finish => {
+                self.stepper.move_finish(value)?;
+                "boundary.forked"
+            }
+            Knob::Lease => {
+                self.stepper.set_lease(value)?;
+                "lease.forked"
+            }
+        };
+        self.naive = None;
+        self.editor_status = Some(Status {
+            ok: true,
+            text: self.lang.text(forked).to_owned(),
+        });
+        self.refresh_naive()
+    }
+
+    /// Applies the editor's text as the new timeline, or says why not and
+    /// changes nothing.
+    pub fn apply_editor(&mut self, text: &str) -> Result<()> {
+        let parsed = Scenario::parse(text)
+            .and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario));
+        match parsed {
+            Ok(scenario) => {
+                let count = scenario.events.len();
+                self.load(SANDBOX, scenario, 0)?;
+                let text = self
+                    .lang
+                    .fill("editor.applied", &[("events", count.to_string())]);
+                self.editor_status = Some(Status { ok: true, text });
+            }
+            Err(err) => self.refuse_edit(&err),
+        }
+        Ok(())
+    }
+
+    /// Appends a template job or event (`job`, `claim`, `finish`, `send`)
+    /// to the editor's JSON and returns the new text; nothing is applied
+    /// until the learner presses Apply. Text that is not JSON is left alone
+    /// and the refusal is said.
+    pub fn add_to_editor(&mut self, text: &str, what: &str) -> Option<String> {
+        let mut document: serde_json::Value = match serde_json::from_str(text) {
+            Ok(document) => document,
+            Err(err) => {
+                self.refuse_edit(&Error::Scenario {
+                    path: "(document)".into(),
+                    problem: Problem::Syntax(err.to_string()),
+                });
+                return None;
+            }
+        };
+        let last_at = self.stepper.scenario.events.last().map_or(0, |e| e.at);
+        let (list, item) = match what {
+            "job" => (
+                "jobs",
+                serde_json::json!({"id": "snack-new", "qty": 1, "deadline": 5000}),
+            ),
+            "claim" => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "claim", "lease_ms": 1000}),
+            ),
+            "send" => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "send"}),
+            ),
+            _ => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "finish"}),
+            ),
+        };
+        if let Some(items) = document
+            .get_mut(list)
+            .and_then(serde_json::Value::as_array_mut)
+        {
+            items.push(item);
+        }
+        self.editor_status = Some(Status {
+            ok: false,
+            text: self.lang.text("editor.pending").to_owned(),
+        });
+        serde_json::to_string_pretty(&document).ok()
+    }
+
+    /// The address of what is on screen (see [`link::compose`]).
+    pub fn link(&self, with_step: bool) -> String {
+        link::compose(
+            &self.stepper.chapter,
+            &self.stepper.scenario,
+            self.lang,
+            with_step.then_some(self.stepper.position),
+        )
+    }
+
+    fn refuse_edit(&mut self, err: &Error) {
+        let text = self
+            .lang
+            .fill("editor.error", &[("message", error_text(self.lang, err))]);
+        self.editor_status = Some(Status { ok: false, text });
+    }
+
+    fn open_compare_for_chapter(&mut self) -> Result<()> {
+        if chapters::find(&self.stepper.chapter).is_some_and(|chapter| chapter.compare) {
+            self.compare_open = true;
+        }
+        self.refresh_naive()
+    }
+
+    /// Replays the naive queue when the comparison is open and has none.
+    fn refresh_naive(&mut self) -> Result<()> {
+        if self.compare_open && self.naive.is_none() {
+            self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,378 @@
+//! The lanes' geometry: a time axis with one lane per worker. Lease bars
+//! run from the claim to `lease_until` with their token; each finish is
+//! marked with a symbol and a word (not colour alone); job deadlines are
+//! dashed lines; "now" is the current step's time.
+//!
+//! Computed here, in CSS pixels of the width the page measured, so the
+//! drawing is tested natively; the page turns each [`Shape`] into one SVG
+//! element.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::Claim;
+use crate::playground::Lang;
+use crate::playground::stepper::Stepper;
+use crate::replay::Outcome;
+
+/// Drawing width when the panel's width is not known yet.
+const DEFAULT_WIDTH: f64 = 1000.0;
+/// Narrowest drawing; a narrower panel scrolls sideways.
+const MIN_WIDTH: f64 = 320.0;
+const RIGHT: f64 = 24.0;
+const TOP: f64 = 34.0;
+const LANE: f64 = 52.0;
+/// Most events drawn at once.
+const WINDOW: usize = 40;
+
+/// The lanes, ready to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LanesView {
+    /// Width of the drawing in CSS pixels.
+    pub width: f64,
+    /// Height of the drawing in CSS pixels.
+    pub height: f64,
+    /// What the drawing shows, for its title and accessible name.
+    pub summary: String,
+    /// Everything drawn, back to front.
+    pub shapes: Vec<Shape>,
+}
+
+/// Where a text sits relative to its point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// Starts at the point.
+    Start,
+    /// Centred on the point.
+    Middle,
+    /// Ends at the point.
+    End,
+}
+
+/// One element of the drawing; `class` names its style.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A straight line.
+    Line {
+        /// Start.
+        from: (f64, f64),
+        /// End.
+        to: (f64, f64),
+        /// Style.
+        class: &'static str,
+    },
+    /// A lease bar.
+    Bar {
+        /// Left.
+        x: f64,
+        /// Top.
+        y: f64,
+        /// Width.
+        width: f64,
+        /// Style: `lf-bar`, or `lf-bar lf-ended` once the lease has run out.
+        class: &'static str,
+    },
+    /// A label.
+    Text {
+        /// Where it is anchored.
+        at: (f64, f64),
+        /// What it says.
+        text: String,
+        /// How it is anchored.
+        anchor: Anchor,
+        /// Style.
+        class: &'static str,
+    },
+}
+
+/// The time axis: the window of events shown and where a time falls.
+struct Axis {
+    left: f64,
+    width: f64,
+    start: u64,
+    end: f64,
+}
+
+impl Axis {
+    fn x(&self, at: u64) -> f64 {
+        let span = self.end - self.start as f64;
+        let at = (at as f64).clamp(self.start as f64, self.end);
+        self.left + (at - self.start as f64) / span * (self.width - self.left - RIGHT)
+    }
+}
+
+fn line(from: (f64, f64), to: (f64, f64), class: &'static str) -> Shape {
+    Shape::Line { from, to, class }
+}
+
+fn text(at: (f64, f64), text: impl Into<String>, anchor: Anchor, class: &'static str) -> Shape {
+    Shape::Text {
+        at,
+        text: text.into(),
+        anchor,
+        class,
+    }
+}
+
+/// The lanes for the learner's place, `measured_width` pixels wide.
+pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
+    let (scenario, timeline, position) = (&stepper.scenario, &stepper.timeline, stepper.position);
+    let width = if measured_width > 0.0 {
+        measured_width.max(MIN_WIDTH)
+    } else {
+        DEFAULT_WIDTH
+    };
+    // Lanes in order of first appearance.
+    let mut seen = HashSet::new();
+    let workers: Vec<&str> = scenario
+        .events
+        .iter()
+        .map(|event| event.worker.as_str())
+        .filter(|worker| seen.insert(*worker))
+        .collect();
+    let lane_of: HashMap<&str, usize> = workers.iter().enumerate().map(|(i, w)| (*w, i)).collect();
+    let lane_y = |worker: &str| TOP + lane_of.get(worker).copied().unwrap_or(0) as f64 * LANE;
+    let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
+    // A long scenario is shown through a window of events around "now";
+    // a short one whole, from 0 ms, future included.
+    let total = scenario.events.len();
+    let window = if total > WINDOW {
+        let first = position.saturating_sub(WINDOW * 3 / 4);
+        first..(first + WINDOW).min(total)
+    } else {
+        0..total
+    };
+    let in_window = &scenario.events[window.clone()];
+    let start = match window.start {
+        0 => 0,
+        _ => in_window.first().map_or(0, |event| event.at),
+    };
+    let last_event = in_window.iter().map(|event| event.at).max().unwrap_or(0);
+    let last_lease = timeline.frames[window.clone()]
+        .iter()
+        .filter_map(|frame| match &frame.result.outcome {
+            Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let reach = last_event.max(last_lease.min(last_event.saturating_mul(3).max(1000)));
+    let end = start as f64 + ((reach.saturating_sub(start)) as f64 * 1.08).max(10.0);
+    let axis = Axis {
+        left: (width * 0.16).clamp(56.0, 110.0),
+        width,
+        start,
+        end,
+    };
+    let summary = lang.fill(
+        "lanes.summary",
+        &[
+            ("from", start.to_string()),
+            ("to", (end as u64).to_string()),
+        ],
+    );
+    let mut shapes = ticks(&axis);
+    for worker in &workers {
+        let y = lane_y(worker) + LANE / 2.0;
+        shapes.push(line((axis.left, y), (width - RIGHT, y), "lf-lane"));
+        shapes.push(text((8.0, y + 4.0), *worker, Anchor::Start, "lf-lane-name"));
+    }
+    // Deadlines of the jobs that exist at this step, within the axis.
+    for row in timeline.rows_after(position) {
+        if (row.deadline as f64) <= end && row.deadline >= start {
+            let dx = axis.x(row.deadline);
+            shapes.push(line((dx, TOP - 8.0), (dx, height - 6.0), "lf-deadline"));
+            let label = lang.fill("lanes.deadline", &[("id", row.id.clone())]);
+            shapes.push(text(
+                (dx - 4.0, height - 8.0),
+                label,
+                Anchor::End,
+                "lf-deadline-label",
+            ));
+        }
+    }
+    let applied = &timeline.frames[..position.min(timeline.frames.len())];
+    let now = applied.last().map_or(0, |frame| frame.result.at);
+    // Where each claim's accepted finish happened, to end its bar there.
+    let finished: HashMap<(&str, u64), u64> = applied
+        .iter()
+        .filter_map(|frame| match &frame.result.outcome {
+            Outcome::Finished(finish) if finish.accepted => {
+                let stamp = finish.expected.as_ref()?;
+                Some(((stamp.id.as_str(), stamp.token), frame.result.at))
+            }
+            _ => None,
+        })
+        .collect();
+    let shown = &timeline.frames[window.start..position.max(window.start).min(window.end)];
+    for frame in shown {
+        let (at, y) = (frame.result.at, lane_y(&frame.result.worker));
+        let x = axis.x(at);
+        match &frame.result.outcome {
+            Outcome::Claimed { claim: Some(claim) } => {
+                // A bar ends where the lease ends, or earlier at its accepted
+                // finish; a lease that has run out by "now" is drawn hollow.
+                let finished_at = finished.get(&(claim.id.as_str(), claim.token)).copied();
+                let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
+                let to = axis.x(ends).max(x + 2.0);
+                let ended = finished_at.is_none() && claim.lease_until <= now;
+                shapes.push(Shape::Bar {
+                    x,
+                    y: y + 12.0,
+                    width: to - x,
+                    class: if ended { "lf-bar lf-ended" } else { "lf-bar" },
+                });
+                let label = bar_label(claim, to - x);
+                shapes.push(text(
+                    (x + 4.0, y + 26.0),
+                    label,
+                    Anchor::Start,
+                    "lf-bar-label",
+                ));
+            }
+            // Finishes above the bars, deliveries below, so neighbours in
+            // time do not write over each other.
+            Outcome::Finished(finish) => {
+                let (mark, class) = if finish.accepted {
+                    ("✓", "lf-mark lf-accepted")
+                } else {
+                    ("✗", "lf-mark lf-rejected")
+                };
+                let word = lang
+                    .text(&format!("result.{}", frame.result.outcome.label()))
+                    .to_owned();
+                shapes.push(line((x, y + 8.0), (x, y + 34.0), class));
+                shapes.push(text(
+                    (x, y + 6.0),
+                    format!("{mark} {word}"),
+                    Anchor::Middle,
+                    class,
+                ));
+            }
+            Outcome::Sent { .. } => {
+                let label = frame.result.outcome.label();
+                let mark = if label == "no_claim" { "∅" } else { "↗" };
+                let said = format!("{mark} {}", lang.text(&format!("result.{label}")));
+                shapes.push(text((x, y + LANE - 4.0), said, Anchor::Middle, "lf-send"));
+            }
+            Outcome::Claimed { claim: None } => {
+                shapes.push(text((x, y + 9.0), "∅", Anchor::Middle, "lf-empty"));
+            }
+            Outcome::Enqueued { .. } => {
+                shapes.push(text((x, y + 9.0), "+", Anchor::Middle, "lf-empty"));
+            }
+        }
+    }
+    if let Some(frame) = applied.last() {
+        let nx = axis.x(frame.result.at);
+        shapes.push(line((nx, TOP - 10.0), (nx, height - 12.0), "lf-now"));
+        let label = lang.text("lanes.now");
+        shapes.push(text(
+            (nx + 3.0, height - 2.0),
+            label,
+            Anchor::Start,
+            "lf-now-label",
+        ));
+    }
+    LanesView {
+        width,
+        height,
+        summary,
+        shapes,
+    }
+}
+
+/// The axis line and ticks on round numbers (100, 250, 500, 1000, ... ms
+/// apart), so the moments the chapters talk about (1000 ms) sit on it.
+fn ticks(axis: &Axis) -> Vec<Shape> {
+    let span = axis.end - axis.start as f64;
+    let y = TOP - 14.0;
+    let mut shapes = vec![line((axis.left, y), (axis.width - RIGHT, y), "lf-axis")];
+    let step = [
+        1u64, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000,
+    ]
+    .into_iter()
+    .find(|step| span / *step as f64 <= 6.0)
+    .unwrap_or_else(|| (span / 5.0).ceil() as u64);
+    let mut at = axis.start.div_ceil(step) * step;
+    while (at as f64) <= axis.end {
+        let x = axis.x(at);
+        shapes.push(line((x, TOP - 18.0), (x, TOP - 10.0), "lf-axis"));
+        shapes.push(text(
+            (x, TOP - 22.0),
+            format!("{at} ms"),
+            Anchor::Middle,
+            "lf-tick",
+        ));
+        at += step;
+    }
+    shapes
+}
+
+/// The longest of a bar's labels that fits inside it (on a phone a short
+/// lease is a few pixels wide): `id · token=t → lease_until`, then
+/// `token=t`, then `t`. Widths are estimated at 6.5 px a character, the bar
+/// label's font size (11 px) with room to spare.
+fn bar_label(claim: &Claim, bar_width: f64) -> String {
+    let labels = [
+        format!(
+            "{} · token={} → {}",
+            claim.id, claim.token, claim.lease_until
+        ),
+        format!("token={}", claim.token),
+    ];
+    let fits = |label: &String| label.chars().count() as f64 * 6.5 + 8.0 <= bar_width;
+    labels
+        .into_iter()
+        .find(fits)
+        .unwrap_or_else(|| claim.token.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playground::CHAPTERS;
+    use crate::scenario::Scenario;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn canonical_at(position: usize) -> Stepper {
+        let scenario = Scenario::parse(CHAPTERS[0].scenario).expect("parses");
+        Stepper::new("canonical", scenario, position).expect("replays")
+    }
+
+    fn bars(view: &LanesView) -> Vec<(f64, f64, &'static str)> {
+        view.shapes
+            .iter()
+            .filter_map(|shape| match shape {
+                Shape::Bar {
+                    x, width, class, ..
+                } => Some((*x, *width, *class)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lease_bar_runs_from_its_claim_to_lease_until_and_is_hollow_once_ended() {
+        let view = draw(&canonical_at(2), Lang::En, 1000.0);
+        let [a, b] = bars(&view)[..] else {
+            panic!("two claims, two bars: {:?}", bars(&view));
+        };
+        // A's lease ran 0..1000, B's starts at 1000: they meet, never overlap.
+        assert!(
+            (a.0 + a.1 - b.0).abs() < 0.01,
+            "A ends where B starts: {a:?} {b:?}"
+        );
+        assert_eq!((a.2, b.2), ("lf-bar lf-ended", "lf-bar"));
+    }
+
+    #[test]
+    fn nothing_is_drawn_past_the_learners_place() {
+        assert!(bars(&draw(&canonical_at(0), Lang::En, 400.0)).is_empty());
+        let narrow = draw(&canonical_at(3), Lang::En, 100.0);
+        assert_eq!(
+            narrow.width, MIN_WIDTH,
+            "a phone's panel scrolls past the minimum"
+        );
+    }
+}

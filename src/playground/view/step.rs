@@ -1,0 +1,187 @@
+//! The step card: what the last event did, the verdict of a finish with
+//! the stamp beside the row (R14), the SQL the queue ran with its bound
+//! values and which statement was the refusal, and the rows before and
+//! after with the changed cells marked.
+
+use crate::playground::explain::{
+    COLUMNS, Compared, RowChange, cell, describe, reason_text, row_changes, side_by_side,
+};
+use crate::playground::session::Session;
+use crate::replay::Outcome;
+use crate::store::{self, Executed};
+
+/// What the last event did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepView {
+    /// A sentence for anything but a finish (a finish gets its verdict).
+    pub summary: Option<Summary>,
+    /// A finish's verdict.
+    pub verdict: Option<VerdictView>,
+    /// A finish's conditions, stamp beside row, failed ones marked.
+    pub conditions: Vec<Compared>,
+    /// The statements, in order; empty for a delivery (no SQL).
+    pub statements: Vec<StatementView>,
+    /// The rows the event changed, and its own row even if unchanged.
+    pub changes: Vec<ChangeView>,
+}
+
+/// A sentence and the result it tells of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The result label, for styling.
+    pub result: &'static str,
+    /// The sentence.
+    pub text: String,
+}
+
+/// A finish's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerdictView {
+    /// Whether the queue accepted it.
+    pub accepted: bool,
+    /// Why, in words (who finished what, or the refusal's numbers).
+    pub words: String,
+    /// The reason's code (`token_mismatch`, ...) when refused.
+    pub reason: Option<&'static str>,
+}
+
+/// One statement the queue ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatementView {
+    /// The SQL, as in the store.
+    pub sql: &'static str,
+    /// `:name = value, ...`; empty when nothing was bound.
+    pub params: String,
+    /// Rows changed or read; `None` for `BEGIN IMMEDIATE` and `COMMIT`.
+    pub effect: Option<String>,
+    /// Whether this statement is the refusal: the fenced finish that
+    /// changed 0 rows.
+    pub refusal: bool,
+}
+
+/// A row before and after, cell by cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeView {
+    /// The job id.
+    pub id: String,
+    /// One text per column; `—` for a row that did not exist.
+    pub before: Vec<String>,
+    /// One text per column.
+    pub after: Vec<String>,
+    /// Per column, whether it changed.
+    pub changed: Vec<bool>,
+}
+
+impl ChangeView {
+    /// Whether nothing changed (a refused finish's row).
+    pub fn unchanged(&self) -> bool {
+        !self.changed.contains(&true)
+    }
+}
+
+/// The card for the last applied event; `None` before the first.
+pub fn card(session: &Session) -> Option<StepView> {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let frame = stepper.frame()?;
+    let (summary, verdict, conditions, refused) = match &frame.result.outcome {
+        Outcome::Finished(finish) => {
+            let words = if finish.accepted {
+                describe(lang, frame)
+            } else {
+                format!(
+                    "{} · {}",
+                    frame.result.worker,
+                    reason_text(lang, finish, frame.result.at)
+                )
+            };
+            let verdict = VerdictView {
+                accepted: finish.accepted,
+                words,
+                reason: finish.reason.map(|reason| reason.as_str()),
+            };
+            let conditions = side_by_side(finish, frame.result.at);
+            (None, Some(verdict), conditions, !finish.accepted)
+        }
+        outcome => {
+            let summary = Summary {
+                result: outcome.label(),
+                text: describe(lang, frame),
+            };
+            (Some(summary), None, Vec::new(), false)
+        }
+    };
+    let statements = frame
+        .sql
+        .iter()
+        .map(|executed| statement(session, executed, refused))
+        .collect();
+    let changes = row_changes(&stepper.timeline, stepper.position - 1)
+        .iter()
+        .map(change)
+        .collect();
+    Some(StepView {
+        summary,
+        verdict,
+        conditions,
+        statements,
+        changes,
+    })
+}
+
+fn statement(session: &Session, executed: &Executed, refused: bool) -> StatementView {
+    let lang = session.lang;
+    let params = executed
+        .params
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "{name} = {}",
+                serde_json::to_string(value).unwrap_or_default()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    // The guarded UPDATE that changed nothing is where the refusal
+    // happened: "0 rows changed" is the rejection.
+    let refusal = refused && executed.sql == store::FINISH.trim() && executed.rows == 0;
+    let bracket = matches!(executed.sql, "BEGIN IMMEDIATE" | "COMMIT");
+    let effect = (!bracket).then(|| {
+        if refusal {
+            lang.text("sql.rejected_note").to_owned()
+        } else {
+            let key = if executed.write {
+                "sql.changed"
+            } else {
+                "sql.read"
+            };
+            lang.fill(key, &[("n", executed.rows.to_string())])
+        }
+    });
+    StatementView {
+        sql: executed.sql,
+        params,
+        effect,
+        refusal,
+    }
+}
+
+fn change(change: &RowChange) -> ChangeView {
+    let cells = |row: &Option<crate::JobRow>| -> Vec<String> {
+        COLUMNS
+            .iter()
+            .map(|column| {
+                row.as_ref()
+                    .map_or_else(|| "—".to_owned(), |row| cell(row, column))
+            })
+            .collect()
+    };
+    let (before, after) = (cells(&change.before), cells(&change.after));
+    let changed = before.iter().zip(&after).map(|(a, b)| a != b).collect();
+    ChangeView {
+        id: change.id.clone(),
+        before,
+        after,
+        changed,
+    }
+}

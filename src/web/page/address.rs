@@ -1,0 +1,68 @@
+//! The page's address: the URL hash follows the scenario and the language
+//! (for the full page, which owns its URL), and Copy link puts the whole
+//! address, with the step, on the clipboard. The format is the core's
+//! ([`crate::playground::link`]).
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use super::Page;
+
+/// Rewrites the hash to what is on screen, without a history entry.
+pub(super) fn write(page: &Page) -> Result<(), JsValue> {
+    let state = page.state.borrow();
+    if !state.use_hash {
+        return Ok(());
+    }
+    let hash = format!("#{}", state.session.link(false));
+    if page.window.location().hash().unwrap_or_default() != hash {
+        page.window
+            .history()?
+            .replace_state_with_url(&JsValue::NULL, "", Some(&hash))?;
+    }
+    Ok(())
+}
+
+/// Whether the hash now says something other than what is on screen (the
+/// learner edited it, or went back).
+pub(super) fn is_foreign(page: &Page) -> bool {
+    let ours = format!("#{}", page.state.borrow().session.link(false));
+    page.window.location().hash().unwrap_or_default() != ours
+}
+
+/// Copies the address with the step; says whether it reached the clipboard.
+pub(super) fn copy_link(page: &Rc<Page>) {
+    let location = page.window.location();
+    let href = location.href().unwrap_or_default();
+    let base = href.split('#').next().unwrap_or_default();
+    let url = format!("{base}#{}", page.state.borrow().session.link(true));
+    let promise = page.window.navigator().clipboard().write_text(&url);
+    // One callback for each way the promise settles; each runs at most
+    // once, so they are handed to JavaScript for good.
+    let report = |copied: bool| {
+        let weak = Rc::downgrade(page);
+        Closure::once(move |_: JsValue| {
+            if let Some(page) = weak.upgrade() {
+                show(&page, copied);
+            }
+        })
+    };
+    let (ok, err) = (report(true), report(false));
+    let _ = promise.then2(&ok, &err);
+    ok.forget();
+    err.forget();
+}
+
+fn show(page: &Page, copied: bool) {
+    let lang = page.state.borrow().session.lang;
+    let message = lang.text(if copied {
+        "share.copied"
+    } else {
+        "share.failed"
+    });
+    page.state.borrow_mut().share_status = Some(message.to_owned());
+    if let Some(parts) = page.parts.borrow().as_ref() {
+        parts.share_status.set_text_content(Some(message));
+    }
+}

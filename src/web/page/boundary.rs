@@ -1,0 +1,111 @@
+//! The boundary panel: two sliders, the finish's time and the length of the
+//! lease it presents, each with its readout (from the core's
+//! [`SliderView`]), and the course's warning about long leases.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlInputElement};
+
+use super::dom::El;
+use super::skeleton::Parts;
+use crate::playground::Lang;
+use crate::playground::session::Knob;
+use crate::playground::view::{ScenarioView, SliderView};
+
+/// A range input with its label and its live readout.
+pub(super) struct Slider {
+    label: Element,
+    input: HtmlInputElement,
+    value: Element,
+}
+
+impl Slider {
+    /// A slider the page maps to `action`; also returns its three elements,
+    /// in order, for the panel to hold.
+    fn new(doc: &Document, action: &str) -> Result<(Slider, [El; 3]), JsValue> {
+        let label = El::new(doc, "label")?.class(&format!("lf-{action}-label"))?;
+        let input = El::new(doc, "input")?
+            .attr("type", "range")?
+            .attr("data-action", action)?
+            .class(&format!("lf-{action}-range"))?;
+        let value = El::new(doc, "output")?
+            .class(&format!("lf-{action}-value"))?
+            .attr("aria-live", "polite")?;
+        let slider = Slider {
+            label: label.0.clone(),
+            input: input.0.clone().unchecked_into(),
+            value: value.0.clone(),
+        };
+        Ok((slider, [label, input, value]))
+    }
+
+    fn show(&self, view: &SliderView) -> Result<(), JsValue> {
+        match view {
+            SliderView::Enabled {
+                label,
+                min,
+                max,
+                value,
+                readout,
+            } => {
+                self.input.set_min(&min.to_string());
+                self.input.set_max(&max.to_string());
+                self.input.set_value(&value.to_string());
+                self.input.set_disabled(false);
+                self.label.set_text_content(Some(label));
+                self.input.set_attribute("aria-label", label)?;
+                self.value.set_text_content(Some(readout));
+                self.input.set_attribute("aria-valuetext", readout)
+            }
+            SliderView::Disabled { why } => {
+                self.input.set_disabled(true);
+                self.label.set_text_content(Some(why));
+                self.value.set_text_content(None);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The panel, closed, and its two sliders.
+pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Slider, Slider), JsValue> {
+    let (finish, finish_els) = Slider::new(doc, "boundary")?;
+    // The lease of the claim that finish presents: the other way across
+    // the same boundary, with the course's warning beside it.
+    let (lease, lease_els) = Slider::new(doc, "lease")?;
+    let panel = El::new(doc, "details")?
+        .class("lf-panel lf-boundary")?
+        .child(El::new(doc, "summary")?.text(lang.text("boundary.title")))?
+        .children(finish_els)?
+        .children(lease_els)?
+        .child(
+            El::new(doc, "p")?
+                .class("lf-lease-note")?
+                .text(lang.text("lease.note")),
+        )?;
+    Ok((panel, finish, lease))
+}
+
+/// Both sliders, for the timeline on screen.
+pub(super) fn draw(parts: &Parts, view: &ScenarioView) -> Result<(), JsValue> {
+    parts.finish.show(&view.finish)?;
+    parts.lease.show(&view.lease)
+}
+
+/// Keeps the dragged knob where the learner is looking: the panels above
+/// it change height with the step.
+pub(super) fn keep_in_view(parts: &RefCell<Option<Parts>>, knob: Knob) {
+    let parts = parts.borrow();
+    let Some(parts) = parts.as_ref() else { return };
+    let slider = match knob {
+        Knob::Finish => &parts.finish,
+        Knob::Lease => &parts.lease,
+    };
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    slider
+        .input
+        .scroll_into_view_with_scroll_into_view_options(&options);
+}

@@ -1,0 +1,54 @@
+//! The fencing off vs on panel's body: the naive statement, each finish on
+//! both queues with the harmful ones marked, and the conclusion so far.
+
+use wasm_bindgen::prelude::*;
+use web_sys::Document;
+
+use super::dom::{El, header_row, replace_children};
+use super::skeleton::Parts;
+use crate::playground::Lang;
+use crate::playground::view::CompareView;
+
+/// Draws the comparison; a closed one is left as it was.
+pub(super) fn draw(
+    doc: &Document,
+    parts: &Parts,
+    lang: Lang,
+    view: Option<&CompareView>,
+) -> Result<(), JsValue> {
+    let Some(view) = view else { return Ok(()) };
+    let titles = [
+        lang.text("compare.event"),
+        lang.text("compare.fenced"),
+        &view.guard_name,
+    ];
+    let mut rows = vec![header_row(doc, titles)?];
+    for row in &view.rows {
+        let line = El::new(doc, "tr")?.children([
+            El::new(doc, "th")?.attr("scope", "row")?.text(&row.event),
+            El::new(doc, "td")?.text(&row.fenced),
+            El::new(doc, "td")?.text(&row.naive),
+        ])?;
+        if row.harm {
+            line.0.set_attribute("class", "lf-harm")?;
+        }
+        rows.push(line);
+    }
+    let note_class = if view.harm {
+        "lf-harm-note"
+    } else {
+        "lf-muted"
+    };
+    replace_children(
+        &parts.compare,
+        [
+            El::new(doc, "pre")?
+                .class("lf-naive-sql")?
+                .text(view.guard_sql),
+            El::new(doc, "table")?
+                .class("lf-compare-table")?
+                .children(rows)?,
+            El::new(doc, "p")?.class(note_class)?.text(&view.note),
+        ],
+    )
+}

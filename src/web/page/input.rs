@@ -1,0 +1,274 @@
+//! The learner's input: DOM events become [`UserAction`]s.
+//!
+//! Listeners are attached once, on the playground's root, and find their
+//! action in the clicked element's `data-action` (several playgrounds may
+//! share a page, so nothing is looked up by id). They are `Fn`, not
+//! `FnMut`: a host page may answer one of our events by driving the
+//! playground again, which calls a listener while it is still running.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+use super::Page;
+use crate::playground::session::Knob;
+use crate::unfenced::Guard;
+
+/// What the learner can do.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum UserAction {
+    Step,
+    Back,
+    Reset,
+    End,
+    Seek(usize),
+    TogglePlay,
+    /// The play timer fired.
+    Tick,
+    Chapter(String),
+    SwitchLang,
+    Speed(i32),
+    Guard(Guard),
+    /// The comparison was opened or closed.
+    CompareToggled(bool),
+    Predict(bool),
+    Guess(bool),
+    /// A boundary slider moved: the finish's time or the lease's length.
+    Drag(Knob, u64),
+    /// Apply the editor's text.
+    ApplyEditor(String),
+    /// Add a template (`job`, `claim`, ...) to the editor's text.
+    AddToEditor {
+        what: String,
+        text: String,
+    },
+    CopyLink,
+    /// The URL hash changed.
+    LoadHash,
+}
+
+/// Where a listener is attached.
+#[derive(Debug, Clone, Copy)]
+enum On {
+    /// The playground's root element.
+    Root,
+    /// The root, in the capturing phase (for events that do not bubble).
+    RootCapturing,
+    /// The window.
+    Window,
+}
+
+struct Listener {
+    kind: &'static str,
+    on: On,
+    closure: Closure<dyn Fn(Event)>,
+}
+
+/// A page's listeners and the play timer's callback, kept so `unmount`
+/// can detach them.
+#[derive(Default)]
+pub(super) struct Listeners {
+    attached: RefCell<Vec<Listener>>,
+    ticker: RefCell<Option<Closure<dyn Fn()>>>,
+}
+
+impl Listeners {
+    /// The play timer's callback (a [`UserAction::Tick`]).
+    pub(super) fn ticker(&self) -> std::cell::Ref<'_, Closure<dyn Fn()>> {
+        std::cell::Ref::map(self.ticker.borrow(), |ticker| {
+            ticker
+                .as_ref()
+                .expect("listen() prepares the ticker before mount returns")
+        })
+    }
+
+    /// Detaches every listener from `page`.
+    pub(super) fn detach(&self, page: &Page) -> Result<(), JsValue> {
+        for listener in self.attached.borrow_mut().drain(..) {
+            let callback = listener.closure.as_ref().unchecked_ref();
+            match listener.on {
+                On::Root => page
+                    .root
+                    .remove_event_listener_with_callback(listener.kind, callback)?,
+                On::RootCapturing => page.root.remove_event_listener_with_callback_and_bool(
+                    listener.kind,
+                    callback,
+                    true,
+                )?,
+                On::Window => page
+                    .window
+                    .remove_event_listener_with_callback(listener.kind, callback)?,
+            }
+        }
+        super::lanes::unwatch(page);
+        Ok(())
+    }
+}
+
+/// Attaches the listeners: clicks, changes, inputs and keys on the root;
+/// the comparison's `toggle` (which does not bubble, so it is caught on the
+/// way down); and, for a page that owns its URL, `hashchange`. Also
+/// prepares the play timer's callback.
+pub(super) fn listen(page: &Rc<Page>) -> Result<(), JsValue> {
+    for kind in ["click", "change", "input", "keydown"] {
+        attach(page, kind, On::Root, action_for)?;
+    }
+    attach(page, "toggle", On::RootCapturing, toggled)?;
+    if page.state.borrow().use_hash {
+        attach(page, "hashchange", On::Window, |_| {
+            Some(UserAction::LoadHash)
+        })?;
+    }
+    let weak = Rc::downgrade(page);
+    *page.listeners.ticker.borrow_mut() = Some(Closure::<dyn Fn()>::new(move || {
+        if let Some(page) = weak.upgrade() {
+            page.run(UserAction::Tick);
+        }
+    }));
+    Ok(())
+}
+
+/// Listens for `kind` and dispatches the action `to_action` makes of it.
+fn attach(
+    page: &Rc<Page>,
+    kind: &'static str,
+    on: On,
+    to_action: fn(&Event) -> Option<UserAction>,
+) -> Result<(), JsValue> {
+    let weak: Weak<Page> = Rc::downgrade(page);
+    let closure = Closure::<dyn Fn(Event)>::new(move |event: Event| {
+        let Some(page) = weak.upgrade() else { return };
+        if let Some(action) = to_action(&event) {
+            page.run(action);
+        }
+    });
+    let callback = closure.as_ref().unchecked_ref();
+    match on {
+        On::Root => page.root.add_event_listener_with_callback(kind, callback)?,
+        On::RootCapturing => page
+            .root
+            .add_event_listener_with_callback_and_bool(kind, callback, true)?,
+        On::Window => page
+            .window
+            .add_event_listener_with_callback(kind, callback)?,
+    }
+    page.listeners
+        .attached
+        .borrow_mut()
+        .push(Listener { kind, on, closure });
+    Ok(())
+}
+
+/// The comparison's `<details>` opened or closed.
+fn toggled(event: &Event) -> Option<UserAction> {
+    let details: Element = event.target()?.dyn_into().ok()?;
+    if !details.class_list().contains("lf-compare") {
+        return None;
+    }
+    Some(UserAction::CompareToggled(details.has_attribute("open")))
+}
+
+/// Maps a DOM event to an action, if it is one of ours.
+fn action_for(event: &Event) -> Option<UserAction> {
+    let target: Element = event.target()?.dyn_into().ok()?;
+    if event.type_() == "keydown" {
+        return key_action(event, &target);
+    }
+    // A click on an event row jumps to just after that event.
+    if event.type_() == "click" {
+        let row = target.closest("[data-event]").ok().flatten();
+        if let Some(index) =
+            row.and_then(|row| row.get_attribute("data-event")?.parse::<usize>().ok())
+        {
+            return Some(UserAction::Seek(index + 1));
+        }
+    }
+    let source = target.closest("[data-action]").ok()??;
+    let kind = event.type_();
+    let is_field = source.tag_name() == "INPUT" || source.tag_name() == "SELECT";
+    // Buttons act on click; fields on input (sliders) or change.
+    if is_field == (kind == "click") {
+        return None;
+    }
+    let name = source.get_attribute("data-action")?;
+    let arg = source.get_attribute("data-arg").unwrap_or_default();
+    let value = || field_value(&source);
+    Some(match name.as_str() {
+        "step" => UserAction::Step,
+        "back" => UserAction::Back,
+        "reset" => UserAction::Reset,
+        "end" => UserAction::End,
+        "play" => UserAction::TogglePlay,
+        "lang" => UserAction::SwitchLang,
+        "copy-link" => UserAction::CopyLink,
+        "guess" => UserAction::Guess(arg == "accept"),
+        "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
+        "add" => UserAction::AddToEditor {
+            what: arg,
+            text: editor_text(&source)?,
+        },
+        "seek" if kind == "input" => UserAction::Seek(value().parse().ok()?),
+        "boundary" if kind == "input" => UserAction::Drag(Knob::Finish, value().parse().ok()?),
+        "lease" if kind == "input" => UserAction::Drag(Knob::Lease, value().parse().ok()?),
+        "chapter" if kind == "change" => UserAction::Chapter(value()),
+        "speed" if kind == "change" => UserAction::Speed(value().parse().ok()?),
+        "guard" if kind == "change" => UserAction::Guard(if value() == "id_and_owner" {
+            Guard::IdAndOwner
+        } else {
+            Guard::IdOnly
+        }),
+        "predict" if kind == "change" => UserAction::Predict(
+            source
+                .dyn_ref::<HtmlInputElement>()
+                .is_some_and(HtmlInputElement::checked),
+        ),
+        _ => return None,
+    })
+}
+
+/// The playback keys, unless the learner is typing or pressing a button.
+fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
+    let key: &web_sys::KeyboardEvent = event.dyn_ref()?;
+    let tag = target.tag_name();
+    if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+        || (tag == "BUTTON" && matches!(key.key().as_str(), " " | "Enter"))
+        || key.ctrl_key()
+        || key.meta_key()
+        || key.alt_key()
+    {
+        return None;
+    }
+    let action = match key.key().as_str() {
+        "ArrowRight" => UserAction::Step,
+        "ArrowLeft" => UserAction::Back,
+        " " => UserAction::TogglePlay,
+        "Home" => UserAction::Reset,
+        "End" => UserAction::End,
+        _ => return None,
+    };
+    event.prevent_default();
+    Some(action)
+}
+
+/// An input's or a select's value.
+fn field_value(source: &Element) -> String {
+    source
+        .dyn_ref::<HtmlInputElement>()
+        .map(HtmlInputElement::value)
+        .or_else(|| {
+            source
+                .dyn_ref::<HtmlSelectElement>()
+                .map(HtmlSelectElement::value)
+        })
+        .unwrap_or_default()
+}
+
+/// The text of the editor a button belongs to.
+fn editor_text(button: &Element) -> Option<String> {
+    let editor = button.closest(".lf-editor").ok()??;
+    let area = editor.query_selector("textarea").ok()??;
+    Some(area.dyn_ref::<HtmlTextAreaElement>()?.value())
+}

@@ -1,0 +1,477 @@
+//! The playground page: step a timeline and see why each finish was
+//! accepted or refused.
+//!
+//! The rooms, in the order an input travels:
+//!
+//! * [`input`]: DOM events become [`UserAction`]s (listeners attached once,
+//!   on the root);
+//! * this module: `mount`, and [`Page::dispatch`], which applies an action
+//!   to the [`Session`] (the core's, where every decision lives) and
+//!   redraws what it changed;
+//! * [`skeleton`]: the frame of panels, built on mount and on a language
+//!   switch; one file per panel draws its part of the core's view
+//!   ([`timeline`], [`lanes`], [`step`], [`tables`], [`compare`],
+//!   [`boundary`], [`prompt`]);
+//! * [`address`]: the URL hash and the share link; [`notify`]: the DOM
+//!   events a host page hears.
+//!
+//! Nothing here decides a verdict or reads SQL: the page draws
+//! [`view::ScenarioView`] and [`view::PositionView`].
+
+mod address;
+mod boundary;
+mod compare;
+mod dom;
+mod input;
+mod lanes;
+mod notify;
+mod prompt;
+mod skeleton;
+mod step;
+mod tables;
+mod timeline;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use serde::Deserialize;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, Window};
+
+use crate::playground::session::{Session, Start};
+use crate::playground::stepper::Stepped;
+use crate::playground::{CHAPTERS, view};
+use crate::web::convert::from_js;
+use input::{Listeners, UserAction};
+use skeleton::Parts;
+
+/// How `mount` is configured (all optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Options {
+    /// `ko` or `en`; else the URL, the host page's `lang`, the browser.
+    lang: Option<String>,
+    /// A chapter id (`canonical`, ...) to start with.
+    scenario: Option<String>,
+    /// Hide the editor and the extras (for small embeds).
+    compact: bool,
+    /// Read and write the scenario in the URL hash (the full page only).
+    hash: bool,
+}
+
+/// A mounted playground; JavaScript keeps it to read where it is.
+#[wasm_bindgen]
+pub struct Playground {
+    page: Rc<Page>,
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// How many events have been applied.
+    pub fn position(&self) -> usize {
+        self.page.state.borrow().session.stepper.position
+    }
+
+    /// The page's language tag.
+    pub fn lang(&self) -> String {
+        self.page.state.borrow().session.lang.tag().to_owned()
+    }
+
+    /// The scenario on screen, as contract JSON.
+    #[wasm_bindgen(js_name = scenarioJson)]
+    pub fn scenario_json(&self) -> String {
+        self.page.state.borrow().session.stepper.scenario.to_json()
+    }
+
+    /// Stops the playground and empties its element (for hosts that
+    /// replace content without reloading the page).
+    pub fn unmount(&self) -> Result<(), JsValue> {
+        self.page.stop()?;
+        MOUNTED.with(|mounted| {
+            mounted
+                .borrow_mut()
+                .retain(|page| !Rc::ptr_eq(page, &self.page))
+        });
+        self.page.root.set_text_content(None);
+        Ok(())
+    }
+}
+
+thread_local! {
+    /// Every mounted page, so a playground keeps working after JavaScript
+    /// drops the handle `mount` returned; `unmount` lets it go.
+    static MOUNTED: RefCell<Vec<Rc<Page>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Renders a playground into `root`. Options: `{lang, scenario, compact,
+/// hash}`. Throws if `root` cannot be used.
+#[wasm_bindgen]
+pub fn mount(
+    root: Element,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ lang?: \"ko\" | \"en\"; scenario?: string; compact?: boolean; hash?: boolean } | undefined"
+    )]
+    options: JsValue,
+) -> Result<Playground, JsValue> {
+    let options: Options = if options.is_undefined() || options.is_null() {
+        Options::default()
+    } else {
+        from_js("options", &options)?
+    };
+    let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
+    let doc = window
+        .document()
+        .ok_or_else(|| JsError::new("no document"))?;
+    let state = State::initial(&window, &root, &options)?;
+    let page = Rc::new(Page {
+        root,
+        doc,
+        window,
+        state: RefCell::new(state),
+        parts: RefCell::new(None),
+        listeners: Listeners::default(),
+        timer: Cell::new(None),
+        lanes_width: Cell::new(0.0),
+        lanes_observer: RefCell::new(None),
+    });
+    input::listen(&page)?;
+    page.build()?;
+    page.show_position()?;
+    MOUNTED.with(|mounted| mounted.borrow_mut().push(Rc::clone(&page)));
+    Ok(Playground { page })
+}
+
+/// Milliseconds between steps while playing.
+const SPEEDS: [(i32, &str); 3] = [(1600, "slow"), (900, "normal"), (400, "fast")];
+
+/// The learner's [`Session`] and what only the page needs.
+struct State {
+    session: Session,
+    playing: bool,
+    speed_ms: i32,
+    share_status: Option<String>,
+    compact: bool,
+    use_hash: bool,
+    /// The position the event list was last drawn at (`None`: redraw all).
+    drawn: Option<usize>,
+}
+
+impl State {
+    fn initial(window: &Window, root: &Element, options: &Options) -> Result<State, JsValue> {
+        let start = Start {
+            lang: options.lang.clone(),
+            chapter: options.scenario.clone(),
+            hash: options
+                .hash
+                .then(|| window.location().hash().ok())
+                .flatten(),
+            host_lang: root
+                .closest("[lang]")
+                .ok()
+                .flatten()
+                .and_then(|holder| holder.get_attribute("lang")),
+            browser_lang: window.navigator().language(),
+        };
+        let session = Session::start(&start).map_err(to_js_error)?;
+        if let Some(wanted) = &session.unknown_chapter {
+            // A course author's typo: say so where they will look.
+            let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
+            let warning = format!(
+                "leasefence: no chapter {wanted:?}; showing {:?}. Chapters: {}",
+                CHAPTERS[0].id,
+                ids.join(", ")
+            );
+            web_sys::console::warn_1(&warning.into());
+        }
+        Ok(State {
+            session,
+            playing: false,
+            speed_ms: SPEEDS[1].0,
+            share_status: None,
+            compact: options.compact,
+            use_hash: options.hash,
+            drawn: None,
+        })
+    }
+}
+
+fn to_js_error(err: crate::Error) -> JsValue {
+    JsError::new(&err.to_string()).into()
+}
+
+/// One mounted playground.
+struct Page {
+    root: Element,
+    doc: Document,
+    window: Window,
+    state: RefCell<State>,
+    parts: RefCell<Option<Parts>>,
+    listeners: Listeners,
+    /// The play timer, while playing.
+    timer: Cell<Option<i32>>,
+    /// The lanes panel's width in CSS pixels, as the resize observer last
+    /// reported it (0 until its first report).
+    lanes_width: Cell<f64>,
+    /// Watches the lanes panel's width; see [`lanes::watch`].
+    lanes_observer: RefCell<Option<lanes::Observer>>,
+}
+
+impl Page {
+    /// Dispatches from an event callback, where an error can only be shown.
+    fn run(self: &Rc<Self>, action: UserAction) {
+        if let Err(err) = self.dispatch(action) {
+            web_sys::console::error_2(&"leasefence:".into(), &err);
+        }
+    }
+
+    /// Applies an action and redraws what it changed.
+    fn dispatch(self: &Rc<Self>, action: UserAction) -> Result<(), JsValue> {
+        let before = self.state.borrow().session.stepper.position;
+        let dragged = match action {
+            UserAction::Drag(knob, _) => Some(knob),
+            _ => None,
+        };
+        let switched = action == UserAction::SwitchLang;
+        // The address bar follows the scenario and the language; the step
+        // goes into copied links only (rewriting history on every step is
+        // slow and floods the back button).
+        let moves_address = matches!(
+            action,
+            UserAction::Chapter(_)
+                | UserAction::SwitchLang
+                | UserAction::Drag(..)
+                | UserAction::ApplyEditor(_)
+        );
+        let redraw = self.apply(action)?;
+        match redraw {
+            Redraw::Nothing => return Ok(()),
+            Redraw::All => self.build()?,
+            Redraw::Scenario => self.show_scenario(false)?,
+            Redraw::ScenarioAndEditor => self.show_scenario(true)?,
+            Redraw::Position => {}
+        }
+        self.show_position()?;
+        if let Some(knob) = dragged {
+            boundary::keep_in_view(&self.parts, knob);
+        }
+        if switched {
+            skeleton::focus_lang_button(self)?;
+        }
+        // Host pages hear about it last, with no borrow held: a listener
+        // may drive the playground again. A new timeline reveals nothing.
+        let new_timeline = redraw != Redraw::Position;
+        if new_timeline || self.state.borrow().session.stepper.position != before {
+            notify::step(self, (!new_timeline).then_some(before))?;
+        }
+        if moves_address {
+            address::write(self)?;
+        }
+        Ok(())
+    }
+
+    /// Applies an action to the state; says what must be redrawn.
+    fn apply(self: &Rc<Self>, action: UserAction) -> Result<Redraw, JsValue> {
+        let mut state = self.state.borrow_mut();
+        let session = &mut state.session;
+        let stepper = &mut session.stepper;
+        match action {
+            UserAction::Step | UserAction::Tick => {
+                if matches!(stepper.step(), Stepped::AtEnd | Stepped::AskFirst) {
+                    drop(state);
+                    self.set_playing(false)?;
+                }
+            }
+            UserAction::Guess(accept) => {
+                stepper.guess(accept);
+            }
+            UserAction::Back => stepper.back(),
+            UserAction::Reset => {
+                stepper.seek(0);
+                drop(state);
+                self.set_playing(false)?;
+            }
+            UserAction::End => stepper.seek(stepper.total()),
+            UserAction::Seek(position) => stepper.seek(position),
+            UserAction::TogglePlay => {
+                let playing = !state.playing;
+                drop(state);
+                self.set_playing(playing)?;
+            }
+            UserAction::Speed(ms) => {
+                state.speed_ms = ms.clamp(100, 5000);
+                let playing = state.playing;
+                drop(state);
+                if playing {
+                    self.set_playing(false)?;
+                    self.set_playing(true)?;
+                }
+            }
+            UserAction::Chapter(id) => {
+                session.load_chapter(&id).map_err(to_js_error)?;
+                drop(state);
+                self.set_playing(false)?;
+                return Ok(Redraw::ScenarioAndEditor);
+            }
+            UserAction::SwitchLang => {
+                session.lang = session.lang.other();
+                return Ok(Redraw::All);
+            }
+            UserAction::Guard(guard) => session.set_guard(guard).map_err(to_js_error)?,
+            UserAction::CompareToggled(open) => {
+                if open == session.compare_open() {
+                    return Ok(Redraw::Nothing);
+                }
+                session.set_compare_open(open).map_err(to_js_error)?;
+            }
+            UserAction::Predict(on) => session.set_predict(on),
+            UserAction::Drag(knob, value) => {
+                session.drag(knob, value).map_err(to_js_error)?;
+                return Ok(Redraw::Scenario);
+            }
+            UserAction::ApplyEditor(text) => {
+                session.apply_editor(&text).map_err(to_js_error)?;
+                return Ok(Redraw::Scenario);
+            }
+            UserAction::AddToEditor { what, text } => {
+                let added = session.add_to_editor(&text, &what);
+                drop(state);
+                skeleton::show_editor(self, added.as_deref())?;
+                return Ok(Redraw::Nothing);
+            }
+            UserAction::CopyLink => {
+                drop(state);
+                address::copy_link(self);
+                return Ok(Redraw::Nothing);
+            }
+            UserAction::LoadHash => {
+                drop(state);
+                if !address::is_foreign(self) {
+                    return Ok(Redraw::Nothing);
+                }
+                self.set_playing(false)?;
+                let options = Options {
+                    hash: true,
+                    compact: self.state.borrow().compact,
+                    ..Options::default()
+                };
+                let fresh = State::initial(&self.window, &self.root, &options)?;
+                *self.state.borrow_mut() = fresh;
+                return Ok(Redraw::All);
+            }
+        }
+        Ok(Redraw::Position)
+    }
+
+    fn set_playing(self: &Rc<Self>, playing: bool) -> Result<(), JsValue> {
+        if let Some(id) = self.timer.take() {
+            self.window.clear_interval_with_handle(id);
+        }
+        let mut state = self.state.borrow_mut();
+        if playing {
+            // Playing from the end starts over.
+            let stepper = &mut state.session.stepper;
+            if stepper.position >= stepper.total() {
+                stepper.seek(0);
+            }
+            let id = self
+                .window
+                .set_interval_with_callback_and_timeout_and_arguments_0(
+                    self.listeners.ticker().as_ref().unchecked_ref(),
+                    state.speed_ms,
+                )?;
+            self.timer.set(Some(id));
+        }
+        state.playing = playing;
+        Ok(())
+    }
+
+    /// Detaches every listener and stops playing.
+    fn stop(&self) -> Result<(), JsValue> {
+        if let Some(id) = self.timer.take() {
+            self.window.clear_interval_with_handle(id);
+        }
+        self.listeners.detach(self)
+    }
+
+    /// Draws the whole frame in the current language.
+    fn build(self: &Rc<Self>) -> Result<(), JsValue> {
+        let parts = skeleton::build(self)?;
+        lanes::watch(self, &parts.lanes)?;
+        *self.parts.borrow_mut() = Some(parts);
+        self.state.borrow_mut().drawn = None;
+        self.show_scenario(true)
+    }
+
+    /// Draws what depends on the timeline; `refill_editor` puts the
+    /// scenario's JSON in the editor (not after a refused edit, which
+    /// keeps the learner's text).
+    fn show_scenario(&self, refill_editor: bool) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        state.drawn = None;
+        let view = view::scenario(&state.session);
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        timeline::draw_lines(&self.doc, parts, &view)?;
+        skeleton::show_scenario(parts, &view, refill_editor, state.share_status.as_deref())?;
+        boundary::draw(parts, &view)
+    }
+
+    /// Draws what depends on the learner's place, and announces it.
+    fn show_position(&self) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        let view = view::position(&state.session, state.drawn, self.lanes_width.get());
+        state.drawn = Some(view.position);
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        let lang = state.session.lang;
+        parts.narration.set_text_content(Some(&view.narration));
+        skeleton::show_controls(parts, lang, &view, state.playing)?;
+        timeline::draw_marks(parts, &view)?;
+        prompt::draw(&self.doc, parts, lang, &view.prompt)?;
+        lanes::draw(&self.doc, &parts.lanes, &view.lanes)?;
+        step::draw(&self.doc, parts, lang, view.step.as_ref())?;
+        tables::draw_table(&self.doc, parts, &view.table)?;
+        tables::draw_receiver(&self.doc, parts, lang, &view.receiver)?;
+        compare::draw(&self.doc, parts, lang, view.compare.as_ref())?;
+        if let Some(said) = &view.announcement {
+            parts.live.set_text_content(Some(said));
+        }
+        if view.prompt.question.is_some() {
+            // The question needs an answer before the step: put the
+            // keyboard on the first answer.
+            prompt::focus_first_answer(parts)?;
+        }
+        Ok(())
+    }
+
+    /// The lanes alone, for a new width.
+    fn redraw_lanes(&self) -> Result<(), JsValue> {
+        let state = self.state.borrow();
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        let drawn = view::lanes(&state.session, self.lanes_width.get());
+        lanes::draw(&self.doc, &parts.lanes, &drawn)
+    }
+}
+
+/// What an action changed, so what to redraw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Redraw {
+    /// Nothing on screen depends on it.
+    Nothing,
+    /// The place: the position's panels.
+    Position,
+    /// The timeline (a drag or an edit), keeping the editor's text.
+    Scenario,
+    /// The timeline and the editor's text (a new chapter).
+    ScenarioAndEditor,
+    /// Everything (a new language or a new link).
+    All,
+}

@@ -1,0 +1,74 @@
+//! What a host page hears: `leasefence:step` after every move, and
+//! `leasefence:verdict` for each finish the move revealed, as bubbling
+//! `CustomEvent`s on the playground's root.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::Page;
+use crate::replay::Outcome;
+use crate::web::convert::to_js;
+
+#[derive(Serialize)]
+struct StepDetail<'a> {
+    chapter: &'a str,
+    position: usize,
+    total: usize,
+    result: Option<&'a crate::EventResult>,
+}
+
+#[derive(Serialize)]
+struct VerdictDetail<'a> {
+    chapter: &'a str,
+    event: usize,
+    at: u64,
+    worker: &'a str,
+    #[serde(flatten)]
+    finish: &'a crate::Finish,
+}
+
+/// Fires the step event, and a verdict event for each finish between
+/// `revealed_from` and the position (a jump to the end reveals all; a new
+/// timeline, `None`, reveals none).
+pub(super) fn step(page: &Page, revealed_from: Option<usize>) -> Result<(), JsValue> {
+    let mut events = Vec::new();
+    let state = page.state.borrow();
+    let stepper = &state.session.stepper;
+    let detail = StepDetail {
+        chapter: &stepper.chapter,
+        position: stepper.position,
+        total: stepper.total(),
+        result: stepper.frame().map(|frame| &frame.result),
+    };
+    events.push(("leasefence:step", to_js(&detail)?));
+    let revealed = match revealed_from {
+        Some(before) if before < stepper.position => before..stepper.position,
+        _ => 0..0,
+    };
+    for frame in &stepper.timeline.frames[revealed] {
+        if let Outcome::Finished(finish) = &frame.result.outcome {
+            let verdict = VerdictDetail {
+                chapter: &stepper.chapter,
+                event: frame.result.event,
+                at: frame.result.at,
+                worker: &frame.result.worker,
+                finish,
+            };
+            events.push(("leasefence:verdict", to_js(&verdict)?));
+        }
+    }
+    drop(state);
+    for (name, detail) in events {
+        fire(page, name, &detail)?;
+    }
+    Ok(())
+}
+
+fn fire(page: &Page, name: &str, detail: &JsValue) -> Result<(), JsValue> {
+    let init = web_sys::CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_detail(detail);
+    let event = web_sys::CustomEvent::new_with_event_init_dict(name, &init)?;
+    page.root.dispatch_event(&event)?;
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! The prediction strip: the question before a finish with its two answers,
+//! then the feedback and the score.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::Document;
+
+use super::dom::{El, replace_children};
+use super::skeleton::Parts;
+use crate::playground::Lang;
+use crate::playground::view::PromptView;
+
+pub(super) fn draw(
+    doc: &Document,
+    parts: &Parts,
+    lang: Lang,
+    view: &PromptView,
+) -> Result<(), JsValue> {
+    let mut children = Vec::new();
+    if let Some(question) = &view.question {
+        children.push(El::new(doc, "span")?.text(question));
+        for (answer, key) in [("accept", "predict.accept"), ("reject", "predict.reject")] {
+            children.push(El::button(doc, "guess", lang.text(key))?.attr("data-arg", answer)?);
+        }
+    }
+    if let Some(feedback) = &view.feedback {
+        children.push(El::new(doc, "span")?.class("lf-feedback")?.text(feedback));
+    }
+    if let Some(score) = &view.score {
+        children.push(El::new(doc, "span")?.class("lf-score")?.text(score));
+    }
+    let open = if children.is_empty() { "false" } else { "true" };
+    parts.prompt.set_attribute("data-open", open)?;
+    replace_children(&parts.prompt, children)
+}
+
+/// Puts the keyboard on the first answer.
+pub(super) fn focus_first_answer(parts: &Parts) -> Result<(), JsValue> {
+    if let Some(button) = parts.prompt.query_selector("button")? {
+        button.unchecked_into::<web_sys::HtmlElement>().focus()?;
+    }
+    Ok(())
+}

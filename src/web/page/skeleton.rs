@@ -1,0 +1,403 @@
+//! The frame of the playground: header, narration, controls, the panels and
+//! the extras, built on mount and again on a language switch. [`Parts`]
+//! keeps the elements the panels redraw, so nothing is looked up by id
+//! (several playgrounds may share one page).
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+use super::boundary::{self, Slider};
+use super::dom::{El, replace_children};
+use super::{Page, SPEEDS};
+use crate::playground::stepper::SANDBOX;
+use crate::playground::view::{PositionView, ScenarioView};
+use crate::playground::{CHAPTERS, Lang};
+use crate::unfenced::Guard;
+
+/// The elements the page redraws.
+pub(super) struct Parts {
+    pub narration: Element,
+    pub chapter_select: HtmlSelectElement,
+    pub position: Element,
+    pub play_button: Element,
+    pub seek: HtmlInputElement,
+    pub prompt: Element,
+    pub events: Element,
+    pub lanes: Element,
+    pub step: Element,
+    pub table: Element,
+    pub receiver: Element,
+    pub compare_panel: Element,
+    pub compare: Element,
+    /// The finish's time, in the boundary panel.
+    pub finish: Slider,
+    /// The length of the lease that finish presents, beside it.
+    pub lease: Slider,
+    pub editor_panel: Element,
+    pub editor: HtmlTextAreaElement,
+    pub editor_status: Element,
+    pub share_status: Element,
+    pub live: Element,
+}
+
+/// Builds the frame in the page's language and returns its parts.
+pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
+    let doc = &page.doc;
+    let state = page.state.borrow();
+    let lang = state.session.lang;
+    let t = |key: &str| lang.text(key).to_owned();
+    let root = &page.root;
+    root.set_attribute("lang", lang.tag())?;
+    root.set_attribute("tabindex", "0")?;
+    root.set_attribute("aria-label", &t("app.title"))?;
+    root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
+
+    let chapter_select = chapter_select(doc, lang)?;
+    let share_status = El::new(doc, "span")?
+        .class("lf-share-status")?
+        .attr("aria-live", "polite")?;
+    let tools = El::new(doc, "div")?.class("lf-tools")?.children([
+        El::new(doc, "label")?
+            .class("lf-chapter")?
+            .child(El::new(doc, "span")?.text(&t("chapter.label")))?
+            .child(El(chapter_select.clone().into()))?,
+        El::button(doc, "lang", &t("lang.switch"))?
+            .attr("aria-label", &t("lang.switch_label"))?
+            .attr("lang", lang.other().tag())?,
+        // Only a page that owns its URL has a link to share.
+        El::button(doc, "copy-link", &t("share.copy"))?
+            .attr("data-hidden", if state.use_hash { "false" } else { "true" })?,
+        El(share_status.0.clone()),
+    ])?;
+    let header = El::new(doc, "header")?.class("lf-head")?.children([
+        El::new(doc, "div")?.class("lf-brand")?.children([
+            El::new(doc, "h2")?.class("lf-title")?.text(&t("app.title")),
+            El::new(doc, "p")?
+                .class("lf-tagline")?
+                .text(&t("app.tagline")),
+        ])?,
+        tools,
+    ])?;
+    let narration = El::new(doc, "p")?.class("lf-narration")?;
+    let (controls, seek, position, play_button) = controls(doc, lang, state.speed_ms)?;
+    let prompt = El::new(doc, "div")?
+        .class("lf-prompt")?
+        .attr("role", "group")?;
+    let panel = |class: &str, title_key: &str| -> Result<(El, Element), JsValue> {
+        let body = El::new(doc, "div")?.class("lf-body")?;
+        let body_ref = body.0.clone();
+        let section = El::new(doc, "section")?
+            .class(&format!("lf-panel {class}"))?
+            .child(El::new(doc, "h3")?.text(&t(title_key)))?
+            .child(body)?;
+        Ok((section, body_ref))
+    };
+    let events = El::new(doc, "ol")?.class("lf-events")?;
+    let events_ref = events.0.clone();
+    let timeline = El::new(doc, "section")?
+        .class("lf-panel lf-timeline")?
+        .child(El::new(doc, "h3")?.text(&t("timeline.title")))?
+        .child(events)?;
+    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
+    let (step_panel, step) = panel("lf-step", "step.title")?;
+    let (table_panel, table) = panel("lf-table", "table.title")?;
+    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
+    let grid = El::new(doc, "div")?.class("lf-grid")?.children([
+        El::new(doc, "div")?.class("lf-col")?.children([timeline])?,
+        El::new(doc, "div")?.class("lf-col")?.children([
+            step_panel,
+            table_panel,
+            receiver_panel,
+        ])?,
+    ])?;
+    let (boundary_panel, finish, lease) = boundary::build(doc, lang)?;
+    let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard())?;
+    let (editor_panel, editor, editor_status) = editor_panel(doc, lang)?;
+    let predict_box = El::new(doc, "input")?
+        .attr("type", "checkbox")?
+        .attr("data-action", "predict")?;
+    if state.session.stepper.predict {
+        predict_box.0.set_attribute("checked", "")?;
+    }
+    let predict = El::new(doc, "label")?
+        .class("lf-predict-toggle")?
+        .child(predict_box)?
+        .child(El::new(doc, "span")?.text(&t("predict.toggle")))?;
+    let parts = Parts {
+        narration: narration.0.clone(),
+        chapter_select,
+        position,
+        play_button,
+        seek,
+        prompt: prompt.0.clone(),
+        events: events_ref,
+        lanes,
+        step,
+        table,
+        receiver,
+        compare_panel: compare_panel.0.clone(),
+        compare,
+        finish,
+        lease,
+        editor_panel: editor_panel.0.clone(),
+        editor,
+        editor_status,
+        share_status: share_status.0,
+        live: El::new(doc, "div")?
+            .class("lf-live")?
+            .attr("role", "status")?
+            .attr("aria-live", "polite")?
+            .0,
+    };
+    let extras = El::new(doc, "div")?.class("lf-extras")?.children([
+        compare_panel,
+        predict,
+        editor_panel,
+    ])?;
+    let footer = El::new(doc, "p")?
+        .class("lf-footer")?
+        .text(&t("footer.rules"));
+    replace_children(
+        root,
+        [
+            header,
+            narration,
+            controls,
+            prompt,
+            lanes_panel,
+            // Right under the lanes it moves, on a phone as on a desktop.
+            boundary_panel,
+            grid,
+            extras,
+            footer,
+            El(parts.live.clone()),
+        ],
+    )?;
+    Ok(parts)
+}
+
+fn chapter_select(doc: &Document, lang: Lang) -> Result<HtmlSelectElement, JsValue> {
+    let select = El::new(doc, "select")?.attr("data-action", "chapter")?;
+    let ids = CHAPTERS.iter().map(|chapter| chapter.id).chain([SANDBOX]);
+    for id in ids {
+        let title = lang.text(&format!("chapter.{id}.title")).to_owned();
+        select
+            .0
+            .append_child(&El::new(doc, "option")?.attr("value", id)?.text(&title).0)?;
+    }
+    Ok(select.0.unchecked_into())
+}
+
+/// The playback controls; also returns the scrub bar, the position label
+/// and the play button, which change with every step.
+fn controls(
+    doc: &Document,
+    lang: Lang,
+    speed_ms: i32,
+) -> Result<(El, HtmlInputElement, Element, Element), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let speed = El::new(doc, "select")?.attr("data-action", "speed")?;
+    for (ms, name) in SPEEDS {
+        let option = El::new(doc, "option")?
+            .attr("value", &ms.to_string())?
+            .text(lang.text(&format!("controls.speed.{name}")));
+        if ms == speed_ms {
+            option.0.set_attribute("selected", "")?;
+        }
+        speed.0.append_child(&option.0)?;
+    }
+    let seek = El::new(doc, "input")?
+        .attr("type", "range")?
+        .attr("min", "0")?
+        .attr("data-action", "seek")?
+        .attr("aria-label", &t("controls.scrub"))?
+        .class("lf-seek")?;
+    let icon_button = |action: &str, icon: &str, key: &str| -> Result<El, JsValue> {
+        El::button(doc, action, icon)?
+            .attr("aria-label", &t(key))?
+            .attr("title", &t(key))
+    };
+    let play = icon_button("play", "▶", "controls.play")?;
+    let position = El::new(doc, "span")?.class("lf-position")?;
+    let handles = (
+        seek.0.clone().unchecked_into(),
+        position.0.clone(),
+        play.0.clone(),
+    );
+    let controls = El::new(doc, "div")?
+        .class("lf-controls")?
+        .attr("role", "group")?
+        .attr("aria-label", &t("controls.label"))?
+        .children([
+            icon_button("reset", "⇤", "controls.reset")?,
+            icon_button("back", "←", "controls.back")?,
+            play,
+            icon_button("step", "→", "controls.step")?,
+            icon_button("end", "⇥", "controls.end")?,
+            El::new(doc, "label")?
+                .class("lf-speed")?
+                .child(El::new(doc, "span")?.text(&t("controls.speed")))?
+                .child(speed)?,
+            seek,
+            position,
+            El::new(doc, "span")?
+                .class("lf-keys")?
+                .text(&t("controls.keys")),
+        ])?;
+    Ok((controls, handles.0, handles.1, handles.2))
+}
+
+/// The fencing off vs on panel, closed, and its body.
+fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> Result<(El, Element), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let guard_select = El::new(doc, "select")?
+        .attr("data-action", "guard")?
+        .children([
+            El::new(doc, "option")?
+                .attr("value", "id_only")?
+                .text(&t("compare.id_only")),
+            El::new(doc, "option")?
+                .attr("value", "id_and_owner")?
+                .text(&t("compare.id_and_owner")),
+        ])?;
+    if guard == Guard::IdAndOwner {
+        guard_select
+            .0
+            .unchecked_ref::<HtmlSelectElement>()
+            .set_value("id_and_owner");
+    }
+    let body = El::new(doc, "div")?.class("lf-body")?;
+    let body_ref = body.0.clone();
+    let panel = El::new(doc, "details")?
+        .class("lf-panel lf-compare")?
+        .child(El::new(doc, "summary")?.text(&t("compare.title")))?
+        .child(
+            El::new(doc, "label")?
+                .class("lf-guard")?
+                .child(El::new(doc, "span")?.text(&t("compare.intro")))?
+                .child(guard_select)?,
+        )?
+        .child(body)?;
+    Ok((panel, body_ref))
+}
+
+/// The JSON editor, closed: its text area, the add buttons, Apply, and the
+/// status line.
+fn editor_panel(doc: &Document, lang: Lang) -> Result<(El, HtmlTextAreaElement, Element), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let editor = El::new(doc, "textarea")?
+        .attr("rows", "14")?
+        .attr("spellcheck", "false")?
+        .attr("aria-label", &t("editor.title"))?;
+    let status = El::new(doc, "p")?
+        .class("lf-editor-status")?
+        .attr("role", "status")?;
+    let handles = (editor.0.clone().unchecked_into(), status.0.clone());
+    let mut tools = Vec::new();
+    for what in ["job", "claim", "finish", "send"] {
+        tools.push(
+            El::button(doc, "add", &t(&format!("editor.add_{what}")))?.attr("data-arg", what)?,
+        );
+    }
+    tools.push(El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary")?);
+    let panel = El::new(doc, "details")?
+        .class("lf-panel lf-editor")?
+        .child(El::new(doc, "summary")?.text(&t("editor.title")))?
+        .child(editor)?
+        .child(
+            El::new(doc, "div")?
+                .class("lf-editor-tools")?
+                .children(tools)?,
+        )?
+        .child(status)?;
+    Ok((panel, handles.0, handles.1))
+}
+
+/// What depends on the timeline outside the panels: the chapter picker,
+/// the comparison's and the editor's state, the share status.
+pub(super) fn show_scenario(
+    parts: &Parts,
+    view: &ScenarioView,
+    refill_editor: bool,
+    share_status: Option<&str>,
+) -> Result<(), JsValue> {
+    parts.chapter_select.set_value(&view.chapter);
+    if view.compare_open {
+        parts.compare_panel.set_attribute("open", "")?;
+    }
+    if refill_editor {
+        parts.editor.set_value(&view.editor_text);
+    }
+    show_status(parts, view.editor_status.as_ref())?;
+    parts.share_status.set_text_content(share_status);
+    Ok(())
+}
+
+/// The editor's status line; a refusal opens the editor so it is seen.
+fn show_status(
+    parts: &Parts,
+    status: Option<&crate::playground::session::Status>,
+) -> Result<(), JsValue> {
+    let Some(status) = status else {
+        parts.editor_status.set_text_content(None);
+        return Ok(());
+    };
+    let ok = if status.ok { "true" } else { "false" };
+    parts.editor_status.set_text_content(Some(&status.text));
+    parts.editor_status.set_attribute("data-ok", ok)?;
+    parts
+        .editor_status
+        .set_attribute("role", if status.ok { "status" } else { "alert" })?;
+    if !status.ok {
+        parts.editor_panel.set_attribute("open", "")?;
+    }
+    Ok(())
+}
+
+/// After a template was added: the new text (if any) and the status.
+pub(super) fn show_editor(page: &Page, text: Option<&str>) -> Result<(), JsValue> {
+    let parts = page.parts.borrow();
+    let Some(parts) = parts.as_ref() else {
+        return Ok(());
+    };
+    if let Some(text) = text {
+        parts.editor.set_value(text);
+    }
+    show_status(parts, page.state.borrow().session.editor_status.as_ref())
+}
+
+/// The controls' position label, scrub bar and play button.
+pub(super) fn show_controls(
+    parts: &Parts,
+    lang: Lang,
+    view: &PositionView,
+    playing: bool,
+) -> Result<(), JsValue> {
+    parts.seek.set_max(&view.total.to_string());
+    parts.seek.set_value(&view.position.to_string());
+    parts
+        .seek
+        .set_attribute("aria-valuetext", &view.position_text)?;
+    parts.position.set_text_content(Some(&view.position_text));
+    let (icon, key) = if playing {
+        ("❚❚", "controls.pause")
+    } else {
+        ("▶", "controls.play")
+    };
+    let button = &parts.play_button;
+    button.set_text_content(Some(icon));
+    button.set_attribute("aria-label", lang.text(key))?;
+    button.set_attribute("title", lang.text(key))?;
+    button.set_attribute("aria-pressed", if playing { "true" } else { "false" })
+}
+
+/// After a language switch the button was redrawn: keep the keyboard on it.
+pub(super) fn focus_lang_button(page: &Page) -> Result<(), JsValue> {
+    if let Some(button) = page.root.query_selector("[data-action=lang]")? {
+        button.unchecked_into::<web_sys::HtmlElement>().focus()?;
+    }
+    Ok(())
+}

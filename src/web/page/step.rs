@@ -1,0 +1,152 @@
+//! The step card: the summary or the verdict, the stamp beside the row,
+//! the SQL with its bound values (the refusal marked), and the rows before
+//! and after with the changed cells marked.
+
+use wasm_bindgen::prelude::*;
+use web_sys::Document;
+
+use super::dom::{El, header_row, replace_children};
+use super::skeleton::Parts;
+use crate::playground::Lang;
+use crate::playground::explain::{COLUMNS, Compared};
+use crate::playground::view::{ChangeView, StatementView, StepView};
+
+pub(super) fn draw(
+    doc: &Document,
+    parts: &Parts,
+    lang: Lang,
+    view: Option<&StepView>,
+) -> Result<(), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let Some(view) = view else {
+        let none = El::new(doc, "p")?
+            .class("lf-summary")?
+            .text(&t("step.none"));
+        return replace_children(&parts.step, [none]);
+    };
+    let mut blocks = Vec::new();
+    if let Some(summary) = &view.summary {
+        blocks.push(
+            El::new(doc, "p")?
+                .class("lf-summary")?
+                .attr("data-result", summary.result)?
+                .text(&summary.text),
+        );
+    }
+    if let Some(verdict) = &view.verdict {
+        let (class, key) = if verdict.accepted {
+            ("lf-verdict lf-accepted", "verdict.accepted")
+        } else {
+            ("lf-verdict lf-rejected", "verdict.rejected")
+        };
+        let mut card = El::new(doc, "div")?
+            .class(class)?
+            .child(El::new(doc, "strong")?.text(&t(key)))?
+            .child(
+                El::new(doc, "span")?
+                    .class("lf-reason")?
+                    .text(&verdict.words),
+            )?;
+        if let Some(reason) = verdict.reason {
+            card = card.child(El::new(doc, "code")?.text(reason))?;
+        }
+        blocks.push(card);
+    }
+    if !view.conditions.is_empty() {
+        blocks.push(El::new(doc, "h4")?.text(&t("verdict.side_by_side")));
+        blocks.push(conditions(doc, lang, &view.conditions)?);
+    }
+    blocks.push(El::new(doc, "h4")?.text(&t("sql.title")));
+    if view.statements.is_empty() {
+        blocks.push(El::new(doc, "p")?.class("lf-muted")?.text(&t("sql.none")));
+    } else {
+        let mut items = Vec::with_capacity(view.statements.len());
+        for statement in &view.statements {
+            items.push(statement_item(doc, statement)?);
+        }
+        blocks.push(El::new(doc, "ol")?.class("lf-sql")?.children(items)?);
+    }
+    if !view.changes.is_empty() {
+        blocks.push(El::new(doc, "h4")?.text(&t("row.title")));
+        blocks.extend(changes(doc, lang, &view.changes)?);
+    }
+    replace_children(&parts.step, blocks)
+}
+
+/// The stamp and the row side by side, the failed conditions marked.
+fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> Result<El, JsValue> {
+    let titles = ["verdict.field", "verdict.expected", "verdict.current"].map(|key| lang.text(key));
+    let mut rows = vec![header_row(doc, titles)?];
+    for line in lines {
+        let row = El::new(doc, "tr")?.children([
+            El::new(doc, "th")?.attr("scope", "row")?.text(line.field),
+            El::new(doc, "td")?.text(&line.expected),
+            El::new(doc, "td")?.text(&line.current),
+        ])?;
+        if line.differs {
+            row.0.set_attribute("class", "lf-differs")?;
+        }
+        rows.push(row);
+    }
+    El::new(doc, "table")?
+        .class("lf-compare-table")?
+        .children(rows)
+}
+
+fn statement_item(doc: &Document, statement: &StatementView) -> Result<El, JsValue> {
+    let mut item = El::new(doc, "li")?.child(El::new(doc, "pre")?.text(statement.sql))?;
+    if !statement.params.is_empty() {
+        item = item.child(
+            El::new(doc, "p")?
+                .class("lf-params")?
+                .text(&statement.params),
+        )?;
+    }
+    if let Some(effect) = &statement.effect {
+        let class = if statement.refusal {
+            "lf-effect lf-zero"
+        } else {
+            "lf-effect"
+        };
+        item = item.child(El::new(doc, "p")?.class(class)?.text(effect))?;
+    }
+    Ok(item)
+}
+
+/// The rows before and after, changed cells marked; a row that did not
+/// change says so.
+fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>, JsValue> {
+    let mut blocks = Vec::new();
+    let mut rows = vec![header_row(
+        doc,
+        std::iter::once("").chain(COLUMNS.iter().copied()),
+    )?];
+    for change in changes {
+        for (label, cells, after) in [
+            ("row.before", &change.before, false),
+            ("row.after", &change.after, true),
+        ] {
+            let mut line = vec![
+                El::new(doc, "th")?
+                    .attr("scope", "row")?
+                    .text(lang.text(label)),
+            ];
+            for (text, changed) in cells.iter().zip(&change.changed) {
+                let td = El::new(doc, "td")?.text(text);
+                if after && *changed {
+                    td.0.set_attribute("class", "lf-changed")?;
+                    td.0.set_attribute("title", lang.text("row.changed"))?;
+                }
+                line.push(td);
+            }
+            rows.push(El::new(doc, "tr")?.children(line)?);
+        }
+        if change.unchanged() {
+            let said = format!("{}: {}", change.id, lang.text("row.unchanged"));
+            blocks.push(El::new(doc, "p")?.class("lf-unchanged")?.text(&said));
+        }
+    }
+    let table = El::new(doc, "table")?.class("lf-rows")?.children(rows)?;
+    blocks.push(El::new(doc, "div")?.class("lf-scroll")?.child(table)?);
+    Ok(blocks)
+}
