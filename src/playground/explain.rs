@@ -9,6 +9,7 @@ use crate::playground::parser_words::parser_words;
 use crate::replay::Outcome;
 use crate::store;
 use crate::timeline::{Frame, Timeline};
+use serde::Serialize;
 
 /// The columns of a jobs row, in table order.
 pub const COLUMNS: &[&str] = &[
@@ -282,7 +283,7 @@ fn describe_event(lang: Lang, frame: &Frame) -> String {
 }
 
 /// One line of the stamp-beside-row table (R14).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Compared {
     /// The condition's field.
     pub field: &'static str,

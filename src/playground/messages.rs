@@ -3,11 +3,13 @@
 //! terms (임대, 선점 토큰, 재선점, ...). A test fails when a key is missing
 //! in either file.
 
+use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A language of the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English.
     En,

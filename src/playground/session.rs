@@ -14,6 +14,7 @@ use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::scenario::Scenario;
 use crate::unfenced::{self, Guard, NaiveReplay};
+use serde::Serialize;
 
 /// One of the boundary panel's two sliders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub enum Knob {
 }
 
 /// A line from the editor (or a shared link): applied, or refused and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Status {
     /// Whether what it reports was applied.
     pub ok: bool,

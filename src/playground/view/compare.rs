@@ -7,9 +7,10 @@ use crate::playground::explain::cell;
 use crate::playground::session::Session;
 use crate::replay::Outcome;
 use crate::unfenced::{Guard, NaiveFinish};
+use serde::Serialize;
 
 /// The comparison panel.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CompareView {
     /// The naive guard's statement.
     pub guard_sql: &'static str,
@@ -24,7 +25,7 @@ pub struct CompareView {
 }
 
 /// One finish on both queues.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CompareRow {
     /// `1001 ms · A`.
     pub event: String,

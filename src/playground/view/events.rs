@@ -4,9 +4,10 @@
 use crate::playground::Lang;
 use crate::playground::session::Session;
 use crate::scenario::Action;
+use serde::Serialize;
 
 /// One event as the list shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EventLine {
     /// `1000 ms`.
     pub at: String,
@@ -19,7 +20,7 @@ pub struct EventLine {
 }
 
 /// An event's result mark, as it changes while stepping.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EventMark {
     /// The event's index.
     pub event: usize,

@@ -7,7 +7,9 @@
 //! drawing is tested natively; the page turns each [`Shape`] into one SVG
 //! element.
 
+use serde::Serialize;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use crate::model::Claim;
 use crate::playground::Lang;
@@ -25,7 +27,7 @@ const LANE: f64 = 52.0;
 const WINDOW: usize = 40;
 
 /// The lanes, ready to draw.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LanesView {
     /// Width of the drawing in CSS pixels.
     pub width: f64,
@@ -38,7 +40,7 @@ pub struct LanesView {
 }
 
 /// Where a text sits relative to its point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Anchor {
     /// Starts at the point.
     Start,
@@ -49,7 +51,7 @@ pub enum Anchor {
 }
 
 /// One element of the drawing; `class` names its style.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Shape {
     /// A straight line.
     Line {
@@ -115,7 +117,6 @@ fn text(at: (f64, f64), text: impl Into<String>, anchor: Anchor, class: &'static
 
 /// The lanes for the learner's place, `measured_width` pixels wide.
 pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
-    let (scenario, timeline, position) = (&stepper.scenario, &stepper.timeline, stepper.position);
     let width = if measured_width > 0.0 {
         measured_width.max(MIN_WIDTH)
     } else {
@@ -123,31 +124,67 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     };
     // Lanes in order of first appearance.
     let mut seen = HashSet::new();
-    let workers: Vec<&str> = scenario
+    let workers: Vec<&str> = stepper
+        .scenario
         .events
         .iter()
         .map(|event| event.worker.as_str())
         .filter(|worker| seen.insert(*worker))
         .collect();
-    let lane_of: HashMap<&str, usize> = workers.iter().enumerate().map(|(i, w)| (*w, i)).collect();
-    let lane_y = |worker: &str| TOP + lane_of.get(worker).copied().unwrap_or(0) as f64 * LANE;
     let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
-    // A long scenario is shown through a window of events around "now";
-    // a short one whole, from 0 ms, future included.
-    let total = scenario.events.len();
-    let window = if total > WINDOW {
+    let window = window(stepper.total(), stepper.position);
+    let axis = axis(stepper, window.clone(), width);
+    let summary = lang.fill(
+        "lanes.summary",
+        &[
+            ("from", axis.start.to_string()),
+            ("to", (axis.end as u64).to_string()),
+        ],
+    );
+    let lanes = Lanes {
+        axis,
+        lane_of: workers.iter().enumerate().map(|(i, w)| (*w, i)).collect(),
+        height,
+        lang,
+    };
+    let mut shapes = ticks(&lanes.axis);
+    for worker in &workers {
+        let y = lanes.lane_y(worker) + LANE / 2.0;
+        shapes.push(line((lanes.axis.left, y), (width - RIGHT, y), "lf-lane"));
+        shapes.push(text((8.0, y + 4.0), *worker, Anchor::Start, "lf-lane-name"));
+    }
+    shapes.extend(lanes.deadlines(stepper));
+    shapes.extend(lanes.events(stepper, window));
+    shapes.extend(lanes.now(stepper));
+    LanesView {
+        width,
+        height,
+        summary,
+        shapes,
+    }
+}
+
+/// The events drawn: a long scenario through a window of events around
+/// "now", a short one whole (future included).
+fn window(total: usize, position: usize) -> Range<usize> {
+    if total > WINDOW {
         let first = position.saturating_sub(WINDOW * 3 / 4);
         first..(first + WINDOW).min(total)
     } else {
         0..total
-    };
-    let in_window = &scenario.events[window.clone()];
+    }
+}
+
+/// The time axis for the events in `window`: from 0 ms (or the window's
+/// first event) to a little past the last event or lease end.
+fn axis(stepper: &Stepper, window: Range<usize>, width: f64) -> Axis {
+    let in_window = &stepper.scenario.events[window.clone()];
     let start = match window.start {
         0 => 0,
         _ => in_window.first().map_or(0, |event| event.at),
     };
     let last_event = in_window.iter().map(|event| event.at).max().unwrap_or(0);
-    let last_lease = timeline.frames[window.clone()]
+    let last_lease = stepper.timeline.frames[window]
         .iter()
         .filter_map(|frame| match &frame.result.outcome {
             Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
@@ -156,128 +193,143 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
         .max()
         .unwrap_or(0);
     let reach = last_event.max(last_lease.min(last_event.saturating_mul(3).max(1000)));
-    let end = start as f64 + ((reach.saturating_sub(start)) as f64 * 1.08).max(10.0);
-    let axis = Axis {
+    Axis {
         left: (width * 0.16).clamp(56.0, 110.0),
         width,
         start,
-        end,
-    };
-    let summary = lang.fill(
-        "lanes.summary",
-        &[
-            ("from", start.to_string()),
-            ("to", (end as u64).to_string()),
-        ],
-    );
-    let mut shapes = ticks(&axis);
-    for worker in &workers {
-        let y = lane_y(worker) + LANE / 2.0;
-        shapes.push(line((axis.left, y), (width - RIGHT, y), "lf-lane"));
-        shapes.push(text((8.0, y + 4.0), *worker, Anchor::Start, "lf-lane-name"));
+        end: start as f64 + ((reach.saturating_sub(start)) as f64 * 1.08).max(10.0),
     }
-    // Deadlines of the jobs that exist at this step, within the axis.
-    for row in timeline.rows_after(position) {
-        if (row.deadline as f64) <= end && row.deadline >= start {
-            let dx = axis.x(row.deadline);
-            shapes.push(line((dx, TOP - 8.0), (dx, height - 6.0), "lf-deadline"));
-            let label = lang.fill("lanes.deadline", &[("id", row.id.clone())]);
-            shapes.push(text(
-                (dx - 4.0, height - 8.0),
+}
+
+/// The drawing's frame: its axis, its lanes and its words.
+struct Lanes<'a> {
+    axis: Axis,
+    lane_of: HashMap<&'a str, usize>,
+    height: f64,
+    lang: Lang,
+}
+
+impl Lanes<'_> {
+    fn lane_y(&self, worker: &str) -> f64 {
+        TOP + self.lane_of.get(worker).copied().unwrap_or(0) as f64 * LANE
+    }
+
+    /// Deadlines of the jobs that exist at this step, within the axis.
+    fn deadlines(&self, stepper: &Stepper) -> Vec<Shape> {
+        let mut shapes = Vec::new();
+        for row in stepper.timeline.rows_after(stepper.position) {
+            if (row.deadline as f64) <= self.axis.end && row.deadline >= self.axis.start {
+                let dx = self.axis.x(row.deadline);
+                shapes.push(line(
+                    (dx, TOP - 8.0),
+                    (dx, self.height - 6.0),
+                    "lf-deadline",
+                ));
+                let label = self.lang.fill("lanes.deadline", &[("id", row.id.clone())]);
+                let at = (dx - 4.0, self.height - 8.0);
+                shapes.push(text(at, label, Anchor::End, "lf-deadline-label"));
+            }
+        }
+        shapes
+    }
+
+    /// What each applied event in the window left on its lane.
+    fn events(&self, stepper: &Stepper, window: Range<usize>) -> Vec<Shape> {
+        let frames = &stepper.timeline.frames;
+        let applied = &frames[..stepper.position.min(frames.len())];
+        let now = applied.last().map_or(0, |frame| frame.result.at);
+        // Where each claim's accepted finish happened, to end its bar there.
+        let finished: HashMap<(&str, u64), u64> = applied
+            .iter()
+            .filter_map(|frame| match &frame.result.outcome {
+                Outcome::Finished(finish) if finish.accepted => {
+                    let stamp = finish.expected.as_ref()?;
+                    Some(((stamp.id.as_str(), stamp.token), frame.result.at))
+                }
+                _ => None,
+            })
+            .collect();
+        let shown = window.start..stepper.position.max(window.start).min(window.end);
+        let mut shapes = Vec::new();
+        for frame in &frames[shown] {
+            let (x, y) = (
+                self.axis.x(frame.result.at),
+                self.lane_y(&frame.result.worker),
+            );
+            let outcome = &frame.result.outcome;
+            let word = || {
+                self.lang
+                    .text(&format!("result.{}", outcome.label()))
+                    .to_owned()
+            };
+            match outcome {
+                Outcome::Claimed { claim: Some(claim) } => {
+                    // A bar ends where the lease ends, or earlier at its
+                    // accepted finish; a lease run out by "now" is hollow.
+                    let finished_at = finished.get(&(claim.id.as_str(), claim.token)).copied();
+                    let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
+                    let to = self.axis.x(ends).max(x + 2.0);
+                    let ended = finished_at.is_none() && claim.lease_until <= now;
+                    let class = if ended { "lf-bar lf-ended" } else { "lf-bar" };
+                    let width = to - x;
+                    shapes.push(Shape::Bar {
+                        x,
+                        y: y + 12.0,
+                        width,
+                        class,
+                    });
+                    let label = bar_label(claim, width);
+                    shapes.push(text(
+                        (x + 4.0, y + 26.0),
+                        label,
+                        Anchor::Start,
+                        "lf-bar-label",
+                    ));
+                }
+                // Finishes above the bars, deliveries below, so neighbours
+                // in time do not write over each other.
+                Outcome::Finished(finish) => {
+                    let (mark, class) = if finish.accepted {
+                        ("✓", "lf-mark lf-accepted")
+                    } else {
+                        ("✗", "lf-mark lf-rejected")
+                    };
+                    shapes.push(line((x, y + 8.0), (x, y + 34.0), class));
+                    let said = format!("{mark} {}", word());
+                    shapes.push(text((x, y + 6.0), said, Anchor::Middle, class));
+                }
+                Outcome::Sent { reason, .. } => {
+                    let mark = if reason.is_some() { "∅" } else { "↗" };
+                    let said = format!("{mark} {}", word());
+                    shapes.push(text((x, y + LANE - 4.0), said, Anchor::Middle, "lf-send"));
+                }
+                Outcome::Claimed { claim: None } => {
+                    shapes.push(text((x, y + 9.0), "∅", Anchor::Middle, "lf-empty"));
+                }
+                Outcome::Enqueued { .. } => {
+                    shapes.push(text((x, y + 9.0), "+", Anchor::Middle, "lf-empty"));
+                }
+            }
+        }
+        shapes
+    }
+
+    /// The "now" line at the last applied event.
+    fn now(&self, stepper: &Stepper) -> Vec<Shape> {
+        let Some(frame) = stepper.frame() else {
+            return Vec::new();
+        };
+        let nx = self.axis.x(frame.result.at);
+        let label = self.lang.text("lanes.now");
+        vec![
+            line((nx, TOP - 10.0), (nx, self.height - 12.0), "lf-now"),
+            text(
+                (nx + 3.0, self.height - 2.0),
                 label,
-                Anchor::End,
-                "lf-deadline-label",
-            ));
-        }
-    }
-    let applied = &timeline.frames[..position.min(timeline.frames.len())];
-    let now = applied.last().map_or(0, |frame| frame.result.at);
-    // Where each claim's accepted finish happened, to end its bar there.
-    let finished: HashMap<(&str, u64), u64> = applied
-        .iter()
-        .filter_map(|frame| match &frame.result.outcome {
-            Outcome::Finished(finish) if finish.accepted => {
-                let stamp = finish.expected.as_ref()?;
-                Some(((stamp.id.as_str(), stamp.token), frame.result.at))
-            }
-            _ => None,
-        })
-        .collect();
-    let shown = &timeline.frames[window.start..position.max(window.start).min(window.end)];
-    for frame in shown {
-        let (at, y) = (frame.result.at, lane_y(&frame.result.worker));
-        let x = axis.x(at);
-        match &frame.result.outcome {
-            Outcome::Claimed { claim: Some(claim) } => {
-                // A bar ends where the lease ends, or earlier at its accepted
-                // finish; a lease that has run out by "now" is drawn hollow.
-                let finished_at = finished.get(&(claim.id.as_str(), claim.token)).copied();
-                let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
-                let to = axis.x(ends).max(x + 2.0);
-                let ended = finished_at.is_none() && claim.lease_until <= now;
-                shapes.push(Shape::Bar {
-                    x,
-                    y: y + 12.0,
-                    width: to - x,
-                    class: if ended { "lf-bar lf-ended" } else { "lf-bar" },
-                });
-                let label = bar_label(claim, to - x);
-                shapes.push(text(
-                    (x + 4.0, y + 26.0),
-                    label,
-                    Anchor::Start,
-                    "lf-bar-label",
-                ));
-            }
-            // Finishes above the bars, deliveries below, so neighbours in
-            // time do not write over each other.
-            Outcome::Finished(finish) => {
-                let (mark, class) = if finish.accepted {
-                    ("✓", "lf-mark lf-accepted")
-                } else {
-                    ("✗", "lf-mark lf-rejected")
-                };
-                let word = lang
-                    .text(&format!("result.{}", frame.result.outcome.label()))
-                    .to_owned();
-                shapes.push(line((x, y + 8.0), (x, y + 34.0), class));
-                shapes.push(text(
-                    (x, y + 6.0),
-                    format!("{mark} {word}"),
-                    Anchor::Middle,
-                    class,
-                ));
-            }
-            Outcome::Sent { .. } => {
-                let label = frame.result.outcome.label();
-                let mark = if label == "no_claim" { "∅" } else { "↗" };
-                let said = format!("{mark} {}", lang.text(&format!("result.{label}")));
-                shapes.push(text((x, y + LANE - 4.0), said, Anchor::Middle, "lf-send"));
-            }
-            Outcome::Claimed { claim: None } => {
-                shapes.push(text((x, y + 9.0), "∅", Anchor::Middle, "lf-empty"));
-            }
-            Outcome::Enqueued { .. } => {
-                shapes.push(text((x, y + 9.0), "+", Anchor::Middle, "lf-empty"));
-            }
-        }
-    }
-    if let Some(frame) = applied.last() {
-        let nx = axis.x(frame.result.at);
-        shapes.push(line((nx, TOP - 10.0), (nx, height - 12.0), "lf-now"));
-        let label = lang.text("lanes.now");
-        shapes.push(text(
-            (nx + 3.0, height - 2.0),
-            label,
-            Anchor::Start,
-            "lf-now-label",
-        ));
-    }
-    LanesView {
-        width,
-        height,
-        summary,
-        shapes,
+                Anchor::Start,
+                "lf-now-label",
+            ),
+        ]
     }
 }
 

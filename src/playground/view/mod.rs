@@ -30,9 +30,10 @@ use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, cell, describe};
 use crate::playground::session::{Session, Status};
 use crate::playground::stepper::Guessed;
+use serde::Serialize;
 
 /// What depends on the timeline alone.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScenarioView {
     /// The chapter id (or `sandbox`) the chapter picker shows.
     pub chapter: String,
@@ -51,7 +52,7 @@ pub struct ScenarioView {
 }
 
 /// What depends on the learner's place.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PositionView {
     /// How many events are applied.
     pub position: usize,
@@ -80,7 +81,7 @@ pub struct PositionView {
 }
 
 /// The prediction strip above the lanes.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct PromptView {
     /// The question awaiting an answer (the page adds the two buttons).
     pub question: Option<String>,
@@ -91,7 +92,7 @@ pub struct PromptView {
 }
 
 /// One row of the jobs table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TableRow {
     /// The row's state (`pending`, `leased`, ...), for styling.
     pub state: &'static str,
@@ -100,7 +101,7 @@ pub struct TableRow {
 }
 
 /// The receiver's ledger.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct ReceiverView {
     /// `id → qty` per applied job; empty before the first delivery.
     pub items: Vec<String>,

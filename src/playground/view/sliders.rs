@@ -6,9 +6,10 @@ use crate::playground::Lang;
 use crate::playground::explain::reason_text;
 use crate::playground::session::Session;
 use crate::replay::Outcome;
+use serde::Serialize;
 
 /// One slider of the boundary panel.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub enum SliderView {
     /// A slider the learner can move.
     Enabled {

@@ -9,9 +9,10 @@ use crate::playground::explain::{
 use crate::playground::session::Session;
 use crate::replay::Outcome;
 use crate::store::{self, Executed};
+use serde::Serialize;
 
 /// What the last event did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StepView {
     /// A sentence for anything but a finish (a finish gets its verdict).
     pub summary: Option<Summary>,
@@ -26,7 +27,7 @@ pub struct StepView {
 }
 
 /// A sentence and the result it tells of.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Summary {
     /// The result label, for styling.
     pub result: &'static str,
@@ -35,7 +36,7 @@ pub struct Summary {
 }
 
 /// A finish's verdict.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VerdictView {
     /// Whether the queue accepted it.
     pub accepted: bool,
@@ -46,7 +47,7 @@ pub struct VerdictView {
 }
 
 /// One statement the queue ran.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatementView {
     /// The SQL, as in the store.
     pub sql: &'static str,
@@ -60,7 +61,7 @@ pub struct StatementView {
 }
 
 /// A row before and after, cell by cell.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChangeView {
     /// The job id.
     pub id: String,

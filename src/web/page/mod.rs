@@ -272,41 +272,74 @@ impl Page {
 
     /// Applies an action to the state; says what must be redrawn.
     fn apply(self: &Rc<Self>, action: UserAction) -> Result<Redraw, JsValue> {
-        let mut state = self.state.borrow_mut();
-        let session = &mut state.session;
-        let stepper = &mut session.stepper;
+        use UserAction::*;
         match action {
+            Step | Tick | Guess(_) | Back | Reset | End | Seek(_) | TogglePlay | Speed(_) => {
+                self.play(action)?;
+                Ok(Redraw::Position)
+            }
+            other => self.change(other),
+        }
+    }
+
+    /// Moves through the timeline (or starts and stops playing it).
+    fn play(self: &Rc<Self>, action: UserAction) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        let stepper = &mut state.session.stepper;
+        let stop = match action {
             UserAction::Step | UserAction::Tick => {
-                if matches!(stepper.step(), Stepped::AtEnd | Stepped::AskFirst) {
-                    drop(state);
-                    self.set_playing(false)?;
-                }
+                matches!(stepper.step(), Stepped::AtEnd | Stepped::AskFirst)
             }
             UserAction::Guess(accept) => {
                 stepper.guess(accept);
+                false
             }
-            UserAction::Back => stepper.back(),
+            UserAction::Back => {
+                stepper.back();
+                false
+            }
             UserAction::Reset => {
                 stepper.seek(0);
-                drop(state);
-                self.set_playing(false)?;
+                true
             }
-            UserAction::End => stepper.seek(stepper.total()),
-            UserAction::Seek(position) => stepper.seek(position),
+            UserAction::End => {
+                stepper.seek(stepper.total());
+                false
+            }
+            UserAction::Seek(position) => {
+                stepper.seek(position);
+                false
+            }
             UserAction::TogglePlay => {
                 let playing = !state.playing;
                 drop(state);
-                self.set_playing(playing)?;
+                return self.set_playing(playing);
             }
             UserAction::Speed(ms) => {
                 state.speed_ms = ms.clamp(100, 5000);
                 let playing = state.playing;
                 drop(state);
-                if playing {
-                    self.set_playing(false)?;
-                    self.set_playing(true)?;
-                }
+                // Restart the timer at the new speed.
+                return if playing {
+                    self.set_playing(true)
+                } else {
+                    Ok(())
+                };
             }
+            _ => false,
+        };
+        drop(state);
+        if stop {
+            self.set_playing(false)?;
+        }
+        Ok(())
+    }
+
+    /// Changes the timeline or a setting; says what must be redrawn.
+    fn change(self: &Rc<Self>, action: UserAction) -> Result<Redraw, JsValue> {
+        let mut state = self.state.borrow_mut();
+        let session = &mut state.session;
+        let redraw = match action {
             UserAction::Chapter(id) => {
                 session.load_chapter(&id).map_err(to_js_error)?;
                 drop(state);
@@ -315,23 +348,27 @@ impl Page {
             }
             UserAction::SwitchLang => {
                 session.lang = session.lang.other();
-                return Ok(Redraw::All);
+                Redraw::All
             }
-            UserAction::Guard(guard) => session.set_guard(guard).map_err(to_js_error)?,
-            UserAction::CompareToggled(open) => {
-                if open == session.compare_open() {
-                    return Ok(Redraw::Nothing);
-                }
+            UserAction::Guard(guard) => {
+                session.set_guard(guard).map_err(to_js_error)?;
+                Redraw::Position
+            }
+            UserAction::CompareToggled(open) if open != session.compare_open() => {
                 session.set_compare_open(open).map_err(to_js_error)?;
+                Redraw::Position
             }
-            UserAction::Predict(on) => session.set_predict(on),
+            UserAction::Predict(on) => {
+                session.set_predict(on);
+                Redraw::Position
+            }
             UserAction::Drag(knob, value) => {
                 session.drag(knob, value).map_err(to_js_error)?;
-                return Ok(Redraw::Scenario);
+                Redraw::Scenario
             }
             UserAction::ApplyEditor(text) => {
                 session.apply_editor(&text).map_err(to_js_error)?;
-                return Ok(Redraw::Scenario);
+                Redraw::Scenario
             }
             UserAction::AddToEditor { what, text } => {
                 let added = session.add_to_editor(&text, &what);
@@ -346,21 +383,28 @@ impl Page {
             }
             UserAction::LoadHash => {
                 drop(state);
-                if !address::is_foreign(self) {
-                    return Ok(Redraw::Nothing);
-                }
-                self.set_playing(false)?;
-                let options = Options {
-                    hash: true,
-                    compact: self.state.borrow().compact,
-                    ..Options::default()
-                };
-                let fresh = State::initial(&self.window, &self.root, &options)?;
-                *self.state.borrow_mut() = fresh;
-                return Ok(Redraw::All);
+                return self.load_hash();
             }
+            _ => Redraw::Nothing,
+        };
+        Ok(redraw)
+    }
+
+    /// The hash changed: unless it is the one this page wrote, start over
+    /// from it.
+    fn load_hash(self: &Rc<Self>) -> Result<Redraw, JsValue> {
+        if !address::is_foreign(self) {
+            return Ok(Redraw::Nothing);
         }
-        Ok(Redraw::Position)
+        self.set_playing(false)?;
+        let options = Options {
+            hash: true,
+            compact: self.state.borrow().compact,
+            ..Options::default()
+        };
+        let fresh = State::initial(&self.window, &self.root, &options)?;
+        *self.state.borrow_mut() = fresh;
+        Ok(Redraw::All)
     }
 
     fn set_playing(self: &Rc<Self>, playing: bool) -> Result<(), JsValue> {

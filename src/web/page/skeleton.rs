@@ -55,77 +55,17 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     root.set_attribute("aria-label", &t("app.title"))?;
     root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
 
-    let chapter_select = chapter_select(doc, lang)?;
-    let share_status = El::new(doc, "span")?
-        .class("lf-share-status")?
-        .attr("aria-live", "polite")?;
-    let tools = El::new(doc, "div")?.class("lf-tools")?.children([
-        El::new(doc, "label")?
-            .class("lf-chapter")?
-            .child(El::new(doc, "span")?.text(&t("chapter.label")))?
-            .child(El(chapter_select.clone().into()))?,
-        El::button(doc, "lang", &t("lang.switch"))?
-            .attr("aria-label", &t("lang.switch_label"))?
-            .attr("lang", lang.other().tag())?,
-        // Only a page that owns its URL has a link to share.
-        El::button(doc, "copy-link", &t("share.copy"))?
-            .attr("data-hidden", if state.use_hash { "false" } else { "true" })?,
-        El(share_status.0.clone()),
-    ])?;
-    let header = El::new(doc, "header")?.class("lf-head")?.children([
-        El::new(doc, "div")?.class("lf-brand")?.children([
-            El::new(doc, "h2")?.class("lf-title")?.text(&t("app.title")),
-            El::new(doc, "p")?
-                .class("lf-tagline")?
-                .text(&t("app.tagline")),
-        ])?,
-        tools,
-    ])?;
+    let (header, chapter_select, share_status) = header(doc, lang, state.use_hash)?;
     let narration = El::new(doc, "p")?.class("lf-narration")?;
     let (controls, seek, position, play_button) = controls(doc, lang, state.speed_ms)?;
     let prompt = El::new(doc, "div")?
         .class("lf-prompt")?
         .attr("role", "group")?;
-    let panel = |class: &str, title_key: &str| -> Result<(El, Element), JsValue> {
-        let body = El::new(doc, "div")?.class("lf-body")?;
-        let body_ref = body.0.clone();
-        let section = El::new(doc, "section")?
-            .class(&format!("lf-panel {class}"))?
-            .child(El::new(doc, "h3")?.text(&t(title_key)))?
-            .child(body)?;
-        Ok((section, body_ref))
-    };
-    let events = El::new(doc, "ol")?.class("lf-events")?;
-    let events_ref = events.0.clone();
-    let timeline = El::new(doc, "section")?
-        .class("lf-panel lf-timeline")?
-        .child(El::new(doc, "h3")?.text(&t("timeline.title")))?
-        .child(events)?;
-    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
-    let (step_panel, step) = panel("lf-step", "step.title")?;
-    let (table_panel, table) = panel("lf-table", "table.title")?;
-    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
-    let grid = El::new(doc, "div")?.class("lf-grid")?.children([
-        El::new(doc, "div")?.class("lf-col")?.children([timeline])?,
-        El::new(doc, "div")?.class("lf-col")?.children([
-            step_panel,
-            table_panel,
-            receiver_panel,
-        ])?,
-    ])?;
+    let (grid, lanes_panel, bodies) = grid(doc, lang)?;
     let (boundary_panel, finish, lease) = boundary::build(doc, lang)?;
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard())?;
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang)?;
-    let predict_box = El::new(doc, "input")?
-        .attr("type", "checkbox")?
-        .attr("data-action", "predict")?;
-    if state.session.stepper.predict {
-        predict_box.0.set_attribute("checked", "")?;
-    }
-    let predict = El::new(doc, "label")?
-        .class("lf-predict-toggle")?
-        .child(predict_box)?
-        .child(El::new(doc, "span")?.text(&t("predict.toggle")))?;
+    let predict = predict_toggle(doc, lang, state.session.stepper.predict)?;
     let parts = Parts {
         narration: narration.0.clone(),
         chapter_select,
@@ -133,11 +73,11 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         play_button,
         seek,
         prompt: prompt.0.clone(),
-        events: events_ref,
-        lanes,
-        step,
-        table,
-        receiver,
+        events: bodies.events,
+        lanes: bodies.lanes,
+        step: bodies.step,
+        table: bodies.table,
+        receiver: bodies.receiver,
         compare_panel: compare_panel.0.clone(),
         compare,
         finish,
@@ -145,7 +85,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         editor_panel: editor_panel.0.clone(),
         editor,
         editor_status,
-        share_status: share_status.0,
+        share_status: share_status.0.clone(),
         live: El::new(doc, "div")?
             .class("lf-live")?
             .attr("role", "status")?
@@ -177,6 +117,108 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         ],
     )?;
     Ok(parts)
+}
+
+/// The header: title, tagline, chapter picker, language switch, Copy link
+/// (only for a page that owns its URL) and its status. Also returns the
+/// picker and the status.
+fn header(
+    doc: &Document,
+    lang: Lang,
+    use_hash: bool,
+) -> Result<(El, HtmlSelectElement, El), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let chapter_select = chapter_select(doc, lang)?;
+    let share_status = El::new(doc, "span")?
+        .class("lf-share-status")?
+        .attr("aria-live", "polite")?;
+    let tools = El::new(doc, "div")?.class("lf-tools")?.children([
+        El::new(doc, "label")?
+            .class("lf-chapter")?
+            .child(El::new(doc, "span")?.text(&t("chapter.label")))?
+            .child(El(chapter_select.clone().into()))?,
+        El::button(doc, "lang", &t("lang.switch"))?
+            .attr("aria-label", &t("lang.switch_label"))?
+            .attr("lang", lang.other().tag())?,
+        // Only a page that owns its URL has a link to share.
+        El::button(doc, "copy-link", &t("share.copy"))?
+            .attr("data-hidden", if use_hash { "false" } else { "true" })?,
+        El(share_status.0.clone()),
+    ])?;
+    let header = El::new(doc, "header")?.class("lf-head")?.children([
+        El::new(doc, "div")?.class("lf-brand")?.children([
+            El::new(doc, "h2")?.class("lf-title")?.text(&t("app.title")),
+            El::new(doc, "p")?
+                .class("lf-tagline")?
+                .text(&t("app.tagline")),
+        ])?,
+        tools,
+    ])?;
+    Ok((header, chapter_select, share_status))
+}
+
+/// The bodies of the panels the position redraws.
+struct Bodies {
+    events: Element,
+    lanes: Element,
+    step: Element,
+    table: Element,
+    receiver: Element,
+}
+
+/// The lanes panel, and the grid of the timeline beside the step, the
+/// table and the receiver.
+fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let panel = |class: &str, title_key: &str| -> Result<(El, Element), JsValue> {
+        let body = El::new(doc, "div")?.class("lf-body")?;
+        let body_ref = body.0.clone();
+        let section = El::new(doc, "section")?
+            .class(&format!("lf-panel {class}"))?
+            .child(El::new(doc, "h3")?.text(&t(title_key)))?
+            .child(body)?;
+        Ok((section, body_ref))
+    };
+    let events = El::new(doc, "ol")?.class("lf-events")?;
+    let events_ref = events.0.clone();
+    let timeline = El::new(doc, "section")?
+        .class("lf-panel lf-timeline")?
+        .child(El::new(doc, "h3")?.text(&t("timeline.title")))?
+        .child(events)?;
+    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
+    let (step_panel, step) = panel("lf-step", "step.title")?;
+    let (table_panel, table) = panel("lf-table", "table.title")?;
+    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
+    let grid = El::new(doc, "div")?.class("lf-grid")?.children([
+        El::new(doc, "div")?.class("lf-col")?.children([timeline])?,
+        El::new(doc, "div")?.class("lf-col")?.children([
+            step_panel,
+            table_panel,
+            receiver_panel,
+        ])?,
+    ])?;
+    let bodies = Bodies {
+        events: events_ref,
+        lanes,
+        step,
+        table,
+        receiver,
+    };
+    Ok((grid, lanes_panel, bodies))
+}
+
+/// The checkbox that turns prediction on.
+fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> Result<El, JsValue> {
+    let checkbox = El::new(doc, "input")?
+        .attr("type", "checkbox")?
+        .attr("data-action", "predict")?;
+    if on {
+        checkbox.0.set_attribute("checked", "")?;
+    }
+    El::new(doc, "label")?
+        .class("lf-predict-toggle")?
+        .child(checkbox)?
+        .child(El::new(doc, "span")?.text(lang.text("predict.toggle")))
 }
 
 fn chapter_select(doc: &Document, lang: Lang) -> Result<HtmlSelectElement, JsValue> {
