@@ -78,7 +78,7 @@ function labels(expected) {
   });
 }
 
-const golden = (name) => JSON.parse(readFileSync(`${ROOT}tests/scenarios/${name}.expected.json`, "utf8"));
+const golden = (name) => JSON.parse(readFileSync(`${ROOT}scenarios/${name}.expected.json`, "utf8"));
 
 describe("the playground", () => {
   test("canonical chapter by keyboard: A's late finish is refused and announced", async () => {

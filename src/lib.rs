@@ -72,6 +72,7 @@ pub mod queue;
 pub mod receiver;
 pub mod replay;
 pub mod scenario;
+pub mod scenarios;
 pub mod store;
 pub mod timeline;
 pub mod unfenced;

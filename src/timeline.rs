@@ -2,18 +2,17 @@
 //! shows at each step.
 //!
 //! Each frame holds the event's result, the SQL the queue ran for it (with
-//! the bound values and rows changed), the whole table and the receiver
-//! after it, and the claims the actors hold. Stepping back is exact because
-//! nothing is undone: every frame comes from the real replay.
-//!
-//! Frames share what an event did not change (`Rc`), and after an event
-//! that changed one row only that row is read again, so a 2,000-event
-//! scenario builds quickly even in the browser.
+//! the bound values and rows changed) and the claims the actors hold. The
+//! table and the receiver are kept as histories instead of copies: each job
+//! has the list of its versions, each tagged with the first position it
+//! holds at, and the receiver the list of its deliveries. Building costs
+//! about the replay (one row read per change, not a table per event), and
+//! any position's table is one binary search per job. Stepping back is
+//! exact because nothing is undone: every version comes from the real
+//! replay.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
-
-use serde::Serialize;
 
 use crate::error::Result;
 use crate::model::{Claim, JobRow};
@@ -21,28 +20,33 @@ use crate::replay::{EventResult, Outcome, Player};
 use crate::scenario::Scenario;
 use crate::store::Executed;
 
-/// The state after one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// What one event did.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
     /// The event's result, as in the replay document.
     pub result: EventResult,
     /// The statements the queue ran for it, in order (empty for `send`).
     pub sql: Vec<Executed>,
-    /// The jobs table after the event.
-    pub rows: Rc<Vec<JobRow>>,
-    /// The receiver's ledger after the event.
-    pub receiver: Rc<BTreeMap<String, u64>>,
-    /// Worker -> the claim it holds in memory after the event.
+    /// Worker -> the claim it holds in memory after the event (shared with
+    /// the frames before while no claim changes hands).
     pub holding: Rc<BTreeMap<String, Claim>>,
 }
 
-/// Every frame of a scenario, and the table before the first event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A position: how many events are applied (0 = before the first).
+type Position = usize;
+
+/// Every frame of a scenario, and the histories of its table and receiver.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Timeline {
-    /// The table holding the scenario's starting jobs.
-    pub start: Rc<Vec<JobRow>>,
     /// One frame per event.
     pub frames: Vec<Frame>,
+    /// Per job, in enqueue order: its versions and the position each holds
+    /// from (ascending).
+    jobs: Vec<Vec<(Position, Rc<JobRow>)>>,
+    /// Job id -> its index in `jobs`.
+    index: HashMap<String, usize>,
+    /// What the receiver applied: the position it holds from, id, qty.
+    deliveries: Vec<(Position, String, u64)>,
 }
 
 impl Timeline {
@@ -50,15 +54,28 @@ impl Timeline {
     pub fn build(scenario: Scenario) -> Result<Timeline> {
         let mut player = Player::new(scenario)?;
         player.record_sql();
-        let start = Rc::new(player.rows()?);
-        let (mut rows, mut receiver, mut holding) =
-            (Rc::clone(&start), Rc::default(), Rc::default());
-        let mut frames = Vec::with_capacity(player.scenario().events.len());
+        let mut timeline = Timeline {
+            frames: Vec::with_capacity(player.scenario().events.len()),
+            jobs: Vec::new(),
+            index: HashMap::new(),
+            deliveries: Vec::new(),
+        };
+        for row in player.rows()? {
+            timeline.record(0, row);
+        }
+        let mut holding: Rc<BTreeMap<String, Claim>> = Rc::default();
         while let Some(result) = player.step()? {
             let sql = player.take_sql();
-            rows = next_rows(&player, &rows, &result, &sql)?;
+            let after = timeline.frames.len() + 1;
+            timeline.read_changes(&player, after, &result, &sql)?;
             match &result.outcome {
-                Outcome::Sent { applied: true, .. } => receiver = Rc::new(player.receiver()?),
+                Outcome::Sent { applied: true, .. } => {
+                    if let Some(claim) = holding.get(&result.worker) {
+                        timeline
+                            .deliveries
+                            .push((after, claim.id.clone(), claim.qty));
+                    }
+                }
                 Outcome::Claimed { claim: Some(claim) } => {
                     let mut held = BTreeMap::clone(&holding);
                     held.insert(result.worker.clone(), claim.clone());
@@ -66,55 +83,86 @@ impl Timeline {
                 }
                 _ => {}
             }
-            frames.push(Frame {
+            timeline.frames.push(Frame {
                 result,
                 sql,
-                rows: Rc::clone(&rows),
-                receiver: Rc::clone(&receiver),
                 holding: Rc::clone(&holding),
             });
         }
-        Ok(Timeline { start, frames })
+        Ok(timeline)
     }
 
-    /// The table as it is after `applied` events (0 = before the first).
-    pub fn rows_after(&self, applied: usize) -> &[JobRow] {
-        match applied
-            .checked_sub(1)
-            .and_then(|last| self.frames.get(last))
-        {
-            Some(frame) => &frame.rows,
-            None => &self.start,
+    /// The table as it is after `applied` events, in enqueue order.
+    pub fn rows_after(&self, applied: Position) -> Vec<&JobRow> {
+        self.jobs
+            .iter()
+            .filter_map(|versions| version_at(versions, applied))
+            .collect()
+    }
+
+    /// One job as it is after `applied` events (`None` before it exists).
+    pub fn row_after(&self, applied: Position, id: &str) -> Option<&JobRow> {
+        version_at(&self.jobs[*self.index.get(id)?], applied)
+    }
+
+    /// The receiver's ledger after `applied` events: job id -> qty.
+    pub fn receiver_after(&self, applied: Position) -> BTreeMap<String, u64> {
+        self.deliveries
+            .iter()
+            .take_while(|(from, _, _)| *from <= applied)
+            .map(|(_, id, qty)| (id.clone(), *qty))
+            .collect()
+    }
+
+    /// Notes the rows an event changed, holding from position `after`:
+    /// none when nothing was written; the event's own job when it alone
+    /// changed; every row otherwise (a claim whose transaction also set
+    /// aside dead jobs), keeping only those that differ.
+    fn read_changes(
+        &mut self,
+        player: &Player,
+        after: Position,
+        result: &EventResult,
+        sql: &[Executed],
+    ) -> Result<()> {
+        let writes = sql
+            .iter()
+            .filter(|statement| statement.write && statement.rows > 0)
+            .count();
+        match result.outcome.job_id() {
+            _ if writes == 0 => {}
+            Some(target) if writes == 1 => {
+                if let Some(row) = player.row(target)? {
+                    self.record(after, row);
+                }
+            }
+            _ => {
+                for row in player.rows()? {
+                    self.record(after, row);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `row` as its job's version from `after` on, unless it equals
+    /// the version it would replace.
+    fn record(&mut self, after: Position, row: JobRow) {
+        let next = self.jobs.len();
+        let job = *self.index.entry(row.id.clone()).or_insert(next);
+        if job == next {
+            self.jobs.push(Vec::new());
+        }
+        let versions = &mut self.jobs[job];
+        if versions.last().is_none_or(|(_, last)| **last != row) {
+            versions.push((after, Rc::new(row)));
         }
     }
 }
 
-/// The table after an event: shared when nothing was written, one row
-/// re-read when only the event's own job changed, all rows otherwise (an
-/// enqueue, or a claim that also set aside dead jobs).
-fn next_rows(
-    player: &Player,
-    previous: &Rc<Vec<JobRow>>,
-    result: &EventResult,
-    sql: &[Executed],
-) -> Result<Rc<Vec<JobRow>>> {
-    let writes = sql
-        .iter()
-        .filter(|statement| statement.write && statement.rows > 0)
-        .count();
-    let enqueued = matches!(result.outcome, Outcome::Enqueued { .. });
-    match result.outcome.job_id() {
-        _ if writes == 0 => Ok(Rc::clone(previous)),
-        Some(target) if writes == 1 && !enqueued => {
-            let mut rows = Vec::clone(previous);
-            if let (Some(slot), Some(row)) = (
-                rows.iter_mut().find(|row| row.id == target),
-                player.row(target)?,
-            ) {
-                *slot = row;
-            }
-            Ok(Rc::new(rows))
-        }
-        _ => Ok(Rc::new(player.rows()?)),
-    }
+/// The version in force at `applied`: the last one holding from at or
+/// before it.
+fn version_at(versions: &[(Position, Rc<JobRow>)], applied: Position) -> Option<&JobRow> {
+    let count = versions.partition_point(|(from, _)| *from <= applied);
+    count.checked_sub(1).map(|last| &*versions[last].1)
 }

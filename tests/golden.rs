@@ -1,4 +1,4 @@
-//! Golden replays: every scenario under `tests/scenarios/` replays to
+//! Golden replays: every shipped scenario (`scenarios/`) replays to
 //! exactly its `.expected.json` document. This file runs natively and in
 //! headless Chromium, on the same embedded bytes, so both targets are held
 //! to one document.
@@ -52,8 +52,8 @@ fn canonical_timeline_refuses_the_late_finish_and_keeps_b_as_holder() {
 #[test]
 fn the_embedded_list_names_every_scenario_file() {
     let mut on_disk: Vec<String> =
-        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios"))
-            .expect("tests/scenarios exists")
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
+            .expect("scenarios/ exists")
             .filter_map(|entry| {
                 let name = entry.ok()?.file_name().into_string().ok()?;
                 let stem = name.strip_suffix(".json")?;
@@ -69,6 +69,6 @@ fn the_embedded_list_names_every_scenario_file() {
     check!(
         listed,
         on_disk,
-        "tests/support/mod.rs SCENARIOS must list every file in tests/scenarios"
+        "leasefence::with_scenarios! must list every file in scenarios/"
     );
 }

@@ -42,8 +42,8 @@ fn every_chapter_has_a_title_and_a_narration_and_replays() {
                 assert_ne!(lang.text(&key), key, "{} has no {key}", lang.tag());
             }
         }
-        let scenario =
-            Scenario::parse(chapter.scenario).unwrap_or_else(|err| panic!("{}: {err}", chapter.id));
+        let scenario = Scenario::parse(chapter.scenario())
+            .unwrap_or_else(|err| panic!("{}: {err}", chapter.id));
         Timeline::build(scenario).unwrap_or_else(|err| panic!("{}: {err}", chapter.id));
     }
 }
@@ -53,7 +53,7 @@ fn every_chapter_has_a_title_and_a_narration_and_replays() {
 #[test]
 fn the_canonical_refusal_is_explained_with_both_tokens() {
     let timeline =
-        Timeline::build(Scenario::parse(CHAPTERS[0].scenario).expect("valid")).expect("replays");
+        Timeline::build(Scenario::parse(CHAPTERS[0].scenario()).expect("valid")).expect("replays");
     let late = &timeline.frames[2];
     check!(
         describe(Lang::En, late),
@@ -84,7 +84,7 @@ fn the_canonical_refusal_is_explained_with_both_tokens() {
 #[test]
 fn reclaims_and_set_aside_jobs_are_named() {
     let canonical =
-        Timeline::build(Scenario::parse(CHAPTERS[0].scenario).expect("valid")).expect("replays");
+        Timeline::build(Scenario::parse(CHAPTERS[0].scenario()).expect("valid")).expect("replays");
     check!(
         describe(Lang::En, &canonical.frames[1]),
         "B reclaimed snack-1 after the earlier lease ended: token 2, attempt 2, lease until 2000 ms.".to_owned(),
@@ -95,7 +95,7 @@ fn reclaims_and_set_aside_jobs_are_named() {
         .find(|c| c.id == "quarantine")
         .expect("chapter");
     let timeline =
-        Timeline::build(Scenario::parse(quarantine.scenario).expect("valid")).expect("replays");
+        Timeline::build(Scenario::parse(quarantine.scenario()).expect("valid")).expect("replays");
     check!(
         describe(Lang::En, &timeline.frames[2]),
         "First, jobs whose last lease had ended with no attempts left were quarantined: 1. C found nothing claimable at 200 ms."
@@ -112,33 +112,36 @@ fn a_language_is_chosen_from_its_tag() {
     check!(tag("fr"), None, "fr");
 }
 
-/// The frames share unchanged tables and re-read only what changed; this
+/// The histories keep one version per change and re-read only what changed; this
 /// checks them against a full read after every event, on every chapter and
 /// on a long generated timeline with many expiries and reclaims.
 #[test]
 fn every_frame_holds_exactly_the_table_after_its_event() {
     let mut scenarios: Vec<Scenario> = CHAPTERS
         .iter()
-        .map(|c| Scenario::parse(c.scenario).expect("valid"))
+        .map(|c| Scenario::parse(c.scenario()).expect("valid"))
         .collect();
     scenarios.push(Scenario::generated(600));
     for scenario in scenarios {
         let timeline = Timeline::build(scenario.clone()).expect("builds");
         let mut player = leasefence::Player::new(scenario).expect("starts");
+        let table = |applied| -> Vec<leasefence::JobRow> {
+            timeline.rows_after(applied).into_iter().cloned().collect()
+        };
         check!(
-            *timeline.start,
+            table(0),
             player.rows().expect("rows"),
             "the table before the first event"
         );
-        for (index, frame) in timeline.frames.iter().enumerate() {
+        for index in 0..timeline.frames.len() {
             player.step().expect("steps");
             check!(
-                *frame.rows,
+                table(index + 1),
                 player.rows().expect("rows"),
                 "the table after event {index}"
             );
             check!(
-                *frame.receiver,
+                timeline.receiver_after(index + 1),
                 player.receiver().expect("ledger"),
                 "the receiver after event {index}"
             );
@@ -166,7 +169,7 @@ fn a_worker_named_like_a_placeholder_is_shown_as_named() {
 fn the_page_refuses_scenarios_too_large_to_step_through() {
     use leasefence::playground::chapters::fits_the_page;
     for chapter in CHAPTERS {
-        let scenario = Scenario::parse(chapter.scenario).expect("valid");
+        let scenario = Scenario::parse(chapter.scenario()).expect("valid");
         check!(
             fits_the_page(&scenario).map_err(|err| err.to_string()),
             Ok(()),
@@ -189,7 +192,7 @@ fn the_page_refuses_scenarios_too_large_to_step_through() {
 }
 
 fn canonical_stepper() -> leasefence::playground::stepper::Stepper {
-    let scenario = Scenario::parse(CHAPTERS[0].scenario).expect("valid");
+    let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("valid");
     leasefence::playground::stepper::Stepper::new("canonical", scenario, 0).expect("builds")
 }
 
@@ -419,7 +422,7 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
     use leasefence::playground::stepper::Stepper;
     let stepper_for = |id: &str| {
         let chapter = find(id).expect("a chapter");
-        Stepper::new(id, Scenario::parse(chapter.scenario).expect("valid"), 0).expect("builds")
+        Stepper::new(id, Scenario::parse(chapter.scenario()).expect("valid"), 0).expect("builds")
     };
     let boundary = |stepper: &Stepper| {
         stepper.boundary_event.map(|index| {
@@ -497,7 +500,7 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
     let current: Vec<(&str, Option<String>, Option<u64>)> = CHAPTERS
         .iter()
         .map(|chapter| {
-            let scenario = Scenario::parse(chapter.scenario).expect("valid");
+            let scenario = Scenario::parse(chapter.scenario()).expect("valid");
             let stepper = Stepper::new(chapter.id, scenario, 0).expect("builds");
             let finish = stepper.boundary_event.map(|index| {
                 let event = &stepper.scenario.events[index];

@@ -27,7 +27,7 @@ fn session(chapter: &str, lang: Lang) -> Session {
     Session::new(
         lang,
         chapter,
-        Scenario::parse(found.scenario).expect("parses"),
+        Scenario::parse(found.scenario()).expect("parses"),
     )
     .expect("replays")
 }
@@ -188,11 +188,7 @@ fn the_table_and_the_receiver_are_the_replays_at_that_position() {
         let ids: Vec<_> = view.table.iter().map(|row| row.cells[0].clone()).collect();
         let expected: Vec<_> = rows.iter().map(|row| row.id.clone()).collect();
         check!(ids, expected, "{chapter} at {}: table", view.position);
-        let ledger = session
-            .stepper
-            .frame()
-            .map(|frame| frame.receiver.len())
-            .unwrap_or(0);
+        let ledger = session.stepper.timeline.receiver_after(view.position).len();
         check!(
             view.receiver.items.len(),
             ledger,

@@ -1,6 +1,6 @@
 //! The preset timelines a learner walks through, in course order. Each is
-//! one of the golden scenarios under `tests/scenarios/`, so what the page
-//! shows is exactly what the tests check.
+//! one of the shipped scenarios ([`crate::scenarios`]), which the golden
+//! tests replay too, so what the page shows is exactly what they check.
 
 /// One preset: an id (also its message keys `chapter.<id>.title/.text`) and
 /// its scenario document.
@@ -8,17 +8,25 @@
 pub struct Chapter {
     /// Stable id, used in URLs and `data-scenario`.
     pub id: &'static str,
-    /// The scenario JSON.
-    pub scenario: &'static str,
+    /// The name of its shipped scenario.
+    pub scenario_name: &'static str,
     /// Whether the fencing off/on comparison is the point of the chapter.
     pub compare: bool,
 }
 
+impl Chapter {
+    /// The chapter's scenario JSON (empty, and so refused by the parser,
+    /// if its name were not shipped; a test replays every chapter).
+    pub fn scenario(&self) -> &'static str {
+        crate::scenarios::find(self.scenario_name).map_or("", |shipped| shipped.json)
+    }
+}
+
 macro_rules! chapter {
-    ($id:literal, $file:literal, $compare:literal) => {
+    ($id:literal, $name:literal, $compare:literal) => {
         Chapter {
             id: $id,
-            scenario: include_str!(concat!("../../tests/scenarios/", $file, ".json")),
+            scenario_name: $name,
             compare: $compare,
         }
     };

@@ -72,17 +72,12 @@ pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
     let Some(frame) = timeline.frames.get(index) else {
         return Vec::new();
     };
-    let before: std::collections::HashMap<&str, &JobRow> = timeline
-        .rows_after(index)
-        .iter()
-        .map(|row| (row.id.as_str(), row))
-        .collect();
     let target = frame.result.outcome.job_id();
-    frame
-        .rows
-        .iter()
+    timeline
+        .rows_after(index + 1)
+        .into_iter()
         .filter_map(|after| {
-            let old = before.get(after.id.as_str()).copied();
+            let old = timeline.row_after(index, &after.id);
             let is_target = target == Some(after.id.as_str());
             (is_target || old != Some(after)).then(|| RowChange {
                 id: after.id.clone(),

@@ -59,7 +59,7 @@ pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
 /// links only (the address bar does not follow every step).
 pub fn compose(chapter: &str, scenario: &Scenario, lang: Lang, step: Option<usize>) -> String {
     let unchanged = chapters::find(chapter)
-        .filter(|found| Scenario::parse(found.scenario).ok().as_ref() == Some(scenario));
+        .filter(|found| Scenario::parse(found.scenario()).ok().as_ref() == Some(scenario));
     let what = match unchanged {
         Some(found) => format!("chapter={}", found.id),
         None => format!("scenario={}", encode(scenario)),
@@ -75,7 +75,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn canonical() -> Scenario {
-        Scenario::parse(chapters::CHAPTERS[0].scenario).expect("the chapter parses")
+        Scenario::parse(chapters::CHAPTERS[0].scenario()).expect("the chapter parses")
     }
 
     #[test]

@@ -116,7 +116,7 @@ impl Session {
                     unknown = wanted.map(str::to_owned);
                 }
                 let chapter = found.unwrap_or(&CHAPTERS[0]);
-                (chapter.id.to_owned(), Scenario::parse(chapter.scenario)?)
+                (chapter.id.to_owned(), Scenario::parse(chapter.scenario())?)
             }
         };
         let position = param("step").and_then(|step| step.parse::<usize>().ok());
@@ -154,7 +154,7 @@ impl Session {
     /// timeline as it is and calls it the learner's own.
     pub fn load_chapter(&mut self, id: &str) -> Result<()> {
         match chapters::find(id) {
-            Some(chapter) => self.load(id, Scenario::parse(chapter.scenario)?, 0),
+            Some(chapter) => self.load(id, Scenario::parse(chapter.scenario())?, 0),
             None => {
                 self.stepper.chapter = SANDBOX.into();
                 Ok(())

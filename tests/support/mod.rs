@@ -47,25 +47,16 @@ macro_rules! check {
     }};
 }
 
-macro_rules! scenario {
-    ($name:literal) => {
-        (
+macro_rules! with_expected {
+    ($($name:literal),* $(,)?) => {
+        /// Every shipped scenario (the product's own list, `scenarios/`)
+        /// with its expected replay document.
+        pub const SCENARIOS: &[(&str, &str, &str)] = &[$((
             $name,
-            include_str!(concat!("../scenarios/", $name, ".json")),
-            include_str!(concat!("../scenarios/", $name, ".expected.json")),
-        )
+            include_str!(concat!("../../scenarios/", $name, ".json")),
+            include_str!(concat!("../../scenarios/", $name, ".expected.json")),
+        )),*];
     };
 }
 
-/// Every scenario under `tests/scenarios/` with its expected replay
-/// document. A native test checks this list against the directory.
-pub const SCENARIOS: &[(&str, &str, &str)] = &[
-    scenario!("canonical"),
-    scenario!("expiry-boundary"),
-    scenario!("deadline-caps-lease"),
-    scenario!("quarantine"),
-    scenario!("polling-cannot-steal"),
-    scenario!("restart-same-name"),
-    scenario!("late-delivery"),
-    scenario!("deadline-expired"),
-];
+leasefence::with_scenarios!(with_expected);

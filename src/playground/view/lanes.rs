@@ -388,7 +388,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn canonical_at(position: usize) -> Stepper {
-        let scenario = Scenario::parse(CHAPTERS[0].scenario).expect("parses");
+        let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("parses");
         Stepper::new("canonical", scenario, position).expect("replays")
     }
 

@@ -246,9 +246,10 @@ fn feedback(lang: Lang, guessed: Guessed) -> String {
 }
 
 fn receiver(session: &Session) -> ReceiverView {
-    let Some(ledger) = session.stepper.frame().map(|frame| &frame.receiver) else {
-        return ReceiverView::default();
-    };
+    let ledger = session
+        .stepper
+        .timeline
+        .receiver_after(session.stepper.position);
     if ledger.is_empty() {
         return ReceiverView::default();
     }
