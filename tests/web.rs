@@ -471,3 +471,35 @@ fn the_browser_sqlite_has_no_pragma() {
         "PRAGMA parsed: the build uses an untrimmed SQLite ({pragma:?})"
     );
 }
+
+/// Objects cross through `serde_wasm_bindgen` with JSON's meaning: an
+/// `undefined` optional field takes its default (as `JSON.stringify`
+/// leaves it out), and an unknown key is refused, naming it.
+#[test]
+fn objects_from_javascript_read_as_their_json() {
+    let queue = Queue::new().expect("opens");
+    let row = queue
+        .enqueue(js_eval(
+            "({ id: 'snack-1', qty: 2, deadline: 5000, max_attempts: undefined })",
+        ))
+        .expect("an undefined optional field is left out");
+    check!(
+        as_json(&row)["max_attempts"],
+        serde_json::json!(3),
+        "the default max_attempts"
+    );
+    let message = thrown(queue.enqueue(js(
+        r#"{"id": "snack-2", "qty": 1, "deadline": 5000, "colour": "red"}"#,
+    )));
+    assert!(
+        message.starts_with("job.colour: unknown field `colour`"),
+        "{message}"
+    );
+    check!(
+        as_json(&queue.rows().expect("rows"))
+            .as_array()
+            .map(Vec::len),
+        Some(1),
+        "only the good job was stored"
+    );
+}
