@@ -1,14 +1,26 @@
 // Size budget: raw, gzip -9 and brotli sizes of everything the page loads,
-// and the wasm module against its 300 KB (gzip -9) budget.
-//   node e2e/sizes.mjs        (after `make web`; `make sizes` does both)
-//   node e2e/sizes.mjs DIR    (any other build output, e.g. the queue-only
-//                              package built with --no-default-features)
+// and their gzip -9 total against its budget. A byte count is the same on
+// every run, so `make test` checks it (`--check`: exit 1 when over).
+//   node e2e/sizes.mjs                  (after `make web`; `make sizes` does both)
+//   node e2e/sizes.mjs --check          (`make size-check`, part of `make test`)
+//   node e2e/sizes.mjs DIR --budget KB  (any other build output, e.g. the
+//                                        queue-only package built with
+//                                        --no-default-features)
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const WWW = process.argv[2] ? `${process.argv[2].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
-const BUDGET_GZIP = 300 * 1000;
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "405" } },
+});
+const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
+// The page's budget is its measured total rounded up to the next 5 KB, so
+// that it can only go down: issue 9's target of 350 KB is not met yet
+// (BENCHMARKS.md says what is left). `make sizes` checks the queue-only
+// package against the issue's 280 KB.
+const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm.
 const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path) && !/(^|\/)(package\.json|embed-example\.html)$/.test(path);
 
@@ -38,10 +50,12 @@ for (const row of rows) console.log(`| ${row.file} | ${kb(row.raw)} | ${kb(row.g
 const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
 console.log(`| **total** | ${kb(total("raw"))} | ${kb(total("gzip"))} | ${kb(total("brotli"))} |`);
 
-const wasm = rows.find((row) => row.file.endsWith(".wasm"));
-if (!wasm) {
-  console.error("no .wasm under www/: run `make web` first");
+if (!rows.some((row) => row.file.endsWith(".wasm"))) {
+  console.error(`no .wasm under ${WWW}: run \`make web\` first`);
   process.exit(1);
 }
-const verdict = wasm.gzip <= BUDGET_GZIP ? "within" : "OVER";
-console.log(`\nwasm gzip -9: ${kb(wasm.gzip)} KB, ${verdict} the ${kb(BUDGET_GZIP)} KB budget`);
+const within = total("gzip") <= BUDGET_GZIP;
+console.log(
+  `\ntotal gzip -9: ${total("gzip")} bytes (${kb(total("gzip"))} KB), ${within ? "within" : "OVER"} the ${kb(BUDGET_GZIP)} KB budget`,
+);
+if (options.check && !within) process.exit(1);

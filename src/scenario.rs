@@ -164,7 +164,20 @@ fn check_counts(jobs: usize, events: usize) -> Result<()> {
 /// and column.
 fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: &str) -> Result<T> {
     let mut de = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+    let value = read(&mut de, whole, within)?;
+    de.end().map_err(|err| refuse(whole, json_problem(&err)))?;
+    Ok(value)
+}
+
+/// Reads a `T` from JSON text or from a JSON value (what the browser's
+/// objects arrive as), naming the first bad field's place as
+/// [`deserialize`] says.
+fn read<'de, T: serde::Deserialize<'de>>(
+    de: impl serde::Deserializer<'de, Error = serde_json::Error>,
+    whole: &str,
+    within: &str,
+) -> Result<T> {
+    serde_path_to_error::deserialize(de).map_err(|err| {
         let path = known_path(err.path());
         let place = if path.is_empty() {
             whole.to_owned()
@@ -172,9 +185,7 @@ fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: 
             format!("{within}{path}")
         };
         refuse(place, json_problem(&err.into_inner()))
-    })?;
-    de.end().map_err(|err| refuse(whole, json_problem(&err)))?;
-    Ok(value)
+    })
 }
 
 /// The part of a parser's path that names a field: `events[0]` of
@@ -300,6 +311,14 @@ impl Scenario {
     pub fn parse_event(json: &str, index: usize) -> Result<Event> {
         let place = format!("events[{index}]");
         event_from_raw(index, &deserialize(json, &place, &format!("{place}."))?)
+    }
+
+    /// [`Scenario::parse_event`] for an event already read as a JSON value
+    /// (a JavaScript object, through `serde_wasm_bindgen`): the same checks
+    /// and messages, without JSON text.
+    pub fn event_from_value(value: serde_json::Value, index: usize) -> Result<Event> {
+        let place = format!("events[{index}]");
+        event_from_raw(index, &read(value, &place, &format!("{place}."))?)
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario> {

@@ -27,8 +27,10 @@ use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
 
 /// Written into the header of a queue database (`PRAGMA application_id`),
 /// so a file of another program is refused instead of altered ("LFjq").
+#[cfg(not(target_arch = "wasm32"))]
 const QUEUE_APP_ID: i32 = 0x4C46_6A71;
 /// The same for a receiver database ("LFrc").
+#[cfg(not(target_arch = "wasm32"))]
 const RECEIVER_APP_ID: i32 = 0x4C46_7263;
 
 /// The `jobs` table and the indexes that keep a claim's cost flat however
@@ -167,6 +169,7 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    #[cfg(not(target_arch = "wasm32"))]
     fn app_id(self) -> i32 {
         match self {
             Kind::Queue => QUEUE_APP_ID,
@@ -219,15 +222,21 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind) -> Result<Connection
     Ok(conn)
 }
 
-/// Opens a private in-memory database with the schema of `kind`.
+/// Opens a private in-memory database with the schema of `kind`. It is new
+/// and no one else's, so there is no header to check or write: the
+/// browser's SQLite is built without `PRAGMA` (`SQLITE_OMIT_PRAGMA`, see
+/// `vendor/sqlite/README.md`), and this is all the browser runs to open one.
 pub(crate) fn open_memory(kind: Kind) -> Result<Connection> {
     let conn = Connection::open_in_memory()?;
-    init(&conn, kind, ":memory:")?;
+    let tx = immediate(&conn)?;
+    tx.execute_batch(kind.schema())?;
+    tx.commit()?;
     Ok(conn)
 }
 
-/// Creates the schema in an empty database. Two processes may race to do
-/// it, so the check and the creation share one write transaction.
+/// Creates the schema in an empty database file. Two processes may race to
+/// do it, so the check and the creation share one write transaction.
+#[cfg(not(target_arch = "wasm32"))]
 fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {
     let tx = immediate(conn)?;
     let app_id: i32 = tx.query_row("PRAGMA application_id", [], |row| row.get(0))?;
@@ -246,6 +255,7 @@ fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {
 
 /// Why a database with this header and this many schema objects is not one
 /// of ours to use as `kind`; `None` for ours or for an empty one.
+#[cfg(not(target_arch = "wasm32"))]
 fn foreign(app_id: i32, tables: i64, kind: Kind) -> Option<String> {
     if app_id == kind.app_id() || (app_id == 0 && tables == 0) {
         return None;
@@ -257,6 +267,7 @@ fn foreign(app_id: i32, tables: i64, kind: Kind) -> Option<String> {
     })
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn not_ours(path: &str, why: String) -> Error {
     Error::NotOurDatabase {
         path: path.to_owned(),

@@ -408,3 +408,98 @@ fn a_refused_live_event_throws_naming_the_field_and_changes_nothing() {
         "claimed"
     );
 }
+
+/// The browser's SQLite is the trimmed one of `vendor/sqlite/` (its parser
+/// generated without PRAGMA, views, triggers' neighbours, ...), while native
+/// tests use full SQLite: so every statement of `store` is prepared here,
+/// where a statement the trimmed parser refuses would fail.
+#[test]
+fn every_statement_of_the_store_parses_in_the_trimmed_browser_sqlite() {
+    use leasefence::store;
+
+    let conn = rusqlite::Connection::open_in_memory().expect("opens");
+    conn.execute_batch(store::JOBS_SCHEMA)
+        .expect("the jobs schema");
+    conn.execute_batch(store::DELIVERIES_SCHEMA)
+        .expect("the ledger schema");
+    for (name, sql) in [
+        ("ENQUEUE", store::ENQUEUE),
+        ("QUARANTINE", store::QUARANTINE),
+        ("EXPIRE", store::EXPIRE),
+        ("CLAIM", store::CLAIM),
+        ("FINISH", store::FINISH),
+        ("NAIVE_FINISH_BY_ID", store::NAIVE_FINISH_BY_ID),
+        ("NAIVE_FINISH_BY_OWNER", store::NAIVE_FINISH_BY_OWNER),
+        ("ROW", store::ROW),
+        ("ROWS", store::ROWS),
+        ("LIVE_COUNT", store::LIVE_COUNT),
+        ("DELIVER", store::DELIVER),
+        ("COUNT_REPEAT", store::COUNT_REPEAT),
+        ("DELIVERIES", store::DELIVERIES),
+        ("BEGIN IMMEDIATE", "BEGIN IMMEDIATE"),
+        ("COMMIT", "COMMIT"),
+    ] {
+        if let Err(err) = conn.prepare(sql) {
+            panic!("{name} does not parse in the browser's SQLite: {err}");
+        }
+    }
+}
+
+/// RETURNING still returns rows: SQLITE_OMIT_TRIGGER would let CLAIM's
+/// UPDATE run and return nothing, so the trim keeps triggers.
+#[test]
+fn returning_returns_the_claimed_row_in_the_browser() {
+    let queue = Queue::new().expect("opens");
+    queue
+        .enqueue(js(r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#))
+        .expect("enqueues");
+    check!(
+        as_json(&queue.claim("A", 0.0, 1000.0).expect("claims"))["token"],
+        serde_json::json!(1),
+        "CLAIM ... RETURNING gave the claim"
+    );
+}
+
+/// The control that the vendored amalgamation is the one compiled: its
+/// parser has no PRAGMA (SQLite as shipped would accept this).
+#[test]
+fn the_browser_sqlite_has_no_pragma() {
+    let conn = rusqlite::Connection::open_in_memory().expect("opens");
+    let pragma = conn.execute_batch("PRAGMA application_id = 1");
+    assert!(
+        pragma.is_err(),
+        "PRAGMA parsed: the build uses an untrimmed SQLite ({pragma:?})"
+    );
+}
+
+/// Objects cross through `serde_wasm_bindgen` with JSON's meaning: an
+/// `undefined` optional field takes its default (as `JSON.stringify`
+/// leaves it out), and an unknown key is refused, naming it.
+#[test]
+fn objects_from_javascript_read_as_their_json() {
+    let queue = Queue::new().expect("opens");
+    let row = queue
+        .enqueue(js_eval(
+            "({ id: 'snack-1', qty: 2, deadline: 5000, max_attempts: undefined })",
+        ))
+        .expect("an undefined optional field is left out");
+    check!(
+        as_json(&row)["max_attempts"],
+        serde_json::json!(3),
+        "the default max_attempts"
+    );
+    let message = thrown(queue.enqueue(js(
+        r#"{"id": "snack-2", "qty": 1, "deadline": 5000, "colour": "red"}"#,
+    )));
+    assert!(
+        message.starts_with("job.colour: unknown field `colour`"),
+        "{message}"
+    );
+    check!(
+        as_json(&queue.rows().expect("rows"))
+            .as_array()
+            .map(Vec::len),
+        Some(1),
+        "only the good job was stored"
+    );
+}

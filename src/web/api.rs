@@ -3,12 +3,13 @@
 //! No rule and no SQL lives here. Numbers arrive from JavaScript as `f64`,
 //! so each is checked to be a finite, non-negative integer no larger than
 //! 2^53 - 1 before the core sees it; anything else throws an `Error` that
-//! names the argument. Results leave as plain objects (maps become objects,
+//! names the argument. Objects cross through `serde_wasm_bindgen`
+//! (`convert`); results leave as plain objects (maps become objects,
 //! integers become numbers).
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, integer, json_text, to_js};
+use super::convert::{from_js, integer, plain, to_js};
 use crate::model::{NewJob, Stamp};
 
 /// The shapes the functions below take and return, for TypeScript users.
@@ -220,8 +221,8 @@ impl Player {
         #[wasm_bindgen(unchecked_param_type = "ScenarioEvent")] event: JsValue,
     ) -> Result<JsValue, JsError> {
         let index = self.inner.scenario().events.len();
-        let text = json_text(&format!("scenario: events[{index}]"), &event)?;
-        let event = crate::Scenario::parse_event(&text, index).map_err(core_error)?;
+        let value = plain(&format!("scenario: events[{index}]"), &event)?;
+        let event = crate::Scenario::event_from_value(value, index).map_err(core_error)?;
         to_js(&self.inner.push(event).map_err(core_error)?)
     }
 

@@ -1,33 +1,39 @@
-//! Values across the JavaScript boundary, as JSON text.
+//! Values across the JavaScript boundary, through `serde_wasm_bindgen`.
 //!
-//! Rust values leave through `serde_json` and `JSON.parse`; JavaScript
-//! values arrive through `JSON.stringify` and `serde_json`. The core already
-//! speaks JSON for the contract's documents, so one serializer serves both
-//! and the module stays small (a second, `JsValue`-based serializer would
-//! compile every `Serialize` impl twice).
+//! Rust values leave as plain JavaScript values built directly by
+//! `serde_wasm_bindgen`'s serializer in its JSON-compatible setting (maps
+//! become objects, `None` becomes `null`, integers numbers), so a result is
+//! what `JSON.parse` of the core's JSON document would give, with no JSON
+//! text in between.
 //!
-//! JSON has no NaN or Infinity (`JSON.stringify` writes them as `null`), so
-//! values are checked before they are stringified; every error names the
-//! field, down to the key (`job.qty: ...`).
+//! JavaScript values arrive through `serde_wasm_bindgen` as a
+//! `serde_json::Value`, which `serde_path_to_error` then reads as the Rust
+//! type. The value step is deliberate: `serde_wasm_bindgen` reads a struct
+//! by asking the object for its known fields only, so an unknown key would
+//! pass unnoticed, while a `Value` holds every key and the types'
+//! `deny_unknown_fields` see them; the messages are then the scenario
+//! parser's own (`job.qty: invalid type: ...`). Before that, every value is
+//! checked for what JSON cannot hold (NaN, ±Infinity, BigInt), so every
+//! error names the field, down to the key.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::model::MAX_INT;
 
 /// A Rust value as a plain JavaScript value (objects, arrays, numbers).
 pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let text =
-        serde_json::to_string(value).map_err(|err| JsError::new(&format!("output: {err}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("output: not JSON"))
+    serde_json::to_value(value)
+        .map_err(|err| JsError::new(&format!("output: {err}")))?
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|err| JsError::new(&format!("output: {}", message(err))))
 }
 
 /// A JavaScript object as `T`; `field` names the argument in errors.
 pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Result<T, JsError> {
-    let text = json_text(field, value)?;
-    let mut json = serde_json::Deserializer::from_str(&text);
-    serde_path_to_error::deserialize(&mut json).map_err(|err| {
+    serde_path_to_error::deserialize(plain(field, value)?).map_err(|err| {
         let path = crate::scenario::known_path(err.path());
         let inner = err.into_inner();
         if path.is_empty() {
@@ -38,25 +44,44 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
     })
 }
 
-/// A JavaScript object as JSON text, for a parser of the core.
+/// A JavaScript object, checked, as a JSON value for a reader of the core.
 ///
-/// Every property is read through `Reflect`, whose bindings catch what
-/// JavaScript throws (a getter that throws, a revoked `Proxy`), so an
+/// Every property is first read through `Reflect`, whose bindings catch
+/// what JavaScript throws (a getter that throws, a revoked `Proxy`), so an
 /// exception never unwinds through Rust: a `&mut self` method would stay
 /// borrowed and its object unusable.
-pub(crate) fn json_text(field: &str, value: &JsValue) -> Result<String, JsError> {
+pub(crate) fn plain(field: &str, value: &JsValue) -> Result<serde_json::Value, JsError> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(JsError::new(&format!(
             "{field}: expected an object, got {}",
             type_of(value)
         )));
     }
-    check_values(field, value, 0)?;
-    let text = js_sys::JSON::stringify(value)
-        .map_err(|_| JsError::new(&format!("{field}: cannot be written as JSON")))?;
-    // `toJSON` may return `undefined`, which `stringify` passes on.
-    text.as_string()
-        .ok_or_else(|| JsError::new(&format!("{field}: cannot be written as JSON")))
+    let mut undefined = Vec::new();
+    check_values(field, value, (0, ""), &mut undefined)?;
+    let mut plain: serde_json::Value = serde_wasm_bindgen::from_value(value.clone())
+        .map_err(|err| JsError::new(&format!("{field}: {}", message(err))))?;
+    // `JSON.stringify` leaves out a property that is `undefined` (so an
+    // optional field takes its default); `serde_wasm_bindgen` reads it as
+    // `null`, so it is taken out here.
+    for (parent, key) in undefined {
+        if let Some(object) = plain
+            .pointer_mut(&parent)
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            object.remove(&key);
+        }
+    }
+    Ok(plain)
+}
+
+/// The text of a `serde_wasm_bindgen` error (a JavaScript `Error`, whose
+/// `String()` would add "Error: " in front).
+fn message(err: serde_wasm_bindgen::Error) -> String {
+    match JsValue::from(err).dyn_into::<js_sys::Error>() {
+        Ok(error) => String::from(error.message()),
+        Err(other) => other.as_string().unwrap_or_default(),
+    }
 }
 
 /// How deep `check_values` looks; the API's objects are two levels deep, and
@@ -64,8 +89,17 @@ pub(crate) fn json_text(field: &str, value: &JsValue) -> Result<String, JsError>
 const MAX_DEPTH: usize = 8;
 
 /// Refuses, at any depth, what JSON would silently change or cannot hold:
-/// NaN and ±Infinity (written as `null`) and BigInt (a `TypeError`).
-fn check_values(path: &str, value: &JsValue, depth: usize) -> Result<(), JsError> {
+/// NaN and ±Infinity (written as `null`), BigInt, and an object with its
+/// own `toJSON` (its JSON form is not its properties, so reading them
+/// would not be what `JSON.stringify` shows).
+/// `(depth, pointer)` is where `value` is, as a JSON pointer; `undefined`
+/// gathers `(parent pointer, key)` of each property that is `undefined`.
+fn check_values(
+    path: &str,
+    value: &JsValue,
+    (depth, pointer): (usize, &str),
+    undefined: &mut Vec<(String, String)>,
+) -> Result<(), JsError> {
     if let Some(number) = value.as_f64() {
         return match number {
             n if n.is_nan() => Err(JsError::new(&format!(
@@ -89,6 +123,13 @@ fn check_values(path: &str, value: &JsValue, depth: usize) -> Result<(), JsError
     if depth >= MAX_DEPTH {
         return Err(JsError::new(&format!("{path}: nested too deeply")));
     }
+    let to_json = js_sys::Reflect::get(value, &JsValue::from_str("toJSON"))
+        .map_err(|_| JsError::new(&format!("{path}: cannot be read")))?;
+    if to_json.is_function() {
+        return Err(JsError::new(&format!(
+            "{path}: cannot be written as JSON: it has a toJSON method; pass a plain object"
+        )));
+    }
     let is_array = js_sys::Array::is_array(value);
     let keys = js_sys::Reflect::own_keys(value)
         .map_err(|_| JsError::new(&format!("{path}: cannot be read")))?;
@@ -107,7 +148,12 @@ fn check_values(path: &str, value: &JsValue, depth: usize) -> Result<(), JsError
         };
         let inner = js_sys::Reflect::get(value, &key)
             .map_err(|_| JsError::new(&format!("{inner_path}: cannot be read")))?;
-        check_values(&inner_path, &inner, depth + 1)?;
+        if inner.is_undefined() && !is_array {
+            undefined.push((pointer.to_owned(), name));
+            continue;
+        }
+        let inner_pointer = format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
+        check_values(&inner_path, &inner, (depth + 1, &inner_pointer), undefined)?;
     }
     Ok(())
 }

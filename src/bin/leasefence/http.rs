@@ -97,7 +97,9 @@ fn answer_receiver(receiver: &Receiver, request: &mut Request) -> (u16, serde_js
 }
 
 /// Serves the files under `dir` until the process is stopped. Only paths
-/// inside `dir` are served; `/` is `index.html`.
+/// inside `dir` are served; `/` is `index.html`. A file with a precompressed
+/// copy beside it (`NAME.br`, `NAME.gz`, written by `make web`) is answered
+/// with the smallest copy the client accepts, see [`encoded`].
 pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
     if !dir.join("index.html").is_file() {
         return Err(invalid(
@@ -112,21 +114,124 @@ pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
     announce(&server, &dir.display().to_string())?;
     for request in server.incoming_requests() {
         let response = match file_for(dir, request.url()) {
-            Some(path) => match std::fs::File::open(&path) {
-                Ok(file) => Response::from_file(file)
-                    .with_header(content_type(&path))
-                    .with_header(
-                        Header::from_bytes("Cache-Control", "no-cache")
-                            .expect("static header is valid"),
-                    )
-                    .boxed(),
-                Err(_) => not_found(),
-            },
+            Some(path) => {
+                let accepted = request
+                    .headers()
+                    .iter()
+                    .filter(|header| header.field.equiv("Accept-Encoding"))
+                    .map(|header| header.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let (body, encoding) = encoded(&path, &accepted);
+                match std::fs::File::open(&body) {
+                    Ok(file) => {
+                        let mut response = Response::from_file(file)
+                            .with_header(content_type(&path))
+                            .with_header(header("Cache-Control", "no-cache"));
+                        if has_copies(&path) {
+                            // Caches must keep one answer per encoding.
+                            response.add_header(header("Vary", "Accept-Encoding"));
+                        }
+                        if let Some(encoding) = encoding {
+                            response.add_header(header("Content-Encoding", encoding.token));
+                        }
+                        response.boxed()
+                    }
+                    Err(_) => not_found(),
+                }
+            }
             None => not_found(),
         };
         let _ = request.respond(response);
     }
     Ok(())
+}
+
+fn header(field: &str, value: &str) -> Header {
+    Header::from_bytes(field, value).expect("static header is valid")
+}
+
+/// A precompressed copy `make web` may write beside a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Encoding {
+    /// The `Content-Encoding` / `Accept-Encoding` token.
+    token: &'static str,
+    /// The copy's file name suffix.
+    suffix: &'static str,
+}
+
+/// In order of preference: brotli (quality 11) is smaller than gzip -9 for
+/// every file the page loads (`make sizes`).
+const ENCODINGS: [Encoding; 2] = [
+    Encoding {
+        token: "br",
+        suffix: "br",
+    },
+    Encoding {
+        token: "gzip",
+        suffix: "gz",
+    },
+];
+
+/// `path` with `.suffix` added to its name (`x.wasm` -> `x.wasm.br`).
+fn copy_of(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".");
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// A copy counts only if it is at least as new as the file, so a file
+/// edited after `make web` is never answered with its stale copy.
+fn fresh_copy(path: &Path, suffix: &str) -> Option<PathBuf> {
+    let copy = copy_of(path, suffix);
+    let modified = |file: &Path| {
+        std::fs::metadata(file)
+            .and_then(|meta| meta.modified())
+            .ok()
+    };
+    (modified(&copy)? >= modified(path)?).then_some(copy)
+}
+
+fn has_copies(path: &Path) -> bool {
+    ENCODINGS
+        .iter()
+        .any(|encoding| fresh_copy(path, encoding.suffix).is_some())
+}
+
+/// The file to send for `path` given the request's `Accept-Encoding`, and
+/// its encoding (`None`: the file itself). A coding counts as accepted when
+/// listed (or `*` is) without `q=0` (RFC 9110, 12.5.3).
+fn encoded(path: &Path, accept_encoding: &str) -> (PathBuf, Option<Encoding>) {
+    for encoding in ENCODINGS {
+        if accepts(accept_encoding, encoding.token)
+            && let Some(copy) = fresh_copy(path, encoding.suffix)
+        {
+            return (copy, Some(encoding));
+        }
+    }
+    (path.to_owned(), None)
+}
+
+/// Whether an `Accept-Encoding` value accepts `token`: its own entry's
+/// weight if listed, else that of `*`, else no.
+fn accepts(accept_encoding: &str, token: &str) -> bool {
+    let weight = |name: &str| {
+        accept_encoding.split(',').find_map(|entry| {
+            let mut parts = entry.split(';').map(str::trim);
+            if !parts.next()?.eq_ignore_ascii_case(name) {
+                return None;
+            }
+            let q = parts
+                .filter_map(|param| param.strip_prefix("q=").or(param.strip_prefix("Q=")))
+                .next_back()
+                .map_or(1.0, |q| q.parse::<f32>().unwrap_or(0.0));
+            Some(q)
+        })
+    };
+    weight(token)
+        .or_else(|| weight("*"))
+        .is_some_and(|q| q > 0.0)
 }
 
 fn not_found() -> tiny_http::ResponseBox {
@@ -168,4 +273,29 @@ fn content_type(path: &Path) -> Header {
         _ => "application/octet-stream",
     };
     Header::from_bytes("Content-Type", mime).expect("static header is valid")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::accepts;
+
+    #[test]
+    fn accept_encoding_is_read_with_its_weights() {
+        for (header, token, expected) in [
+            ("gzip, deflate, br, zstd", "br", true),
+            ("gzip, deflate, br, zstd", "gzip", true),
+            ("gzip", "br", false),
+            ("", "gzip", false),
+            ("br;q=0, gzip", "br", false),
+            ("br;q=0, gzip", "gzip", true),
+            ("BR ; q=0.5", "br", true),
+            ("*", "br", true),
+            ("*;q=0", "gzip", false),
+            ("gzip;q=1, *;q=0", "gzip", true),
+            ("gzip;q=1, *;q=0", "br", false),
+            ("identity", "gzip", false),
+        ] {
+            assert_eq!(accepts(header, token), expected, "{token} in {header:?}");
+        }
+    }
 }
