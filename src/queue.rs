@@ -68,6 +68,12 @@ impl Queue {
         self.log.borrow_mut().take()
     }
 
+    /// The ids of the jobs changed since the last call, when recording is
+    /// on: what a watcher must re-read to know the table.
+    pub fn take_touched(&self) -> Vec<String> {
+        self.log.borrow_mut().take_touched()
+    }
+
     /// Opens a queue file, creating it if it does not exist. The file uses
     /// the rollback journal and `synchronous=FULL` (R6).
     #[cfg(not(target_arch = "wasm32"))]

@@ -145,6 +145,11 @@ impl Player {
         self.queue.take_sql()
     }
 
+    /// The ids of the jobs changed since the last call, if recording.
+    pub fn take_touched(&self) -> Vec<String> {
+        self.queue.take_touched()
+    }
+
     /// The scenario being played.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario

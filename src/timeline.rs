@@ -6,7 +6,8 @@
 //! table and the receiver are kept as histories instead of copies: each job
 //! has the list of its versions, each tagged with the first position it
 //! holds at, and the receiver the list of its deliveries. Building costs
-//! about the replay (one row read per change, not a table per event), and
+//! about the replay (one row read per job the store says it changed, not a
+//! table per event), and
 //! any position's table is one binary search per job. Stepping back is
 //! exact because nothing is undone: every version comes from the real
 //! replay.
@@ -67,7 +68,7 @@ impl Timeline {
         while let Some(result) = player.step()? {
             let sql = player.take_sql();
             let after = timeline.frames.len() + 1;
-            timeline.read_changes(&player, after, &result, &sql)?;
+            timeline.read_changes(&player, after)?;
             match &result.outcome {
                 Outcome::Sent { applied: true, .. } => {
                     if let Some(claim) = holding.get(&result.worker) {
@@ -114,32 +115,12 @@ impl Timeline {
             .collect()
     }
 
-    /// Notes the rows an event changed, holding from position `after`:
-    /// none when nothing was written; the event's own job when it alone
-    /// changed; every row otherwise (a claim whose transaction also set
-    /// aside dead jobs), keeping only those that differ.
-    fn read_changes(
-        &mut self,
-        player: &Player,
-        after: Position,
-        result: &EventResult,
-        sql: &[Executed],
-    ) -> Result<()> {
-        let writes = sql
-            .iter()
-            .filter(|statement| statement.write && statement.rows > 0)
-            .count();
-        match result.outcome.job_id() {
-            _ if writes == 0 => {}
-            Some(target) if writes == 1 => {
-                if let Some(row) = player.row(target)? {
-                    self.record(after, row);
-                }
-            }
-            _ => {
-                for row in player.rows()? {
-                    self.record(after, row);
-                }
+    /// Notes the rows an event changed (the store names them), holding
+    /// from position `after`.
+    fn read_changes(&mut self, player: &Player, after: Position) -> Result<()> {
+        for id in player.take_touched() {
+            if let Some(row) = player.row(&id)? {
+                self.record(after, row);
             }
         }
         Ok(())

@@ -1,0 +1,113 @@
+//! What the statements did, written down when someone (the playground)
+//! asks: each statement with its bound values and rows, and the jobs the
+//! writes changed.
+
+use rusqlite::ToSql;
+use rusqlite::types::ToSqlOutput;
+use serde::Serialize;
+
+/// A value bound to a statement parameter: what SQLite received.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Bound {
+    /// An integer (times, quantities, tokens).
+    Int(i64),
+    /// A string (ids and names).
+    Text(String),
+}
+
+impl ToSql for Bound {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        match self {
+            Bound::Int(value) => value.to_sql(),
+            Bound::Text(value) => value.to_sql(),
+        }
+    }
+}
+
+/// SQLite stores signed 64-bit integers; every value we bind was checked to
+/// be at most [`crate::MAX_INT`], so the conversion cannot fail in practice.
+pub(super) fn int(value: u64) -> Bound {
+    Bound::Int(i64::try_from(value).unwrap_or(i64::MAX))
+}
+
+pub(super) fn text(value: &str) -> Bound {
+    Bound::Text(value.to_owned())
+}
+
+/// One statement as the queue ran it: the text, the values bound to it, and
+/// how many rows it changed (a write) or returned (a read).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Executed {
+    /// The statement, as in this module's constants.
+    pub sql: &'static str,
+    /// Parameter name -> bound value, in binding order.
+    pub params: Vec<(&'static str, Bound)>,
+    /// Whether the statement writes.
+    pub write: bool,
+    /// Rows changed (a write) or returned (a read).
+    pub rows: usize,
+}
+
+/// Where the statements of one operation are written down, when someone
+/// (the playground) asked for them. Off, it costs nothing.
+#[derive(Debug, Default)]
+pub struct SqlLog {
+    entries: Option<Vec<Executed>>,
+    /// Ids of the jobs the writes changed, while recording.
+    touched: Vec<String>,
+}
+
+impl SqlLog {
+    /// Starts (or stops) writing statements down.
+    pub fn record(&mut self, on: bool) {
+        self.entries = on.then(Vec::new);
+        self.touched.clear();
+    }
+
+    /// The statements written down since the last call.
+    pub fn take(&mut self) -> Vec<Executed> {
+        self.entries
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// The ids of the jobs changed since the last call (each once, in the
+    /// order first changed), while recording.
+    pub fn take_touched(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.touched)
+    }
+
+    pub(super) fn touch(&mut self, id: &str) {
+        if self.entries.is_some() && !self.touched.iter().any(|seen| seen == id) {
+            self.touched.push(id.to_owned());
+        }
+    }
+
+    pub(super) fn note(
+        &mut self,
+        sql: &'static str,
+        params: &[(&'static str, Bound)],
+        write: bool,
+        rows: usize,
+    ) {
+        if let Some(entries) = &mut self.entries {
+            entries.push(Executed {
+                sql: sql.trim(),
+                params: params.to_vec(),
+                write,
+                rows,
+            });
+        }
+    }
+}
+
+pub(super) type Params = [(&'static str, Bound)];
+
+pub(super) fn bind(params: &Params) -> Vec<(&str, &dyn ToSql)> {
+    params
+        .iter()
+        .map(|(name, value)| (*name, value as &dyn ToSql))
+        .collect()
+}

@@ -1,0 +1,312 @@
+//! Every SQL statement leasefence runs, and the schema they run against.
+//!
+//! Nothing outside this module writes SQL. Keeping it in one place lets a
+//! reader check the whole locking story at a glance:
+//!
+//! * claim and finish each run in one short `BEGIN IMMEDIATE` transaction
+//!   that decides and writes together (R6): the row is never read first and
+//!   written later;
+//! * a finish is one guarded `UPDATE`; "0 rows changed" *is* the rejection,
+//!   and a read in the same transaction only names the reason (R4, R14);
+//! * file databases use the rollback journal (`journal_mode=DELETE`) with
+//!   `synchronous=FULL`, and contention waits in a short busy handler.
+//!
+//! The statements are public constants so the playground can show learners
+//! the exact SQL that decided a verdict.
+
+mod log;
+mod open;
+mod sql;
+
+use std::collections::BTreeMap;
+
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
+
+use crate::error::{Error, Result};
+use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
+use log::{Params, bind, int, text};
+use open::immediate;
+
+pub use log::{Bound, Executed, SqlLog};
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use open::open_file;
+pub(crate) use open::{Kind, open_memory};
+pub use sql::*;
+
+/// Runs a write of the job named by its `:id` and notes it.
+fn write(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params) -> Result<usize> {
+    let changed = conn.prepare_cached(sql)?.execute(bind(params).as_slice())?;
+    log.note(sql, params, true, changed);
+    if changed > 0 {
+        for (name, value) in params {
+            if let (":id", Bound::Text(id)) = (*name, value) {
+                log.touch(id);
+            }
+        }
+    }
+    Ok(changed)
+}
+
+/// Runs a sweep (a write over any number of jobs, `RETURNING id`) and
+/// notes it with the jobs it changed.
+fn sweep(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params) -> Result<usize> {
+    let mut statement = conn.prepare_cached(sql)?;
+    let ids = statement
+        .query_map(bind(params).as_slice(), |row| row.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
+    log.note(sql, params, true, ids.len());
+    for id in &ids {
+        log.touch(id);
+    }
+    Ok(ids.len())
+}
+
+/// Runs a statement that yields at most one row (a read, or a write with
+/// `RETURNING`; the flag says which) and notes it.
+fn one<T>(
+    conn: &Connection,
+    log: &mut SqlLog,
+    (sql, write): (&'static str, bool),
+    params: &Params,
+    map: impl FnOnce(&Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Option<T>> {
+    let found = conn
+        .prepare_cached(sql)?
+        .query_row(bind(params).as_slice(), map)
+        .optional()?;
+    log.note(sql, params, write, usize::from(found.is_some()));
+    Ok(found)
+}
+
+/// `BEGIN IMMEDIATE`, noted: the write lock is taken before anything is read.
+fn begin<'c>(conn: &'c Connection, log: &mut SqlLog) -> Result<Transaction<'c>> {
+    let tx = immediate(conn)?;
+    log.note("BEGIN IMMEDIATE", &[], false, 0);
+    Ok(tx)
+}
+
+fn commit(tx: Transaction<'_>, log: &mut SqlLog) -> Result<()> {
+    tx.commit()?;
+    log.note("COMMIT", &[], false, 0);
+    Ok(())
+}
+
+fn read_u64(row: &Row<'_>, index: usize) -> rusqlite::Result<u64> {
+    Ok(row.get::<_, i64>(index)?.max(0) as u64)
+}
+
+fn read_job(row: &Row<'_>) -> rusqlite::Result<JobRow> {
+    let state: String = row.get(2)?;
+    Ok(JobRow {
+        id: row.get(0)?,
+        qty: read_u64(row, 1)?,
+        state: JobState::parse(&state).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                2,
+                rusqlite::types::Type::Text,
+                format!("unknown state {state:?}").into(),
+            )
+        })?,
+        owner: row.get(3)?,
+        token: read_u64(row, 4)?,
+        attempts: read_u64(row, 5)?,
+        max_attempts: read_u64(row, 6)?,
+        lease_until: row.get::<_, Option<i64>>(7)?.map(|v| v.max(0) as u64),
+        deadline: read_u64(row, 8)?,
+    })
+}
+
+fn job_row(conn: &Connection, log: &mut SqlLog, id: &str) -> Result<Option<JobRow>> {
+    one(conn, log, (ROW, false), &[(":id", text(id))], read_job)
+}
+
+/// Inserts a job and returns it as stored.
+pub(crate) fn enqueue(conn: &Connection, log: &mut SqlLog, job: &NewJob) -> Result<JobRow> {
+    let tx = begin(conn, log)?;
+    let params = [
+        (":id", text(&job.id)),
+        (":qty", int(job.qty)),
+        (":max_attempts", int(job.max_attempts)),
+        (":deadline", int(job.deadline)),
+    ];
+    match write(&tx, log, ENQUEUE, &params) {
+        Err(Error::Sqlite(rusqlite::Error::SqliteFailure(err, _)))
+            if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+        {
+            return Err(Error::DuplicateJob { id: job.id.clone() });
+        }
+        other => other?,
+    };
+    let row = job_row(&tx, log, &job.id)?.ok_or_else(|| Error::Internal {
+        what: format!("job {:?} vanished after insert", job.id),
+    })?;
+    commit(tx, log)?;
+    Ok(row)
+}
+
+/// Sets aside dead jobs, then claims the first claimable one, all in one
+/// write transaction (R6, R10).
+pub(crate) fn claim(
+    conn: &Connection,
+    log: &mut SqlLog,
+    owner: &str,
+    now: u64,
+    lease_ms: u64,
+) -> Result<Option<Claim>> {
+    let tx = begin(conn, log)?;
+    sweep(&tx, log, QUARANTINE, &[(":now", int(now))])?;
+    sweep(&tx, log, EXPIRE, &[(":now", int(now))])?;
+    let params = [
+        (":owner", text(owner)),
+        (":now_plus_lease", int(now.saturating_add(lease_ms))),
+        (":now", int(now)),
+    ];
+    let claim = one(&tx, log, (CLAIM, true), &params, |row| {
+        Ok(Claim {
+            id: row.get(0)?,
+            qty: read_u64(row, 1)?,
+            owner: row.get(2)?,
+            token: read_u64(row, 3)?,
+            attempt: read_u64(row, 4)?,
+            lease_until: read_u64(row, 5)?,
+        })
+    })?;
+    if let Some(claim) = &claim {
+        log.touch(&claim.id);
+    }
+    commit(tx, log)?;
+    Ok(claim)
+}
+
+/// Runs the fenced finish and, in the same transaction, reads the row to
+/// say why when nothing changed (R4, R14).
+pub(crate) fn finish(
+    conn: &Connection,
+    log: &mut SqlLog,
+    stamp: &Stamp,
+    now: u64,
+) -> Result<Finish> {
+    let tx = begin(conn, log)?;
+    let params = [
+        (":id", text(&stamp.id)),
+        (":owner", text(&stamp.owner)),
+        (":token", int(stamp.token)),
+        (":attempt", int(stamp.attempt)),
+        (":now", int(now)),
+    ];
+    let changed = write(&tx, log, FINISH, &params)?;
+    let current = job_row(&tx, log, &stamp.id)?;
+    commit(tx, log)?;
+    if changed == 1 {
+        return Ok(Finish {
+            accepted: true,
+            reason: None,
+            expected: Some(stamp.clone()),
+            current,
+        });
+    }
+    // The row was read after the UPDATE found nothing, inside the same
+    // transaction, so it is exactly the row the guard refused.
+    let reason = Reason::first(stamp, current.as_ref(), now).ok_or_else(|| Error::Internal {
+        what: format!(
+            "finish of {:?} changed nothing, yet every condition holds",
+            stamp.id
+        ),
+    })?;
+    Ok(Finish::rejected(reason, Some(stamp.clone()), current))
+}
+
+/// Runs one of the naive finishes on purpose, for the side-by-side
+/// comparison; never used by [`crate::Queue`].
+pub(crate) fn naive_finish(
+    conn: &Connection,
+    log: &mut SqlLog,
+    guard: Guard,
+    stamp: &Stamp,
+) -> Result<(bool, Option<JobRow>)> {
+    let tx = begin(conn, log)?;
+    let changed = match guard {
+        Guard::IdOnly => write(&tx, log, NAIVE_FINISH_BY_ID, &[(":id", text(&stamp.id))])?,
+        Guard::IdAndOwner => write(
+            &tx,
+            log,
+            NAIVE_FINISH_BY_OWNER,
+            &[(":id", text(&stamp.id)), (":owner", text(&stamp.owner))],
+        )?,
+    };
+    let current = job_row(&tx, log, &stamp.id)?;
+    commit(tx, log)?;
+    Ok((changed == 1, current))
+}
+
+/// All rows in enqueue order.
+pub(crate) fn rows(conn: &Connection) -> Result<Vec<JobRow>> {
+    let mut stmt = conn.prepare_cached(ROWS)?;
+    let rows = stmt
+        .query_map([], read_job)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// One row by id.
+pub(crate) fn row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
+    job_row(conn, &mut SqlLog::default(), id)
+}
+
+/// Jobs still pending or leased.
+pub(crate) fn live_count(conn: &Connection) -> Result<u64> {
+    let count: i64 = conn
+        .prepare_cached(LIVE_COUNT)?
+        .query_row([], |row| row.get(0))?;
+    Ok(count.max(0) as u64)
+}
+
+/// What the ledger did with one delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    /// First delivery of this id: its qty now counts.
+    Applied,
+    /// The id was already recorded with the same qty: nothing added.
+    Repeat,
+}
+
+/// Records a delivery once (R12). A repeat with another qty is refused and
+/// changes nothing.
+pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded> {
+    let tx = immediate(conn)?;
+    let inserted = tx
+        .prepare_cached(DELIVER)?
+        .execute(named_params! {":id": id, ":qty": i64::try_from(qty).unwrap_or(i64::MAX)})?;
+    if inserted == 1 {
+        tx.commit()?;
+        return Ok(Recorded::Applied);
+    }
+    let stored: i64 = tx
+        .prepare_cached(COUNT_REPEAT)?
+        .query_row(named_params! {":id": id}, |row| row.get(0))?;
+    let stored = stored.max(0) as u64;
+    if stored != qty {
+        // Dropping the transaction rolls the repeat count back.
+        return Err(Error::DeliveryConflict {
+            id: id.to_owned(),
+            stored,
+            offered: qty,
+        });
+    }
+    tx.commit()?;
+    Ok(Recorded::Repeat)
+}
+
+/// The ledger: job id -> (qty applied, repeats ignored).
+pub(crate) fn deliveries(conn: &Connection) -> Result<BTreeMap<String, (u64, u64)>> {
+    let mut stmt = conn.prepare_cached(DELIVERIES)?;
+    let ledger = stmt
+        .query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                (read_u64(row, 1)?, read_u64(row, 2)?),
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ledger)
+}

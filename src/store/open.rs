@@ -1,0 +1,159 @@
+//! Opening databases: files with the rollback journal, a busy handler and
+//! a check that the file is ours; in-memory databases for the browser and
+//! the playground.
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+use super::sql::{DELIVERIES_SCHEMA, JOBS_SCHEMA};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::error::Error;
+use crate::error::Result;
+
+/// Written into the header of a queue database (`PRAGMA application_id`),
+/// so a file of another program is refused instead of altered ("LFjq").
+#[cfg(not(target_arch = "wasm32"))]
+const QUEUE_APP_ID: i32 = 0x4C46_6A71;
+/// The same for a receiver database ("LFrc").
+#[cfg(not(target_arch = "wasm32"))]
+const RECEIVER_APP_ID: i32 = 0x4C46_7263;
+
+/// Which of our two schemas a connection holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The job queue.
+    Queue,
+    /// The idempotent receiver's ledger.
+    Receiver,
+}
+
+impl Kind {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn app_id(self) -> i32 {
+        match self {
+            Kind::Queue => QUEUE_APP_ID,
+            Kind::Receiver => RECEIVER_APP_ID,
+        }
+    }
+
+    fn schema(self) -> &'static str {
+        match self {
+            Kind::Queue => JOBS_SCHEMA,
+            Kind::Receiver => DELIVERIES_SCHEMA,
+        }
+    }
+}
+
+/// Opens (creating if needed) a database file with the rollback journal and
+/// a busy handler, and checks that it is ours.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn open_file(path: &std::path::Path, kind: Kind) -> Result<Connection> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_handler(Some(wait_briefly))?;
+    let shown = path.display().to_string();
+    // Reading the header is the first access: a file that is not SQLite at
+    // all fails here.
+    let header = conn
+        .pragma_query_value(None, "application_id", |row| row.get::<_, i32>(0))
+        .map_err(|err| not_ours(&shown, err.to_string()))?;
+    // Refuse another program's database before any pragma below writes to
+    // it (setting journal_mode would convert a WAL file for good).
+    if header != kind.app_id() {
+        let tables: i64 =
+            conn.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
+        if let Some(why) = foreign(header, tables, kind) {
+            return Err(not_ours(&shown, why));
+        }
+    }
+    let journal: String =
+        conn.pragma_update_and_check(None, "journal_mode", "DELETE", |row| row.get(0))?;
+    if !journal.eq_ignore_ascii_case("delete") {
+        return Err(not_ours(&shown, format!("journal_mode is {journal}")));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    // A claim or finish dirties four b-tree pages (the row and three small
+    // indexes); with 1 KiB pages its journal is as small as one default
+    // page. Measured in BENCHMARKS.md. Only a new file takes the setting.
+    conn.pragma_update(None, "page_size", 1024)?;
+    if header != kind.app_id() {
+        init(&conn, kind, &shown)?;
+    }
+    Ok(conn)
+}
+
+/// Opens a private in-memory database with the schema of `kind`. It is new
+/// and no one else's, so there is no header to check or write: the
+/// browser's SQLite is built without `PRAGMA` (`SQLITE_OMIT_PRAGMA`, see
+/// `vendor/sqlite/README.md`), and this is all the browser runs to open one.
+pub(crate) fn open_memory(kind: Kind) -> Result<Connection> {
+    let conn = Connection::open_in_memory()?;
+    let tx = immediate(&conn)?;
+    tx.execute_batch(kind.schema())?;
+    tx.commit()?;
+    Ok(conn)
+}
+
+/// Creates the schema in an empty database file. Two processes may race to
+/// do it, so the check and the creation share one write transaction.
+#[cfg(not(target_arch = "wasm32"))]
+fn init(conn: &Connection, kind: Kind, shown: &str) -> Result<()> {
+    let tx = immediate(conn)?;
+    let app_id: i32 = tx.query_row("PRAGMA application_id", [], |row| row.get(0))?;
+    if app_id == kind.app_id() {
+        return Ok(()); // another process created it first
+    }
+    let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
+    if let Some(why) = foreign(app_id, tables, kind) {
+        return Err(not_ours(shown, why));
+    }
+    tx.execute_batch(kind.schema())?;
+    tx.pragma_update(None, "application_id", kind.app_id())?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Why a database with this header and this many schema objects is not one
+/// of ours to use as `kind`; `None` for ours or for an empty one.
+#[cfg(not(target_arch = "wasm32"))]
+fn foreign(app_id: i32, tables: i64, kind: Kind) -> Option<String> {
+    if app_id == kind.app_id() || (app_id == 0 && tables == 0) {
+        return None;
+    }
+    Some(match (app_id, kind) {
+        (QUEUE_APP_ID, Kind::Receiver) => "it is a queue database, not a receiver's".into(),
+        (RECEIVER_APP_ID, Kind::Queue) => "it is a receiver database, not a queue".into(),
+        _ => format!("it holds {tables} other schema objects"),
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn not_ours(path: &str, why: String) -> Error {
+    Error::NotOurDatabase {
+        path: path.to_owned(),
+        why,
+    }
+}
+
+/// SQLite's own busy timeout sleeps longer and longer (up to 100 ms), so a
+/// waiting process can lose every race to one that never stops claiming.
+/// Short, jittered sleeps keep the workers' shares fair; after about ten
+/// seconds of waiting the caller gets `SQLITE_BUSY`.
+#[cfg(not(target_arch = "wasm32"))]
+fn wait_briefly(retries: i32) -> bool {
+    const GIVE_UP_AFTER: i32 = 20_000;
+    if retries >= GIVE_UP_AFTER {
+        return false;
+    }
+    // Cheap jitter from the process id and the retry count: 50..=1049 us.
+    let mixed =
+        (retries as u64 ^ u64::from(std::process::id())).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let micros = 50 + (mixed >> 32) % 1000;
+    std::thread::sleep(std::time::Duration::from_micros(micros));
+    true
+}
+
+pub(super) fn immediate(conn: &Connection) -> Result<Transaction<'_>> {
+    Ok(Transaction::new_unchecked(
+        conn,
+        TransactionBehavior::Immediate,
+    )?)
+}
