@@ -9,24 +9,51 @@
 //!
 //! # Layout
 //!
-//! * [`error`]: the one error type.
+//! Lower modules never import higher ones; the list goes from the bottom up.
+//!
+//! * [`error`]: the one error type, and [`Problem`], what was wrong.
 //! * [`model`]: the vocabulary (jobs, rows, claims, stamps, verdicts).
-//! * [`store`]: the schema, every SQL statement, and what runs them
-//!   (opening files, the busy handler, the statement log).
+//! * [`store`]: the schema, every SQL statement (the naive finishes the
+//!   fence replaces too), and what runs them.
 //! * [`queue`]: the queue API; checks input, supplies nothing but `now`.
 //! * [`receiver`]: the idempotent receiver's ledger (R12).
-//! * [`scenario`] and [`replay`]: timelines as JSON, replayed on an
-//!   in-memory queue; shared by the CLI, the tests and the browser.
-//! * [`timeline`]: a replay kept as one frame per event, for stepping.
-//! * [`unfenced`]: teaching only, the naive finishes the fence replaces.
-//! * [`playground`]: chapters, Korean/English messages, step
-//!   explanations and the stepper for the page, testable natively.
-//! * `web` (wasm32 only): the thin JavaScript facade and the page.
+//! * [`scenario`]: timelines as JSON, parsed and checked;
+//!   [`scenarios`]: the ones the product ships (`scenarios/`).
+//! * [`replay`]: a scenario played on an in-memory queue and receiver.
+//! * [`timeline`]: a replay kept for stepping back and forth.
+//! * [`unfenced`]: teaching only, the same timeline with a naive finish.
+//! * [`playground`]: everything the page shows and decides, testable
+//!   natively: chapters, Korean/English messages, the learner's session
+//!   and the view the page draws.
+//! * `web` (wasm32 only): the JavaScript facade and the page, which only
+//!   converts types and draws.
+//!
+//! # Glossary
+//!
+//! One word per concept; these are easy to confuse:
+//!
+//! * **Scenario**: a timeline written down: jobs, and events (who does
+//!   what at which millisecond). [`Scenario`].
+//! * **Player**: plays a scenario one event at a time on a fresh in-memory
+//!   queue; each actor remembers its last claim. [`Player`].
+//! * **Replay**: the document a whole playing produces (one result per
+//!   event, final rows, receiver); equal on every target. [`Replay`].
+//! * **Timeline**: a playing kept in memory so any position can be shown:
+//!   one [`Frame`] per event (its result, its SQL, the claims held) and
+//!   the histories of the table and the receiver. [`Timeline`].
+//! * **Stepper**: a learner's place in a timeline, and the moves they make
+//!   (step, back, predict, drag a finish).
+//!   [`playground::stepper::Stepper`].
+//! * **Session**: everything a learner chose (language, stepper, the naive
+//!   guard to compare, the editor's last word).
+//!   [`playground::session::Session`].
+//! * **View**: what the page draws for a session, as plain values.
+//!   [`playground::view`].
 //!
 //! # Guarantees
 //!
-//! Rule numbers refer to the contract (`CONTRACT.md`, restated in the
-//! README).
+//! Rule numbers refer to the contract, `CONTRACT.md` at the repository's
+//! root.
 //!
 //! * A claim takes a job iff it is `pending`, or `leased` with
 //!   `lease_until <= now` (R5, R11); it adds 1 to `token` and `attempts`
