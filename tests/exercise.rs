@@ -2,6 +2,8 @@
 //! processes on the wall clock. A delivers its first job, then stalls past
 //! its lease; B reclaims that job and delivers it again. The queue refuses
 //! A's stale finish, and the receiver counts every job exactly once.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,5 +1,7 @@
 //! File databases and the command line: the rollback journal (R6), no lock
 //! held while sending (R7), and bad input refused with nothing changed.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -2,6 +2,8 @@
 //! give the same results as the same events in a document, and an event the
 //! document parser would refuse is refused here too, changing nothing.
 //! Runs natively and in headless Chromium.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

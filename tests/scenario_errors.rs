@@ -1,5 +1,7 @@
 //! Malformed scenarios are refused whole, naming the event index and the
 //! field. Runs natively and in the browser.
+//!
+//! The scenario format and its errors are described in CONTRACT.md.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -1,6 +1,8 @@
 //! Helpers shared by the test files: side-by-side failure messages (R14)
 //! and the scenario files, embedded so the browser tests read the very same
 //! bytes as the native ones.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![allow(dead_code)] // each test file uses a different part of this module
 
