@@ -11,7 +11,11 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod clock;
+#[cfg(not(target_arch = "wasm32"))]
 mod http;
+#[cfg(not(target_arch = "wasm32"))]
+mod output;
 #[cfg(not(target_arch = "wasm32"))]
 mod work;
 

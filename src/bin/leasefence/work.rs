@@ -15,7 +15,8 @@ use leasefence::{Claim, Error, ProcessError, Queue};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::cli::{print_json, wall_clock_ms};
+use crate::clock::wall_clock_ms;
+use crate::output::print_json;
 
 /// Options of `leasefence work`.
 #[derive(Debug, Args)]
