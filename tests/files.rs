@@ -286,6 +286,20 @@ fn bad_command_line_input_exits_2_names_the_field_and_changes_nothing() {
             ],
             "--token",
         ),
+        (
+            &[
+                "work",
+                "--owner",
+                "A",
+                "--lease-ms",
+                "5",
+                "--receiver",
+                "http://127.0.0.1:9",
+                "--clock",
+                "no-such-clock-file",
+            ],
+            "--clock",
+        ),
     ];
     for (args, field) in cases {
         let out = leasefence(&db, args);

@@ -95,8 +95,8 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:8090")]
         listen: String,
     },
-    /// Claim, deliver to a receiver and finish, on the wall clock, until no
-    /// job is left.
+    /// Claim, deliver to a receiver and finish, on the wall clock (or
+    /// `--clock`), until no job is left.
     Work(work::WorkArgs),
     /// Serve the playground page (`www/`) with the right MIME types.
     Serve {
