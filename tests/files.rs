@@ -1,5 +1,7 @@
 //! File databases and the command line: the rollback journal (R6), no lock
 //! held while sending (R7), and bad input refused with nothing changed.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -283,6 +285,20 @@ fn bad_command_line_input_exits_2_names_the_field_and_changes_nothing() {
                 "1",
             ],
             "--token",
+        ),
+        (
+            &[
+                "work",
+                "--owner",
+                "A",
+                "--lease-ms",
+                "5",
+                "--receiver",
+                "http://127.0.0.1:9",
+                "--clock",
+                "no-such-clock-file",
+            ],
+            "--clock",
         ),
     ];
     for (args, field) in cases {

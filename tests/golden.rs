@@ -2,6 +2,8 @@
 //! exactly its `.expected.json` document. This file runs natively and in
 //! headless Chromium, on the same embedded bytes, so both targets are held
 //! to one document.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

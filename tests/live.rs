@@ -2,6 +2,8 @@
 //! give the same results as the same events in a document, and an event the
 //! document parser would refuse is refused here too, changing nothing.
 //! Runs natively and in headless Chromium.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -101,22 +103,29 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
         "a job id used twice"
     );
 
-    for (text, message) in [
+    for (text, place, problem) in [
         (
             r#"{"at": 600, "worker": "B", "do": "claim"}"#,
-            "scenario: events[1].lease_ms: a claim needs lease_ms",
+            "events[1].lease_ms",
+            "LeaseMissing",
         ),
         (
             r#"{"at": 600, "worker": "B", "do": "claim", "lease_ms": 1000, "color": "red"}"#,
-            "scenario: events[1].color: unknown field `color`, expected one of `at`, `worker`, `do`, `owner`, `lease_ms`, `job` at line 1 column 67",
+            "events[1].color",
+            "Unfit",
         ),
         (
             r#"{"at": 1.5, "worker": "B", "do": "finish"}"#,
-            "scenario: events[1].at: invalid type: floating point `1.5`, expected u64 at line 1 column 10",
+            "events[1].at",
+            "Unfit",
         ),
     ] {
         let refused = Scenario::parse_event(text, 1).expect_err("malformed");
-        check!(refused.to_string(), message, "parse_event({text})");
+        check!(
+            support::place_and_problem(&refused),
+            (place.to_owned(), problem.to_owned()),
+            "parse_event({text}): {refused}"
+        );
     }
 
     check!(

@@ -10,6 +10,8 @@
 //! * a rejected finish changes nothing (R4);
 //! * tokens only grow (R2);
 //! * `lease_until <= deadline` (R9).
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![cfg(not(target_arch = "wasm32"))]
 

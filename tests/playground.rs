@@ -1,6 +1,8 @@
 //! The playground's model: both languages have every message, every
 //! chapter replays, and a step is explained with the numbers that decided
 //! it.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

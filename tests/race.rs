@@ -2,6 +2,8 @@
 //! open one file database, wait at a start gate, and are released at the
 //! same moment to claim the one pending job. Every round, exactly one of
 //! them gets it.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![cfg(not(target_arch = "wasm32"))]
 

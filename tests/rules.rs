@@ -3,6 +3,8 @@
 //! Every test is named for the behaviour it proves and tagged with its rule.
 //! This file runs natively and in headless Chromium (`wasm-pack test`), so
 //! the browser build is held to the same rules by the same code.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -276,9 +278,10 @@ fn claim_one_ms_after_lease_end_takes_the_job() -> TestResult {
 }
 
 /// R5: at every instant around the boundary, exactly one of "A may finish"
-/// and "B may claim" holds: never both, never neither.
+/// and "B may claim" holds: never both, never neither. (Between expiry and
+/// a reclaim nobody *holds* the job; anyone may take it.)
 #[test]
-fn no_instant_has_two_valid_holders_or_none() -> TestResult {
+fn at_every_instant_either_the_holder_may_finish_or_another_may_claim() -> TestResult {
     for now in 995..=1005 {
         let queue = queue_with_snack()?;
         let a = claimed(&queue, "A", 0, 1000)?;

@@ -1,5 +1,7 @@
 //! The naive finishes of the teaching module do what the course warns
 //! about, which is why the queue does not use them.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

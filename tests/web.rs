@@ -3,6 +3,8 @@
 //! the check can fail), and bad
 //! input from JavaScript throws an `Error` naming the field and changes
 //! nothing.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![cfg(target_arch = "wasm32")]
 

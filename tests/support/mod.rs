@@ -1,10 +1,15 @@
-//! Helpers shared by the test files: side-by-side failure messages (R14)
-//! and the scenario files, embedded so the browser tests read the very same
-//! bytes as the native ones.
+//! Helpers shared by the test files: side-by-side failure messages (R14),
+//! the scenario files, embedded so the browser tests read the very same
+//! bytes as the native ones, and (natively) the command line as processes.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
 #![allow(dead_code)] // each test file uses a different part of this module
 
 use serde::Serialize;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod processes;
 
 /// Renders `expected` and `current` as pretty JSON in two columns.
 pub fn side_by_side(expected: &impl Serialize, current: &impl Serialize) -> String {
@@ -45,6 +50,24 @@ macro_rules! check {
             );
         }
     }};
+}
+
+/// A scenario refusal as its place and its problem. The JSON parser's
+/// complaints are given by kind (`Syntax`, `Unfit`) without their sentence,
+/// which is serde's wording, not the project's; every other problem whole.
+pub fn place_and_problem(refusal: &leasefence::Error) -> (String, String) {
+    use leasefence::{Error, Problem};
+    match refusal {
+        Error::Scenario { path, problem } => (
+            path.clone(),
+            match problem {
+                Problem::Syntax(_) => "Syntax".to_owned(),
+                Problem::Unfit(_) => "Unfit".to_owned(),
+                other => format!("{other:?}"),
+            },
+        ),
+        other => panic!("expected a scenario refusal, got {other:?}"),
+    }
 }
 
 macro_rules! with_expected {

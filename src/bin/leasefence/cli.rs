@@ -1,13 +1,18 @@
 //! Argument parsing (clap) and the one-shot commands.
+//!
+//! `cli` parses and dispatches; it is imported by nobody. What the commands
+//! share (JSON output, input errors, the clock) lives in `output` and
+//! `clock`, so `http` and `work` never reach back into it.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Parser, Subcommand};
-use leasefence::{Error, NewJob, Problem, Queue, Stamp, replay_json};
+use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
 
+use crate::clock::wall_clock_ms;
+use crate::output::{invalid, print_json};
 use crate::{http, work};
 
 /// A SQLite job queue that refuses a late worker's stale finish.
@@ -90,8 +95,8 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:8090")]
         listen: String,
     },
-    /// Claim, deliver to a receiver and finish, on the wall clock, until no
-    /// job is left.
+    /// Claim, deliver to a receiver and finish, on the wall clock (or
+    /// `--clock`), until no job is left.
     Work(work::WorkArgs),
     /// Serve the playground page (`www/`) with the right MIME types.
     Serve {
@@ -157,28 +162,6 @@ fn as_flags(err: Error) -> Error {
         }
         other => other,
     }
-}
-
-/// Bad input to the command line itself, in words.
-pub fn invalid(field: &str, text: impl Into<String>) -> Error {
-    Error::invalid(field, Problem::Text(text.into()))
-}
-
-/// Milliseconds since the Unix epoch: the wall clock, read only here at
-/// the edge.
-pub fn wall_clock_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis() as u64)
-}
-
-/// Prints one JSON value on its own line.
-pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
-    let line = serde_json::to_string(value).map_err(|err| invalid("output", err.to_string()))?;
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (e.g. `| head`) is not worth a panic.
-    let _ = writeln!(out, "{line}");
-    Ok(())
 }
 
 fn db_path(db: Option<&Path>) -> Result<&Path, Error> {

@@ -9,7 +9,7 @@ use leasefence::{Error, Receiver};
 use serde::Deserialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use crate::cli::{invalid, print_json};
+use crate::output::{invalid, print_json};
 
 /// Largest request body the receiver reads.
 const MAX_BODY: u64 = 64 * 1024;

@@ -4,11 +4,18 @@
 //! Every command prints JSON on stdout. Exit codes: 0 success, 1 a finish
 //! was rejected, 2 bad input or an unusable database (one line on stderr,
 //! naming the field; nothing changed), 3 `work` could not deliver.
+//!
+//! Rule numbers (R4, R7, R12, ...) refer to CONTRACT.md at the repository
+//! root, which also lists the command line's decisions.
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod clock;
+#[cfg(not(target_arch = "wasm32"))]
 mod http;
+#[cfg(not(target_arch = "wasm32"))]
+mod output;
 #[cfg(not(target_arch = "wasm32"))]
 mod work;
 

@@ -1,4 +1,5 @@
-//! `leasefence work`: a real worker process on the wall clock.
+//! `leasefence work`: a real worker process, on the wall clock or on the
+//! file clock given with `--clock`.
 //!
 //! It claims, delivers the job to the receiver over HTTP with no transaction
 //! open (R7), then finishes with its stamp, until no job is left. With
@@ -6,16 +7,16 @@
 //! the receiver's answer were slow, so its lease can run out and another
 //! worker can reclaim the job before its finish arrives.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
 use leasefence::{Claim, Error, ProcessError, Queue};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::cli::{print_json, wall_clock_ms};
+use crate::clock::Clock;
+use crate::output::print_json;
 
 /// Options of `leasefence work`.
 #[derive(Debug, Args)]
@@ -39,6 +40,11 @@ pub struct WorkArgs {
     /// after this long.
     #[arg(long, value_name = "MS", default_value_t = 20)]
     poll_ms: u64,
+    /// Read the time (milliseconds) from this file instead of the wall
+    /// clock; waits last until the file's time has advanced. Whoever
+    /// writes the file (a test, or you by hand) moves time.
+    #[arg(long, value_name = "FILE")]
+    clock: Option<PathBuf>,
 }
 
 /// One processed job, printed as a JSON line (fields in contract order).
@@ -58,6 +64,7 @@ struct Delivered {
 
 /// Runs the worker loop; prints one JSON line per job and a summary.
 pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
+    let clock = Clock::new(args.clock.as_deref())?;
     let queue = Queue::open(db)?;
     let agent = ureq::Agent::new_with_defaults();
     let url = format!("{}/deliveries", args.receiver.trim_end_matches('/'));
@@ -68,11 +75,11 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
             applied = Some(deliver(&agent, &url, claim)?);
             if args.stall_ms > 0 && stalls_left > 0 {
                 stalls_left -= 1;
-                std::thread::sleep(Duration::from_millis(args.stall_ms));
+                clock.wait(args.stall_ms);
             }
             Ok(())
         };
-        match queue.process_one(&args.owner, args.lease_ms, wall_clock_ms, send) {
+        match queue.process_one(&args.owner, args.lease_ms, || clock.now(), send) {
             Ok(Some(processed)) => {
                 if processed.finish.accepted {
                     finished += 1;
@@ -87,7 +94,7 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
                 })?;
             }
             Ok(None) if queue.live_jobs()? == 0 => break,
-            Ok(None) => std::thread::sleep(Duration::from_millis(args.poll_ms)),
+            Ok(None) => clock.wait(args.poll_ms),
             Err(ProcessError::Queue(err)) => return Err(err),
             Err(ProcessError::Send(message)) => {
                 // Not bad input: the receiver is down or refused. The job

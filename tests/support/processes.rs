@@ -1,0 +1,57 @@
+//! The command line as real processes, for the tests that run them
+//! (`exercise.rs`, `crash.rs`): the binary on a database file, the receiver
+//! on loopback, and children that cannot outlive a failing test.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+/// The `leasefence` binary on the database file `db`.
+pub fn leasefence(db: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_leasefence"));
+    command.arg("--db").arg(db);
+    command
+}
+
+/// A child process, killed (SIGKILL) and reaped when dropped, so that a
+/// failing assertion leaves nothing running.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `leasefence receiver` on `listen` (`127.0.0.1:0` picks a port)
+/// and returns it with the URL it announced, once it listens; `None` when
+/// it exited instead (the address was taken).
+pub fn start_receiver(db: &Path, listen: &str) -> Option<(Running, String)> {
+    let mut child = leasefence(db)
+        .args(["receiver", "--listen", listen])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the receiver starts");
+    let mut first_line = String::new();
+    BufReader::new(child.stdout.take().expect("piped stdout"))
+        .read_line(&mut first_line)
+        .expect("reads the receiver's stdout");
+    let running = Running(child);
+    let announced: Value = serde_json::from_str(&first_line).ok()?;
+    let url = announced["listening"].as_str()?.to_owned();
+    Some((running, url))
+}
+
+/// What the receiver at `url` holds (`GET /totals`).
+pub fn totals(url: &str) -> Value {
+    ureq::get(&format!("{url}/totals"))
+        .call()
+        .expect("the receiver answers")
+        .body_mut()
+        .read_json()
+        .expect("totals are JSON")
+}
