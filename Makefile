@@ -9,7 +9,7 @@ LISTEN ?= 127.0.0.1:8080
 TARGET ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
-.PHONY: test serve web setup setup-web native-test lint browser-test e2e size-check bench sizes breakdown replay-speed
+.PHONY: test serve web setup setup-web native-test lint browser-test e2e size-check bench bench-page sizes breakdown replay-speed
 
 test: setup lint native-test browser-test e2e size-check
 
@@ -54,6 +54,12 @@ size-check: web
 
 bench:
 	cargo bench --bench throughput
+
+# The page's timings in Chromium (first render, a step, a 2,000-event
+# scenario): measured, never asserted, so not part of `make test`.
+bench-page: web
+	cargo build --quiet
+	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node e2e/budgets.mjs
 
 # The page's files, then the queue-only package (no playground) alone;
 # after each, where the module's bytes go (a copy optimised the same way

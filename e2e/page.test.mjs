@@ -1,48 +1,28 @@
 // The playground end to end, in Debian's Chromium driven by playwright-core,
 // against the real `leasefence serve`. Run by `make e2e` (part of `make test`):
 //   node --test e2e/
-// Screenshots land in target/screenshots/ and the measured budgets in
-// target/e2e-budgets.json (copied into BENCHMARKS.md by hand).
+// Screenshots land in target/screenshots/. Timings are measured apart, by
+// `make bench-page` (e2e/budgets.mjs), not here.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
-import { createInterface } from "node:readline";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
+import { ROOT, base64url, start } from "./harness.mjs";
 
-const ROOT = new URL("../", import.meta.url).pathname;
-const BINARY = process.env.LEASEFENCE_BIN ?? `${ROOT}target/debug/leasefence`;
 const SHOTS = `${ROOT}target/screenshots`;
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
-let server;
 let base;
 let browser;
-const budgets = {};
+let stop;
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value]);
-  base = JSON.parse(line).listening;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  ({ base, browser, stop } = await start());
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill();
-  writeFileSync(`${ROOT}target/e2e-budgets.json`, JSON.stringify(budgets, null, 2));
-  console.log("budgets:", JSON.stringify(budgets));
+  await stop?.();
 });
 
 /** A page that fails the test on any console error or uncaught exception. */
@@ -65,7 +45,6 @@ async function done(page) {
   await page.context().close();
 }
 
-const base64url = (text) => Buffer.from(text, "utf8").toString("base64url");
 const results = (page, scope = ".lf") =>
   page.$$eval(`${scope} [data-event]`, (rows) => rows.map((row) => row.getAttribute("data-result")));
 const live = (page, scope = ".lf") => page.$eval(`${scope} .lf-live`, (el) => el.textContent);
@@ -374,67 +353,6 @@ describe("the playground", () => {
       await page.screenshot({ path: `${SHOTS}/canonical-360-${lang}.png`, fullPage: true });
       await done(page);
     }
-  });
-
-  test("budgets: first render, step time, a 2,000-event scenario (measured, not asserted)", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        if (document.querySelector(".lf [data-event]")) {
-          window.__firstRender = performance.now();
-          observer.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
-    await page.goto(`${base}/#chapter=canonical&lang=en`);
-    await page.waitForSelector(".lf [data-event]");
-    budgets.first_render_ms = Math.round(await page.evaluate(() => window.__firstRender));
-
-    budgets.step_median_ms = await page.evaluate(() => {
-      const root = document.querySelector(".lf");
-      const times = [];
-      for (let i = 0; i < 200; i++) {
-        const key = i % 6 < 3 ? "ArrowRight" : "ArrowLeft";
-        const started = performance.now();
-        root.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      return Number(times[times.length >> 1].toFixed(3));
-    });
-
-    const events = [];
-    const jobs = [];
-    for (let j = 0; j < 40; j++) jobs.push({ id: `job-${j}`, qty: 1 + (j % 3), deadline: 1_000_000 });
-    for (let i = 0; i < 2000; i++) {
-      const worker = `W${i % 4}`;
-      const kind = ["claim", "send", "finish"][Math.floor(i / 4) % 3];
-      events.push(kind === "claim" ? { at: i * 10, worker, do: "claim", lease_ms: 25 } : { at: i * 10, worker, do: kind });
-    }
-    const big = base64url(JSON.stringify({ jobs, events }));
-    const bigPage = await context.newPage();
-    await bigPage.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        if (document.querySelectorAll(".lf [data-event]").length === 2000) {
-          window.__rendered = performance.now();
-          observer.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
-    await bigPage.goto(`${base}/#scenario=${big}&lang=en`);
-    await bigPage.waitForFunction(() => window.__rendered !== undefined);
-    // From navigation start to all 2,000 rows on the page, then End (all
-    // events applied) through the next painted frame.
-    budgets.load_2000_events_ms = Math.round(await bigPage.evaluate(() => window.__rendered));
-    budgets.end_2000_events_ms = Math.round(await bigPage.evaluate(() => new Promise((resolve) => {
-      const started = performance.now();
-      document.querySelector(".lf").dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }));
-      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
-    })));
-    budgets.load_and_end_2000_events_ms = budgets.load_2000_events_ms + budgets.end_2000_events_ms;
-    assert.equal(await bigPage.$$eval(".lf [data-event][data-result]", (rows) => rows.length), 2000);
-    await context.close();
   });
 });
 

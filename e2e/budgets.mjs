@@ -1,0 +1,74 @@
+// The page's timings, measured (not asserted): first render, the median
+// step, and a 2,000-event scenario loaded and played to its end. Run by
+// `make bench-page`; the figures go to target/e2e-budgets.json and, by
+// hand, to BENCHMARKS.md.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { ROOT, base64url, start } from "./harness.mjs";
+
+const { base, browser, stop } = await start();
+const budgets = {};
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.querySelector(".lf [data-event]")) {
+        window.__firstRender = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`${base}/#chapter=canonical&lang=en`);
+  await page.waitForSelector(".lf [data-event]");
+  budgets.first_render_ms = Math.round(await page.evaluate(() => window.__firstRender));
+
+  budgets.step_median_ms = await page.evaluate(() => {
+    const root = document.querySelector(".lf");
+    const times = [];
+    for (let i = 0; i < 200; i++) {
+      const key = i % 6 < 3 ? "ArrowRight" : "ArrowLeft";
+      const started = performance.now();
+      root.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return Number(times[times.length >> 1].toFixed(3));
+  });
+
+  const events = [];
+  const jobs = [];
+  for (let j = 0; j < 40; j++) jobs.push({ id: `job-${j}`, qty: 1 + (j % 3), deadline: 1_000_000 });
+  for (let i = 0; i < 2000; i++) {
+    const worker = `W${i % 4}`;
+    const kind = ["claim", "send", "finish"][Math.floor(i / 4) % 3];
+    events.push(kind === "claim" ? { at: i * 10, worker, do: "claim", lease_ms: 25 } : { at: i * 10, worker, do: kind });
+  }
+  const big = base64url(JSON.stringify({ jobs, events }));
+  const bigPage = await context.newPage();
+  await bigPage.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.querySelectorAll(".lf [data-event]").length === 2000) {
+        window.__rendered = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await bigPage.goto(`${base}/#scenario=${big}&lang=en`);
+  await bigPage.waitForFunction(() => window.__rendered !== undefined);
+  // From navigation start to all 2,000 rows on the page, then End (all
+  // events applied) through the next painted frame.
+  budgets.load_2000_events_ms = Math.round(await bigPage.evaluate(() => window.__rendered));
+  budgets.end_2000_events_ms = Math.round(await bigPage.evaluate(() => new Promise((resolve) => {
+    const started = performance.now();
+    document.querySelector(".lf").dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }));
+    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+  })));
+  budgets.load_and_end_2000_events_ms = budgets.load_2000_events_ms + budgets.end_2000_events_ms;
+  assert.equal(await bigPage.$$eval(".lf [data-event][data-result]", (rows) => rows.length), 2000);
+  await context.close();
+} finally {
+  await stop();
+}
+writeFileSync(`${ROOT}target/e2e-budgets.json`, JSON.stringify(budgets, null, 2));
+console.log(JSON.stringify(budgets, null, 2));
