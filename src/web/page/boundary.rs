@@ -25,14 +25,14 @@ impl Slider {
     /// A slider the page maps to `action`; also returns its three elements,
     /// in order, for the panel to hold.
     fn new(doc: &Document, action: &str) -> Result<(Slider, [El; 3]), JsValue> {
-        let label = El::new(doc, "label")?.class(&format!("lf-{action}-label"))?;
+        let label = El::new(doc, "label")?.class(&format!("lf-{action}-label"));
         let input = El::new(doc, "input")?
-            .attr("type", "range")?
-            .attr("data-action", action)?
-            .class(&format!("lf-{action}-range"))?;
+            .attr("type", "range")
+            .attr("data-action", action)
+            .class(&format!("lf-{action}-range"));
         let value = El::new(doc, "output")?
-            .class(&format!("lf-{action}-value"))?
-            .attr("aria-live", "polite")?;
+            .class(&format!("lf-{action}-value"))
+            .attr("aria-live", "polite");
         let slider = Slider {
             label: label.0.clone(),
             input: input.0.clone().unchecked_into(),
@@ -76,15 +76,15 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Slider, Slider), 
     // the same boundary, with the course's warning beside it.
     let (lease, lease_els) = Slider::new(doc, "lease")?;
     let panel = El::new(doc, "details")?
-        .class("lf-panel lf-boundary")?
-        .child(El::new(doc, "summary")?.text(lang.text("boundary.title")))?
-        .children(finish_els)?
-        .children(lease_els)?
+        .class("lf-panel lf-boundary")
+        .child(El::new(doc, "summary")?.text(lang.text("boundary.title")))
+        .children(finish_els)
+        .children(lease_els)
         .child(
             El::new(doc, "p")?
-                .class("lf-lease-note")?
+                .class("lf-lease-note")
                 .text(lang.text("lease.note")),
-        )?;
+        );
     Ok((panel, finish, lease))
 }
 

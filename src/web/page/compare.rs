@@ -25,10 +25,10 @@ pub(super) fn draw(
     let mut rows = vec![header_row(doc, titles)?];
     for row in &view.rows {
         let line = El::new(doc, "tr")?.children([
-            El::new(doc, "th")?.attr("scope", "row")?.text(&row.event),
+            El::new(doc, "th")?.attr("scope", "row").text(&row.event),
             El::new(doc, "td")?.text(&row.fenced),
             El::new(doc, "td")?.text(&row.naive),
-        ])?;
+        ]);
         if row.harm {
             line.0.set_attribute("class", "lf-harm")?;
         }
@@ -43,12 +43,12 @@ pub(super) fn draw(
         &parts.compare,
         [
             El::new(doc, "pre")?
-                .class("lf-naive-sql")?
+                .class("lf-naive-sql")
                 .text(view.guard_sql),
             El::new(doc, "table")?
-                .class("lf-compare-table")?
-                .children(rows)?,
-            El::new(doc, "p")?.class(note_class)?.text(&view.note),
+                .class("lf-compare-table")
+                .children(rows),
+            El::new(doc, "p")?.class(note_class).text(&view.note),
         ],
     )
 }

@@ -22,14 +22,17 @@ impl El {
         Ok(El(doc.create_element_ns(Some(SVG_NS), tag)?))
     }
 
-    /// Sets an attribute.
-    pub fn attr(self, name: &str, value: &str) -> Result<El, JsValue> {
-        self.0.set_attribute(name, value)?;
-        Ok(self)
+    /// Sets an attribute. Names here are constants, which the DOM never
+    /// refuses (it throws only for names that are not XML names), so the
+    /// builder does not make every call site handle an error that cannot
+    /// happen: each `?` costs code in the module learners download.
+    pub fn attr(self, name: &str, value: &str) -> El {
+        let _ = self.0.set_attribute(name, value);
+        self
     }
 
     /// Sets the class attribute.
-    pub fn class(self, classes: &str) -> Result<El, JsValue> {
+    pub fn class(self, classes: &str) -> El {
         self.attr("class", classes)
     }
 
@@ -39,25 +42,26 @@ impl El {
         self
     }
 
-    /// Appends a child.
-    pub fn child(self, child: El) -> Result<El, JsValue> {
-        self.0.append_child(&child.0)?;
-        Ok(self)
+    /// Appends a child. The child is always a fresh element, which the DOM
+    /// never refuses (it throws only for cycles and documents).
+    pub fn child(self, child: El) -> El {
+        let _ = self.0.append_child(&child.0);
+        self
     }
 
-    /// Appends children.
-    pub fn children(self, children: impl IntoIterator<Item = El>) -> Result<El, JsValue> {
+    /// Appends children, as [`El::child`].
+    pub fn children(self, children: impl IntoIterator<Item = El>) -> El {
         for child in children {
-            self.0.append_child(&child.0)?;
+            let _ = self.0.append_child(&child.0);
         }
-        Ok(self)
+        self
     }
 
     /// A `<button>` that the page's click handler maps to `action`.
     pub fn button(doc: &Document, action: &str, label: &str) -> Result<El, JsValue> {
         Ok(El::new(doc, "button")?
-            .attr("type", "button")?
-            .attr("data-action", action)?
+            .attr("type", "button")
+            .attr("data-action", action)
             .text(label))
     }
 }
@@ -69,9 +73,9 @@ pub fn header_row<'a>(
 ) -> Result<El, JsValue> {
     let mut cells = Vec::new();
     for label in labels {
-        cells.push(El::new(doc, "th")?.attr("scope", "col")?.text(label));
+        cells.push(El::new(doc, "th")?.attr("scope", "col").text(label));
     }
-    El::new(doc, "tr")?.children(cells)
+    Ok(El::new(doc, "tr")?.children(cells))
 }
 
 /// Replaces every child of `parent` with `children`.

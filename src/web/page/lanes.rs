@@ -28,30 +28,30 @@ pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) -> Res
         .attr(
             "viewBox",
             &format!("0 0 {:.0} {:.0}", view.width, view.height),
-        )?
-        .attr("role", "img")?
-        .attr("aria-label", &view.summary)?
-        .class("lf-svg")?
-        .children(shapes)?;
+        )
+        .attr("role", "img")
+        .attr("aria-label", &view.summary)
+        .class("lf-svg")
+        .children(shapes);
     replace_children(container, [svg])
 }
 
 fn element(doc: &Document, shape: &Shape) -> Result<El, JsValue> {
     let n = |value: f64| format!("{value:.1}");
     match shape {
-        Shape::Line { from, to, class } => El::svg(doc, "line")?
-            .attr("x1", &n(from.0))?
-            .attr("y1", &n(from.1))?
-            .attr("x2", &n(to.0))?
-            .attr("y2", &n(to.1))?
-            .class(class),
-        Shape::Bar { x, y, width, class } => El::svg(doc, "rect")?
-            .attr("x", &n(*x))?
-            .attr("y", &n(*y))?
-            .attr("width", &n(*width))?
-            .attr("height", "20")?
-            .attr("rx", "4")?
-            .class(class),
+        Shape::Line { from, to, class } => Ok(El::svg(doc, "line")?
+            .attr("x1", &n(from.0))
+            .attr("y1", &n(from.1))
+            .attr("x2", &n(to.0))
+            .attr("y2", &n(to.1))
+            .class(class)),
+        Shape::Bar { x, y, width, class } => Ok(El::svg(doc, "rect")?
+            .attr("x", &n(*x))
+            .attr("y", &n(*y))
+            .attr("width", &n(*width))
+            .attr("height", "20")
+            .attr("rx", "4")
+            .class(class)),
         Shape::Text {
             at,
             text,
@@ -64,10 +64,10 @@ fn element(doc: &Document, shape: &Shape) -> Result<El, JsValue> {
                 Anchor::End => "end",
             };
             Ok(El::svg(doc, "text")?
-                .attr("x", &n(at.0))?
-                .attr("y", &n(at.1))?
-                .attr("text-anchor", anchor)?
-                .class(class)?
+                .attr("x", &n(at.0))
+                .attr("y", &n(at.1))
+                .attr("text-anchor", anchor)
+                .class(class)
                 .text(text))
         }
     }

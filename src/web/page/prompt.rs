@@ -20,14 +20,14 @@ pub(super) fn draw(
     if let Some(question) = &view.question {
         children.push(El::new(doc, "span")?.text(question));
         for (answer, key) in [("accept", "predict.accept"), ("reject", "predict.reject")] {
-            children.push(El::button(doc, "guess", lang.text(key))?.attr("data-arg", answer)?);
+            children.push(El::button(doc, "guess", lang.text(key))?.attr("data-arg", answer));
         }
     }
     if let Some(feedback) = &view.feedback {
-        children.push(El::new(doc, "span")?.class("lf-feedback")?.text(feedback));
+        children.push(El::new(doc, "span")?.class("lf-feedback").text(feedback));
     }
     if let Some(score) = &view.score {
-        children.push(El::new(doc, "span")?.class("lf-score")?.text(score));
+        children.push(El::new(doc, "span")?.class("lf-score").text(score));
     }
     let open = if children.is_empty() { "false" } else { "true" };
     parts.prompt.set_attribute("data-open", open)?;

@@ -56,11 +56,11 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
 
     let (header, chapter_select, share_status) = header(doc, lang, state.use_hash)?;
-    let narration = El::new(doc, "p")?.class("lf-narration")?;
+    let narration = El::new(doc, "p")?.class("lf-narration");
     let (controls, seek, position, play_button) = controls(doc, lang, state.speed_ms)?;
     let prompt = El::new(doc, "div")?
-        .class("lf-prompt")?
-        .attr("role", "group")?;
+        .class("lf-prompt")
+        .attr("role", "group");
     let (grid, lanes_panel, bodies) = grid(doc, lang)?;
     let (boundary_panel, finish, lease) = boundary::build(doc, lang)?;
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard())?;
@@ -87,18 +87,17 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         editor_status,
         share_status: share_status.0.clone(),
         live: El::new(doc, "div")?
-            .class("lf-live")?
-            .attr("role", "status")?
-            .attr("aria-live", "polite")?
+            .class("lf-live")
+            .attr("role", "status")
+            .attr("aria-live", "polite")
             .0,
     };
-    let extras = El::new(doc, "div")?.class("lf-extras")?.children([
-        compare_panel,
-        predict,
-        editor_panel,
-    ])?;
+    let extras =
+        El::new(doc, "div")?
+            .class("lf-extras")
+            .children([compare_panel, predict, editor_panel]);
     let footer = El::new(doc, "p")?
-        .class("lf-footer")?
+        .class("lf-footer")
         .text(&t("footer.rules"));
     replace_children(
         root,
@@ -130,30 +129,30 @@ fn header(
     let t = |key: &str| lang.text(key).to_owned();
     let chapter_select = chapter_select(doc, lang)?;
     let share_status = El::new(doc, "span")?
-        .class("lf-share-status")?
-        .attr("aria-live", "polite")?;
-    let tools = El::new(doc, "div")?.class("lf-tools")?.children([
+        .class("lf-share-status")
+        .attr("aria-live", "polite");
+    let tools = El::new(doc, "div")?.class("lf-tools").children([
         El::new(doc, "label")?
-            .class("lf-chapter")?
-            .child(El::new(doc, "span")?.text(&t("chapter.label")))?
-            .child(El(chapter_select.clone().into()))?,
+            .class("lf-chapter")
+            .child(El::new(doc, "span")?.text(&t("chapter.label")))
+            .child(El(chapter_select.clone().into())),
         El::button(doc, "lang", &t("lang.switch"))?
-            .attr("aria-label", &t("lang.switch_label"))?
-            .attr("lang", lang.other().tag())?,
+            .attr("aria-label", &t("lang.switch_label"))
+            .attr("lang", lang.other().tag()),
         // Only a page that owns its URL has a link to share.
         El::button(doc, "copy-link", &t("share.copy"))?
-            .attr("data-hidden", if use_hash { "false" } else { "true" })?,
+            .attr("data-hidden", if use_hash { "false" } else { "true" }),
         El(share_status.0.clone()),
-    ])?;
-    let header = El::new(doc, "header")?.class("lf-head")?.children([
-        El::new(doc, "div")?.class("lf-brand")?.children([
-            El::new(doc, "h2")?.class("lf-title")?.text(&t("app.title")),
+    ]);
+    let header = El::new(doc, "header")?.class("lf-head").children([
+        El::new(doc, "div")?.class("lf-brand").children([
+            El::new(doc, "h2")?.class("lf-title").text(&t("app.title")),
             El::new(doc, "p")?
-                .class("lf-tagline")?
+                .class("lf-tagline")
                 .text(&t("app.tagline")),
-        ])?,
+        ]),
         tools,
-    ])?;
+    ]);
     Ok((header, chapter_select, share_status))
 }
 
@@ -171,32 +170,30 @@ struct Bodies {
 fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let panel = |class: &str, title_key: &str| -> Result<(El, Element), JsValue> {
-        let body = El::new(doc, "div")?.class("lf-body")?;
+        let body = El::new(doc, "div")?.class("lf-body");
         let body_ref = body.0.clone();
         let section = El::new(doc, "section")?
-            .class(&format!("lf-panel {class}"))?
-            .child(El::new(doc, "h3")?.text(&t(title_key)))?
-            .child(body)?;
+            .class(&format!("lf-panel {class}"))
+            .child(El::new(doc, "h3")?.text(&t(title_key)))
+            .child(body);
         Ok((section, body_ref))
     };
-    let events = El::new(doc, "ol")?.class("lf-events")?;
+    let events = El::new(doc, "ol")?.class("lf-events");
     let events_ref = events.0.clone();
     let timeline = El::new(doc, "section")?
-        .class("lf-panel lf-timeline")?
-        .child(El::new(doc, "h3")?.text(&t("timeline.title")))?
-        .child(events)?;
+        .class("lf-panel lf-timeline")
+        .child(El::new(doc, "h3")?.text(&t("timeline.title")))
+        .child(events);
     let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
     let (step_panel, step) = panel("lf-step", "step.title")?;
     let (table_panel, table) = panel("lf-table", "table.title")?;
     let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
-    let grid = El::new(doc, "div")?.class("lf-grid")?.children([
-        El::new(doc, "div")?.class("lf-col")?.children([timeline])?,
-        El::new(doc, "div")?.class("lf-col")?.children([
-            step_panel,
-            table_panel,
-            receiver_panel,
-        ])?,
-    ])?;
+    let grid = El::new(doc, "div")?.class("lf-grid").children([
+        El::new(doc, "div")?.class("lf-col").children([timeline]),
+        El::new(doc, "div")?
+            .class("lf-col")
+            .children([step_panel, table_panel, receiver_panel]),
+    ]);
     let bodies = Bodies {
         events: events_ref,
         lanes,
@@ -210,25 +207,25 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
 /// The checkbox that turns prediction on.
 fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> Result<El, JsValue> {
     let checkbox = El::new(doc, "input")?
-        .attr("type", "checkbox")?
-        .attr("data-action", "predict")?;
+        .attr("type", "checkbox")
+        .attr("data-action", "predict");
     if on {
         checkbox.0.set_attribute("checked", "")?;
     }
-    El::new(doc, "label")?
-        .class("lf-predict-toggle")?
-        .child(checkbox)?
-        .child(El::new(doc, "span")?.text(lang.text("predict.toggle")))
+    Ok(El::new(doc, "label")?
+        .class("lf-predict-toggle")
+        .child(checkbox)
+        .child(El::new(doc, "span")?.text(lang.text("predict.toggle"))))
 }
 
 fn chapter_select(doc: &Document, lang: Lang) -> Result<HtmlSelectElement, JsValue> {
-    let select = El::new(doc, "select")?.attr("data-action", "chapter")?;
+    let select = El::new(doc, "select")?.attr("data-action", "chapter");
     let ids = CHAPTERS.iter().map(|chapter| chapter.id).chain([SANDBOX]);
     for id in ids {
         let title = lang.text(&format!("chapter.{id}.title")).to_owned();
         select
             .0
-            .append_child(&El::new(doc, "option")?.attr("value", id)?.text(&title).0)?;
+            .append_child(&El::new(doc, "option")?.attr("value", id).text(&title).0)?;
     }
     Ok(select.0.unchecked_into())
 }
@@ -241,10 +238,10 @@ fn controls(
     speed_ms: i32,
 ) -> Result<(El, HtmlInputElement, Element, Element), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
-    let speed = El::new(doc, "select")?.attr("data-action", "speed")?;
+    let speed = El::new(doc, "select")?.attr("data-action", "speed");
     for (ms, name) in SPEEDS {
         let option = El::new(doc, "option")?
-            .attr("value", &ms.to_string())?
+            .attr("value", &ms.to_string())
             .text(lang.text(&format!("controls.speed.{name}")));
         if ms == speed_ms {
             option.0.set_attribute("selected", "")?;
@@ -252,27 +249,27 @@ fn controls(
         speed.0.append_child(&option.0)?;
     }
     let seek = El::new(doc, "input")?
-        .attr("type", "range")?
-        .attr("min", "0")?
-        .attr("data-action", "seek")?
-        .attr("aria-label", &t("controls.scrub"))?
-        .class("lf-seek")?;
+        .attr("type", "range")
+        .attr("min", "0")
+        .attr("data-action", "seek")
+        .attr("aria-label", &t("controls.scrub"))
+        .class("lf-seek");
     let icon_button = |action: &str, icon: &str, key: &str| -> Result<El, JsValue> {
-        El::button(doc, action, icon)?
-            .attr("aria-label", &t(key))?
-            .attr("title", &t(key))
+        Ok(El::button(doc, action, icon)?
+            .attr("aria-label", &t(key))
+            .attr("title", &t(key)))
     };
     let play = icon_button("play", "▶", "controls.play")?;
-    let position = El::new(doc, "span")?.class("lf-position")?;
+    let position = El::new(doc, "span")?.class("lf-position");
     let handles = (
         seek.0.clone().unchecked_into(),
         position.0.clone(),
         play.0.clone(),
     );
     let controls = El::new(doc, "div")?
-        .class("lf-controls")?
-        .attr("role", "group")?
-        .attr("aria-label", &t("controls.label"))?
+        .class("lf-controls")
+        .attr("role", "group")
+        .attr("aria-label", &t("controls.label"))
         .children([
             icon_button("reset", "⇤", "controls.reset")?,
             icon_button("back", "←", "controls.back")?,
@@ -280,15 +277,15 @@ fn controls(
             icon_button("step", "→", "controls.step")?,
             icon_button("end", "⇥", "controls.end")?,
             El::new(doc, "label")?
-                .class("lf-speed")?
-                .child(El::new(doc, "span")?.text(&t("controls.speed")))?
-                .child(speed)?,
+                .class("lf-speed")
+                .child(El::new(doc, "span")?.text(&t("controls.speed")))
+                .child(speed),
             seek,
             position,
             El::new(doc, "span")?
-                .class("lf-keys")?
+                .class("lf-keys")
                 .text(&t("controls.keys")),
-        ])?;
+        ]);
     Ok((controls, handles.0, handles.1, handles.2))
 }
 
@@ -296,33 +293,33 @@ fn controls(
 fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> Result<(El, Element), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let guard_select = El::new(doc, "select")?
-        .attr("data-action", "guard")?
+        .attr("data-action", "guard")
         .children([
             El::new(doc, "option")?
-                .attr("value", "id_only")?
+                .attr("value", "id_only")
                 .text(&t("compare.id_only")),
             El::new(doc, "option")?
-                .attr("value", "id_and_owner")?
+                .attr("value", "id_and_owner")
                 .text(&t("compare.id_and_owner")),
-        ])?;
+        ]);
     if guard == Guard::IdAndOwner {
         guard_select
             .0
             .unchecked_ref::<HtmlSelectElement>()
             .set_value("id_and_owner");
     }
-    let body = El::new(doc, "div")?.class("lf-body")?;
+    let body = El::new(doc, "div")?.class("lf-body");
     let body_ref = body.0.clone();
     let panel = El::new(doc, "details")?
-        .class("lf-panel lf-compare")?
-        .child(El::new(doc, "summary")?.text(&t("compare.title")))?
+        .class("lf-panel lf-compare")
+        .child(El::new(doc, "summary")?.text(&t("compare.title")))
         .child(
             El::new(doc, "label")?
-                .class("lf-guard")?
-                .child(El::new(doc, "span")?.text(&t("compare.intro")))?
-                .child(guard_select)?,
-        )?
-        .child(body)?;
+                .class("lf-guard")
+                .child(El::new(doc, "span")?.text(&t("compare.intro")))
+                .child(guard_select),
+        )
+        .child(body);
     Ok((panel, body_ref))
 }
 
@@ -331,30 +328,30 @@ fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> Result<(El, Elemen
 fn editor_panel(doc: &Document, lang: Lang) -> Result<(El, HtmlTextAreaElement, Element), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let editor = El::new(doc, "textarea")?
-        .attr("rows", "14")?
-        .attr("spellcheck", "false")?
-        .attr("aria-label", &t("editor.title"))?;
+        .attr("rows", "14")
+        .attr("spellcheck", "false")
+        .attr("aria-label", &t("editor.title"));
     let status = El::new(doc, "p")?
-        .class("lf-editor-status")?
-        .attr("role", "status")?;
+        .class("lf-editor-status")
+        .attr("role", "status");
     let handles = (editor.0.clone().unchecked_into(), status.0.clone());
     let mut tools = Vec::new();
     for what in ["job", "claim", "finish", "send"] {
         tools.push(
-            El::button(doc, "add", &t(&format!("editor.add_{what}")))?.attr("data-arg", what)?,
+            El::button(doc, "add", &t(&format!("editor.add_{what}")))?.attr("data-arg", what),
         );
     }
-    tools.push(El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary")?);
+    tools.push(El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary"));
     let panel = El::new(doc, "details")?
-        .class("lf-panel lf-editor")?
-        .child(El::new(doc, "summary")?.text(&t("editor.title")))?
-        .child(editor)?
+        .class("lf-panel lf-editor")
+        .child(El::new(doc, "summary")?.text(&t("editor.title")))
+        .child(editor)
         .child(
             El::new(doc, "div")?
-                .class("lf-editor-tools")?
-                .children(tools)?,
-        )?
-        .child(status)?;
+                .class("lf-editor-tools")
+                .children(tools),
+        )
+        .child(status);
     Ok((panel, handles.0, handles.1))
 }
 

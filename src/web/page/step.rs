@@ -19,17 +19,15 @@ pub(super) fn draw(
 ) -> Result<(), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let Some(view) = view else {
-        let none = El::new(doc, "p")?
-            .class("lf-summary")?
-            .text(&t("step.none"));
+        let none = El::new(doc, "p")?.class("lf-summary").text(&t("step.none"));
         return replace_children(&parts.step, [none]);
     };
     let mut blocks = Vec::new();
     if let Some(summary) = &view.summary {
         blocks.push(
             El::new(doc, "p")?
-                .class("lf-summary")?
-                .attr("data-result", summary.result)?
+                .class("lf-summary")
+                .attr("data-result", summary.result)
                 .text(&summary.text),
         );
     }
@@ -40,15 +38,15 @@ pub(super) fn draw(
             ("lf-verdict lf-rejected", "verdict.rejected")
         };
         let mut card = El::new(doc, "div")?
-            .class(class)?
-            .child(El::new(doc, "strong")?.text(&t(key)))?
+            .class(class)
+            .child(El::new(doc, "strong")?.text(&t(key)))
             .child(
                 El::new(doc, "span")?
-                    .class("lf-reason")?
+                    .class("lf-reason")
                     .text(&verdict.words),
-            )?;
+            );
         if let Some(reason) = verdict.reason {
-            card = card.child(El::new(doc, "code")?.text(reason))?;
+            card = card.child(El::new(doc, "code")?.text(reason));
         }
         blocks.push(card);
     }
@@ -58,13 +56,13 @@ pub(super) fn draw(
     }
     blocks.push(El::new(doc, "h4")?.text(&t("sql.title")));
     if view.statements.is_empty() {
-        blocks.push(El::new(doc, "p")?.class("lf-muted")?.text(&t("sql.none")));
+        blocks.push(El::new(doc, "p")?.class("lf-muted").text(&t("sql.none")));
     } else {
         let mut items = Vec::with_capacity(view.statements.len());
         for statement in &view.statements {
             items.push(statement_item(doc, statement)?);
         }
-        blocks.push(El::new(doc, "ol")?.class("lf-sql")?.children(items)?);
+        blocks.push(El::new(doc, "ol")?.class("lf-sql").children(items));
     }
     if !view.changes.is_empty() {
         blocks.push(El::new(doc, "h4")?.text(&t("row.title")));
@@ -79,28 +77,28 @@ fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> Result<El, JsVa
     let mut rows = vec![header_row(doc, titles)?];
     for line in lines {
         let row = El::new(doc, "tr")?.children([
-            El::new(doc, "th")?.attr("scope", "row")?.text(line.field),
+            El::new(doc, "th")?.attr("scope", "row").text(line.field),
             El::new(doc, "td")?.text(&line.expected),
             El::new(doc, "td")?.text(&line.current),
-        ])?;
+        ]);
         if line.differs {
             row.0.set_attribute("class", "lf-differs")?;
         }
         rows.push(row);
     }
-    El::new(doc, "table")?
-        .class("lf-compare-table")?
-        .children(rows)
+    Ok(El::new(doc, "table")?
+        .class("lf-compare-table")
+        .children(rows))
 }
 
 fn statement_item(doc: &Document, statement: &StatementView) -> Result<El, JsValue> {
-    let mut item = El::new(doc, "li")?.child(El::new(doc, "pre")?.text(statement.sql))?;
+    let mut item = El::new(doc, "li")?.child(El::new(doc, "pre")?.text(statement.sql));
     if !statement.params.is_empty() {
         item = item.child(
             El::new(doc, "p")?
-                .class("lf-params")?
+                .class("lf-params")
                 .text(&statement.params),
-        )?;
+        );
     }
     if let Some(effect) = &statement.effect {
         let class = if statement.refusal {
@@ -108,7 +106,7 @@ fn statement_item(doc: &Document, statement: &StatementView) -> Result<El, JsVal
         } else {
             "lf-effect"
         };
-        item = item.child(El::new(doc, "p")?.class(class)?.text(effect))?;
+        item = item.child(El::new(doc, "p")?.class(class).text(effect));
     }
     Ok(item)
 }
@@ -128,7 +126,7 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>
         ] {
             let mut line = vec![
                 El::new(doc, "th")?
-                    .attr("scope", "row")?
+                    .attr("scope", "row")
                     .text(lang.text(label)),
             ];
             for (text, changed) in cells.iter().zip(&change.changed) {
@@ -139,14 +137,14 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>
                 }
                 line.push(td);
             }
-            rows.push(El::new(doc, "tr")?.children(line)?);
+            rows.push(El::new(doc, "tr")?.children(line));
         }
         if change.unchanged() {
             let said = format!("{}: {}", change.id, lang.text("row.unchanged"));
-            blocks.push(El::new(doc, "p")?.class("lf-unchanged")?.text(&said));
+            blocks.push(El::new(doc, "p")?.class("lf-unchanged").text(&said));
         }
     }
-    let table = El::new(doc, "table")?.class("lf-rows")?.children(rows)?;
-    blocks.push(El::new(doc, "div")?.class("lf-scroll")?.child(table)?);
+    let table = El::new(doc, "table")?.class("lf-rows").children(rows);
+    blocks.push(El::new(doc, "div")?.class("lf-scroll").child(table));
     Ok(blocks)
 }

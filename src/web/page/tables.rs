@@ -18,14 +18,14 @@ pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) -> Re
         }
         lines.push(
             El::new(doc, "tr")?
-                .attr("data-state", row.state)?
-                .children(cells)?,
+                .attr("data-state", row.state)
+                .children(cells),
         );
     }
-    let table = El::new(doc, "table")?.class("lf-rows")?.children(lines)?;
+    let table = El::new(doc, "table")?.class("lf-rows").children(lines);
     replace_children(
         &parts.table,
-        [El::new(doc, "div")?.class("lf-scroll")?.child(table)?],
+        [El::new(doc, "div")?.class("lf-scroll").child(table)],
     )
 }
 
@@ -37,7 +37,7 @@ pub(super) fn draw_receiver(
 ) -> Result<(), JsValue> {
     let Some(total) = &view.total else {
         let empty = El::new(doc, "p")?
-            .class("lf-muted")?
+            .class("lf-muted")
             .text(lang.text("receiver.empty"));
         return replace_children(&parts.receiver, [empty]);
     };
@@ -48,7 +48,7 @@ pub(super) fn draw_receiver(
     replace_children(
         &parts.receiver,
         [
-            El::new(doc, "ul")?.class("lf-ledger")?.children(items)?,
+            El::new(doc, "ul")?.class("lf-ledger").children(items),
             El::new(doc, "p")?.text(total),
         ],
     )
