@@ -231,10 +231,13 @@ describe("the playground", () => {
       return page.textContent(".lf-boundary-value");
     };
     assert.match(await verdictAt(999), /finish at 999 ms → ✓ Accepted/);
+    // The narration is told again from the new verdict.
+    assert.match(await page.textContent(".lf-narration"), /A's finish at 999 ms is accepted\./);
     // The moved timeline is the learner's own now, and its past stays marked.
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
     assert.deepEqual(await results(page), ["claimed", "accepted", null]);
     assert.match(await verdictAt(1000), /finish at 1000 ms → ✗ Rejected/);
+    assert.match(await page.textContent(".lf-narration"), /A's finish at 1000 ms is refused/);
     assert.match(await verdictAt(1001), /✗ Rejected/);
     await done(page);
   });
@@ -252,8 +255,9 @@ describe("the playground", () => {
       await slider.fill("1002");
       assert.match(await page.textContent(".lf-lease-value"), accepted);
       assert.deepEqual(await results(page), ["claimed", "empty", "accepted"], "B's reclaim at 1000 ms finds nothing");
-      // The narration still says what the chapter was about.
-      assert.match(await page.textContent(".lf-narration"), lang === "ko" ? /바꾸기 전 설명: 전달자 A가/ : /before your change: A claims/);
+      // The narration tells the new verdict, and the cost of the longer lease is on screen.
+      assert.match(await page.textContent(".lf-narration"), lang === "ko" ? /“늦게 돌아온 전달자” 단원을 바꿨습니다.*1001ms에 보낸 A의 완료 요청은 수락됩니다/ : /You changed “The late worker” with a slider\. Now: A's finish at 1001 ms is accepted\./);
+      assert.match(await page.textContent(".lf-lease-cost"), /1002/);
       assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
       await slider.fill("1001");
       assert.deepEqual(await results(page), ["claimed", "empty", "rejected"], "at 1001 ms a lease until 1001 has ended");
@@ -262,19 +266,26 @@ describe("the playground", () => {
     }
   });
 
-  test("predict, then reveal", async () => {
+  test("predict, then reveal: claims and finishes, the narration after the last answer", async () => {
     const page = await open("/#chapter=canonical&lang=en");
     await page.check(".lf [data-action=predict]");
-    assert.match(await page.textContent(".lf-narration"), /hidden while you predict/, "the narration would give it away");
+    assert.match(await page.textContent(".lf-narration"), /appears once you have answered the last question/, "the narration would give it away");
     const step = page.getByRole("button", { name: "Step forward" });
     await step.click();
+    assert.match(await page.textContent(".lf-prompt"), /A asks for a job at 0 ms/);
+    await page.getByRole("button", { name: "Gets a job" }).click();
     await step.click();
+    assert.match(await page.textContent(".lf-prompt"), /B asks for a job at 1000 ms/);
+    await page.getByRole("button", { name: "Finds nothing" }).click();
+    assert.match(await page.textContent(".lf-prompt"), /Not quite: it was claimed/);
     await step.click();
     assert.match(await page.textContent(".lf-prompt"), /A is about to finish/);
     assert.deepEqual(await results(page), ["claimed", "claimed", null], "not revealed before the guess");
+    assert.match(await page.textContent(".lf-narration"), /appears once you have answered/);
     await page.getByRole("button", { name: "Rejected" }).click();
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
     assert.match(await page.textContent(".lf-prompt"), /Right: it was rejected/);
+    assert.match(await page.textContent(".lf-narration"), /B reclaims it/, "every answer given: the story");
     await done(page);
   });
 

@@ -198,15 +198,38 @@ fn canonical_stepper() -> leasefence::playground::stepper::Stepper {
     leasefence::playground::stepper::Stepper::new("canonical", scenario, 0).expect("builds")
 }
 
-/// Predicting: the finish is not revealed until the learner answers, and
-/// the answer is scored against the queue's verdict.
+/// Predicting: a claim or a finish is not revealed until the learner
+/// answers, and the answer is scored against what the queue did.
 #[test]
-fn a_prediction_is_asked_before_a_finish_and_scored() {
-    use leasefence::playground::stepper::{Guessed, Stepped};
+fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
+    use leasefence::playground::stepper::{Guessed, Question, Stepped};
     let mut stepper = canonical_stepper();
     stepper.predict = true;
-    check!(stepper.step() == Stepped::Moved, true, "A's claim");
-    check!(stepper.step() == Stepped::Moved, true, "B's reclaim");
+    check!(
+        stepper.step() == Stepped::AskFirst,
+        true,
+        "A's claim asks first"
+    );
+    check!(
+        stepper.question() == Some(Question::Claim),
+        true,
+        "about a claim"
+    );
+    check!(
+        stepper.guess(true).map(|g| g.right),
+        Some(true),
+        "A gets the job"
+    );
+    check!(
+        stepper.step() == Stepped::AskFirst,
+        true,
+        "B's reclaim asks first"
+    );
+    check!(
+        stepper.guess(false).map(|g| g.right),
+        Some(false),
+        "B does get it, at 1000 ms"
+    );
     check!(
         stepper.step() == Stepped::AskFirst,
         true,
@@ -222,7 +245,8 @@ fn a_prediction_is_asked_before_a_finish_and_scored() {
     check!(
         guessed
             == Guessed {
-                accepted: false,
+                question: Question::Finish,
+                happened: false,
                 right: false
             },
         true,
@@ -230,7 +254,7 @@ fn a_prediction_is_asked_before_a_finish_and_scored() {
     );
     check!(
         (stepper.position, stepper.score),
-        (3, (0, 1)),
+        (3, (1, 3)),
         "revealed and scored"
     );
     check!(

@@ -51,7 +51,9 @@ fn every_view(mut check: impl FnMut(&str, &Session, &PositionView)) {
 fn texts(view: &PositionView) -> Vec<String> {
     let mut all = vec![view.position_text.clone(), view.narration.clone()];
     all.extend(view.marks.iter().map(|mark| mark.text.clone()));
-    all.extend(view.prompt.question.clone());
+    if let Some(asked) = &view.prompt.question {
+        all.extend([asked.text.clone(), asked.yes.clone(), asked.no.clone()]);
+    }
     all.extend(view.announcement.clone());
     all.extend(view.lanes.shapes.iter().filter_map(|shape| match shape {
         Shape::Text { text, .. } => Some(text.clone()),
@@ -421,5 +423,86 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
         broken.editor_status.map(|s| s.ok),
         Some(false),
         "a broken link says so"
+    );
+}
+
+/// Predicting hides what would give the answers away, and only that long:
+/// the narration until the last question is answered, the boundary
+/// finish's verdict until it is revealed.
+#[test]
+fn predicting_hides_the_verdicts_until_the_last_answer() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(true);
+    let narration = |session: &Session| view::position(session, None, 640.0).narration;
+    let finish_readout = |session: &Session| match view::scenario(session).finish {
+        SliderView::Enabled { readout, .. } => readout,
+        SliderView::Disabled { why } => panic!("disabled: {why}"),
+    };
+    let hidden = Lang::En.text("predict.narration_hidden").to_owned();
+    for answer in [true, true] {
+        session.stepper.step();
+        check!(narration(&session), hidden.clone(), "a question waits");
+        session.stepper.guess(answer);
+    }
+    check!(
+        finish_readout(&session).contains("Rejected"),
+        false,
+        "A's finish is still to be predicted: {}",
+        finish_readout(&session)
+    );
+    session.stepper.step();
+    session.stepper.guess(false);
+    check!(
+        narration(&session),
+        Lang::En.text("chapter.canonical.text").to_owned(),
+        "answered the last question: the chapter's story"
+    );
+    check!(
+        finish_readout(&session).contains("Rejected"),
+        true,
+        "revealed"
+    );
+}
+
+/// After a drag the narration tells the new verdicts, not the chapter's.
+#[test]
+fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
+    let mut session = session("canonical", Lang::En);
+    session.drag(Knob::Finish, 999).expect("moves");
+    let told = view::position(&session, None, 640.0).narration;
+    check!(
+        told.contains("finish at 999 ms is accepted"),
+        true,
+        "{told}"
+    );
+    check!(
+        told.contains("refused"),
+        false,
+        "the old verdict is gone: {told}"
+    );
+    session.drag(Knob::Finish, 1000).expect("moves");
+    let told = view::position(&session, None, 640.0).narration;
+    check!(
+        told.contains("finish at 1000 ms is refused"),
+        true,
+        "R5: at lease_until it has ended: {told}"
+    );
+}
+
+/// The lease slider shows both sides of the trade: a longer lease saves a
+/// slow finish, and a crashed worker's job waits that much longer.
+#[test]
+fn the_lease_slider_shows_what_a_longer_lease_costs() {
+    let mut session = session("canonical", Lang::En);
+    session.drag(Knob::Lease, 2000).expect("lengthens");
+    let SliderView::Enabled { readout, cost, .. } = view::scenario(&session).lease else {
+        panic!("the lease slider is enabled");
+    };
+    check!(readout.contains("Accepted"), true, "saved: {readout}");
+    let cost = cost.expect("a cost is said");
+    check!(
+        cost.contains("wait 2000 ms, until 2000 ms"),
+        true,
+        "the wait a crash would cost: {cost}"
     );
 }

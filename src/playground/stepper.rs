@@ -22,17 +22,28 @@ pub enum Stepped {
     Moved,
     /// Every event was already applied.
     AtEnd,
-    /// The next event is a finish and the learner predicts first.
+    /// The next event is a finish or a claim and the learner predicts first.
     AskFirst,
     /// A prediction is still awaited; nothing moved.
     Waiting,
 }
 
+/// What a prediction asks about the next event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// Will the queue accept this finish?
+    Finish,
+    /// Will this claim get a job?
+    Claim,
+}
+
 /// The outcome of the learner's last prediction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Guessed {
-    /// Whether the queue accepted the finish.
-    pub accepted: bool,
+    /// What was asked.
+    pub question: Question,
+    /// Whether it happened: the finish was accepted, the claim got a job.
+    pub happened: bool,
     /// Whether the learner said so.
     pub right: bool,
 }
@@ -48,7 +59,7 @@ pub struct Stepper {
     pub timeline: Timeline,
     /// How many events are applied.
     pub position: usize,
-    /// Whether each finish is predicted before it is shown.
+    /// Whether each finish and claim is predicted before it is shown.
     pub predict: bool,
     /// A prediction is awaited before the next step.
     pub awaiting_guess: bool,
@@ -190,15 +201,16 @@ impl Stepper {
             .and_then(|i| self.timeline.frames.get(i))
     }
 
-    /// One event forward, or a question first when predicting a finish.
+    /// One event forward, or a question first when predicting a finish or
+    /// a claim.
     pub fn step(&mut self) -> Stepped {
         if self.awaiting_guess {
             return Stepped::Waiting;
         }
-        let Some(next) = self.scenario.events.get(self.position) else {
+        if self.position >= self.total() {
             return Stepped::AtEnd;
-        };
-        if self.predict && next.action == Action::Finish {
+        }
+        if self.predict && self.question_at(self.position).is_some() {
             self.awaiting_guess = true;
             return Stepped::AskFirst;
         }
@@ -207,18 +219,44 @@ impl Stepper {
         Stepped::Moved
     }
 
-    /// Answers the awaited question and reveals the finish. `None` when no
-    /// question was open.
-    pub fn guess(&mut self, accept: bool) -> Option<Guessed> {
-        if !self.awaiting_guess {
-            return None;
+    /// What a prediction would ask about event `index`, if anything.
+    pub fn question_at(&self, index: usize) -> Option<Question> {
+        match self.scenario.events.get(index)?.action {
+            Action::Finish => Some(Question::Finish),
+            Action::Claim { .. } => Some(Question::Claim),
+            _ => None,
         }
+    }
+
+    /// The question awaiting an answer.
+    pub fn question(&self) -> Option<Question> {
+        self.awaiting_guess
+            .then(|| self.question_at(self.position))
+            .flatten()
+    }
+
+    /// Whether a question lies at or after the learner's place: while
+    /// predicting, anything that tells how those events end would give the
+    /// answers away.
+    pub fn answers_ahead(&self) -> bool {
+        self.predict && (self.position..self.total()).any(|i| self.question_at(i).is_some())
+    }
+
+    /// Answers the awaited question ("yes": accepted, or gets a job) and
+    /// reveals the event. `None` when no question was open.
+    pub fn guess(&mut self, yes: bool) -> Option<Guessed> {
+        let question = self.question()?;
         self.awaiting_guess = false;
         self.position += 1;
-        let accepted = matches!(self.frame().map(|f| &f.result.outcome), Some(Outcome::Finished(f)) if f.accepted);
+        let happened = match self.frame().map(|frame| &frame.result.outcome) {
+            Some(Outcome::Finished(finish)) => finish.accepted,
+            Some(Outcome::Claimed { claim }) => claim.is_some(),
+            _ => false,
+        };
         let guessed = Guessed {
-            accepted,
-            right: accept == accepted,
+            question,
+            happened,
+            right: yes == happened,
         };
         self.score = (self.score.0 + usize::from(guessed.right), self.score.1 + 1);
         self.guessed = Some(guessed);

@@ -27,9 +27,10 @@ pub use sliders::SliderView;
 pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 
 use crate::playground::Lang;
-use crate::playground::explain::{COLUMNS, cell, describe};
+use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
 use crate::playground::session::{Session, Status};
-use crate::playground::stepper::Guessed;
+use crate::playground::stepper::{Guessed, Question, SANDBOX};
+use crate::replay::Outcome;
 use serde::Serialize;
 
 /// What depends on the timeline alone.
@@ -83,12 +84,23 @@ pub struct PositionView {
 /// The prediction strip above the lanes.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct PromptView {
-    /// The question awaiting an answer (the page adds the two buttons).
-    pub question: Option<String>,
+    /// The question awaiting an answer, and its two answers.
+    pub question: Option<Asked>,
     /// What the last answer was worth.
     pub feedback: Option<String>,
     /// Answers right so far, once any was given.
     pub score: Option<String>,
+}
+
+/// A question and the words of its two answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Asked {
+    /// The question.
+    pub text: String,
+    /// The "yes" answer (accepted; gets a job).
+    pub yes: String,
+    /// The "no" answer (refused; finds nothing).
+    pub no: String,
 }
 
 /// One row of the jobs table.
@@ -133,7 +145,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
     let counted = [("n", position.to_string()), ("total", total.to_string())];
     let prompt = prompt(session);
     let announcement = match (&prompt.question, stepper.frame()) {
-        (Some(question), _) => Some(question.clone()),
+        (Some(question), _) => Some(question.text.clone()),
         _ if drawn == Some(position) => None,
         (None, Some(frame)) => {
             let said = describe(lang, frame);
@@ -173,44 +185,77 @@ pub fn lanes(session: &Session, width: f64) -> LanesView {
     lanes::draw(&session.stepper, session.lang, width)
 }
 
-/// The chapter's narration; while predicting, a note instead (the
-/// narration tells how each finish ends); for a slider-changed chapter,
-/// what it was about.
+/// The chapter's narration. While the learner predicts, it waits until
+/// the last question is answered (it tells how the events end). A timeline
+/// the learner changed is told from its own verdicts, never from the
+/// chapter's old text.
 fn narration(session: &Session) -> String {
     let lang = session.lang;
     let stepper = &session.stepper;
-    match (&stepper.forked_from, stepper.predict) {
-        (_, true) => lang.text("predict.narration_hidden").to_owned(),
-        (Some(chapter), false) => lang.fill(
-            "chapter.forked",
-            &[
-                (
-                    "title",
-                    lang.text(&format!("chapter.{chapter}.title")).to_owned(),
-                ),
-                (
-                    "text",
-                    lang.text(&format!("chapter.{chapter}.text")).to_owned(),
-                ),
-            ],
-        ),
-        (None, false) => lang
-            .text(&format!("chapter.{}.text", stepper.chapter))
-            .to_owned(),
+    if stepper.answers_ahead() {
+        return lang.text("predict.narration_hidden").to_owned();
     }
+    let title = |chapter: &str| lang.text(&format!("chapter.{chapter}.title")).to_owned();
+    match (&stepper.forked_from, stepper.chapter.as_str()) {
+        (Some(chapter), _) => lang.fill(
+            "chapter.forked",
+            &[("title", title(chapter)), ("story", story(session))],
+        ),
+        (None, SANDBOX) => lang.fill("chapter.sandbox.story", &[("story", story(session))]),
+        (None, chapter) => lang.text(&format!("chapter.{chapter}.text")).to_owned(),
+    }
+}
+
+/// The timeline's verdicts in sentences: each finish, accepted or refused
+/// and why, in order.
+fn story(session: &Session) -> String {
+    let lang = session.lang;
+    let told: Vec<String> = session
+        .stepper
+        .timeline
+        .frames
+        .iter()
+        .filter_map(|frame| {
+            let Outcome::Finished(finish) = &frame.result.outcome else {
+                return None;
+            };
+            let mut values = vec![
+                ("worker", frame.result.worker.clone()),
+                ("at", frame.result.at.to_string()),
+            ];
+            let key = if finish.accepted {
+                "story.accepted"
+            } else {
+                values.push(("reason", reason_text(lang, finish, frame.result.at)));
+                "story.refused"
+            };
+            Some(lang.fill(key, &values))
+        })
+        .collect();
+    if told.is_empty() {
+        return lang.text("story.no_finish").to_owned();
+    }
+    told.join(" ")
 }
 
 fn prompt(session: &Session) -> PromptView {
     let lang = session.lang;
     let stepper = &session.stepper;
-    let question = stepper.awaiting_guess.then(|| {
-        let worker = stepper
-            .scenario
-            .events
-            .get(stepper.position)
-            .map(|event| event.worker.clone())
-            .unwrap_or_default();
-        lang.fill("predict.question", &[("worker", worker)])
+    let question = stepper.question().map(|question| {
+        let event = &stepper.scenario.events[stepper.position];
+        let key = match question {
+            Question::Finish => "predict.question",
+            Question::Claim => "predict.claim_question",
+        };
+        let values = [
+            ("worker", event.worker.clone()),
+            ("at", event.at.to_string()),
+        ];
+        Asked {
+            text: lang.fill(key, &values),
+            yes: answer(lang, question, true),
+            no: answer(lang, question, false),
+        }
     });
     let feedback = stepper
         .guessed
@@ -230,12 +275,24 @@ fn prompt(session: &Session) -> PromptView {
     }
 }
 
+/// The two answers to a question, as the buttons say them.
+fn answer(lang: Lang, question: Question, yes: bool) -> String {
+    let key = match (question, yes) {
+        (Question::Finish, true) => "predict.accept",
+        (Question::Finish, false) => "predict.reject",
+        (Question::Claim, true) => "predict.gets_job",
+        (Question::Claim, false) => "predict.finds_nothing",
+    };
+    lang.text(key).to_owned()
+}
+
 /// What the page says after a prediction.
 fn feedback(lang: Lang, guessed: Guessed) -> String {
-    let verdict = lang.text(if guessed.accepted {
-        "result.accepted"
-    } else {
-        "result.rejected"
+    let verdict = lang.text(match (guessed.question, guessed.happened) {
+        (Question::Finish, true) => "result.accepted",
+        (Question::Finish, false) => "result.rejected",
+        (Question::Claim, true) => "result.claimed",
+        (Question::Claim, false) => "result.empty",
     });
     let key = if guessed.right {
         "predict.right"

@@ -23,6 +23,9 @@ pub enum SliderView {
         value: u64,
         /// The verdict at this value, in words.
         readout: String,
+        /// What this value costs besides, when there is a cost to say (a
+        /// long lease: how long a crashed worker's job would wait).
+        cost: Option<String>,
     },
     /// Nothing to move here, and why.
     Disabled {
@@ -63,6 +66,7 @@ pub fn finish(session: &Session) -> SliderView {
         max: stepper.ranges.finish_max,
         value: event.at,
         readout,
+        cost: None,
     }
 }
 
@@ -87,7 +91,7 @@ pub fn lease(session: &Session) -> SliderView {
             ("n", (lease.event + 1).to_string()),
         ],
     );
-    // R9: the deadline cuts a lease short, and then a longer one changes
+    // The deadline cuts a lease short (R9), and then a longer one changes
     // nothing; say so rather than let the slider seem broken.
     let capped = lease.lease_until < lease.at.saturating_add(lease.lease_ms);
     let readout = lang.fill(
@@ -103,6 +107,21 @@ pub fn lease(session: &Session) -> SliderView {
             ("verdict", verdict(session).unwrap_or_default()),
         ],
     );
+    // The other side of the trade: a worker that died right after this
+    // claim would keep its job from everyone until the lease ends.
+    let worker = events[lease.event].worker.clone();
+    let cost = lang.fill(
+        "lease.cost",
+        &[
+            ("worker", worker),
+            ("at", lease.at.to_string()),
+            ("until", lease.lease_until.to_string()),
+            (
+                "wait",
+                lease.lease_until.saturating_sub(lease.at).to_string(),
+            ),
+        ],
+    );
     SliderView::Enabled {
         label,
         min: 1,
@@ -111,14 +130,20 @@ pub fn lease(session: &Session) -> SliderView {
         max: stepper.ranges.lease_max.max(lease.lease_ms),
         value: lease.lease_ms,
         readout,
+        cost: Some(cost),
     }
 }
 
-/// The boundary finish's verdict, with the reason when refused.
+/// The boundary finish's verdict, with the reason when refused; while the
+/// learner still has to predict it, a note instead.
 fn verdict(session: &Session) -> Option<String> {
     let lang: Lang = session.lang;
     let stepper = &session.stepper;
-    let frame = stepper.timeline.frames.get(stepper.boundary_event?)?;
+    let index = stepper.boundary_event?;
+    if stepper.predict && index >= stepper.position {
+        return Some(lang.text("predict.verdict_hidden").to_owned());
+    }
+    let frame = stepper.timeline.frames.get(index)?;
     match &frame.result.outcome {
         Outcome::Finished(finish) if finish.accepted => {
             Some(lang.text("verdict.accepted").to_owned())

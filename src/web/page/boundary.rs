@@ -14,17 +14,19 @@ use crate::playground::Lang;
 use crate::playground::session::Knob;
 use crate::playground::view::{ScenarioView, SliderView};
 
-/// A range input with its label and its live readout.
+/// A range input with its label, its live readout, and what the value
+/// costs besides (empty when nothing).
 pub(super) struct Slider {
     label: Element,
     input: HtmlInputElement,
     value: Element,
+    cost: Element,
 }
 
 impl Slider {
-    /// A slider the page maps to `action`; also returns its three elements,
+    /// A slider the page maps to `action`; also returns its four elements,
     /// in order, for the panel to hold.
-    fn new(doc: &Document, action: &str) -> Result<(Slider, [El; 3]), JsValue> {
+    fn new(doc: &Document, action: &str) -> Result<(Slider, [El; 4]), JsValue> {
         let label = El::new(doc, "label")?.class(&format!("lf-{action}-label"));
         let input = El::new(doc, "input")?
             .attr("type", "range")
@@ -33,12 +35,14 @@ impl Slider {
         let value = El::new(doc, "output")?
             .class(&format!("lf-{action}-value"))
             .attr("aria-live", "polite");
+        let cost = El::new(doc, "p")?.class(&format!("lf-{action}-cost"));
         let slider = Slider {
             label: label.0.clone(),
             input: input.0.clone().unchecked_into(),
             value: value.0.clone(),
+            cost: cost.0.clone(),
         };
-        Ok((slider, [label, input, value]))
+        Ok((slider, [label, input, value, cost]))
     }
 
     fn show(&self, view: &SliderView) -> Result<(), JsValue> {
@@ -49,6 +53,7 @@ impl Slider {
                 max,
                 value,
                 readout,
+                cost,
             } => {
                 self.input.set_min(&min.to_string());
                 self.input.set_max(&max.to_string());
@@ -57,12 +62,14 @@ impl Slider {
                 self.label.set_text_content(Some(label));
                 self.input.set_attribute("aria-label", label)?;
                 self.value.set_text_content(Some(readout));
+                self.cost.set_text_content(cost.as_deref());
                 self.input.set_attribute("aria-valuetext", readout)
             }
             SliderView::Disabled { why } => {
                 self.input.set_disabled(true);
                 self.label.set_text_content(Some(why));
                 self.value.set_text_content(None);
+                self.cost.set_text_content(None);
                 Ok(())
             }
         }

@@ -476,7 +476,7 @@ impl Page {
         parts.narration.set_text_content(Some(&view.narration));
         skeleton::show_controls(parts, lang, &view, state.playing)?;
         timeline::draw_marks(parts, &view)?;
-        prompt::draw(&self.doc, parts, lang, &view.prompt)?;
+        prompt::draw(&self.doc, parts, &view.prompt)?;
         lanes::draw(&self.doc, &parts.lanes, &view.lanes)?;
         step::draw(&self.doc, parts, lang, view.step.as_ref())?;
         tables::draw_table(&self.doc, parts, &view.table)?;

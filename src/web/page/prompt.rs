@@ -7,20 +7,14 @@ use web_sys::Document;
 
 use super::dom::{El, replace_children};
 use super::skeleton::Parts;
-use crate::playground::Lang;
 use crate::playground::view::PromptView;
 
-pub(super) fn draw(
-    doc: &Document,
-    parts: &Parts,
-    lang: Lang,
-    view: &PromptView,
-) -> Result<(), JsValue> {
+pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(), JsValue> {
     let mut children = Vec::new();
     if let Some(question) = &view.question {
-        children.push(El::new(doc, "span")?.text(question));
-        for (answer, key) in [("accept", "predict.accept"), ("reject", "predict.reject")] {
-            children.push(El::button(doc, "guess", lang.text(key))?.attr("data-arg", answer));
+        children.push(El::new(doc, "span")?.text(&question.text));
+        for (answer, words) in [("accept", &question.yes), ("reject", &question.no)] {
+            children.push(El::button(doc, "guess", words)?.attr("data-arg", answer));
         }
     }
     if let Some(feedback) = &view.feedback {
