@@ -99,12 +99,11 @@ describe("the playground", () => {
     const page = await open("/#lang=en");
     const chapters = await page.$$eval(".lf select[data-action=chapter] option", (options) =>
       options.map((option) => option.value).filter((value) => value !== "sandbox"));
-    const files = { "fencing-off-vs-on": "canonical" };
     assert.ok(chapters.length >= 8, `chapters: ${chapters}`);
     for (const chapter of chapters) {
       await page.selectOption(".lf select[data-action=chapter]", chapter);
       await page.getByRole("button", { name: "Go to end" }).click();
-      assert.deepEqual(await results(page), labels(golden(files[chapter] ?? chapter)), chapter);
+      assert.deepEqual(await results(page), labels(golden(chapter)), chapter);
     }
     await done(page);
   });
@@ -209,13 +208,16 @@ describe("the playground", () => {
     await done(page);
   });
 
-  test("fencing off vs on: the naive queue accepts A's late finish", async () => {
+  test("fencing off vs on: id only overwrites B's claim, id + owner a restarted worker's", async () => {
     const page = await open("/#chapter=fencing-off-vs-on&lang=en");
     await page.focus(".lf");
     await page.keyboard.press("End");
     assert.equal(await page.$eval(".lf-compare", (el) => el.open), true);
-    assert.equal(await page.$$eval(".lf-compare .lf-harm", (rows) => rows.length), 1);
+    assert.equal(await page.$$eval(".lf-compare .lf-harm", (rows) => rows.length), 2, "A's and C's old run's finishes");
     assert.match(await page.textContent(".lf-compare"), /accepted \(done, owner B, token 2\)/);
+    await page.selectOption(".lf select[data-action=guard]", "id_and_owner");
+    const harmed = await page.$$eval(".lf-compare .lf-harm th", (cells) => cells.map((cell) => cell.textContent));
+    assert.deepEqual(harmed, ["3001 ms · C"], "the owner guard stops A but not C's old run");
     await page.screenshot({ path: `${SHOTS}/compare-1280-en.png`, fullPage: true });
     await done(page);
   });

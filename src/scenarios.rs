@@ -21,6 +21,7 @@ macro_rules! with_scenarios {
             "restart-same-name",
             "late-delivery",
             "deadline-expired",
+            "fencing-off-vs-on",
         }
     };
 }

@@ -458,8 +458,8 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
     };
     check!(
         boundary(&stepper_for("expiry-boundary")),
-        Some((2, "A".to_owned(), 1000)),
-        "A's finish at exactly lease_until, not B's accepted one at 1999"
+        Some((5, "C".to_owned(), 1001)),
+        "C's finish after its lease, not B's accepted one at 1999"
     );
     let restart = stepper_for("restart-same-name");
     check!(
@@ -542,7 +542,7 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
     let row = |id, finish: &str, lease| (id, Some(finish.to_owned()), lease);
     let expected = vec![
         row("canonical", "A at 1001", Some(1000)),
-        row("expiry-boundary", "A at 1000", Some(1000)),
+        row("expiry-boundary", "C at 1001", Some(1000)),
         // Its lease is cut to the deadline (100 ms): the slider says so.
         row("deadline-caps-lease", "A at 100", Some(1000)),
         row("quarantine", "B at 200", Some(100)),
@@ -552,7 +552,7 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
         row("late-delivery", "A at 1300", Some(1000)),
         // C never claimed: no lease to change, and the slider says why.
         row("deadline-expired", "C at 800", None),
-        row("fencing-off-vs-on", "A at 1001", Some(1000)),
+        row("fencing-off-vs-on", "C at 3001", Some(1000)),
     ];
     check!(
         current,

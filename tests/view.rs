@@ -257,6 +257,16 @@ fn the_comparison_flags_harm_only_where_the_naive_row_differs() {
         "A's late finish overwrites B's claim"
     );
     check!(
+        harms("fencing-off-vs-on", Guard::IdOnly),
+        vec![true, false, true, false],
+        "its chapter, id only: A's and C's old run's finishes both overwrite"
+    );
+    check!(
+        harms("fencing-off-vs-on", Guard::IdAndOwner),
+        vec![false, false, true, false],
+        "its chapter, id + owner: A is refused, C's old run still overwrites"
+    );
+    check!(
         harms("restart-same-name", Guard::IdAndOwner),
         vec![true, false],
         "the old run harms; the new run's accepted finish does not"

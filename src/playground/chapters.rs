@@ -42,7 +42,7 @@ pub const CHAPTERS: &[Chapter] = &[
     chapter!("restart-same-name", "restart-same-name", false),
     chapter!("late-delivery", "late-delivery", false),
     chapter!("deadline-expired", "deadline-expired", false),
-    chapter!("fencing-off-vs-on", "canonical", true),
+    chapter!("fencing-off-vs-on", "fencing-off-vs-on", true),
 ];
 
 /// The most `jobs × events` the page replays into frames: each frame may
