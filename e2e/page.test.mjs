@@ -291,6 +291,20 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("the end of a chapter leads to the next, and finished chapters stay marked after a reload", async () => {
+    const page = await open("/#chapter=canonical&lang=en");
+    await page.getByRole("button", { name: "Go to end" }).click();
+    const next = page.getByRole("button", { name: /^Next chapter: / });
+    await next.click();
+    assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "expiry-boundary");
+    const marked = () => page.$eval(".lf select[data-action=chapter] option[value=canonical]", (el) => el.textContent);
+    assert.match(await marked(), /^✓ /, "the finished chapter is marked");
+    await page.reload();
+    await page.waitForSelector(".lf [data-event]");
+    assert.match(await marked(), /^✓ /, "still marked after a reload");
+    await done(page);
+  });
+
   test("the embed example runs two instances with their own language and events", async () => {
     const page = await open("/embed-example.html");
     await page.waitForSelector("[data-scenario=late-delivery] [data-event]");

@@ -516,3 +516,52 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
         "the wait a crash would cost: {cost}"
     );
 }
+
+/// At the end of a chapter the prompt offers the next one, and the chapter
+/// counts as finished (once); the picker marks what the learner finished,
+/// also after a reload that restores the saved ids.
+#[test]
+fn the_end_of_a_chapter_leads_to_the_next_and_is_remembered() {
+    let mut session = session("canonical", Lang::En);
+    check!(session.note_progress(), false, "not at the end yet");
+    check!(
+        view::position(&session, None, 640.0).prompt.next.is_none(),
+        true,
+        "no way on yet"
+    );
+    session.stepper.seek(session.stepper.total());
+    let next = view::position(&session, None, 640.0)
+        .prompt
+        .next
+        .expect("a next chapter");
+    check!(next.id, CHAPTERS[1].id, "course order");
+    check!(session.note_progress(), true, "finished");
+    check!(session.note_progress(), false, "only once");
+    let label = |session: &Session| view::scenario(session).chapters[0].label.clone();
+    check!(
+        label(&session).starts_with('✓'),
+        true,
+        "marked: {}",
+        label(&session)
+    );
+    let mut reloaded = self::session("quarantine", Lang::Ko);
+    reloaded.restore_progress(["canonical".to_owned(), "no-such-chapter".to_owned()]);
+    check!(
+        reloaded.progress().iter().cloned().collect::<Vec<_>>(),
+        vec!["canonical".to_owned()],
+        "restored, unknown ids left out"
+    );
+    check!(
+        label(&reloaded).starts_with('✓'),
+        true,
+        "marked after a reload"
+    );
+    let last = CHAPTERS.last().expect("chapters").id;
+    let mut end = self::session(last, Lang::En);
+    end.stepper.seek(end.stepper.total());
+    check!(
+        view::position(&end, None, 640.0).prompt.next.is_none(),
+        true,
+        "the last chapter"
+    );
+}

@@ -8,6 +8,8 @@
 //! apply an edit) and check what would be drawn. The page only keeps what
 //! belongs to the browser: timers, elements, the clipboard.
 
+use std::collections::BTreeSet;
+
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::stepper::{SANDBOX, Stepper};
@@ -65,6 +67,9 @@ pub struct Session {
     pub editor_status: Option<Status>,
     /// A chapter id the host asked for that does not exist.
     pub unknown_chapter: Option<String>,
+    /// The chapters the learner has stepped to the end of (the page keeps
+    /// them between visits).
+    progress: BTreeSet<String>,
 }
 
 impl Session {
@@ -78,6 +83,7 @@ impl Session {
             naive: None,
             editor_status: None,
             unknown_chapter: None,
+            progress: BTreeSet::new(),
         };
         session.open_compare_for_chapter()?;
         Ok(session)
@@ -125,6 +131,30 @@ impl Session {
         session.editor_status = refused.map(|text| Status { ok: false, text });
         session.unknown_chapter = unknown;
         Ok(session)
+    }
+
+    /// The chapters finished so far.
+    pub fn progress(&self) -> &BTreeSet<String> {
+        &self.progress
+    }
+
+    /// Restores the chapters finished on an earlier visit; ids that are
+    /// not chapters (an old or a hand-edited store) are left out.
+    pub fn restore_progress(&mut self, ids: impl IntoIterator<Item = String>) {
+        self.progress = ids
+            .into_iter()
+            .filter(|id| chapters::find(id).is_some())
+            .collect();
+    }
+
+    /// Marks the chapter finished once the learner stands at its end;
+    /// `true` when that is new (the page then saves the progress).
+    pub fn note_progress(&mut self) -> bool {
+        let stepper = &self.stepper;
+        let at_end = stepper.total() > 0 && stepper.position == stepper.total();
+        at_end
+            && chapters::find(&stepper.chapter).is_some()
+            && self.progress.insert(stepper.chapter.clone())
     }
 
     /// The naive guard the comparison uses.

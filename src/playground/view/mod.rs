@@ -26,10 +26,10 @@ pub use lanes::{Anchor, LanesView, Shape};
 pub use sliders::SliderView;
 pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 
-use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
 use crate::playground::session::{Session, Status};
 use crate::playground::stepper::{Guessed, Question, SANDBOX};
+use crate::playground::{CHAPTERS, Lang};
 use crate::replay::Outcome;
 use serde::Serialize;
 
@@ -38,6 +38,8 @@ use serde::Serialize;
 pub struct ScenarioView {
     /// The chapter id (or `sandbox`) the chapter picker shows.
     pub chapter: String,
+    /// The picker's choices, in course order, finished ones marked.
+    pub chapters: Vec<ChapterOption>,
     /// One line per event, in order.
     pub events: Vec<EventLine>,
     /// The scenario as pretty JSON, for the editor.
@@ -90,6 +92,8 @@ pub struct PromptView {
     pub feedback: Option<String>,
     /// Answers right so far, once any was given.
     pub score: Option<String>,
+    /// At the end of a chapter, the next one.
+    pub next: Option<NextChapter>,
 }
 
 /// A question and the words of its two answers.
@@ -101,6 +105,24 @@ pub struct Asked {
     pub yes: String,
     /// The "no" answer (refused; finds nothing).
     pub no: String,
+}
+
+/// A choice of the chapter picker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChapterOption {
+    /// The chapter id.
+    pub id: &'static str,
+    /// Its title, marked when the learner has finished it.
+    pub label: String,
+}
+
+/// The way on at the end of a chapter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NextChapter {
+    /// The next chapter's id.
+    pub id: &'static str,
+    /// What the button says.
+    pub label: String,
 }
 
 /// One row of the jobs table.
@@ -126,6 +148,7 @@ pub fn scenario(session: &Session) -> ScenarioView {
     let stepper = &session.stepper;
     ScenarioView {
         chapter: stepper.chapter.clone(),
+        chapters: chapter_options(session),
         events: events::lines(session),
         editor_text: pretty(&stepper.scenario.to_json()),
         editor_status: session.editor_status.clone(),
@@ -272,7 +295,42 @@ fn prompt(session: &Session) -> PromptView {
         question,
         feedback,
         score,
+        next: next_chapter(session),
     }
+}
+
+/// The picker's choices: every chapter in course order, then the sandbox.
+pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
+    let lang = session.lang;
+    let ids = CHAPTERS.iter().map(|chapter| chapter.id).chain([SANDBOX]);
+    ids.map(|id| {
+        let title = lang.text(&format!("chapter.{id}.title")).to_owned();
+        let label = if session.progress().contains(id) {
+            lang.fill("chapter.done", &[("title", title)])
+        } else {
+            title
+        };
+        ChapterOption { id, label }
+    })
+    .collect()
+}
+
+/// At the end of a chapter (not while a question waits), the next one.
+fn next_chapter(session: &Session) -> Option<NextChapter> {
+    let stepper = &session.stepper;
+    if stepper.position < stepper.total() || stepper.awaiting_guess {
+        return None;
+    }
+    let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter)?;
+    let next = CHAPTERS.get(index + 1)?;
+    let title = session
+        .lang
+        .text(&format!("chapter.{}.title", next.id))
+        .to_owned();
+    Some(NextChapter {
+        id: next.id,
+        label: session.lang.fill("chapter.next", &[("title", title)]),
+    })
 }
 
 /// The two answers to a question, as the buttons say them.

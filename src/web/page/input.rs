@@ -204,6 +204,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         "play" => UserAction::TogglePlay,
         "lang" => UserAction::SwitchLang,
         "copy-link" => UserAction::CopyLink,
+        "next-chapter" => UserAction::Chapter(arg),
         "guess" => UserAction::Guess(arg == "accept"),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {

@@ -25,6 +25,7 @@ mod dom;
 mod input;
 mod lanes;
 mod notify;
+mod progress;
 mod prompt;
 mod skeleton;
 mod step;
@@ -173,7 +174,8 @@ impl State {
                 .and_then(|holder| holder.get_attribute("lang")),
             browser_lang: window.navigator().language(),
         };
-        let session = Session::start(&start).map_err(to_js_error)?;
+        let mut session = Session::start(&start).map_err(to_js_error)?;
+        session.restore_progress(progress::load(window));
         if let Some(wanted) = &session.unknown_chapter {
             // A course author's typo: say so where they will look.
             let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
@@ -244,6 +246,7 @@ impl Page {
                 | UserAction::ApplyEditor(_)
         );
         let redraw = self.apply(action)?;
+        self.keep_progress()?;
         match redraw {
             Redraw::Nothing => return Ok(()),
             Redraw::All => self.build()?,
@@ -268,6 +271,23 @@ impl Page {
             address::write(self)?;
         }
         Ok(())
+    }
+
+    /// Marks the chapter finished when the learner reaches its end, keeps
+    /// that for the next visit, and marks it in the picker.
+    fn keep_progress(&self) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        if !state.session.note_progress() {
+            return Ok(());
+        }
+        progress::save(&self.window, state.session.progress());
+        let options = view::chapter_options(&state.session);
+        let chapter = state.session.stepper.chapter.clone();
+        drop(state);
+        match self.parts.borrow().as_ref() {
+            Some(parts) => skeleton::show_chapters(&self.doc, parts, &options, &chapter),
+            None => Ok(()),
+        }
     }
 
     /// Applies an action to the state; says what must be redrawn.
@@ -459,7 +479,13 @@ impl Page {
             return Ok(());
         };
         timeline::draw_lines(&self.doc, parts, &view)?;
-        skeleton::show_scenario(parts, &view, refill_editor, state.share_status.as_deref())?;
+        skeleton::show_scenario(
+            &self.doc,
+            parts,
+            &view,
+            refill_editor,
+            state.share_status.as_deref(),
+        )?;
         boundary::draw(parts, &view)
     }
 

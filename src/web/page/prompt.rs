@@ -23,6 +23,10 @@ pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(
     if let Some(score) = &view.score {
         children.push(El::new(doc, "span")?.class("lf-score").text(score));
     }
+    if let Some(next) = &view.next {
+        let button = El::button(doc, "next-chapter", &next.label)?.attr("data-arg", next.id);
+        children.push(button.class("lf-primary"));
+    }
     let open = if children.is_empty() { "false" } else { "true" };
     parts.prompt.set_attribute("data-open", open)?;
     replace_children(&parts.prompt, children)

@@ -12,9 +12,8 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAr
 use super::boundary::{self, Slider};
 use super::dom::{El, replace_children};
 use super::{Page, SPEEDS};
-use crate::playground::stepper::SANDBOX;
-use crate::playground::view::{PositionView, ScenarioView};
-use crate::playground::{CHAPTERS, Lang};
+use crate::playground::Lang;
+use crate::playground::view::{ChapterOption, PositionView, ScenarioView};
 use crate::unfenced::Guard;
 
 /// The elements the page redraws.
@@ -127,7 +126,7 @@ fn header(
     use_hash: bool,
 ) -> Result<(El, HtmlSelectElement, El), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
-    let chapter_select = chapter_select(doc, lang)?;
+    let chapter_select = chapter_select(doc)?;
     let share_status = El::new(doc, "span")?
         .class("lf-share-status")
         .attr("aria-live", "polite");
@@ -218,15 +217,9 @@ fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> Result<El, JsValue> {
         .child(El::new(doc, "span")?.text(lang.text("predict.toggle"))))
 }
 
-fn chapter_select(doc: &Document, lang: Lang) -> Result<HtmlSelectElement, JsValue> {
+/// The chapter picker, empty: [`show_scenario`] fills it from the view.
+fn chapter_select(doc: &Document) -> Result<HtmlSelectElement, JsValue> {
     let select = El::new(doc, "select")?.attr("data-action", "chapter");
-    let ids = CHAPTERS.iter().map(|chapter| chapter.id).chain([SANDBOX]);
-    for id in ids {
-        let title = lang.text(&format!("chapter.{id}.title")).to_owned();
-        select
-            .0
-            .append_child(&El::new(doc, "option")?.attr("value", id).text(&title).0)?;
-    }
     Ok(select.0.unchecked_into())
 }
 
@@ -358,12 +351,13 @@ fn editor_panel(doc: &Document, lang: Lang) -> Result<(El, HtmlTextAreaElement, 
 /// What depends on the timeline outside the panels: the chapter picker,
 /// the comparison's and the editor's state, the share status.
 pub(super) fn show_scenario(
+    doc: &Document,
     parts: &Parts,
     view: &ScenarioView,
     refill_editor: bool,
     share_status: Option<&str>,
 ) -> Result<(), JsValue> {
-    parts.chapter_select.set_value(&view.chapter);
+    show_chapters(doc, parts, &view.chapters, &view.chapter)?;
     if view.compare_open {
         parts.compare_panel.set_attribute("open", "")?;
     }
@@ -372,6 +366,26 @@ pub(super) fn show_scenario(
     }
     show_status(parts, view.editor_status.as_ref())?;
     parts.share_status.set_text_content(share_status);
+    Ok(())
+}
+
+/// The chapter picker's choices, with `chosen` selected.
+pub(super) fn show_chapters(
+    doc: &Document,
+    parts: &Parts,
+    chapters: &[ChapterOption],
+    chosen: &str,
+) -> Result<(), JsValue> {
+    let mut options = Vec::with_capacity(chapters.len());
+    for option in chapters {
+        options.push(
+            El::new(doc, "option")?
+                .attr("value", option.id)
+                .text(&option.label),
+        );
+    }
+    replace_children(&parts.chapter_select, options)?;
+    parts.chapter_select.set_value(chosen);
     Ok(())
 }
 
