@@ -8,8 +8,6 @@
 //! apply an edit) and check what would be drawn. The page only keeps what
 //! belongs to the browser: timers, elements, the clipboard.
 
-use std::collections::BTreeSet;
-
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::stepper::{SANDBOX, Stepper};
@@ -67,9 +65,9 @@ pub struct Session {
     pub editor_status: Option<Status>,
     /// A chapter id the host asked for that does not exist.
     pub unknown_chapter: Option<String>,
-    /// The chapters the learner has stepped to the end of (the page keeps
-    /// them between visits).
-    progress: BTreeSet<String>,
+    /// The chapters the learner has stepped to the end of, in course
+    /// order (the page keeps them between visits).
+    progress: Vec<&'static str>,
 }
 
 impl Session {
@@ -83,7 +81,7 @@ impl Session {
             naive: None,
             editor_status: None,
             unknown_chapter: None,
-            progress: BTreeSet::new(),
+            progress: Vec::new(),
         };
         session.open_compare_for_chapter()?;
         Ok(session)
@@ -133,17 +131,19 @@ impl Session {
         Ok(session)
     }
 
-    /// The chapters finished so far.
-    pub fn progress(&self) -> &BTreeSet<String> {
+    /// The chapters finished so far, in course order.
+    pub fn progress(&self) -> &[&'static str] {
         &self.progress
     }
 
     /// Restores the chapters finished on an earlier visit; ids that are
     /// not chapters (an old or a hand-edited store) are left out.
-    pub fn restore_progress(&mut self, ids: impl IntoIterator<Item = String>) {
-        self.progress = ids
-            .into_iter()
-            .filter(|id| chapters::find(id).is_some())
+    pub fn restore_progress<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>) {
+        let finished: Vec<&str> = ids.into_iter().collect();
+        self.progress = CHAPTERS
+            .iter()
+            .map(|chapter| chapter.id)
+            .filter(|id| finished.contains(id))
             .collect();
     }
 
@@ -152,9 +152,16 @@ impl Session {
     pub fn note_progress(&mut self) -> bool {
         let stepper = &self.stepper;
         let at_end = stepper.total() > 0 && stepper.position == stepper.total();
-        at_end
-            && chapters::find(&stepper.chapter).is_some()
-            && self.progress.insert(stepper.chapter.clone())
+        let Some(chapter) = chapters::find(&stepper.chapter).filter(|_| at_end) else {
+            return false;
+        };
+        if self.progress.contains(&chapter.id) {
+            return false;
+        }
+        let mut finished = std::mem::take(&mut self.progress);
+        finished.push(chapter.id);
+        self.restore_progress(finished);
+        true
     }
 
     /// The naive guard the comparison uses.

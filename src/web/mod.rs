@@ -13,9 +13,12 @@ pub mod page;
 
 pub use api::{Player, Queue, Receiver, replay};
 
-/// Installs the panic hook once, so a bug shows a readable message in the
-/// console instead of "unreachable executed".
+/// Installs a panic hook, so a bug shows its message and place in the
+/// console instead of "unreachable executed". (The message is enough to
+/// find the bug; a JavaScript stack of the wasm frames adds little.)
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 fn start() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&format!("leasefence: {info}").into());
+    }));
 }

@@ -305,7 +305,7 @@ pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
     let ids = CHAPTERS.iter().map(|chapter| chapter.id).chain([SANDBOX]);
     ids.map(|id| {
         let title = lang.text(&format!("chapter.{id}.title")).to_owned();
-        let label = if session.progress().contains(id) {
+        let label = if session.progress().contains(&id) {
             lang.fill("chapter.done", &[("title", title)])
         } else {
             title

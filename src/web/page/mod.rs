@@ -175,7 +175,7 @@ impl State {
             browser_lang: window.navigator().language(),
         };
         let mut session = Session::start(&start).map_err(to_js_error)?;
-        session.restore_progress(progress::load(window));
+        session.restore_progress(progress::load(window).split_whitespace());
         if let Some(wanted) = &session.unknown_chapter {
             // A course author's typo: say so where they will look.
             let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
