@@ -258,7 +258,7 @@ describe("the playground", () => {
       assert.match(await page.textContent(".lf-lease-value"), accepted);
       assert.deepEqual(await results(page), ["claimed", "empty", "accepted"], "B's reclaim at 1000 ms finds nothing");
       // The narration tells the new verdict, and the cost of the longer lease is on screen.
-      assert.match(await page.textContent(".lf-narration"), lang === "ko" ? /“늦게 돌아온 전달자” 단원을 바꿨습니다.*1001ms에 보낸 A의 완료 요청은 수락됩니다/ : /You changed “The late worker” with a slider\. Now: A's finish at 1001 ms is accepted\./);
+      assert.match(await page.textContent(".lf-narration"), lang === "ko" ? /“늦게 돌아온 전달자” 단원을 바꿨습니다.*1001ms에 보낸 A의 완료 요청은 수락됩니다/ : /You changed “The late worker”\. Now: A's finish at 1001 ms is accepted\./);
       assert.match(await page.textContent(".lf-lease-cost"), /1002/);
       assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
       await slider.fill("1001");
@@ -302,6 +302,21 @@ describe("the playground", () => {
     await page.reload();
     await page.waitForSelector(".lf [data-event]");
     assert.match(await marked(), /^✓ /, "still marked after a reload");
+    await done(page);
+  });
+
+  test("a click on the lanes crashes a worker from here on, and the link keeps it", async () => {
+    const page = await open("/#chapter=canonical&lang=en");
+    await page.getByRole("button", { name: "Step forward" }).click();
+    await page.getByRole("button", { name: "A: crash" }).click();
+    assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
+    assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 2, "A's finish is gone");
+    await page.getByRole("button", { name: "B: restart under the same name" }).click();
+    assert.match(await page.textContent(".lf [data-event='1'] .lf-who"), /B-restarted \(owner B\)/);
+    assert.match(page.url(), /scenario=/, "the address carries the changed timeline");
+    await page.reload();
+    await page.waitForSelector(".lf [data-event]");
+    assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 3, "kept by the link");
     await done(page);
   });
 

@@ -565,3 +565,48 @@ fn the_end_of_a_chapter_leads_to_the_next_and_is_remembered() {
         "the last chapter"
     );
 }
+
+/// On the lanes a learner stalls, crashes or restarts a worker from where
+/// they stand; the past stays, the future is replayed by the same core.
+#[test]
+fn a_worker_can_be_stalled_crashed_or_restarted_from_here_on() {
+    use leasefence::playground::twist::Twist;
+    let outcome = |twist: Twist| {
+        let mut session = session("canonical", Lang::En);
+        session.stepper.seek(1);
+        session.twist("A", twist).expect("replays");
+        let stepper = &session.stepper;
+        let events: Vec<String> = stepper
+            .scenario
+            .events
+            .iter()
+            .zip(&stepper.timeline.frames)
+            .map(|(e, f)| format!("{} {} {}", e.at, e.worker, f.result.outcome.label()))
+            .collect();
+        (stepper.chapter.clone(), stepper.position, events)
+    };
+    check!(
+        outcome(Twist::Crash),
+        (
+            "sandbox".to_owned(),
+            1,
+            vec!["0 A claimed".to_owned(), "1000 B claimed".to_owned()]
+        ),
+        "A never finishes; its job was reclaimed anyway"
+    );
+    check!(
+        outcome(Twist::Stall).2,
+        vec!["0 A claimed", "1000 B claimed", "2001 A rejected"],
+        "A comes back a second later, still refused"
+    );
+    check!(
+        outcome(Twist::Restart).2,
+        vec![
+            "0 A claimed",
+            "0 A-restarted empty",
+            "1000 B claimed",
+            "1001 A rejected"
+        ],
+        "the restarted run finds A's job still leased"
+    );
+}

@@ -14,6 +14,7 @@ pub mod messages;
 pub mod parser_words;
 pub mod session;
 pub mod stepper;
+pub mod twist;
 pub mod view;
 
 pub use chapters::{CHAPTERS, Chapter};

@@ -11,6 +11,7 @@
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::stepper::{SANDBOX, Stepper};
+use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::scenario::Scenario;
 use crate::unfenced::{self, Guard, NaiveReplay};
@@ -235,6 +236,26 @@ impl Session {
         self.editor_status = Some(Status {
             ok: true,
             text: self.lang.text(forked).to_owned(),
+        });
+        self.refresh_naive()
+    }
+
+    /// Stalls, crashes or restarts `worker` from the learner's place on
+    /// (see [`twist`]); the timeline becomes the learner's own. A worker
+    /// that is not an actor changes nothing.
+    pub fn twist(&mut self, worker: &str, twist: Twist) -> Result<()> {
+        let stepper = &self.stepper;
+        if !twist::actors(&stepper.scenario).contains(&worker) {
+            return Ok(());
+        }
+        let now = stepper.frame().map_or(0, |frame| frame.result.at);
+        let twisted = twist::apply(&stepper.scenario, stepper.position, now, worker, twist);
+        let position = stepper.position;
+        self.stepper.rewrite(twisted, position)?;
+        self.naive = None;
+        self.editor_status = Some(Status {
+            ok: true,
+            text: self.lang.text("twist.forked").to_owned(),
         });
         self.refresh_naive()
     }

@@ -173,6 +173,19 @@ impl Stepper {
         Ok(())
     }
 
+    /// Replaces the timeline with the learner's rewrite of it, standing at
+    /// `position`; the timeline is now the learner's own ([`SANDBOX`]) and
+    /// remembers which chapter it came from.
+    pub fn rewrite(&mut self, scenario: Scenario, position: usize) -> Result<()> {
+        let from = match self.chapter.as_str() {
+            SANDBOX => self.forked_from.take(),
+            chapter => Some(chapter.to_owned()),
+        };
+        self.load(SANDBOX, scenario, position)?;
+        self.forked_from = from;
+        Ok(())
+    }
+
     /// Replaces the timeline, keeping the learner's settings.
     pub fn load(
         &mut self,

@@ -29,7 +29,7 @@ pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
 use crate::playground::session::{Session, Status};
 use crate::playground::stepper::{Guessed, Question, SANDBOX};
-use crate::playground::{CHAPTERS, Lang};
+use crate::playground::{CHAPTERS, Lang, twist};
 use crate::replay::Outcome;
 use serde::Serialize;
 
@@ -52,6 +52,8 @@ pub struct ScenarioView {
     pub finish: SliderView,
     /// The lease-length slider.
     pub lease: SliderView,
+    /// The workers the lanes' tools can stall, crash or restart.
+    pub actors: Vec<String>,
 }
 
 /// What depends on the learner's place.
@@ -155,6 +157,10 @@ pub fn scenario(session: &Session) -> ScenarioView {
         compare_open: session.compare_open(),
         finish: sliders::finish(session),
         lease: sliders::lease(session),
+        actors: twist::actors(&stepper.scenario)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
     }
 }
 

@@ -15,6 +15,7 @@ use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaE
 
 use super::Page;
 use crate::playground::session::Knob;
+use crate::playground::twist::Twist;
 use crate::unfenced::Guard;
 
 /// What the learner can do.
@@ -38,6 +39,8 @@ pub(super) enum UserAction {
     Guess(bool),
     /// A boundary slider moved: the finish's time or the lease's length.
     Drag(Knob, u64),
+    /// Stall, crash or restart a worker from here on.
+    Twist(Twist, String),
     /// Apply the editor's text.
     ApplyEditor(String),
     /// Add a template (`job`, `claim`, ...) to the editor's text.
@@ -205,6 +208,10 @@ fn action_for(event: &Event) -> Option<UserAction> {
         "lang" => UserAction::SwitchLang,
         "copy-link" => UserAction::CopyLink,
         "next-chapter" => UserAction::Chapter(arg),
+        "twist" => {
+            let (twist, worker) = arg.split_once(':')?;
+            UserAction::Twist(Twist::from_name(twist)?, worker.to_owned())
+        }
         "guess" => UserAction::Guess(arg == "accept"),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {

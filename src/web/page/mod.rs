@@ -31,6 +31,7 @@ mod skeleton;
 mod step;
 mod tables;
 mod timeline;
+mod twists;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -243,6 +244,7 @@ impl Page {
             UserAction::Chapter(_)
                 | UserAction::SwitchLang
                 | UserAction::Drag(..)
+                | UserAction::Twist(..)
                 | UserAction::ApplyEditor(_)
         );
         let redraw = self.apply(action)?;
@@ -386,6 +388,10 @@ impl Page {
                 session.drag(knob, value).map_err(to_js_error)?;
                 Redraw::Scenario
             }
+            UserAction::Twist(twist, worker) => {
+                session.twist(&worker, twist).map_err(to_js_error)?;
+                Redraw::Scenario
+            }
             UserAction::ApplyEditor(text) => {
                 session.apply_editor(&text).map_err(to_js_error)?;
                 Redraw::Scenario
@@ -486,6 +492,7 @@ impl Page {
             refill_editor,
             state.share_status.as_deref(),
         )?;
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)?;
         boundary::draw(parts, &view)
     }
 

@@ -26,6 +26,8 @@ pub(super) struct Parts {
     pub prompt: Element,
     pub events: Element,
     pub lanes: Element,
+    /// The lanes' tools (stall, crash, restart a worker).
+    pub twists: Element,
     pub step: Element,
     pub table: Element,
     pub receiver: Element,
@@ -74,6 +76,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         prompt: prompt.0.clone(),
         events: bodies.events,
         lanes: bodies.lanes,
+        twists: bodies.twists,
         step: bodies.step,
         table: bodies.table,
         receiver: bodies.receiver,
@@ -159,6 +162,7 @@ fn header(
 struct Bodies {
     events: Element,
     lanes: Element,
+    twists: Element,
     step: Element,
     table: Element,
     receiver: Element,
@@ -184,6 +188,9 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
         .child(El::new(doc, "h3")?.text(&t("timeline.title")))
         .child(events);
     let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
+    let twists = El::new(doc, "div")?.class("lf-twists");
+    let twists_ref = twists.0.clone();
+    let lanes_panel = lanes_panel.child(twists);
     let (step_panel, step) = panel("lf-step", "step.title")?;
     let (table_panel, table) = panel("lf-table", "table.title")?;
     let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
@@ -196,6 +203,7 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
     let bodies = Bodies {
         events: events_ref,
         lanes,
+        twists: twists_ref,
         step,
         table,
         receiver,
