@@ -1,0 +1,130 @@
+//! Korean as a native writes it: particles fit the word before them, every
+//! concept has its one word (the course's), and nothing in Latin script
+//! shows in Korean mode except what a Korean learner reads as code
+//! (columns, states, SQL, ids, `ms`).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::playground::Lang;
+use leasefence::playground::messages::korean::{Ending, ending, particle};
+
+/// Each word with how a Korean reader ends it aloud.
+#[test]
+fn a_word_ends_as_a_korean_reader_says_it() {
+    let cases = [
+        // Hangul by its 받침.
+        ("전달자", Ending::Vowel),
+        ("서울", Ending::Rieul),
+        ("임대", Ending::Vowel),
+        ("선점", Ending::Consonant),
+        ("“늦게 돌아온 전달자”", Ending::Vowel),
+        // Letters by their Korean names.
+        ("A", Ending::Vowel),        // 에이
+        ("B", Ending::Vowel),        // 비
+        ("C", Ending::Vowel),        // 씨
+        ("L", Ending::Rieul),        // 엘
+        ("M", Ending::Consonant),    // 엠
+        ("N", Ending::Consonant),    // 엔
+        ("R", Ending::Rieul),        // 알
+        ("SQL", Ending::Rieul),      // 에스큐엘
+        ("ID", Ending::Vowel),       // 아이디
+        ("JSON", Ending::Consonant), // 제이슨
+        // Numbers by their Korean reading.
+        ("0", Ending::Consonant),         // 영
+        ("1", Ending::Rieul),             // 일
+        ("2", Ending::Vowel),             // 이
+        ("3", Ending::Consonant),         // 삼
+        ("4", Ending::Vowel),             // 사
+        ("6", Ending::Consonant),         // 육
+        ("7", Ending::Rieul),             // 칠
+        ("8", Ending::Rieul),             // 팔
+        ("9", Ending::Vowel),             // 구
+        ("10", Ending::Consonant),        // 십
+        ("100", Ending::Consonant),       // 백
+        ("1000", Ending::Consonant),      // 천
+        ("1001", Ending::Rieul),          // 천일
+        ("1002", Ending::Vowel),          // 천이
+        ("10000", Ending::Consonant),     // 만
+        ("1000000000000", Ending::Vowel), // 일조
+        // Ids and names by their last character.
+        ("snack-1", Ending::Rieul),
+        ("snack-2", Ending::Vowel),
+        ("A-restarted", Ending::Vowel), // 리스타티드
+        // English words by the sound they end in.
+        ("token", Ending::Consonant),    // 토큰
+        ("owner", Ending::Vowel),        // 오너
+        ("null", Ending::Rieul),         // 널
+        ("lease_until", Ending::Rieul),  // 언틸
+        ("done", Ending::Consonant),     // 던
+        ("pending", Ending::Consonant),  // 펜딩
+        ("leased", Ending::Vowel),       // 리스드
+        ("expired", Ending::Vowel),      // 익스파이어드
+        ("state", Ending::Vowel),        // 스테이트
+        ("deadline", Ending::Consonant), // 데드라인
+        ("snack", Ending::Consonant),    // 스낵
+        // Nothing readable: the vowel form.
+        ("", Ending::Vowel),
+        ("🙂", Ending::Vowel),
+    ];
+    let current: Vec<_> = cases
+        .iter()
+        .map(|(word, _)| (*word, ending(word)))
+        .collect();
+    check!(current, cases.to_vec(), "how each word ends");
+}
+
+/// Every pair, after a vowel, a ㄹ and another consonant; a template may
+/// name either form.
+#[test]
+fn each_particle_takes_the_form_that_fits_the_word_before_it() {
+    let pairs = [
+        ("을", ["B를", "snack-1을", "token을"]),
+        ("를", ["B를", "snack-1을", "token을"]),
+        ("이", ["B가", "snack-1이", "token이"]),
+        ("은", ["B는", "snack-1은", "token은"]),
+        ("와", ["B와", "snack-1과", "token과"]),
+        ("과", ["B와", "snack-1과", "token과"]),
+        // ㄹ takes 로, not 으로.
+        ("으로", ["B로", "snack-1로", "token으로"]),
+        ("이나", ["B나", "snack-1이나", "token이나"]),
+        ("이라", ["B라", "snack-1이라", "token이라"]),
+        ("이다", ["B다", "snack-1이다", "token이다"]),
+        ("이에요", ["B예요", "snack-1이에요", "token이에요"]),
+    ];
+    for (name, expected) in pairs {
+        let current = ["B", "snack-1", "token"]
+            .map(|word| format!("{word}{}", particle(word, name).unwrap_or("?")));
+        check!(
+            current,
+            expected,
+            "{word}: after B, snack-1, token",
+            word = name
+        );
+    }
+    check!(
+        particle("B", "의"),
+        None,
+        "an unknown particle is not guessed"
+    );
+}
+
+/// `Lang::fill` with `{name|이}`: the value, then the particle that fits
+/// it; values are inserted once, so a job called `{id|이}` stays so.
+#[test]
+fn a_placeholder_with_a_particle_is_filled_with_the_fitting_form() {
+    let twice = |id: &str| Lang::Ko.fill("problem.job_listed_twice", &[("id", id.to_owned())]);
+    check!(
+        [twice("snack-1"), twice("j"), twice("{id|이}")],
+        [
+            "업무 snack-1이 두 번 나옵니다".to_owned(),
+            "업무 j가 두 번 나옵니다".to_owned(),
+            "업무 {id|이}가 두 번 나옵니다".to_owned(),
+        ],
+        "problem.job_listed_twice"
+    );
+}
