@@ -128,3 +128,97 @@ fn a_placeholder_with_a_particle_is_filled_with_the_fitting_form() {
         "problem.job_listed_twice"
     );
 }
+
+/// The Korean messages, keyed.
+fn korean_messages() -> Vec<(String, String)> {
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(Lang::Ko.source()).expect("ko.json parses");
+    table
+        .into_iter()
+        .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
+        .collect()
+}
+
+#[derive(serde::Deserialize)]
+struct Glossary {
+    concepts: Vec<Concept>,
+}
+
+#[derive(serde::Deserialize)]
+struct Concept {
+    concept: String,
+    ko: String,
+    #[serde(default)]
+    gloss: Vec<String>,
+    not: Vec<String>,
+}
+
+const GLOSSARY: &str = include_str!("../src/playground/messages/glossary.json");
+
+/// One word per concept: every concept's Korean word is used, no Korean
+/// message says it another way, and a second name the course also uses
+/// (선점 번호) only stands beside the word itself.
+#[test]
+fn each_concept_has_its_one_korean_word() {
+    let glossary: Glossary = serde_json::from_str(GLOSSARY).expect("glossary.json parses");
+    let messages = korean_messages();
+    let mut problems = Vec::new();
+    for concept in &glossary.concepts {
+        if !messages.iter().any(|(_, text)| text.contains(&concept.ko)) {
+            problems.push(format!("{}: {} is never used", concept.concept, concept.ko));
+        }
+        for (key, text) in &messages {
+            for other in concept
+                .not
+                .iter()
+                .filter(|other| text.contains(other.as_str()))
+            {
+                problems.push(format!(
+                    "{key}: says {other} for {} (the word is {})",
+                    concept.concept, concept.ko
+                ));
+            }
+            for gloss in &concept.gloss {
+                if text.contains(gloss.as_str()) && !text.contains(&concept.ko) {
+                    problems.push(format!("{key}: {gloss} without {}", concept.ko));
+                }
+            }
+        }
+    }
+    check!(problems, Vec::<String>::new(), "glossary violations");
+}
+
+/// No `을(를)`-style fallback and no Japanese brackets in any Korean
+/// message: the particle is chosen (`{name|을}`) and quotes are “ ”.
+#[test]
+fn korean_messages_have_no_fallback_particles_or_japanese_brackets() {
+    let fallbacks = [
+        "(를)", "(을)", "(가)", "(이)", "(는)", "(은)", "(와)", "(과)", "(으)", "「", "」",
+    ];
+    let found: Vec<_> = korean_messages()
+        .into_iter()
+        .filter(|(_, text)| fallbacks.iter().any(|f| text.contains(f)))
+        .collect();
+    check!(found, Vec::<(String, String)>::new(), "fallbacks left");
+}
+
+/// Every `{name|particle}` in either file names a particle the function
+/// knows, so none is left on the page unfilled.
+#[test]
+fn every_particle_in_a_template_is_known() {
+    let mut unknown = Vec::new();
+    for (key, text) in korean_messages() {
+        let mut rest = text.as_str();
+        while let Some(open) = rest.find('{') {
+            let inside = &rest[open + 1..];
+            let Some(close) = inside.find('}') else { break };
+            if let Some((_, name)) = inside[..close].split_once('|')
+                && particle("A", name).is_none()
+            {
+                unknown.push(format!("{key}: {name}"));
+            }
+            rest = &inside[close..];
+        }
+    }
+    check!(unknown, Vec::<String>::new(), "unknown particles");
+}
