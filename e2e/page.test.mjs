@@ -204,7 +204,7 @@ describe("the playground", () => {
     );
     await editor.fill("{");
     await page.click(".lf-editor [data-action=apply-editor]");
-    assert.match(await page.textContent(".lf-editor-status"), /\(document\): JSON 문법 오류/);
+    assert.match(await page.textContent(".lf-editor-status"), /\(문서 전체\): JSON 문법 오류/);
     assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 3, "nothing applied");
     await done(page);
   });

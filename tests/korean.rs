@@ -10,8 +10,10 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::playground::Lang;
+use leasefence::Scenario;
 use leasefence::playground::messages::korean::{Ending, ending, particle};
+use leasefence::playground::session::Session;
+use leasefence::playground::{CHAPTERS, Lang, view};
 
 /// Each word with how a Korean reader ends it aloud.
 #[test]
@@ -221,4 +223,279 @@ fn every_particle_in_a_template_is_known() {
         }
     }
     check!(unknown, Vec::<String>::new(), "unknown particles");
+}
+
+/// Latin words a Korean learner reads as code or as a name, not as
+/// English: the columns and the table, the states, the scenario's JSON
+/// fields and actions, the formula's `now` and `min`, formats and units,
+/// the product's name, the other language's own name (the switch button,
+/// marked `lang="en"`), the keys printed on a keyboard, the chapters'
+/// worker names and job ids, and the words the test's learner typed.
+#[rustfmt::skip]
+const ALLOWED: &[&str] = &[
+    // Columns and the table.
+    "id", "qty", "state", "owner", "token", "attempts", "attempt", "max_attempts",
+    "lease_until", "deadline", "jobs",
+    // States.
+    "pending", "leased", "done", "quarantined", "expired",
+    // The scenario's JSON: fields and actions.
+    "events", "job", "at", "worker", "do", "lease_ms", "claim", "finish", "send", "enqueue",
+    // SQL's and JSON's empty value, as the table shows an empty owner.
+    "null",
+    // The formula `now < lease_until`, `min(now + lease_ms, deadline)`.
+    "now", "min",
+    // Formats, units, tools.
+    "ms", "ID", "JSON", "SQL", "SQLite", "UTF-8", "base64url", "leasefence",
+    // The switch to the other language, in that language.
+    "English",
+    // Keys on the keyboard.
+    "Home", "End",
+    // The chapters' worker names and job ids.
+    "A", "B", "C", "A-restarted", "snack-1", "snack-2", "snack-3",
+    // What the test's learner typed into the editor, said back to them.
+    "colour", "claimm",
+];
+
+/// The Latin words of `text` that are not allowed; text in backticks is
+/// code and is skipped.
+fn latin_outside_the_allow_list(text: &str) -> Vec<String> {
+    let prose: String = text
+        .split('`')
+        .enumerate()
+        .filter(|(index, _)| index % 2 == 0)
+        .map(|(_, part)| part)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut words = Vec::new();
+    let mut chars = prose.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if !c.is_ascii_alphabetic() {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(at, next)) = chars.peek() {
+            if !(next.is_ascii_alphanumeric() || next == '_' || next == '-') {
+                break;
+            }
+            end = at + next.len_utf8();
+            chars.next();
+        }
+        let word = prose[start..end].trim_end_matches('-');
+        if !ALLOWED.contains(&word) {
+            words.push(word.to_owned());
+        }
+    }
+    words
+}
+
+/// A sample value for a placeholder, as the page would give it.
+fn sample(name: &str) -> String {
+    match name {
+        "worker" | "owner" | "current" | "expected" => "A",
+        "id" => "snack-1",
+        "state" => "leased",
+        "title" => "늦게 돌아온 전달자",
+        "text" | "reason" | "message" | "problem" | "said" | "list" | "a" | "b" => "설명",
+        "verdict" => "✓ 수락",
+        "got" => "정수 -5",
+        "place" => "events[1].at",
+        "field" | "value" | "thing" => "lease_ms",
+        _ => "7",
+    }
+    .to_owned()
+}
+
+/// Every Korean message, filled with sample values, has no Latin word
+/// outside the allow-list.
+#[test]
+fn korean_messages_have_no_latin_words_outside_the_allow_list() {
+    check!(
+        latin_outside_the_allow_list("A가 `leasefence replay`로 snack-1을 claimed, token 2"),
+        vec!["claimed".to_owned()],
+        "the check itself: code in backticks and allowed words pass, English does not"
+    );
+    let mut found = Vec::new();
+    for (key, template) in korean_messages() {
+        let names: Vec<String> = template
+            .split('{')
+            .skip(1)
+            .filter_map(|part| part.split_once('}'))
+            .map(|(inside, _)| inside.split('|').next().unwrap_or(inside).to_owned())
+            .collect();
+        let values: Vec<(&str, String)> = names
+            .iter()
+            .map(|name| (name.as_str(), sample(name)))
+            .collect();
+        let text = Lang::Ko.fill(&key, &values);
+        let words = latin_outside_the_allow_list(&text);
+        if !words.is_empty() {
+            found.push(format!("{key}: {words:?} in {text:?}"));
+        }
+    }
+    check!(
+        found,
+        Vec::<String>::new(),
+        "Latin words in Korean messages"
+    );
+}
+
+/// Every reason a refusal can name has a Korean name for its chip.
+#[test]
+fn every_refusal_reason_has_a_korean_name() {
+    use leasefence::Reason;
+    use leasefence::playground::explain::reason_name;
+    let reasons = [
+        Reason::NoClaim,
+        Reason::UnknownJob,
+        Reason::NotLeased,
+        Reason::TokenMismatch,
+        Reason::OwnerMismatch,
+        Reason::AttemptMismatch,
+        Reason::LeaseExpired,
+        Reason::DeadlinePassed,
+    ];
+    let names: Vec<_> = reasons
+        .iter()
+        .map(|reason| (reason.as_str(), reason_name(Lang::Ko, *reason)))
+        .filter(|(code, name)| {
+            name.starts_with("reason_name.")
+                || !latin_outside_the_allow_list(name).is_empty()
+                || name == code
+        })
+        .collect();
+    check!(
+        names,
+        Vec::<(&str, String)>::new(),
+        "reasons without a Korean name"
+    );
+}
+
+/// Fields of the views that hold code or labels for styling, not words:
+/// the SQL and its bound values, the editor's JSON, the chapter's id,
+/// result and state labels, a refusal's code (the chip shows it beside its Korean name,
+/// tested above) and the lanes' drawing attributes.
+#[rustfmt::skip]
+const NOT_WORDS: &[&str] = &[
+    "sql", "params", "guard_sql", "editor_text", "chapter", "result", "state", "reason",
+    "anchor", "class",
+];
+
+/// Every string of a view, with the path it was found at, leaving out the
+/// [`NOT_WORDS`] fields.
+fn strings(value: &serde_json::Value, path: &str, out: &mut Vec<(String, String)>) {
+    match value {
+        serde_json::Value::String(text) => out.push((path.to_owned(), text.clone())),
+        serde_json::Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                strings(item, &format!("{path}[{index}]"), out);
+            }
+        }
+        serde_json::Value::Object(fields) => {
+            for (name, field) in fields {
+                if !NOT_WORDS.contains(&name.as_str()) {
+                    strings(field, &format!("{path}.{name}"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Sessions in Korean that between them show every panel: each chapter
+/// with the comparison open under each naive guard, a chapter changed by
+/// both sliders, predict mode, and the editor refusing bad documents.
+fn korean_sessions() -> Vec<(String, Session)> {
+    use leasefence::playground::session::Knob;
+    use leasefence::unfenced::Guard;
+    let start = |id: &str| {
+        let chapter = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
+        Session::new(
+            Lang::Ko,
+            id,
+            Scenario::parse(chapter.scenario()).expect("parses"),
+        )
+        .expect("replays")
+    };
+    let mut sessions = Vec::new();
+    for chapter in CHAPTERS {
+        for guard in [Guard::IdOnly, Guard::IdAndOwner] {
+            let mut session = start(chapter.id);
+            session.set_compare_open(true).expect("opens");
+            session.set_guard(guard).expect("guards");
+            sessions.push((format!("{} {guard:?}", chapter.id), session));
+        }
+    }
+    let mut dragged = start("canonical");
+    dragged.drag(Knob::Lease, 1002).expect("lease");
+    dragged.drag(Knob::Finish, 999).expect("finish");
+    sessions.push(("canonical dragged".to_owned(), dragged));
+    let mut capped = start("deadline-caps-lease");
+    capped.drag(Knob::Lease, 2000).expect("lease");
+    sessions.push(("deadline-caps-lease dragged".to_owned(), capped));
+    let mut predicting = start("canonical");
+    predicting.set_predict(true);
+    sessions.push(("canonical predicting".to_owned(), predicting));
+    for (index, document) in [
+        r#"{"events":[{"at":"1000","worker":"A","do":"finish"}]}"#,
+        r#"{"jobs":[{"id":"j","qty":-5,"deadline":1}],"events":[]}"#,
+        r#"{"events":[{"at":0,"worker":"A","do":"claimm"}]}"#,
+        r#"{"events":[{"at":0,"worker":"A","do":"finish","colour":1}]}"#,
+        r#"{"events":[{"at":0,"worker":true,"do":"finish"}]}"#,
+        r#"{"jobs":{},"events":[]}"#,
+        r#"{"events":[{"at":0 "worker":"A"}]}"#,
+        "{",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut editing = start("canonical");
+        editing
+            .apply_editor(document)
+            .expect("a refusal is said, not raised");
+        let refused = editing
+            .editor_status
+            .as_ref()
+            .is_some_and(|status| !status.ok);
+        assert!(refused, "{document} is refused");
+        sessions.push((format!("editor {index}"), editing));
+    }
+    sessions
+}
+
+/// What the page draws in Korean, at every position of every session
+/// above, has no Latin word outside the allow-list.
+#[test]
+fn korean_views_have_no_latin_words_outside_the_allow_list() {
+    let mut found = std::collections::BTreeSet::new();
+    for (name, mut session) in korean_sessions() {
+        let mut texts = Vec::new();
+        let scenario = serde_json::to_value(view::scenario(&session)).expect("serialises");
+        strings(&scenario, "scenario", &mut texts);
+        for position in 0..=session.stepper.total() {
+            session.stepper.seek(position);
+            if session.stepper.predict && position == 2 {
+                // Stand where the question is asked.
+                session.stepper.step();
+            }
+            let drawn =
+                serde_json::to_value(view::position(&session, None, 640.0)).expect("serialises");
+            strings(&drawn, &format!("position {position}"), &mut texts);
+        }
+        assert!(
+            texts.len() > 50,
+            "{name}: only {} texts walked",
+            texts.len()
+        );
+        for (path, text) in texts {
+            let words = latin_outside_the_allow_list(&text);
+            if !words.is_empty() {
+                found.insert(format!("{name} {path}: {words:?} in {text:?}"));
+            }
+        }
+    }
+    check!(
+        found.into_iter().collect::<Vec<_>>(),
+        Vec::<String>::new(),
+        "Latin words in the Korean views"
+    );
 }

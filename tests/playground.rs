@@ -410,7 +410,7 @@ fn refusals_are_told_in_the_learners_language() {
     );
     let not_json = Scenario::parse("{").expect_err("not JSON");
     assert!(
-        error_text(Lang::Ko, &not_json).starts_with("(document): JSON 문법 오류: "),
+        error_text(Lang::Ko, &not_json).starts_with("(문서 전체): JSON 문법 오류: "),
         "{}",
         error_text(Lang::Ko, &not_json)
     );

@@ -131,10 +131,14 @@ pub fn error_text(lang: Lang, err: &Error) -> String {
         ),
         problem => problem_text(lang, problem),
     };
-    lang.fill(
-        "error.at",
-        &[("place", place.clone()), ("problem", problem)],
-    )
+    // The core names a problem with the whole document "(document)"; any
+    // other place is a JSON path, which is code in either language.
+    let place = if place == "(document)" {
+        lang.text("error.whole_document").to_owned()
+    } else {
+        place.clone()
+    };
+    lang.fill("error.at", &[("place", place), ("problem", problem)])
 }
 
 /// A refusal's reason as a short name (`선점 토큰 불일치`), for a chip
