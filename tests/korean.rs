@@ -499,3 +499,67 @@ fn korean_views_have_no_latin_words_outside_the_allow_list() {
         "Latin words in the Korean views"
     );
 }
+
+/// The editor names a whole-number field's true range: its least value is
+/// the one the scenario's checks take (`qty` 1 and up, `at` 0 and up),
+/// not "0 or more" for all.
+#[test]
+fn the_editor_names_each_whole_number_fields_least_value() {
+    use leasefence::playground::explain::error_text;
+    let documents = [
+        (
+            "qty",
+            1,
+            r#"{"jobs":[{"id":"j","qty":Q,"deadline":10}],"events":[]}"#,
+        ),
+        (
+            "deadline",
+            0,
+            r#"{"jobs":[{"id":"j","qty":1,"deadline":Q}],"events":[]}"#,
+        ),
+        (
+            "max_attempts",
+            1,
+            r#"{"jobs":[{"id":"j","qty":1,"deadline":9,"max_attempts":Q}],"events":[]}"#,
+        ),
+        (
+            "at",
+            0,
+            r#"{"events":[{"at":Q,"worker":"A","do":"finish"}]}"#,
+        ),
+        (
+            "lease_ms",
+            1,
+            r#"{"events":[{"at":0,"worker":"A","do":"claim","lease_ms":Q}]}"#,
+        ),
+    ];
+    for (field, least, document) in documents {
+        let with = |value: &str| Scenario::parse(&document.replace('Q', value));
+        check!(
+            with(&least.to_string()).is_ok(),
+            true,
+            "{field} = {least} is taken"
+        );
+        if least > 0 {
+            check!(
+                with(&(least - 1).to_string()).is_ok(),
+                false,
+                "{field} = {} is refused",
+                least - 1
+            );
+        }
+        let refused = with(r#""3""#).expect_err("a string is refused");
+        let said = (
+            error_text(Lang::Ko, &refused),
+            error_text(Lang::En, &refused),
+        );
+        assert!(
+            said.0.contains(&format!(
+                "{least} 이상의 정수가 와야 하는데 문자열 \"3\"이 왔습니다"
+            )) && said
+                .1
+                .contains(&format!("expected a whole number of at least {least}")),
+            "{field}: expected the least value {least}, got {said:?}"
+        );
+    }
+}
