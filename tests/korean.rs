@@ -18,61 +18,37 @@ use leasefence::playground::{CHAPTERS, Lang, view};
 /// Each word with how a Korean reader ends it aloud.
 #[test]
 fn a_word_ends_as_a_korean_reader_says_it() {
+    #[rustfmt::skip]
     let cases = [
         // Hangul by its 받침.
-        ("전달자", Ending::Vowel),
-        ("서울", Ending::Rieul),
-        ("임대", Ending::Vowel),
-        ("선점", Ending::Consonant),
-        ("“늦게 돌아온 전달자”", Ending::Vowel),
-        // Letters by their Korean names.
-        ("A", Ending::Vowel),        // 에이
-        ("B", Ending::Vowel),        // 비
-        ("C", Ending::Vowel),        // 씨
-        ("L", Ending::Rieul),        // 엘
-        ("M", Ending::Consonant),    // 엠
-        ("N", Ending::Consonant),    // 엔
-        ("R", Ending::Rieul),        // 알
-        ("SQL", Ending::Rieul),      // 에스큐엘
-        ("ID", Ending::Vowel),       // 아이디
-        ("JSON", Ending::Consonant), // 제이슨
-        // Numbers by their Korean reading.
-        ("0", Ending::Consonant),         // 영
-        ("1", Ending::Rieul),             // 일
-        ("2", Ending::Vowel),             // 이
-        ("3", Ending::Consonant),         // 삼
-        ("4", Ending::Vowel),             // 사
-        ("6", Ending::Consonant),         // 육
-        ("7", Ending::Rieul),             // 칠
-        ("8", Ending::Rieul),             // 팔
-        ("9", Ending::Vowel),             // 구
-        ("10", Ending::Consonant),        // 십
-        ("100", Ending::Consonant),       // 백
-        ("1000", Ending::Consonant),      // 천
-        ("1001", Ending::Rieul),          // 천일
-        ("1002", Ending::Vowel),          // 천이
-        ("10000", Ending::Consonant),     // 만
-        ("1000000000000", Ending::Vowel), // 일조
-        // Ids and names by their last character.
-        ("snack-1", Ending::Rieul),
-        ("snack-2", Ending::Vowel),
-        ("A-restarted", Ending::Vowel), // 리스타티드
-        // English words by the sound they end in.
-        ("token", Ending::Consonant),    // 토큰
-        ("owner", Ending::Vowel),        // 오너
-        ("null", Ending::Rieul),         // 널
-        ("lease_until", Ending::Rieul),  // 언틸
-        ("done", Ending::Consonant),     // 던
-        ("pending", Ending::Consonant),  // 펜딩
-        ("leased", Ending::Vowel),       // 리스드
-        ("expired", Ending::Vowel),      // 익스파이어드
-        ("state", Ending::Vowel),        // 스테이트
-        ("deadline", Ending::Consonant), // 데드라인
-        ("snack", Ending::Consonant),    // 스낵
+        ("전달자", Ending::Vowel), ("서울", Ending::Rieul), ("임대", Ending::Vowel),
+        ("선점", Ending::Consonant), ("“늦게 돌아온 전달자”", Ending::Vowel),
+        // Letters by their Korean names: 에이, 비, 씨, 엘, 엠, 엔, 알.
+        ("A", Ending::Vowel), ("B", Ending::Vowel), ("C", Ending::Vowel),
+        ("L", Ending::Rieul), ("M", Ending::Consonant), ("N", Ending::Consonant),
+        ("R", Ending::Rieul),
+        // Acronyms: 에스큐엘, 아이디, 제이슨.
+        ("SQL", Ending::Rieul), ("ID", Ending::Vowel), ("JSON", Ending::Consonant),
+        // Numbers: 영, 일, 이, 삼, 사, 육, 칠, 팔, 구.
+        ("0", Ending::Consonant), ("1", Ending::Rieul), ("2", Ending::Vowel),
+        ("3", Ending::Consonant), ("4", Ending::Vowel), ("6", Ending::Consonant),
+        ("7", Ending::Rieul), ("8", Ending::Rieul), ("9", Ending::Vowel),
+        // 십, 백, 천, 천일, 천이, 만, 일조.
+        ("10", Ending::Consonant), ("100", Ending::Consonant), ("1000", Ending::Consonant),
+        ("1001", Ending::Rieul), ("1002", Ending::Vowel), ("10000", Ending::Consonant),
+        ("1000000000000", Ending::Vowel),
+        // Ids and names by their last character: 일, 이, 리스타티드.
+        ("snack-1", Ending::Rieul), ("snack-2", Ending::Vowel), ("A-restarted", Ending::Vowel),
+        // English words by their last sound: 토큰, 오너, 널, 언틸, 던, 펜딩,
+        // 리스드, 익스파이어드, 스테이트, 데드라인, 스낵.
+        ("token", Ending::Consonant), ("owner", Ending::Vowel), ("null", Ending::Rieul),
+        ("lease_until", Ending::Rieul), ("done", Ending::Consonant),
+        ("pending", Ending::Consonant), ("leased", Ending::Vowel), ("expired", Ending::Vowel),
+        ("state", Ending::Vowel), ("deadline", Ending::Consonant), ("snack", Ending::Consonant),
         // Nothing readable: the vowel form.
-        ("", Ending::Vowel),
-        ("🙂", Ending::Vowel),
+        ("", Ending::Vowel), ("🙂", Ending::Vowel),
     ];
+
     let current: Vec<_> = cases
         .iter()
         .map(|(word, _)| (*word, ending(word)))
@@ -562,4 +538,42 @@ fn the_editor_names_each_whole_number_fields_least_value() {
             "{field}: expected the least value {least}, got {said:?}"
         );
     }
+}
+
+/// The full page's title, description and heading have Korean words too
+/// (the page switches to them with the playground's language), with no
+/// Latin outside the allow-list, and the English ones are the page's
+/// static text, so the two cannot drift apart.
+#[test]
+fn the_full_pages_own_words_exist_in_korean() {
+    let html = include_str!("../www/index.html");
+    let block = html
+        .split_once(r#"<script type="application/json" id="lf-page-words">"#)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(json, _)| json)
+        .expect("index.html has its words block");
+    let words: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
+        serde_json::from_str(block).expect("the words block is JSON");
+    let (en, ko) = (&words["en"], &words["ko"]);
+    check!(
+        ko.keys().collect::<Vec<_>>(),
+        en.keys().collect::<Vec<_>>(),
+        "the same words in both languages"
+    );
+    let static_page = html.replace(block, "");
+    for (name, english) in en {
+        assert!(
+            static_page.contains(english.as_str()),
+            "the page's static {name} is not {english:?}"
+        );
+    }
+    let latin: Vec<_> = ko
+        .values()
+        .flat_map(|text| latin_outside_the_allow_list(text))
+        .collect();
+    check!(
+        latin,
+        Vec::<String>::new(),
+        "Latin words in the page's Korean words"
+    );
 }
