@@ -199,11 +199,11 @@ describe("the playground", () => {
     await page.click(".lf-editor [data-action=apply-editor]");
     assert.match(
       await page.textContent(".lf-editor-status"),
-      /events\[2\]\.at: 999은\(는\) 앞 이벤트의 시각\(1000\)보다 이릅니다/,
+      /events\[2\]\.at: 999는 앞 이벤트의 시각 1000보다 이릅니다/,
     );
     await editor.fill("{");
     await page.click(".lf-editor [data-action=apply-editor]");
-    assert.match(await page.textContent(".lf-editor-status"), /\(document\): JSON 문법 오류/);
+    assert.match(await page.textContent(".lf-editor-status"), /\(문서 전체\): JSON 문법 오류/);
     assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 3, "nothing applied");
     await done(page);
   });
@@ -247,7 +247,7 @@ describe("the playground", () => {
   test("a longer lease saves the late finish and empties the reclaim; the course's warning is beside it", async () => {
     for (const [lang, accepted, warning] of [
       ["en", /lease 1002 ms → valid while now < 1002 ms → A's finish: ✓ Accepted/, /not a complete solution/],
-      ["ko", /임대 1002ms → now < 1002ms인 동안 유효 → A의 완료 요청: ✓ 수락/, /완결된 해결책이 아닙니다/],
+      ["ko", /임대를 1002ms로 주면 now < 1002ms인 동안 유효합니다. A의 완료 요청 판정: ✓ 수락/, /완결된 해결책이 아닙니다/],
     ]) {
       const page = await open(`/#chapter=canonical&lang=${lang}`);
       await page.click(".lf-boundary summary");

@@ -5,7 +5,7 @@
 use crate::error::{Error, Problem};
 use crate::model::{Finish, JobRow, JobState, Reason};
 use crate::playground::Lang;
-use crate::playground::parser_words::parser_words;
+use crate::playground::parser_words::{parser_words, parser_words_at};
 use crate::replay::Outcome;
 use crate::store;
 use crate::timeline::{Frame, Timeline};
@@ -123,13 +123,29 @@ pub fn error_text(lang: Lang, err: &Error) -> String {
         Error::InvalidInput { field, problem } => (field, problem),
         other => return other.to_string(),
     };
-    lang.fill(
-        "error.at",
-        &[
-            ("place", place.clone()),
-            ("problem", problem_text(lang, problem)),
-        ],
-    )
+    let problem = match problem {
+        // A value that does not fit its field: the field's range is known.
+        Problem::Unfit(message) => lang.fill(
+            "problem.unfit",
+            &[("message", parser_words_at(lang, message, place))],
+        ),
+        problem => problem_text(lang, problem),
+    };
+    // The core names a problem with the whole document "(document)"; any
+    // other place is a JSON path, which is code in either language.
+    let place = if place == "(document)" {
+        lang.text("error.whole_document").to_owned()
+    } else {
+        place.clone()
+    };
+    lang.fill("error.at", &[("place", place), ("problem", problem)])
+}
+
+/// A refusal's reason as a short name (`선점 토큰 불일치`), for a chip
+/// beside its code (`token_mismatch`), which the learner may look up.
+pub fn reason_name(lang: Lang, reason: Reason) -> String {
+    lang.text(&format!("reason_name.{}", reason.as_str()))
+        .to_owned()
 }
 
 /// One problem in words, with its numbers. Every variant has a message in

@@ -1,7 +1,15 @@
 //! Korean and English text, from keyed message files
 //! (`src/playground/messages/{ko,en}.json`). Korean uses the course's own
-//! terms (임대, 선점 토큰, 재선점, ...). A test fails when a key is missing
-//! in either file.
+//! terms, one word per concept, as `glossary.json` lists them (임대,
+//! 선점, 재선점, 선점 토큰, ...). Tests fail when a key is missing in
+//! either file, when a Korean message uses another word for a listed
+//! concept, or when Latin script outside the allow-list shows in Korean.
+//!
+//! A placeholder is `{name}`, or `{name|을}` for a value followed by a
+//! Korean particle whose form depends on how the value ends (see
+//! [`korean`]).
+
+pub mod korean;
 
 use serde::Serialize;
 use std::collections::HashMap;
@@ -72,9 +80,16 @@ impl Lang {
         self.table().get(key).map_or(key, String::as_str)
     }
 
-    /// The message for `key` with `{name}` placeholders filled in, in one
-    /// pass over the template: a value that itself looks like `{reason}`
-    /// (a worker may be called anything) is inserted as it is.
+    /// The message for `key` with its placeholders filled in, in one pass
+    /// over the template: a value that itself looks like `{reason}` (a
+    /// worker may be called anything) is inserted as it is.
+    ///
+    /// `{name}` is the value of `name`; `{name|을}` is the value followed
+    /// by the form of the 을/를 pair that fits its last sound (likewise
+    /// `{name|이}`, `{name|은}`, `{name|와}`, `{name|으로}`, `{name|이다}`,
+    /// ...; either form of a pair may be written). A placeholder with no
+    /// such value, or an unknown particle, stays as written, so the gap
+    /// shows.
     pub fn fill(self, key: &str, values: &[(&str, String)]) -> String {
         let template = self.text(key);
         let mut text = String::with_capacity(template.len());
@@ -82,15 +97,13 @@ impl Lang {
         while let Some(open) = rest.find('{') {
             text.push_str(&rest[..open]);
             let after = &rest[open + 1..];
-            let value = after.find('}').and_then(|close| {
-                values
-                    .iter()
-                    .find(|(name, _)| *name == &after[..close])
-                    .map(|v| (close, v))
-            });
-            match value {
-                Some((close, (_, value))) => {
+            let filled = after
+                .find('}')
+                .and_then(|close| Some((close, placeholder(&after[..close], values)?)));
+            match filled {
+                Some((close, (value, particle))) => {
                     text.push_str(value);
+                    text.push_str(particle);
                     rest = &after[close + 1..];
                 }
                 None => {
@@ -102,4 +115,19 @@ impl Lang {
         text.push_str(rest);
         text
     }
+}
+
+/// The value a placeholder's inside (`name` or `name|particle`) stands for,
+/// and the particle form that follows it.
+fn placeholder<'v>(inside: &str, values: &'v [(&str, String)]) -> Option<(&'v str, &'static str)> {
+    let (name, particle) = match inside.split_once('|') {
+        Some((name, particle)) => (name, Some(particle)),
+        None => (inside, None),
+    };
+    let (_, value) = values.iter().find(|(candidate, _)| *candidate == name)?;
+    let form = match particle {
+        Some(particle) => korean::particle(value, particle)?,
+        None => "",
+    };
+    Some((value, form))
 }

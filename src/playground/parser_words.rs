@@ -6,17 +6,42 @@
 //! meets them first, so the page reads the shape and says it again from the
 //! message files. English templates give back the parser's own words
 //! exactly (a test holds them to it); a message of any other shape is shown
-//! as the parser wrote it.
+//! as the parser wrote it, except that the parser's `u64` is said as a
+//! whole number, in the words of the JavaScript a learner writes, with the
+//! field's true least value when the place is known (`qty` takes 1 and
+//! up, `at` 0 and up).
 
 use crate::playground::Lang;
 
 /// `message` (a serde_json error's text) in `lang`.
 pub fn parser_words(lang: Lang, message: &str) -> String {
+    words(lang, message, None)
+}
+
+/// `message` in `lang` for the value at `place` (`jobs[0].qty`): a whole
+/// number is asked for with the field's least value.
+pub fn parser_words_at(lang: Lang, message: &str, place: &str) -> String {
+    words(lang, message, least(place))
+}
+
+/// The least value the scenario's checks take for the whole-number field
+/// `place` names (`model::check_int`'s `min` for it); `None` for a field
+/// this table does not know. A test holds it to the checks.
+fn least(place: &str) -> Option<u64> {
+    let field = place.rsplit('.').next()?;
+    match field {
+        "qty" | "max_attempts" | "lease_ms" => Some(1),
+        "at" | "deadline" => Some(0),
+        _ => None,
+    }
+}
+
+fn words(lang: Lang, message: &str, least: Option<u64>) -> String {
     let (said, place) = match message.rsplit_once(" at line ") {
         Some((head, rest)) => (head, rest.split_once(" column ")),
         None => (message, None),
     };
-    let said = complaint(lang, said).unwrap_or_else(|| said.to_owned());
+    let said = complaint(lang, said, least).unwrap_or_else(|| said.to_owned());
     match place {
         Some((line, column)) => lang.fill(
             "json.at",
@@ -31,7 +56,7 @@ pub fn parser_words(lang: Lang, message: &str) -> String {
 }
 
 /// The complaint without its position, if it has a known shape.
-fn complaint(lang: Lang, said: &str) -> Option<String> {
+fn complaint(lang: Lang, said: &str, least: Option<u64>) -> Option<String> {
     let named = |key: &str, field: &str, rest: &str| {
         let name = rest.strip_prefix('`')?.strip_suffix('`')?;
         Some(lang.fill(key, &[(field, name.to_owned())]))
@@ -53,7 +78,7 @@ fn complaint(lang: Lang, said: &str) -> Option<String> {
             key,
             &[
                 ("got", unexpected(lang, got)),
-                ("expected", expectation(lang, expected)),
+                ("expected", expectation(lang, expected, least)),
             ],
         ))
     };
@@ -122,10 +147,18 @@ fn unexpected(lang: Lang, got: &str) -> String {
     }
 }
 
-/// What the field takes: `u64`, `a string`, `a sequence`, `struct NewJob`.
-fn expectation(lang: Lang, expected: &str) -> String {
+/// What the field takes: `u64` (with its least value when known), `a
+/// string`, `a sequence`, `struct NewJob`.
+fn expectation(lang: Lang, expected: &str, least: Option<u64>) -> String {
+    match (expected, least) {
+        ("u64", Some(min)) => lang.fill("json.expect_u64_from", &[("min", min.to_string())]),
+        ("u64", None) => lang.text("json.expect_u64").to_owned(),
+        (expected, _) => expected_kind(lang, expected),
+    }
+}
+
+fn expected_kind(lang: Lang, expected: &str) -> String {
     match expected {
-        "u64" => lang.text("json.expect_u64").to_owned(),
         "a string" => lang.text("json.expect_string").to_owned(),
         "a sequence" => lang.text("json.expect_sequence").to_owned(),
         other => match other.strip_prefix("struct ") {

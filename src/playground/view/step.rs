@@ -4,7 +4,8 @@
 //! after with the changed cells marked.
 
 use crate::playground::explain::{
-    COLUMNS, Compared, RowChange, cell, describe, reason_text, row_changes, side_by_side,
+    COLUMNS, Compared, RowChange, cell, describe, reason_name, reason_text, row_changes,
+    side_by_side,
 };
 use crate::playground::session::Session;
 use crate::replay::Outcome;
@@ -44,6 +45,8 @@ pub struct VerdictView {
     pub words: String,
     /// The reason's code (`token_mismatch`, ...) when refused.
     pub reason: Option<&'static str>,
+    /// The reason's name in the learner's words, shown before its code.
+    pub reason_name: Option<String>,
 }
 
 /// One statement the queue ran.
@@ -100,6 +103,7 @@ pub fn card(session: &Session) -> Option<StepView> {
                 accepted: finish.accepted,
                 words,
                 reason: finish.reason.map(|reason| reason.as_str()),
+                reason_name: finish.reason.map(|reason| reason_name(lang, reason)),
             };
             let conditions = side_by_side(finish, frame.result.at);
             (None, Some(verdict), conditions, !finish.accepted)

@@ -45,8 +45,12 @@ pub(super) fn draw(
                     .class("lf-reason")
                     .text(&verdict.words),
             );
-        if let Some(reason) = verdict.reason {
-            card = card.child(El::new(doc, "code")?.text(reason));
+        if let (Some(name), Some(code)) = (&verdict.reason_name, verdict.reason) {
+            let chip = El::new(doc, "span")?
+                .class("lf-reason-chip")
+                .child(El::new(doc, "span")?.text(name))
+                .child(El::new(doc, "code")?.text(code));
+            card = card.child(chip);
         }
         blocks.push(card);
     }

@@ -1,0 +1,581 @@
+//! Korean as a native writes it: particles fit the word before them, every
+//! concept has its one word (the course's), and nothing in Latin script
+//! shows in Korean mode except what a Korean learner reads as code
+//! (columns, states, SQL, ids, `ms`).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::Scenario;
+use leasefence::playground::messages::korean::{Ending, ending, particle};
+use leasefence::playground::session::Session;
+use leasefence::playground::{CHAPTERS, Lang, view};
+
+/// Each word with how a Korean reader ends it aloud.
+#[test]
+fn a_word_ends_as_a_korean_reader_says_it() {
+    #[rustfmt::skip]
+    let cases = [
+        // Hangul by its 받침.
+        ("전달자", Ending::Vowel), ("서울", Ending::Rieul), ("임대", Ending::Vowel),
+        ("선점", Ending::Consonant), ("“늦게 돌아온 전달자”", Ending::Vowel),
+        // Letters by their Korean names: 에이, 비, 씨, 엘, 엠, 엔, 알.
+        ("A", Ending::Vowel), ("B", Ending::Vowel), ("C", Ending::Vowel),
+        ("L", Ending::Rieul), ("M", Ending::Consonant), ("N", Ending::Consonant),
+        ("R", Ending::Rieul),
+        // Acronyms: 에스큐엘, 아이디, 제이슨.
+        ("SQL", Ending::Rieul), ("ID", Ending::Vowel), ("JSON", Ending::Consonant),
+        // Numbers: 영, 일, 이, 삼, 사, 육, 칠, 팔, 구.
+        ("0", Ending::Consonant), ("1", Ending::Rieul), ("2", Ending::Vowel),
+        ("3", Ending::Consonant), ("4", Ending::Vowel), ("6", Ending::Consonant),
+        ("7", Ending::Rieul), ("8", Ending::Rieul), ("9", Ending::Vowel),
+        // 십, 백, 천, 천일, 천이, 만, 일조.
+        ("10", Ending::Consonant), ("100", Ending::Consonant), ("1000", Ending::Consonant),
+        ("1001", Ending::Rieul), ("1002", Ending::Vowel), ("10000", Ending::Consonant),
+        ("1000000000000", Ending::Vowel),
+        // Ids and names by their last character: 일, 이, 리스타티드.
+        ("snack-1", Ending::Rieul), ("snack-2", Ending::Vowel), ("A-restarted", Ending::Vowel),
+        // English words by their last sound: 토큰, 오너, 널, 언틸, 던, 펜딩,
+        // 리스드, 익스파이어드, 스테이트, 데드라인, 스낵.
+        ("token", Ending::Consonant), ("owner", Ending::Vowel), ("null", Ending::Rieul),
+        ("lease_until", Ending::Rieul), ("done", Ending::Consonant),
+        ("pending", Ending::Consonant), ("leased", Ending::Vowel), ("expired", Ending::Vowel),
+        ("state", Ending::Vowel), ("deadline", Ending::Consonant), ("snack", Ending::Consonant),
+        // Nothing readable: the vowel form.
+        ("", Ending::Vowel), ("🙂", Ending::Vowel),
+    ];
+
+    let current: Vec<_> = cases
+        .iter()
+        .map(|(word, _)| (*word, ending(word)))
+        .collect();
+    check!(current, cases.to_vec(), "how each word ends");
+}
+
+/// Every pair, after a vowel, a ㄹ and another consonant; a template may
+/// name either form.
+#[test]
+fn each_particle_takes_the_form_that_fits_the_word_before_it() {
+    let pairs = [
+        ("을", ["B를", "snack-1을", "token을"]),
+        ("를", ["B를", "snack-1을", "token을"]),
+        ("이", ["B가", "snack-1이", "token이"]),
+        ("은", ["B는", "snack-1은", "token은"]),
+        ("와", ["B와", "snack-1과", "token과"]),
+        ("과", ["B와", "snack-1과", "token과"]),
+        // ㄹ takes 로, not 으로.
+        ("으로", ["B로", "snack-1로", "token으로"]),
+        ("이나", ["B나", "snack-1이나", "token이나"]),
+        ("이라", ["B라", "snack-1이라", "token이라"]),
+        ("이다", ["B다", "snack-1이다", "token이다"]),
+        ("이에요", ["B예요", "snack-1이에요", "token이에요"]),
+    ];
+    for (name, expected) in pairs {
+        let current = ["B", "snack-1", "token"]
+            .map(|word| format!("{word}{}", particle(word, name).unwrap_or("?")));
+        check!(
+            current,
+            expected,
+            "{word}: after B, snack-1, token",
+            word = name
+        );
+    }
+    check!(
+        particle("B", "의"),
+        None,
+        "an unknown particle is not guessed"
+    );
+}
+
+/// `Lang::fill` with `{name|이}`: the value, then the particle that fits
+/// it; values are inserted once, so a job called `{id|이}` stays so.
+#[test]
+fn a_placeholder_with_a_particle_is_filled_with_the_fitting_form() {
+    let twice = |id: &str| Lang::Ko.fill("problem.job_listed_twice", &[("id", id.to_owned())]);
+    check!(
+        [twice("snack-1"), twice("j"), twice("{id|이}")],
+        [
+            "업무 snack-1이 두 번 나옵니다".to_owned(),
+            "업무 j가 두 번 나옵니다".to_owned(),
+            "업무 {id|이}가 두 번 나옵니다".to_owned(),
+        ],
+        "problem.job_listed_twice"
+    );
+}
+
+/// The Korean messages, keyed.
+fn korean_messages() -> Vec<(String, String)> {
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(Lang::Ko.source()).expect("ko.json parses");
+    table
+        .into_iter()
+        .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
+        .collect()
+}
+
+#[derive(serde::Deserialize)]
+struct Glossary {
+    concepts: Vec<Concept>,
+}
+
+#[derive(serde::Deserialize)]
+struct Concept {
+    concept: String,
+    ko: String,
+    #[serde(default)]
+    gloss: Vec<String>,
+    not: Vec<String>,
+}
+
+const GLOSSARY: &str = include_str!("../src/playground/messages/glossary.json");
+
+/// One word per concept: every concept's Korean word is used, no Korean
+/// message says it another way, and a second name the course also uses
+/// (선점 번호) only stands beside the word itself.
+#[test]
+fn each_concept_has_its_one_korean_word() {
+    let glossary: Glossary = serde_json::from_str(GLOSSARY).expect("glossary.json parses");
+    let messages = korean_messages();
+    let mut problems = Vec::new();
+    for concept in &glossary.concepts {
+        if !messages.iter().any(|(_, text)| text.contains(&concept.ko)) {
+            problems.push(format!("{}: {} is never used", concept.concept, concept.ko));
+        }
+        for (key, text) in &messages {
+            for other in concept
+                .not
+                .iter()
+                .filter(|other| text.contains(other.as_str()))
+            {
+                problems.push(format!(
+                    "{key}: says {other} for {} (the word is {})",
+                    concept.concept, concept.ko
+                ));
+            }
+            for gloss in &concept.gloss {
+                if text.contains(gloss.as_str()) && !text.contains(&concept.ko) {
+                    problems.push(format!("{key}: {gloss} without {}", concept.ko));
+                }
+            }
+        }
+    }
+    check!(problems, Vec::<String>::new(), "glossary violations");
+}
+
+/// No `을(를)`-style fallback and no Japanese brackets in any Korean
+/// message: the particle is chosen (`{name|을}`) and quotes are “ ”.
+#[test]
+fn korean_messages_have_no_fallback_particles_or_japanese_brackets() {
+    let fallbacks = [
+        "(를)", "(을)", "(가)", "(이)", "(는)", "(은)", "(와)", "(과)", "(으)", "「", "」",
+    ];
+    let found: Vec<_> = korean_messages()
+        .into_iter()
+        .filter(|(_, text)| fallbacks.iter().any(|f| text.contains(f)))
+        .collect();
+    check!(found, Vec::<(String, String)>::new(), "fallbacks left");
+}
+
+/// Every `{name|particle}` in either file names a particle the function
+/// knows, so none is left on the page unfilled.
+#[test]
+fn every_particle_in_a_template_is_known() {
+    let mut unknown = Vec::new();
+    for (key, text) in korean_messages() {
+        let mut rest = text.as_str();
+        while let Some(open) = rest.find('{') {
+            let inside = &rest[open + 1..];
+            let Some(close) = inside.find('}') else { break };
+            if let Some((_, name)) = inside[..close].split_once('|')
+                && particle("A", name).is_none()
+            {
+                unknown.push(format!("{key}: {name}"));
+            }
+            rest = &inside[close..];
+        }
+    }
+    check!(unknown, Vec::<String>::new(), "unknown particles");
+}
+
+/// Latin words a Korean learner reads as code or as a name, not as
+/// English: the columns and the table, the states, the scenario's JSON
+/// fields and actions, the formula's `now` and `min`, formats and units,
+/// the product's name, the other language's own name (the switch button,
+/// marked `lang="en"`), the keys printed on a keyboard, the chapters'
+/// worker names and job ids, and the words the test's learner typed.
+#[rustfmt::skip]
+const ALLOWED: &[&str] = &[
+    // Columns and the table.
+    "id", "qty", "state", "owner", "token", "attempts", "attempt", "max_attempts",
+    "lease_until", "deadline", "jobs",
+    // States.
+    "pending", "leased", "done", "quarantined", "expired",
+    // The scenario's JSON: fields and actions.
+    "events", "job", "at", "worker", "do", "lease_ms", "claim", "finish", "send", "enqueue",
+    // SQL's and JSON's empty value, as the table shows an empty owner.
+    "null",
+    // The formula `now < lease_until`, `min(now + lease_ms, deadline)`.
+    "now", "min",
+    // Formats, units, tools.
+    "ms", "ID", "JSON", "SQL", "SQLite", "UTF-8", "base64url", "leasefence",
+    // The switch to the other language, in that language.
+    "English",
+    // Keys on the keyboard.
+    "Home", "End",
+    // The chapters' worker names and job ids.
+    "A", "B", "C", "A-restarted", "C-restarted", "snack-1", "snack-2", "snack-3",
+    // What the test's learner typed into the editor, said back to them.
+    "colour", "claimm",
+];
+
+/// The Latin words of `text` that are not allowed; text in backticks is
+/// code and is skipped.
+fn latin_outside_the_allow_list(text: &str) -> Vec<String> {
+    let prose: String = text
+        .split('`')
+        .enumerate()
+        .filter(|(index, _)| index % 2 == 0)
+        .map(|(_, part)| part)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut words = Vec::new();
+    let mut chars = prose.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if !c.is_ascii_alphabetic() {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(at, next)) = chars.peek() {
+            if !(next.is_ascii_alphanumeric() || next == '_' || next == '-') {
+                break;
+            }
+            end = at + next.len_utf8();
+            chars.next();
+        }
+        let word = prose[start..end].trim_end_matches('-');
+        if !ALLOWED.contains(&word) {
+            words.push(word.to_owned());
+        }
+    }
+    words
+}
+
+/// A sample value for a placeholder, as the page would give it.
+fn sample(name: &str) -> String {
+    match name {
+        "worker" | "owner" | "current" | "expected" => "A",
+        "id" => "snack-1",
+        "state" => "leased",
+        "title" => "늦게 돌아온 전달자",
+        "text" | "reason" | "message" | "problem" | "said" | "list" | "a" | "b" => "설명",
+        "verdict" => "✓ 수락",
+        "got" => "정수 -5",
+        "place" => "events[1].at",
+        "field" | "value" | "thing" => "lease_ms",
+        _ => "7",
+    }
+    .to_owned()
+}
+
+/// Every Korean message, filled with sample values, has no Latin word
+/// outside the allow-list.
+#[test]
+fn korean_messages_have_no_latin_words_outside_the_allow_list() {
+    check!(
+        latin_outside_the_allow_list("A가 `leasefence replay`로 snack-1을 claimed, token 2"),
+        vec!["claimed".to_owned()],
+        "the check itself: code in backticks and allowed words pass, English does not"
+    );
+    let mut found = Vec::new();
+    for (key, template) in korean_messages() {
+        let names: Vec<String> = template
+            .split('{')
+            .skip(1)
+            .filter_map(|part| part.split_once('}'))
+            .map(|(inside, _)| inside.split('|').next().unwrap_or(inside).to_owned())
+            .collect();
+        let values: Vec<(&str, String)> = names
+            .iter()
+            .map(|name| (name.as_str(), sample(name)))
+            .collect();
+        let text = Lang::Ko.fill(&key, &values);
+        let words = latin_outside_the_allow_list(&text);
+        if !words.is_empty() {
+            found.push(format!("{key}: {words:?} in {text:?}"));
+        }
+    }
+    check!(
+        found,
+        Vec::<String>::new(),
+        "Latin words in Korean messages"
+    );
+}
+
+/// Every reason a refusal can name has a Korean name for its chip.
+#[test]
+fn every_refusal_reason_has_a_korean_name() {
+    use leasefence::Reason;
+    use leasefence::playground::explain::reason_name;
+    let reasons = [
+        Reason::NoClaim,
+        Reason::UnknownJob,
+        Reason::NotLeased,
+        Reason::TokenMismatch,
+        Reason::OwnerMismatch,
+        Reason::AttemptMismatch,
+        Reason::LeaseExpired,
+        Reason::DeadlinePassed,
+    ];
+    let names: Vec<_> = reasons
+        .iter()
+        .map(|reason| (reason.as_str(), reason_name(Lang::Ko, *reason)))
+        .filter(|(code, name)| {
+            name.starts_with("reason_name.")
+                || !latin_outside_the_allow_list(name).is_empty()
+                || name == code
+        })
+        .collect();
+    check!(
+        names,
+        Vec::<(&str, String)>::new(),
+        "reasons without a Korean name"
+    );
+}
+
+/// Fields of the views that hold code or labels for styling, not words:
+/// the SQL and its bound values, the editor's JSON, chapter ids (the
+/// picker's values, the next chapter's), result and state labels, a
+/// refusal's code (the chip shows it beside its Korean name, tested above),
+/// the lanes' drawing attributes, and the actors' names (scenario data,
+/// like the names in the event list).
+#[rustfmt::skip]
+const NOT_WORDS: &[&str] = &[
+    "sql", "params", "guard_sql", "editor_text", "chapter", "id", "result", "state", "reason",
+    "anchor", "class", "actors",
+];
+
+/// Every string of a view, with the path it was found at, leaving out the
+/// [`NOT_WORDS`] fields.
+fn strings(value: &serde_json::Value, path: &str, out: &mut Vec<(String, String)>) {
+    match value {
+        serde_json::Value::String(text) => out.push((path.to_owned(), text.clone())),
+        serde_json::Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                strings(item, &format!("{path}[{index}]"), out);
+            }
+        }
+        serde_json::Value::Object(fields) => {
+            for (name, field) in fields {
+                if !NOT_WORDS.contains(&name.as_str()) {
+                    strings(field, &format!("{path}.{name}"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Sessions in Korean that between them show every panel: each chapter
+/// with the comparison open under each naive guard, a chapter changed by
+/// both sliders, predict mode, and the editor refusing bad documents.
+fn korean_sessions() -> Vec<(String, Session)> {
+    use leasefence::playground::session::Knob;
+    use leasefence::unfenced::Guard;
+    let start = |id: &str| {
+        let chapter = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
+        Session::new(
+            Lang::Ko,
+            id,
+            Scenario::parse(chapter.scenario()).expect("parses"),
+        )
+        .expect("replays")
+    };
+    let mut sessions = Vec::new();
+    for chapter in CHAPTERS {
+        for guard in [Guard::IdOnly, Guard::IdAndOwner] {
+            let mut session = start(chapter.id);
+            session.set_compare_open(true).expect("opens");
+            session.set_guard(guard).expect("guards");
+            sessions.push((format!("{} {guard:?}", chapter.id), session));
+        }
+    }
+    let mut dragged = start("canonical");
+    dragged.drag(Knob::Lease, 1002).expect("lease");
+    dragged.drag(Knob::Finish, 999).expect("finish");
+    sessions.push(("canonical dragged".to_owned(), dragged));
+    let mut capped = start("deadline-caps-lease");
+    capped.drag(Knob::Lease, 2000).expect("lease");
+    sessions.push(("deadline-caps-lease dragged".to_owned(), capped));
+    let mut predicting = start("canonical");
+    predicting.set_predict(true);
+    sessions.push(("canonical predicting".to_owned(), predicting));
+    for (index, document) in [
+        r#"{"events":[{"at":"1000","worker":"A","do":"finish"}]}"#,
+        r#"{"jobs":[{"id":"j","qty":-5,"deadline":1}],"events":[]}"#,
+        r#"{"events":[{"at":0,"worker":"A","do":"claimm"}]}"#,
+        r#"{"events":[{"at":0,"worker":"A","do":"finish","colour":1}]}"#,
+        r#"{"events":[{"at":0,"worker":true,"do":"finish"}]}"#,
+        r#"{"jobs":{},"events":[]}"#,
+        r#"{"events":[{"at":0 "worker":"A"}]}"#,
+        "{",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut editing = start("canonical");
+        editing
+            .apply_editor(document)
+            .expect("a refusal is said, not raised");
+        let refused = editing
+            .editor_status
+            .as_ref()
+            .is_some_and(|status| !status.ok);
+        assert!(refused, "{document} is refused");
+        sessions.push((format!("editor {index}"), editing));
+    }
+    sessions
+}
+
+/// What the page draws in Korean, at every position of every session
+/// above, has no Latin word outside the allow-list.
+#[test]
+fn korean_views_have_no_latin_words_outside_the_allow_list() {
+    let mut found = std::collections::BTreeSet::new();
+    for (name, mut session) in korean_sessions() {
+        let mut texts = Vec::new();
+        let scenario = serde_json::to_value(view::scenario(&session)).expect("serialises");
+        strings(&scenario, "scenario", &mut texts);
+        for position in 0..=session.stepper.total() {
+            session.stepper.seek(position);
+            if session.stepper.predict && position == 2 {
+                // Stand where the question is asked.
+                session.stepper.step();
+            }
+            let drawn =
+                serde_json::to_value(view::position(&session, None, 640.0)).expect("serialises");
+            strings(&drawn, &format!("position {position}"), &mut texts);
+        }
+        assert!(
+            texts.len() > 50,
+            "{name}: only {} texts walked",
+            texts.len()
+        );
+        for (path, text) in texts {
+            let words = latin_outside_the_allow_list(&text);
+            if !words.is_empty() {
+                found.insert(format!("{name} {path}: {words:?} in {text:?}"));
+            }
+        }
+    }
+    check!(
+        found.into_iter().collect::<Vec<_>>(),
+        Vec::<String>::new(),
+        "Latin words in the Korean views"
+    );
+}
+
+/// The editor names a whole-number field's true range: its least value is
+/// the one the scenario's checks take (`qty` 1 and up, `at` 0 and up),
+/// not "0 or more" for all.
+#[test]
+fn the_editor_names_each_whole_number_fields_least_value() {
+    use leasefence::playground::explain::error_text;
+    let documents = [
+        (
+            "qty",
+            1,
+            r#"{"jobs":[{"id":"j","qty":Q,"deadline":10}],"events":[]}"#,
+        ),
+        (
+            "deadline",
+            0,
+            r#"{"jobs":[{"id":"j","qty":1,"deadline":Q}],"events":[]}"#,
+        ),
+        (
+            "max_attempts",
+            1,
+            r#"{"jobs":[{"id":"j","qty":1,"deadline":9,"max_attempts":Q}],"events":[]}"#,
+        ),
+        (
+            "at",
+            0,
+            r#"{"events":[{"at":Q,"worker":"A","do":"finish"}]}"#,
+        ),
+        (
+            "lease_ms",
+            1,
+            r#"{"events":[{"at":0,"worker":"A","do":"claim","lease_ms":Q}]}"#,
+        ),
+    ];
+    for (field, least, document) in documents {
+        let with = |value: &str| Scenario::parse(&document.replace('Q', value));
+        check!(
+            with(&least.to_string()).is_ok(),
+            true,
+            "{field} = {least} is taken"
+        );
+        if least > 0 {
+            check!(
+                with(&(least - 1).to_string()).is_ok(),
+                false,
+                "{field} = {} is refused",
+                least - 1
+            );
+        }
+        let refused = with(r#""3""#).expect_err("a string is refused");
+        let said = (
+            error_text(Lang::Ko, &refused),
+            error_text(Lang::En, &refused),
+        );
+        assert!(
+            said.0.contains(&format!(
+                "{least} 이상의 정수가 와야 하는데 문자열 \"3\"이 왔습니다"
+            )) && said
+                .1
+                .contains(&format!("expected a whole number of at least {least}")),
+            "{field}: expected the least value {least}, got {said:?}"
+        );
+    }
+}
+
+/// The full page's title, description and heading have Korean words too
+/// (the page switches to them with the playground's language), with no
+/// Latin outside the allow-list, and the English ones are the page's
+/// static text, so the two cannot drift apart.
+#[test]
+fn the_full_pages_own_words_exist_in_korean() {
+    let html = include_str!("../www/index.html");
+    let block = html
+        .split_once(r#"<script type="application/json" id="lf-page-words">"#)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(json, _)| json)
+        .expect("index.html has its words block");
+    let words: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
+        serde_json::from_str(block).expect("the words block is JSON");
+    let (en, ko) = (&words["en"], &words["ko"]);
+    check!(
+        ko.keys().collect::<Vec<_>>(),
+        en.keys().collect::<Vec<_>>(),
+        "the same words in both languages"
+    );
+    let static_page = html.replace(block, "");
+    for (name, english) in en {
+        assert!(
+            static_page.contains(english.as_str()),
+            "the page's static {name} is not {english:?}"
+        );
+    }
+    let latin: Vec<_> = ko
+        .values()
+        .flat_map(|text| latin_outside_the_allow_list(text))
+        .collect();
+    check!(
+        latin,
+        Vec::<String>::new(),
+        "Latin words in the page's Korean words"
+    );
+}
