@@ -110,7 +110,7 @@ fn a_placeholder_with_a_particle_is_filled_with_the_fitting_form() {
 /// The Korean messages, keyed.
 fn korean_messages() -> Vec<(String, String)> {
     let table: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(Lang::Ko.source()).expect("ko.json parses");
+        serde_json::from_str(support::message_file(Lang::Ko)).expect("ko.json parses");
     table
         .into_iter()
         .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))

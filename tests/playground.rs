@@ -17,8 +17,12 @@ use leasefence::playground::explain::{describe, row_changes};
 use leasefence::playground::{CHAPTERS, Lang};
 use leasefence::{Scenario, Timeline};
 
+fn source(lang: Lang) -> &'static str {
+    support::message_file(lang)
+}
+
 fn keys(lang: Lang) -> BTreeSet<String> {
-    let table: serde_json::Map<String, serde_json::Value> = serde_json::from_str(lang.source())
+    let table: serde_json::Map<String, serde_json::Value> = serde_json::from_str(source(lang))
         .unwrap_or_else(|err| panic!("{} messages: {err}", lang.tag()));
     table.keys().cloned().collect()
 }

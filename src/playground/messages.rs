@@ -12,8 +12,6 @@
 pub mod korean;
 
 use serde::Serialize;
-use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// A language of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -25,8 +23,36 @@ pub enum Lang {
     Ko,
 }
 
-const EN: &str = include_str!("messages/en.json");
-const KO: &str = include_str!("messages/ko.json");
+/// Strings stored as one text and the end of each entry in it.
+struct Table {
+    text: &'static str,
+    ends: &'static [usize],
+}
+
+impl Table {
+    fn get(&self, index: usize) -> &'static str {
+        let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.text[start..self.ends[index]]
+    }
+
+    /// The index of `key` in a sorted table.
+    fn find(&self, key: &str) -> Option<usize> {
+        let (mut low, mut high) = (0, self.ends.len());
+        while low < high {
+            let middle = (low + high) / 2;
+            match self.get(middle).cmp(key) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(middle),
+            }
+        }
+        None
+    }
+}
+
+// `KEYS` (sorted) and the `EN` and `KO` texts in the same order, made by
+// the build script from the message files (build/messages.rs).
+include!(concat!(env!("OUT_DIR"), "/messages.rs"));
 
 impl Lang {
     /// Picks a language from a tag like `ko`, `ko-KR` or `en-US`.
@@ -55,29 +81,14 @@ impl Lang {
         }
     }
 
-    /// The raw message file of this language.
-    pub fn source(self) -> &'static str {
-        match self {
-            Lang::En => EN,
-            Lang::Ko => KO,
-        }
-    }
-
-    fn table(self) -> &'static HashMap<String, String> {
-        static EN_TABLE: OnceLock<HashMap<String, String>> = OnceLock::new();
-        static KO_TABLE: OnceLock<HashMap<String, String>> = OnceLock::new();
-        let cell = match self {
-            Lang::En => &EN_TABLE,
-            Lang::Ko => &KO_TABLE,
-        };
-        // The files are checked by a test; a broken one shows its keys.
-        cell.get_or_init(|| serde_json::from_str(self.source()).unwrap_or_default())
-    }
-
     /// The message for `key`; the key itself when missing, so a gap is
     /// visible on the page instead of blank.
     pub fn text(self, key: &str) -> &str {
-        self.table().get(key).map_or(key, String::as_str)
+        let texts = match self {
+            Lang::En => &EN,
+            Lang::Ko => &KO,
+        };
+        KEYS.find(key).map_or(key, |index| texts.get(index))
     }
 
     /// The message for `key` with its placeholders filled in, in one pass

@@ -81,13 +81,16 @@ pub fn apply(
             .events
             .extend(future.into_iter().filter(|e| !mine(e))),
         Twist::Stall => {
-            let mut moved: Vec<Event> = future;
-            for event in moved.iter_mut().filter(|event| mine(event)) {
+            let (moved, kept): (Vec<Event>, Vec<Event>) = future.into_iter().partition(mine);
+            twisted.events.extend(kept);
+            // Each moved event goes after every event of its new time, so
+            // time keeps its order (as a dragged finish does).
+            for mut event in moved {
                 event.at = event.at.saturating_add(STALL_MS);
+                let at = event.at;
+                let index = position + twisted.events[position..].partition_point(|e| e.at <= at);
+                twisted.events.insert(index, event);
             }
-            // Stable: events at the same time keep their order.
-            moved.sort_by_key(|event| event.at);
-            twisted.events.extend(moved);
         }
         Twist::Restart => {
             let lease_ms = last_lease(scenario, worker);

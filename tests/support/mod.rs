@@ -83,3 +83,12 @@ macro_rules! with_expected {
 }
 
 leasefence::with_scenarios!(with_expected);
+
+/// A language's message file as written (the product carries its texts as
+/// tables made by the build script, not the file).
+pub fn message_file(lang: leasefence::playground::Lang) -> &'static str {
+    match lang {
+        leasefence::playground::Lang::En => include_str!("../../src/playground/messages/en.json"),
+        leasefence::playground::Lang::Ko => include_str!("../../src/playground/messages/ko.json"),
+    }
+}

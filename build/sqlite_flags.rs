@@ -20,8 +20,8 @@ const SOURCE_DIR_ENV: &str = "SQLITE_WASM_RS_SOURCE_DIR";
 /// The last line `scripts/regen-sqlite.sh` appends to the amalgamation.
 const MARKER: &str = "/* OMIT flags baked into the parser:";
 
-fn main() {
-    println!("cargo::rerun-if-changed=build.rs");
+/// Panics (failing the build) when the two sets of options differ.
+pub fn check() {
     println!("cargo::rerun-if-changed=vendor/sqlite/grammar-options.txt");
     println!("cargo::rerun-if-env-changed={FLAGS_ENV}");
     println!("cargo::rerun-if-env-changed={SOURCE_DIR_ENV}");
