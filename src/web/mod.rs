@@ -10,8 +10,9 @@ pub mod api;
 mod convert;
 #[cfg(feature = "page")]
 pub mod page;
+mod words;
 
-pub use api::{Player, Queue, Receiver, replay};
+pub use api::{Player, Queue, Receiver, generated_scenario, replay};
 
 /// Installs the panic hook once, so a bug shows a readable message in the
 /// console instead of "unreachable executed".
