@@ -342,13 +342,6 @@ impl Scenario {
         event_from_raw(index, &read(value, &place, &format!("{place}."))?)
     }
 
-    /// [`Scenario::parse`] for a document already read as a JSON value (a
-    /// JavaScript object): the same checks and messages, without positions
-    /// in JSON text the caller never wrote.
-    pub fn from_value(value: serde_json::Value) -> Result<Scenario> {
-        Scenario::from_raw(read(value, "(document)", "")?)
-    }
-
     fn from_raw(raw: RawScenario) -> Result<Scenario> {
         check_counts(raw.jobs.len(), raw.events.len())?;
         let mut order = Order::with_jobs(&raw.jobs)?;
