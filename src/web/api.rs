@@ -13,7 +13,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    error, from_js, function_arg, integer_arg, plain, refused, string_arg, to_js, wrong_type,
+    error, from_js, function_arg, integer_arg, json_text, plain, refused, string_arg, to_js,
+    wrong_type,
 };
 use crate::model::{NewJob, Stamp};
 
@@ -85,14 +86,10 @@ fn core_error(err: crate::Error) -> JsValue {
 fn scenario_arg(value: &JsValue) -> Result<crate::Scenario, JsValue> {
     match value.as_string() {
         Some(json) => crate::Scenario::parse(&json).map_err(core_error),
-        // Read back as JSON text: the text parser is in the module anyway,
-        // while reading a whole scenario from a `Value` would add a second
-        // copy of the scenario's deserializer (1.2 KB of gzip, measured). The text has
-        // no line breaks and the words drop positions, so no message
-        // points into text the caller never wrote.
+        // As JSON text: no line breaks, and the words drop positions, so
+        // no message points into text the caller never wrote.
         None if value.is_object() && !value.is_function() && !js_sys::Array::is_array(value) => {
-            let json = plain("scenario", value)?.to_string();
-            crate::Scenario::parse(&json).map_err(core_error)
+            crate::Scenario::parse(&json_text("scenario", value)?).map_err(core_error)
         }
         None => Err(wrong_type(
             "scenario",

@@ -116,11 +116,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
 /// exception never unwinds through Rust: a `&mut self` method would stay
 /// borrowed and its object unusable.
 pub(crate) fn plain(field: &str, value: &JsValue) -> Result<serde_json::Value, JsValue> {
-    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
-        return Err(wrong_type(field, "an object", value));
-    }
-    let mut undefined = Vec::new();
-    check_values(field, value, (0, ""), &mut undefined)?;
+    let undefined = checked(field, value)?;
     let mut plain: serde_json::Value = serde_wasm_bindgen::from_value(value.clone())
         .map_err(|err| error(&format!("{field}: {}", message(err))))?;
     // `JSON.stringify` leaves out a property that is `undefined` (so an
@@ -135,6 +131,28 @@ pub(crate) fn plain(field: &str, value: &JsValue) -> Result<serde_json::Value, J
         }
     }
     Ok(plain)
+}
+
+/// A JavaScript object, checked as [`plain`] checks it, as JSON text
+/// (`JSON.stringify`), for a reader that parses text: a whole scenario is
+/// read that way, so the module needs one scenario deserializer, not a
+/// second one over `serde_json::Value` (1.2 KB of gzip, measured).
+pub(crate) fn json_text(field: &str, value: &JsValue) -> Result<String, JsValue> {
+    checked(field, value)?;
+    js_sys::JSON::stringify(value)
+        .map(String::from)
+        .map_err(|_| error(&format!("{field}: cannot be written as JSON")))
+}
+
+/// Checks that `value` is an object whose values JSON can hold; returns
+/// where its `undefined` properties are (see [`check_values`]).
+fn checked(field: &str, value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
+    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
+        return Err(wrong_type(field, "an object", value));
+    }
+    let mut undefined = Vec::new();
+    check_values(field, value, (0, ""), &mut undefined)?;
+    Ok(undefined)
 }
 
 /// The text of a `serde_wasm_bindgen` error (a JavaScript `Error`, whose

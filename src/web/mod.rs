@@ -14,6 +14,49 @@ mod words;
 
 pub use api::{Player, Queue, Receiver, generated_scenario, replay};
 
+/// The playground's option and event types, for TypeScript users:
+/// `mount`'s options, the chapter ids as a union (so a typo does not
+/// compile), and the `detail` of each DOM event the element fires, added
+/// to `HTMLElementEventMap` so `addEventListener` knows them.
+#[cfg(feature = "page")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const PAGE_TYPES: &str = r#"
+/** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
+export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine"
+  | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
+  | "fencing-off-vs-on";
+/** `mount`'s options, each optional. */
+export interface MountOptions { lang?: "ko" | "en"; scenario?: Chapter; compact?: boolean; hash?: boolean }
+/** `leasefence:step`'s detail: where the learner is. */
+export interface StepDetail { chapter: Chapter | "sandbox"; position: number; total: number; result: EventResult | null }
+/** `leasefence:verdict`'s detail: one finish revealed. */
+export type VerdictDetail = { chapter: Chapter | "sandbox"; event: number; at: number; worker: string } & Finish;
+declare global {
+  interface HTMLElementEventMap {
+    "leasefence:step": CustomEvent<StepDetail>;
+    "leasefence:verdict": CustomEvent<VerdictDetail>;
+  }
+}
+"#;
+
+#[cfg(all(test, feature = "page"))]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// The `Chapter` union is written by hand: it must list every chapter.
+    #[test]
+    fn the_chapter_union_lists_every_chapter() {
+        let union = super::PAGE_TYPES
+            .split_once("export type Chapter =")
+            .and_then(|(_, rest)| rest.split_once(';'))
+            .map(|(union, _)| union)
+            .unwrap_or_default();
+        let listed: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+        let ids: Vec<&str> = crate::playground::CHAPTERS.iter().map(|c| c.id).collect();
+        assert_eq!(listed, ids);
+    }
+}
+
 /// Installs the panic hook once, so a bug shows a readable message in the
 /// console instead of "unreachable executed".
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
