@@ -140,7 +140,7 @@ fn korean_page_announces_in_the_course_terms_and_switches_to_english() {
         said.contains("완료 요청은 거절되었습니다"),
         "announced: {said}"
     );
-    click(&root, "영어로 바꾸기");
+    click(&root, "English");
     assert_eq!(root.get_attribute("lang").as_deref(), Some("en"));
     assert_eq!(
         results(&root),

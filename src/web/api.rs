@@ -310,7 +310,9 @@ impl Player {
     /// or `null`).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "Scenario | string")] scenario: Option<
+            JsValue,
+        >,
     ) -> Result<Player, JsValue> {
         let scenario = match scenario.filter(|value| !value.is_null()) {
             Some(value) => scenario_arg(&value)?,

@@ -109,7 +109,7 @@ thread_local! {
 #[wasm_bindgen]
 pub fn mount(
     root: Element,
-    #[wasm_bindgen(unchecked_param_type = "MountOptions")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<Playground, JsValue> {
     let options: Options = match options.filter(|options| !options.is_null()) {
         Some(options) => from_js("options", &options)?,
