@@ -66,3 +66,12 @@ test("the manifest ships the stylesheet and the bootstrap, with exports and type
     assert.ok(types.includes(name), name);
   }
 });
+
+test("the Chapter union in the .d.ts lists every chapter of the playground", () => {
+  const types = readFileSync(new URL("leasefence.d.ts", PKG), "utf8");
+  const union = types.match(/export type Chapter =([^;]+);/)[1];
+  const listed = [...union.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const source = readFileSync(new URL("../src/playground/chapters.rs", import.meta.url), "utf8");
+  const chapters = [...source.matchAll(/chapter!\("([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(listed, chapters);
+});

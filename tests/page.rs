@@ -22,7 +22,7 @@ fn playground(options: &str) -> Element {
         .append_child(&root)
         .expect("appends");
     let options = js_sys::JSON::parse(options).expect("options JSON");
-    mount(root.clone(), options).expect("mounts");
+    mount(root.clone(), Some(options)).expect("mounts");
     root
 }
 
@@ -172,7 +172,7 @@ fn mount_refuses_bad_options_with_a_message() {
     let root = doc.create_element("div").expect("creates");
     let err = mount(
         root,
-        js_sys::JSON::parse(r#"{"compact": "yes"}"#).expect("json"),
+        Some(js_sys::JSON::parse(r#"{"compact": "yes"}"#).expect("json")),
     )
     .err()
     .expect("refused");

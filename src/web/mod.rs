@@ -18,6 +18,7 @@ pub use api::{Player, Queue, Receiver, generated_scenario, replay};
 /// `mount`'s options, the chapter ids as a union (so a typo does not
 /// compile), and the `detail` of each DOM event the element fires, added
 /// to `HTMLElementEventMap` so `addEventListener` knows them.
+/// `e2e/package.test.mjs` holds the union to `playground/chapters.rs`.
 #[cfg(feature = "page")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const PAGE_TYPES: &str = r#"
@@ -38,24 +39,6 @@ declare global {
   }
 }
 "#;
-
-#[cfg(all(test, feature = "page"))]
-mod tests {
-    use wasm_bindgen_test::wasm_bindgen_test as test;
-
-    /// The `Chapter` union is written by hand: it must list every chapter.
-    #[test]
-    fn the_chapter_union_lists_every_chapter() {
-        let union = super::PAGE_TYPES
-            .split_once("export type Chapter =")
-            .and_then(|(_, rest)| rest.split_once(';'))
-            .map(|(union, _)| union)
-            .unwrap_or_default();
-        let listed: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
-        let ids: Vec<&str> = crate::playground::CHAPTERS.iter().map(|c| c.id).collect();
-        assert_eq!(listed, ids);
-    }
-}
 
 /// Installs the panic hook once, so a bug shows a readable message in the
 /// console instead of "unreachable executed".
