@@ -33,9 +33,16 @@ browser-test:
 	$(WASM_PACK_TEST)
 
 # wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
+# esbuild (also from e2e/) minifies wasm-bindgen's glue and the stylesheet:
+# and the bootstrap (package/embed.js). package-extras.mjs completes the npm
+# package (types of the bootstrap, README, exports).
 web: setup-web
 	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir www/pkg --out-name leasefence
 	node scripts/package-repository.mjs www/pkg
+	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
+	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
+	e2e/node_modules/.bin/esbuild package/embed.js --minify --outfile=www/pkg/embed.js --log-level=warning
+	node scripts/package-extras.mjs www/pkg
 	node scripts/compress.mjs www
 
 serve: web

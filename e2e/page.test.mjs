@@ -163,7 +163,7 @@ describe("the playground", () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
     assert.match(await live(page), /거절되었습니다/);
     await page.screenshot({ path: `${SHOTS}/canonical-1280-ko.png`, fullPage: true });
-    await page.getByRole("button", { name: "영어로 바꾸기" }).click();
+    await page.getByRole("button", { name: "English" }).click();
     assert.equal(await page.getAttribute(".lf", "lang"), "en");
     assert.match(await page.textContent(".lf-narration"), /reclaims/);
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"], "the position survives");

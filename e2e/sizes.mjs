@@ -21,8 +21,11 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // (BENCHMARKS.md says what is left). `make sizes` checks the queue-only
 // package against the issue's 280 KB.
 const BUDGET_GZIP = Number(options.budget) * 1000;
-// What a browser fetches: the page's own files and the package's JS + wasm.
-const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path) && !/(^|\/)(package\.json|embed-example\.html)$/.test(path);
+// What a browser fetches: the page's own files and the package's JS + wasm
+// and stylesheet; not the stylesheet's source (leasefence.css, which `make
+// web` minifies into pkg/, where the page reads it).
+const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path)
+  && !/(^|\/)(package\.json|embed-example\.html)$/.test(path) && path !== "leasefence.css";
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {

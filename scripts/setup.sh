@@ -49,8 +49,9 @@ fi
 if ! have wasm-pack || [ "$(wasm-pack --version | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
   missing_other+=("wasm-pack $WASM_PACK_VERSION")
 fi
-if [ ! -d e2e/node_modules/binaryen ] || [ ! -d e2e/node_modules/playwright-core ]; then
-  missing_other+=("npm packages in e2e/ (binaryen, playwright-core)")
+if [ ! -d e2e/node_modules/binaryen ] || [ ! -d e2e/node_modules/playwright-core ] \
+  || [ ! -d e2e/node_modules/esbuild ] || [ ! -d e2e/node_modules/axe-core ] || [ ! -d e2e/node_modules/typescript ]; then
+  missing_other+=("npm packages in e2e/ (binaryen, playwright-core, esbuild, axe-core, typescript)")
 fi
 
 if [ ${#missing_apt[@]} -eq 0 ] && [ ${#missing_other[@]} -eq 0 ]; then

@@ -16,6 +16,13 @@ use crate::model::{NewJob, check_int, check_name};
 /// The most events (and the most jobs) one scenario may hold.
 pub const MAX_EVENTS: usize = 100_000;
 
+/// The actor of an `enqueue` written without `worker`. An enqueue is the
+/// producer's, not a worker's: it holds no claim and presents no stamp, so
+/// the contract asks no name of it. The replay document still names an
+/// actor for every event, and this is the name it shows;
+/// [`Scenario::to_json`] leaves it out again.
+pub const PRODUCER: &str = "producer";
+
 /// A checked scenario: jobs to start with and a timeline of events.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Scenario {
@@ -30,7 +37,8 @@ pub struct Scenario {
 pub struct Event {
     /// When, in milliseconds.
     pub at: u64,
-    /// The actor (one process) that acts.
+    /// The actor (one process) that acts; [`PRODUCER`] for an enqueue
+    /// written without one.
     pub worker: String,
     /// The name it claims under; `None` means its worker name (R8).
     pub owner: Option<String>,
@@ -106,7 +114,9 @@ struct RawScenario {
 #[serde(deny_unknown_fields)]
 struct RawEvent {
     at: u64,
-    worker: String,
+    /// Required of every action but `enqueue` ([`PRODUCER`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    worker: Option<String>,
     #[serde(rename = "do")]
     action: RawAction,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -226,9 +236,20 @@ fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
         (RawAction::Finish, _, None) => Action::Finish,
         (RawAction::Send, _, None) => Action::Send,
     };
+    let worker = match (&event.worker, event.action) {
+        (Some(worker), _) => worker.clone(),
+        (None, RawAction::Enqueue) => PRODUCER.to_owned(),
+        // The words serde would have used, which the playground translates.
+        (None, _) => {
+            return Err(refuse(
+                format!("events[{index}]"),
+                Problem::Unfit("missing field `worker`".to_owned()),
+            ));
+        }
+    };
     let event = Event {
         at: event.at,
-        worker: event.worker.clone(),
+        worker,
         owner: event.owner.clone(),
         action,
     };
@@ -387,7 +408,10 @@ impl Scenario {
                 .iter()
                 .map(|event| RawEvent {
                     at: event.at,
-                    worker: event.worker.clone(),
+                    worker: match event.action {
+                        Action::Enqueue(_) if event.worker == PRODUCER => None,
+                        _ => Some(event.worker.clone()),
+                    },
                     owner: event.owner.clone(),
                     action: match event.action {
                         Action::Claim { .. } => RawAction::Claim,

@@ -22,7 +22,7 @@ fn playground(options: &str) -> Element {
         .append_child(&root)
         .expect("appends");
     let options = js_sys::JSON::parse(options).expect("options JSON");
-    mount(root.clone(), options).expect("mounts");
+    mount(root.clone(), Some(options)).expect("mounts");
     root
 }
 
@@ -140,7 +140,7 @@ fn korean_page_announces_in_the_course_terms_and_switches_to_english() {
         said.contains("완료 요청은 거절되었습니다"),
         "announced: {said}"
     );
-    click(&root, "영어로 바꾸기");
+    click(&root, "English");
     assert_eq!(root.get_attribute("lang").as_deref(), Some("en"));
     assert_eq!(
         results(&root),
@@ -172,7 +172,7 @@ fn mount_refuses_bad_options_with_a_message() {
     let root = doc.create_element("div").expect("creates");
     let err = mount(
         root,
-        js_sys::JSON::parse(r#"{"compact": "yes"}"#).expect("json"),
+        Some(js_sys::JSON::parse(r#"{"compact": "yes"}"#).expect("json")),
     )
     .err()
     .expect("refused");

@@ -39,6 +39,9 @@ fn each_malformed_event_is_refused_naming_index_and_field() {
         (r#"{"at": 0, "worker": "A", "do": "fly"}"#.to_owned(), "events[0].do"),
         (r#"{"at": 0, "worker": "A", "do": "finish", "lease": 5}"#.to_owned(), "events[0]"),
         (r#"{"at": 0, "worker": "A", "do": "enqueue"}"#.to_owned(), "events[0].job"),
+        (r#"{"at": 0, "do": "finish"}"#.to_owned(), "events[0]: missing field `worker`"),
+        (r#"{"at": 0, "do": "claim", "lease_ms": 5}"#.to_owned(), "events[0]: missing field `worker`"),
+        (r#"{"at": 0, "worker": null, "do": "send"}"#.to_owned(), "events[0]: missing field `worker`"),
         (
             format!(r#"{{"at": 0, "worker": "A", "do": "enqueue", "job": {JOB}}}"#),
             "events[0].job.id",
@@ -90,6 +93,47 @@ fn a_scenario_survives_a_round_trip_through_its_json() {
     let scenario = Scenario::parse(&json).expect("valid");
     let again = Scenario::parse(&scenario.to_json()).expect("its own JSON is valid");
     assert_eq!(again, scenario);
+}
+
+/// An enqueue is the producer's (the contract asks no worker of it): one
+/// written without `worker` replays as `producer`'s and is written back
+/// without it; one written with a worker keeps it, in the replay document
+/// and in the scenario's JSON.
+#[test]
+fn an_enqueue_needs_no_worker_and_a_given_one_is_echoed() {
+    use leasefence::scenario::PRODUCER;
+
+    let json = r#"{"events": [
+        {"at": 0, "do": "enqueue", "job": {"id": "s1", "qty": 1, "deadline": 9}},
+        {"at": 1, "worker": "shop", "do": "enqueue", "job": {"id": "s2", "qty": 2, "deadline": 9}}]}"#;
+    let scenario = Scenario::parse(json).expect("an enqueue without a worker is valid");
+    check!(
+        (
+            scenario.events[0].worker.as_str(),
+            scenario.events[1].worker.as_str()
+        ),
+        (PRODUCER, "shop"),
+        "the actors"
+    );
+    let written: serde_json::Value = serde_json::from_str(&scenario.to_json()).expect("JSON");
+    check!(
+        (
+            written["events"][0].get("worker"),
+            &written["events"][1]["worker"]
+        ),
+        (None, &serde_json::json!("shop")),
+        "the scenario's JSON"
+    );
+    let replayed = leasefence::replay_json(json).expect("replays");
+    let replayed = serde_json::to_value(&replayed).expect("a document");
+    check!(
+        (
+            &replayed["results"][0]["worker"],
+            &replayed["results"][1]["worker"]
+        ),
+        (&serde_json::json!(PRODUCER), &serde_json::json!("shop")),
+        "the replay document"
+    );
 }
 
 /// Text that is not JSON is placed at the last field the parser knew, or

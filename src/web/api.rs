@@ -1,15 +1,21 @@
 //! The queue's JavaScript API: converts types and delegates.
 //!
-//! No rule and no SQL lives here. Numbers arrive from JavaScript as `f64`,
-//! so each is checked to be a finite, non-negative integer no larger than
-//! 2^53 - 1 before the core sees it; anything else throws an `Error` that
-//! names the argument. Objects cross through `serde_wasm_bindgen`
-//! (`convert`); results leave as plain objects (maps become objects,
-//! integers become numbers).
+//! No rule and no SQL lives here. Every argument arrives as a `JsValue`
+//! and is checked for its JavaScript type first (a `TypeError` naming the
+//! argument), so no call can hand wasm-bindgen's glue a value it would
+//! misread; numbers are then checked to be integers from 0 to 2^53 - 1 (an
+//! `Error` naming the argument). Objects cross through
+//! `serde_wasm_bindgen` (`convert`); results leave as plain objects (maps
+//! become objects, integers become numbers).
+
+use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, integer, plain, to_js};
+use super::convert::{
+    error, from_js, function_arg, integer_arg, json_text, plain, refused, string_arg, to_js,
+    wrong_type,
+};
 use crate::model::{NewJob, Stamp};
 
 /// The shapes the functions below take and return, for TypeScript users.
@@ -33,18 +39,23 @@ export type Reason = "no_claim" | "unknown_job" | "not_leased" | "token_mismatch
   | "attempt_mismatch" | "lease_expired" | "deadline_passed";
 /** A finish's verdict, with the stamp and the row side by side (R14). */
 export interface Finish { accepted: boolean; reason: Reason | null; expected: Stamp | null; current: JobRow | null }
-/** One event's result in a replay document. */
+/** One event's result in a replay document (`worker` of an enqueue
+ * written without one is `"producer"`). */
 export type EventResult = { event: number; at: number; worker: string } & (
   | { do: "claim"; claim: Claim | null }
   | ({ do: "finish" } & Finish)
   | { do: "send"; applied: boolean; reason: Reason | null }
   | { do: "enqueue"; job: JobRow });
-/** One event of a scenario: who does what, when (ms). */
-export type ScenarioEvent = { at: number; worker: string; owner?: string } & (
-  | { do: "claim"; lease_ms: number }
-  | { do: "finish" }
-  | { do: "send" }
-  | { do: "enqueue"; job: NewJob });
+/** One event of a scenario: who does what, when (ms). An enqueue is the
+ * producer's, so its `worker` is optional. */
+export type ScenarioEvent = { at: number; owner?: string } & (
+  | { do: "claim"; worker: string; lease_ms: number }
+  | { do: "finish"; worker: string }
+  | { do: "send"; worker: string }
+  | { do: "enqueue"; worker?: string; job: NewJob });
+/** A scenario document: the jobs on the queue at the start, then the
+ * timeline (what `replay`, `Player` and the playground read). */
+export interface Scenario { jobs?: NewJob[]; events: ScenarioEvent[] }
 /** The contract's replay document. */
 export interface ReplayDocument { results: EventResult[]; rows: JobRow[]; receiver: Record<string, number> }
 /** One worker step. */
@@ -53,22 +64,57 @@ export interface Processed { claim: Claim; finish: Finish }
 export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
 "#;
 
-fn core_error(err: crate::Error) -> JsError {
-    JsError::new(&err.to_string())
+/// A core error for JavaScript. A scenario's type complaint is said in
+/// JavaScript's words, as a `TypeError` when the type is wrong.
+fn core_error(err: crate::Error) -> JsValue {
+    match err {
+        crate::Error::Scenario {
+            path,
+            problem: crate::Problem::Unfit(said),
+        } => {
+            let place = match path.as_str() {
+                "(document)" => "scenario".to_owned(),
+                path => format!("scenario: {path}"),
+            };
+            refused(&place, &said)
+        }
+        other => error(&other.to_string()),
+    }
 }
 
-/// Replays a scenario document (JSON text) and returns the replay document,
-/// identical to `leasefence replay`.
+/// A scenario given as an object or as JSON text.
+fn scenario_arg(value: &JsValue) -> Result<crate::Scenario, JsValue> {
+    match value.as_string() {
+        Some(json) => crate::Scenario::parse(&json).map_err(core_error),
+        // As JSON text: no line breaks, and the words drop positions, so
+        // no message points into text the caller never wrote.
+        None if value.is_object() && !value.is_function() && !js_sys::Array::is_array(value) => {
+            crate::Scenario::parse(&json_text("scenario", value)?).map_err(core_error)
+        }
+        None => Err(wrong_type(
+            "scenario",
+            "a scenario object or its JSON text",
+            value,
+        )),
+    }
+}
+
+/// Replays a scenario (an object, or its JSON text) and returns the replay
+/// document, identical to `leasefence replay`.
 #[wasm_bindgen(unchecked_return_type = "ReplayDocument")]
-pub fn replay(scenario_json: &str) -> Result<JsValue, JsError> {
-    to_js(&crate::replay_json(scenario_json).map_err(core_error)?)
+pub fn replay(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&crate::replay(scenario_arg(&scenario)?).map_err(core_error)?)
 }
 
 /// The benchmark's generated scenario of `events` events, as JSON (see
 /// `Scenario::generated`); the browser and native replay the same one.
 #[wasm_bindgen(js_name = generatedScenario)]
-pub fn generated_scenario(events: f64) -> Result<String, JsError> {
-    let events = integer("events", events)?;
+pub fn generated_scenario(
+    #[wasm_bindgen(unchecked_param_type = "number")] events: JsValue,
+) -> Result<String, JsValue> {
+    let events = integer_arg("events", &events)?;
     let events = usize::try_from(events.min(crate::scenario::MAX_EVENTS as u64)).unwrap_or(0);
     Ok(crate::Scenario::generated(events).to_json())
 }
@@ -81,16 +127,26 @@ pub fn generated_scenario(events: f64) -> Result<String, JsError> {
 /// modelled by their claims, as in a scenario, not by connections.
 #[wasm_bindgen]
 pub struct Queue {
-    inner: crate::Queue,
+    /// Shared with a `process` whose `send` is still pending.
+    inner: Rc<crate::Queue>,
+}
+
+/// Why `process`'s `send` did not simply return.
+enum Sending {
+    /// It threw this.
+    Threw(JsValue),
+    /// It returned a promise (or another thenable): the claim it was
+    /// given is finished once that settles.
+    Pending(js_sys::Promise, crate::Claim),
 }
 
 #[wasm_bindgen]
 impl Queue {
     /// Opens a fresh, empty queue.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> Result<Queue, JsError> {
+    pub fn new() -> Result<Queue, JsValue> {
         Ok(Queue {
-            inner: crate::Queue::open_in_memory().map_err(core_error)?,
+            inner: Rc::new(crate::Queue::open_in_memory().map_err(core_error)?),
         })
     }
 
@@ -99,7 +155,7 @@ impl Queue {
     pub fn enqueue(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewJob")] job: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let job: NewJob = from_js("job", &job)?;
         job.validate("job.").map_err(core_error)?;
         to_js(&self.inner.enqueue(&job).map_err(core_error)?)
@@ -107,12 +163,21 @@ impl Queue {
 
     /// Claims the first claimable job; returns the claim or `null`.
     #[wasm_bindgen(unchecked_return_type = "Claim | null")]
-    pub fn claim(&self, owner: &str, now: f64, lease_ms: f64) -> Result<JsValue, JsError> {
-        let claim = self
-            .inner
-            .claim(owner, integer("now", now)?, integer("lease_ms", lease_ms)?)
-            .map_err(core_error)?;
-        to_js(&claim)
+    pub fn claim(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] owner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] lease_ms: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let owner = string_arg("owner", &owner)?;
+        let now = integer_arg("now", &now)?;
+        let lease_ms = integer_arg("lease_ms", &lease_ms)?;
+        to_js(
+            &self
+                .inner
+                .claim(&owner, now, lease_ms)
+                .map_err(core_error)?,
+        )
     }
 
     /// Presents `{id, owner, token, attempt}`; returns the verdict.
@@ -120,64 +185,112 @@ impl Queue {
     pub fn finish(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Stamp")] stamp: JsValue,
-        now: f64,
-    ) -> Result<JsValue, JsError> {
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let stamp: Stamp = from_js("stamp", &stamp)?;
-        to_js(
-            &self
-                .inner
-                .finish(&stamp, integer("now", now)?)
-                .map_err(core_error)?,
-        )
+        let now = integer_arg("now", &now)?;
+        to_js(&self.inner.finish(&stamp, now).map_err(core_error)?)
     }
 
     /// One worker step (R7): claims at `clock()`, calls `send(claim)` with
     /// no transaction open, then finishes at `clock()`. Returns
     /// `{claim, finish}`, or `null` when nothing was claimable; rethrows
-    /// what `send` throws (the job then stays leased).
-    #[wasm_bindgen(unchecked_return_type = "Processed | null")]
+    /// what `send` throws (the job then stays leased). When `send` returns
+    /// a promise, so does `process`: the finish waits for it, and a
+    /// rejection is passed on with the job left unfinished.
+    #[wasm_bindgen(unchecked_return_type = "Processed | null | Promise<Processed>")]
     pub fn process(
         &self,
-        owner: &str,
-        lease_ms: f64,
-        #[wasm_bindgen(unchecked_param_type = "() => number")] clock: &js_sys::Function,
-        #[wasm_bindgen(unchecked_param_type = "(claim: Claim) => void")] send: &js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "string")] owner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] lease_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "() => number")] clock: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(claim: Claim) => void | Promise<unknown>")]
+        send: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let lease_ms = integer("lease_ms", lease_ms)?;
+        let owner = string_arg("owner", &owner)?;
+        let lease_ms = integer_arg("lease_ms", &lease_ms)?;
+        let clock = function_arg("clock", &clock)?;
+        let send = function_arg("send", &send)?;
         let mut clock_error = None;
         let now = || {
-            let read = clock
-                .call0(&JsValue::NULL)
-                .map_err(|_| JsError::new("clock: threw"))
-                .and_then(|value| integer("clock()", value.as_f64().unwrap_or(f64::NAN)));
-            read.unwrap_or_else(|err| {
+            read_clock(&clock).unwrap_or_else(|err| {
                 clock_error.get_or_insert(err);
                 crate::MAX_INT + 1 // refused by the queue; the clock's error is reported
             })
         };
-        let send = |claim: &crate::Claim| -> Result<(), JsValue> {
-            send.call1(&JsValue::NULL, &to_js(claim)?).map(drop)
+        let send = |claim: &crate::Claim| -> Result<(), Sending> {
+            let sent = send
+                .call1(&JsValue::NULL, &to_js(claim).map_err(Sending::Threw)?)
+                .map_err(Sending::Threw)?;
+            match thenable(&sent) {
+                Some(pending) => Err(Sending::Pending(pending, claim.clone())),
+                None => Ok(()),
+            }
         };
-        let processed = self.inner.process_one(owner, lease_ms, now, send);
+        let processed = self.inner.process_one(&owner, lease_ms, now, send);
         if let Some(err) = clock_error {
-            return Err(err.into());
+            return Err(err);
         }
         match processed {
             Ok(None) => Ok(JsValue::NULL),
-            Ok(Some(processed)) => Ok(to_js(&serde_json::json!({
-                "claim": processed.claim,
-                "finish": processed.finish,
-            }))?),
-            Err(crate::ProcessError::Queue(err)) => Err(core_error(err).into()),
-            Err(crate::ProcessError::Send(thrown)) => Err(thrown),
+            Ok(Some(processed)) => processed_js(&processed.claim, &processed.finish),
+            Err(crate::ProcessError::Queue(err)) => Err(core_error(err)),
+            Err(crate::ProcessError::Send(Sending::Threw(thrown))) => Err(thrown),
+            Err(crate::ProcessError::Send(Sending::Pending(sent, claim))) => {
+                finish_after(Rc::clone(&self.inner), &sent, clock, claim)
+            }
         }
     }
 
     /// Every row, in enqueue order.
     #[wasm_bindgen(unchecked_return_type = "JobRow[]")]
-    pub fn rows(&self) -> Result<JsValue, JsError> {
+    pub fn rows(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.rows().map_err(core_error)?)
     }
+}
+/// `clock()`, checked like any integer argument.
+fn read_clock(clock: &js_sys::Function) -> Result<u64, JsValue> {
+    let now = clock
+        .call0(&JsValue::NULL)
+        .map_err(|_| error("clock: threw"))?;
+    integer_arg("clock()", &now)
+}
+
+/// `{claim, finish}`, as `process` returns it.
+fn processed_js(claim: &crate::Claim, finish: &crate::Finish) -> Result<JsValue, JsValue> {
+    to_js(&serde_json::json!({ "claim": claim, "finish": finish }))
+}
+
+/// `value` as a promise, if it is one or another thenable (an object with a
+/// `then` method); `None` for anything else.
+fn thenable(value: &JsValue) -> Option<js_sys::Promise> {
+    if !value.is_object() {
+        return None;
+    }
+    let then = js_sys::Reflect::get(value, &JsValue::from_str("then")).ok()?;
+    then.is_function().then(|| js_sys::Promise::resolve(value))
+}
+
+/// The rest of `process` once `send`'s promise `sent` is fulfilled: the
+/// finish at `clock()`, as a promise of `{claim, finish}`. A rejection
+/// skips it, so the job stays leased and the promise rejects with the
+/// same reason.
+fn finish_after(
+    queue: Rc<crate::Queue>,
+    sent: &js_sys::Promise,
+    clock: js_sys::Function,
+    claim: crate::Claim,
+) -> Result<JsValue, JsValue> {
+    let on_sent = Closure::once_into_js(move |_sent: JsValue| -> Result<JsValue, JsValue> {
+        let now = read_clock(&clock)?;
+        let finish = queue.finish(&claim.stamp(), now).map_err(core_error)?;
+        processed_js(&claim, &finish)
+    });
+    let then = function_arg(
+        "then",
+        &js_sys::Reflect::get(sent, &JsValue::from_str("then"))?,
+    )?;
+    then.call1(sent, &on_sent)
 }
 
 /// A timeline of actors, played one event at a time: the scenario's own
@@ -192,13 +305,17 @@ pub struct Player {
 
 #[wasm_bindgen]
 impl Player {
-    /// A player over a scenario document, given as JSON text like
-    /// `replay`'s (events then come as objects, to `push`), or over an
-    /// empty queue when none is given.
+    /// A player over a scenario (an object or its JSON text, like
+    /// `replay`'s), or over an empty queue when none is given (`undefined`
+    /// or `null`).
     #[wasm_bindgen(constructor)]
-    pub fn new(scenario_json: Option<String>) -> Result<Player, JsError> {
-        let scenario = match scenario_json {
-            Some(json) => crate::Scenario::parse(&json).map_err(core_error)?,
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Scenario | string")] scenario: Option<
+            JsValue,
+        >,
+    ) -> Result<Player, JsValue> {
+        let scenario = match scenario.filter(|value| !value.is_null()) {
+            Some(value) => scenario_arg(&value)?,
             None => crate::Scenario::default(),
         };
         Ok(Player {
@@ -208,7 +325,7 @@ impl Player {
 
     /// Applies the scenario's next event; `null` when all are applied.
     #[wasm_bindgen(unchecked_return_type = "EventResult | null")]
-    pub fn step(&mut self) -> Result<JsValue, JsError> {
+    pub fn step(&mut self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.step().map_err(core_error)?)
     }
 
@@ -219,7 +336,7 @@ impl Player {
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "ScenarioEvent")] event: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let index = self.inner.scenario().events.len();
         let value = plain(&format!("scenario: events[{index}]"), &event)?;
         let event = crate::Scenario::event_from_value(value, index).map_err(core_error)?;
@@ -234,13 +351,13 @@ impl Player {
 
     /// Every row, in enqueue order.
     #[wasm_bindgen(unchecked_return_type = "JobRow[]")]
-    pub fn rows(&self) -> Result<JsValue, JsError> {
+    pub fn rows(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.rows().map_err(core_error)?)
     }
 
     /// Job id -> qty the receiver has applied.
     #[wasm_bindgen(unchecked_return_type = "Record<string, number>")]
-    pub fn receiver(&self) -> Result<JsValue, JsError> {
+    pub fn receiver(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.receiver().map_err(core_error)?)
     }
 
@@ -262,7 +379,7 @@ pub struct Receiver {
 impl Receiver {
     /// A fresh, empty ledger.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> Result<Receiver, JsError> {
+    pub fn new() -> Result<Receiver, JsValue> {
         Ok(Receiver {
             inner: crate::Receiver::open_in_memory().map_err(core_error)?,
         })
@@ -270,15 +387,19 @@ impl Receiver {
 
     /// Delivers `qty` of job `id`: `true` if applied, `false` for a repeat;
     /// throws for a different qty of a known id.
-    pub fn deliver(&self, id: &str, qty: f64) -> Result<bool, JsError> {
-        self.inner
-            .deliver(id, integer("qty", qty)?)
-            .map_err(core_error)
+    pub fn deliver(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] qty: JsValue,
+    ) -> Result<bool, JsValue> {
+        let id = string_arg("id", &id)?;
+        let qty = integer_arg("qty", &qty)?;
+        self.inner.deliver(&id, qty).map_err(core_error)
     }
 
     /// `{jobs, qty, repeats, applied}`.
     #[wasm_bindgen(unchecked_return_type = "Totals")]
-    pub fn totals(&self) -> Result<JsValue, JsError> {
+    pub fn totals(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.totals().map_err(core_error)?)
     }
 }

@@ -10,8 +10,35 @@ pub mod api;
 mod convert;
 #[cfg(feature = "page")]
 pub mod page;
+mod words;
 
-pub use api::{Player, Queue, Receiver, replay};
+pub use api::{Player, Queue, Receiver, generated_scenario, replay};
+
+/// The playground's option and event types, for TypeScript users:
+/// `mount`'s options, the chapter ids as a union (so a typo does not
+/// compile), and the `detail` of each DOM event the element fires, added
+/// to `HTMLElementEventMap` so `addEventListener` knows them.
+/// `e2e/package.test.mjs` holds the union to `playground/chapters.rs`.
+#[cfg(feature = "page")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const PAGE_TYPES: &str = r#"
+/** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
+export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine"
+  | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
+  | "fencing-off-vs-on";
+/** `mount`'s options, each optional. */
+export interface MountOptions { lang?: "ko" | "en"; scenario?: Chapter; compact?: boolean; hash?: boolean }
+/** `leasefence:step`'s detail: where the learner is. */
+export interface StepDetail { chapter: Chapter | "sandbox"; position: number; total: number; result: EventResult | null }
+/** `leasefence:verdict`'s detail: one finish revealed. */
+export type VerdictDetail = { chapter: Chapter | "sandbox"; event: number; at: number; worker: string } & Finish;
+declare global {
+  interface HTMLElementEventMap {
+    "leasefence:step": CustomEvent<StepDetail>;
+    "leasefence:verdict": CustomEvent<VerdictDetail>;
+  }
+}
+"#;
 
 /// Installs a panic hook, so a bug shows its message and place in the
 /// console instead of "unreachable executed". (The message is enough to

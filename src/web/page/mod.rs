@@ -111,15 +111,11 @@ thread_local! {
 #[wasm_bindgen]
 pub fn mount(
     root: Element,
-    #[wasm_bindgen(
-        unchecked_param_type = "{ lang?: \"ko\" | \"en\"; scenario?: string; compact?: boolean; hash?: boolean } | undefined"
-    )]
-    options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<Playground, JsValue> {
-    let options: Options = if options.is_undefined() || options.is_null() {
-        Options::default()
-    } else {
-        from_js("options", &options)?
+    let options: Options = match options.filter(|options| !options.is_null()) {
+        Some(options) => from_js("options", &options)?,
+        None => Options::default(),
     };
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
     let doc = window

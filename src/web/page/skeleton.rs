@@ -137,9 +137,11 @@ fn header(
         El::new(doc, "label")?
             .class("lf-chapter")
             .child(El::new(doc, "span")?.text(&t("chapter.label")))
-            .child(El(chapter_select.clone().into())),
+            .child(El(chapter_select.clone().into()))?,
+        // The name is the visible text (axe: label-content-name-mismatch);
+        // what the button does is its title.
         El::button(doc, "lang", &t("lang.switch"))?
-            .attr("aria-label", &t("lang.switch_label"))
+            .attr("title", &t("lang.switch_label"))
             .attr("lang", lang.other().tag()),
         // Only a page that owns its URL has a link to share.
         El::button(doc, "copy-link", &t("share.copy"))?

@@ -149,6 +149,10 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>
         }
     }
     let table = El::new(doc, "table")?.class("lf-rows").children(rows);
-    blocks.push(El::new(doc, "div")?.class("lf-scroll").child(table));
+    // Focusable, so the keyboard can scroll a wide table.
+    let scroll = El::new(doc, "div")?
+        .class("lf-scroll")
+        .attr("tabindex", "0");
+    blocks.push(scroll.child(table));
     Ok(blocks)
 }

@@ -25,7 +25,11 @@ pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) -> Re
     let table = El::new(doc, "table")?.class("lf-rows").children(lines);
     replace_children(
         &parts.table,
-        [El::new(doc, "div")?.class("lf-scroll").child(table)],
+        // Focusable, so the keyboard can scroll a wide table.
+        [El::new(doc, "div")?
+            .class("lf-scroll")
+            .attr("tabindex", "0")
+            .child(table)],
     )
 }
 

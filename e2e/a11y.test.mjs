@@ -1,0 +1,75 @@
+// Accessibility (issue 12): axe-core finds no serious or critical
+// violation on the full page and on a course page with three embeds, in
+// the light and the dark theme (axe checks WCAG AA contrast too). Against
+// the real `leasefence serve`, in Debian's Chromium. Run by `make e2e`.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+import { chromium } from "playwright-core";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const BINARY = process.env.LEASEFENCE_BIN ?? `${ROOT}target/debug/leasefence`;
+const SHOTS = `${ROOT}target/screenshots`;
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+// A course page as an author would write it: three playgrounds, one tag.
+const THREE_EMBEDS = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Three embeds</title></head>
+<body><main><h1>Leases, three ways</h1>
+<script type="module" src="leasefence.js"></script>
+<div data-leasefence data-scenario="canonical" lang="en"></div>
+<div data-leasefence data-scenario="late-delivery" lang="ko" data-compact></div>
+<div data-leasefence data-scenario="fencing-off-vs-on" lang="en"></div>
+</main></body></html>`;
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], { stdio: ["ignore", "pipe", "inherit"] });
+  const first = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next();
+  base = JSON.parse(first.value).listening;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+/** Serious and critical violations on `path` in `scheme`, as readable lines. */
+async function violations(path, scheme, width) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+  const page = await context.newPage();
+  await page.route("**/three-embeds.html", (route) => route.fulfill({ contentType: "text/html", body: THREE_EMBEDS }));
+  await page.goto(base + path);
+  await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length > 0
+    && [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}) x${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  });
+  await page.screenshot({ path: `${SHOTS}/a11y-${path.replace(/\W/g, "") || "index"}-${scheme}-${width}.png`, fullPage: true });
+  await context.close();
+  return found;
+}
+
+for (const scheme of ["light", "dark"]) {
+  test(`the full page has no serious or critical axe violation (${scheme})`, async () => {
+    for (const width of [360, 1280]) assert.deepEqual(await violations("/", scheme, width), [], `${width} px`);
+  });
+  test(`a page with three embeds has no serious or critical axe violation (${scheme})`, async () => {
+    assert.deepEqual(await violations("/three-embeds.html", scheme, 1280), []);
+  });
+}

@@ -1,0 +1,31 @@
+// Completes the npm package wasm-pack wrote (`make web` runs it after
+// esbuild has put the minified stylesheet and bootstrap, embed.js, in it):
+// - embed.d.ts and README.md from package/ (the README for npm users, in
+//   place of the repository's, which is about make and cargo);
+// - package.json: those files, `exports` for each entry point, and the
+//   bootstrap as the one file with side effects.
+//   node scripts/package-extras.mjs www/pkg
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const out = process.argv[2] ?? "www/pkg";
+const root = new URL("../", import.meta.url).pathname;
+
+copyFileSync(join(root, "package/embed.d.ts"), join(out, "embed.d.ts"));
+copyFileSync(join(root, "package/README.md"), join(out, "README.md"));
+
+const manifest = join(out, "package.json");
+const pkg = JSON.parse(readFileSync(manifest, "utf8"));
+pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "embed.js", "embed.d.ts"])];
+pkg.exports = {
+  ".": { types: "./leasefence.d.ts", default: "./leasefence.js" },
+  "./embed": { types: "./embed.d.ts", default: "./embed.js" },
+  "./embed.js": { types: "./embed.d.ts", default: "./embed.js" },
+  "./leasefence.css": "./leasefence.css",
+  "./leasefence_bg.wasm": "./leasefence_bg.wasm",
+  "./package.json": "./package.json",
+};
+pkg.sideEffects = ["./embed.js", "./leasefence.css"];
+pkg.engines = { node: ">=18" };
+writeFileSync(manifest, `${JSON.stringify(pkg, null, 2)}\n`);
+console.log(`${out}: embed.js, embed.d.ts, README.md, package.json exports`);
