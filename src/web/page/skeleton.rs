@@ -137,7 +137,7 @@ fn header(
         El::new(doc, "label")?
             .class("lf-chapter")
             .child(El::new(doc, "span")?.text(&t("chapter.label")))
-            .child(El(chapter_select.clone().into()))?,
+            .child(El(chapter_select.clone().into())),
         // The name is the visible text (axe: label-content-name-mismatch);
         // what the button does is its title.
         El::button(doc, "lang", &t("lang.switch"))?
