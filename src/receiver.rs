@@ -69,10 +69,11 @@ impl Receiver {
 
     /// Job id -> applied qty, sorted by id.
     pub fn applied(&self) -> Result<BTreeMap<String, u64>> {
-        Ok(store::deliveries(&self.conn)?
-            .into_iter()
-            .map(|(id, (qty, _repeats))| (id, qty))
-            .collect())
+        let mut applied = BTreeMap::new();
+        for (id, (qty, _repeats)) in store::deliveries(&self.conn)? {
+            applied.insert(id, qty);
+        }
+        Ok(applied)
     }
 
     /// What the receiver holds, summed up. A sum past 2^53 - 1 is an

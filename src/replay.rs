@@ -6,7 +6,7 @@
 //! old stamp. [`Player`] applies one event at a time (the playground steps
 //! with it); [`replay`] runs them all and returns the contract's document.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -108,7 +108,7 @@ pub struct Player {
     scenario: Scenario,
     queue: Queue,
     receiver: Receiver,
-    memory: HashMap<String, Claim>,
+    memory: BTreeMap<String, Claim>,
     next: usize,
     /// What an added event must agree with (see [`Player::push`]).
     order: Order,
@@ -127,7 +127,7 @@ impl Player {
         Ok(Player {
             queue,
             receiver: Receiver::open_in_memory()?,
-            memory: HashMap::new(),
+            memory: BTreeMap::new(),
             next: 0,
             order,
             scenario,

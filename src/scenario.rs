@@ -6,7 +6,7 @@
 //! path of the first bad field (`events[2].lease_ms`), and nothing of it is
 //! applied.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -261,7 +261,7 @@ fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
 /// go back, and a job id is used once.
 #[derive(Debug, Default)]
 pub(crate) struct Order {
-    ids: HashSet<String>,
+    ids: BTreeSet<String>,
     previous_at: u64,
 }
 

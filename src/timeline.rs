@@ -12,7 +12,7 @@
 //! exact because nothing is undone: every version comes from the real
 //! replay.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::error::Result;
@@ -42,10 +42,8 @@ pub struct Timeline {
     /// One frame per event.
     pub frames: Vec<Frame>,
     /// Per job, in enqueue order: its versions and the position each holds
-    /// from (ascending).
+    /// from (ascending). A job is found by its id in its first version.
     jobs: Vec<Vec<(Position, Rc<JobRow>)>>,
-    /// Job id -> its index in `jobs`.
-    index: HashMap<String, usize>,
     /// What the receiver applied: the position it holds from, id, qty.
     deliveries: Vec<(Position, String, u64)>,
 }
@@ -58,7 +56,6 @@ impl Timeline {
         let mut timeline = Timeline {
             frames: Vec::with_capacity(player.scenario().events.len()),
             jobs: Vec::new(),
-            index: HashMap::new(),
             deliveries: Vec::new(),
         };
         for row in player.rows()? {
@@ -101,18 +98,33 @@ impl Timeline {
             .collect()
     }
 
-    /// One job as it is after `applied` events (`None` before it exists).
-    pub fn row_after(&self, applied: Position, id: &str) -> Option<&JobRow> {
-        version_at(&self.jobs[*self.index.get(id)?], applied)
+    /// Each job that event `index` changed, or that it was about (a refused
+    /// finish shows its row "before = after"): the row before (`None` for
+    /// a new job) and after, in enqueue order.
+    pub fn changes(&self, index: usize) -> Vec<(Option<&JobRow>, &JobRow)> {
+        let target = self
+            .frames
+            .get(index)
+            .and_then(|f| f.result.outcome.job_id());
+        self.jobs
+            .iter()
+            .filter_map(|versions| {
+                let after = version_at(versions, index + 1)?;
+                let before = version_at(versions, index);
+                let changed = before != Some(after);
+                (changed || target == Some(after.id.as_str())).then_some((before, after))
+            })
+            .collect()
     }
 
     /// The receiver's ledger after `applied` events: job id -> qty.
     pub fn receiver_after(&self, applied: Position) -> BTreeMap<String, u64> {
-        self.deliveries
-            .iter()
-            .take_while(|(from, _, _)| *from <= applied)
-            .map(|(_, id, qty)| (id.clone(), *qty))
-            .collect()
+        let mut ledger = BTreeMap::new();
+        let delivered = self.deliveries.iter();
+        for (_, id, qty) in delivered.take_while(|(from, _, _)| *from <= applied) {
+            ledger.insert(id.clone(), *qty);
+        }
+        ledger
     }
 
     /// Notes the rows an event changed (the store names them), holding
@@ -129,11 +141,17 @@ impl Timeline {
     /// Adds `row` as its job's version from `after` on, unless it equals
     /// the version it would replace.
     fn record(&mut self, after: Position, row: JobRow) {
-        let next = self.jobs.len();
-        let job = *self.index.entry(row.id.clone()).or_insert(next);
-        if job == next {
+        // From the newest job back: the store names few jobs per event,
+        // most often recent ones. (A list, not a map: one hash map type
+        // less in the module learners download.)
+        let found = self
+            .jobs
+            .iter()
+            .rposition(|versions| versions[0].1.id == row.id);
+        let job = found.unwrap_or_else(|| {
             self.jobs.push(Vec::new());
-        }
+            self.jobs.len() - 1
+        });
         let versions = &mut self.jobs[job];
         if versions.last().is_none_or(|(_, last)| **last != row) {
             versions.push((after, Rc::new(row)));

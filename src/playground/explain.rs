@@ -69,21 +69,13 @@ impl RowChange {
 /// Rows the step `index` changed, plus its target row even if unchanged
 /// (a refused finish shows its row "before = after").
 pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
-    let Some(frame) = timeline.frames.get(index) else {
-        return Vec::new();
-    };
-    let target = frame.result.outcome.job_id();
     timeline
-        .rows_after(index + 1)
+        .changes(index)
         .into_iter()
-        .filter_map(|after| {
-            let old = timeline.row_after(index, &after.id);
-            let is_target = target == Some(after.id.as_str());
-            (is_target || old != Some(after)).then(|| RowChange {
-                id: after.id.clone(),
-                before: old.cloned(),
-                after: Some(after.clone()),
-            })
+        .map(|(before, after)| RowChange {
+            id: after.id.clone(),
+            before: before.cloned(),
+            after: Some(after.clone()),
         })
         .collect()
 }

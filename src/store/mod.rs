@@ -297,16 +297,18 @@ pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded>
     Ok(Recorded::Repeat)
 }
 
-/// The ledger: job id -> (qty applied, repeats ignored).
+/// The ledger: job id -> (qty applied, repeats ignored). Filled by
+/// inserting, not collected: a collected map sorts its entries first, and
+/// that sort is code the browser module would carry for nothing.
 pub(crate) fn deliveries(conn: &Connection) -> Result<BTreeMap<String, (u64, u64)>> {
     let mut stmt = conn.prepare_cached(DELIVERIES)?;
-    let ledger = stmt
-        .query_map([], |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                (read_u64(row, 1)?, read_u64(row, 2)?),
-            ))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let mut rows = stmt.query([])?;
+    let mut ledger = BTreeMap::new();
+    while let Some(row) = rows.next()? {
+        ledger.insert(
+            row.get::<_, String>(0)?,
+            (read_u64(row, 1)?, read_u64(row, 2)?),
+        );
+    }
     Ok(ledger)
 }

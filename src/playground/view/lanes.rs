@@ -8,7 +8,6 @@
 //! element.
 
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::model::Claim;
@@ -122,15 +121,15 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     } else {
         DEFAULT_WIDTH
     };
-    // Lanes in order of first appearance.
-    let mut seen = HashSet::new();
-    let workers: Vec<&str> = stepper
-        .scenario
-        .events
-        .iter()
-        .map(|event| event.worker.as_str())
-        .filter(|worker| seen.insert(*worker))
-        .collect();
+    // Lanes in order of first appearance. (Lists, not hash maps, here and
+    // below: a handful of workers, and each hash map type would add its own
+    // code to the module learners download.)
+    let mut workers: Vec<&str> = Vec::new();
+    for event in &stepper.scenario.events {
+        if !workers.contains(&event.worker.as_str()) {
+            workers.push(&event.worker);
+        }
+    }
     let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
     let window = window(stepper.total(), stepper.position);
     let axis = axis(stepper, window.clone(), width);
@@ -143,7 +142,7 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     );
     let lanes = Lanes {
         axis,
-        lane_of: workers.iter().enumerate().map(|(i, w)| (*w, i)).collect(),
+        workers: workers.clone(),
         height,
         lang,
     };
@@ -204,14 +203,15 @@ fn axis(stepper: &Stepper, window: Range<usize>, width: f64) -> Axis {
 /// The drawing's frame: its axis, its lanes and its words.
 struct Lanes<'a> {
     axis: Axis,
-    lane_of: HashMap<&'a str, usize>,
+    workers: Vec<&'a str>,
     height: f64,
     lang: Lang,
 }
 
 impl Lanes<'_> {
     fn lane_y(&self, worker: &str) -> f64 {
-        TOP + self.lane_of.get(worker).copied().unwrap_or(0) as f64 * LANE
+        let lane = self.workers.iter().position(|w| *w == worker);
+        TOP + lane.unwrap_or(0) as f64 * LANE
     }
 
     /// Deadlines of the jobs that exist at this step, within the axis.
@@ -239,12 +239,12 @@ impl Lanes<'_> {
         let applied = &frames[..stepper.position.min(frames.len())];
         let now = applied.last().map_or(0, |frame| frame.result.at);
         // Where each claim's accepted finish happened, to end its bar there.
-        let finished: HashMap<(&str, u64), u64> = applied
+        let finished: Vec<(&str, u64, u64)> = applied
             .iter()
             .filter_map(|frame| match &frame.result.outcome {
                 Outcome::Finished(finish) if finish.accepted => {
                     let stamp = finish.expected.as_ref()?;
-                    Some(((stamp.id.as_str(), stamp.token), frame.result.at))
+                    Some((stamp.id.as_str(), stamp.token, frame.result.at))
                 }
                 _ => None,
             })
@@ -266,7 +266,10 @@ impl Lanes<'_> {
                 Outcome::Claimed { claim: Some(claim) } => {
                     // A bar ends where the lease ends, or earlier at its
                     // accepted finish; a lease run out by "now" is hollow.
-                    let finished_at = finished.get(&(claim.id.as_str(), claim.token)).copied();
+                    let finished_at = finished
+                        .iter()
+                        .find(|(id, token, _)| *id == claim.id && *token == claim.token)
+                        .map(|(_, _, at)| *at);
                     let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
                     let to = self.axis.x(ends).max(x + 2.0);
                     let ended = finished_at.is_none() && claim.lease_until <= now;
