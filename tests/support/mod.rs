@@ -92,3 +92,16 @@ pub fn message_file(lang: leasefence::playground::Lang) -> &'static str {
         leasefence::playground::Lang::Ko => include_str!("../../src/playground/messages/ko.json"),
     }
 }
+
+/// A session on a chapter, at its start.
+pub fn session(
+    chapter: &str,
+    lang: leasefence::playground::Lang,
+) -> leasefence::playground::session::Session {
+    let found = leasefence::playground::CHAPTERS
+        .iter()
+        .find(|c| c.id == chapter)
+        .expect("a chapter");
+    let scenario = leasefence::Scenario::parse(found.scenario()).expect("parses");
+    leasefence::playground::session::Session::new(lang, chapter, scenario).expect("replays")
+}

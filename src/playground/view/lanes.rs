@@ -264,30 +264,11 @@ impl Lanes<'_> {
             };
             match outcome {
                 Outcome::Claimed { claim: Some(claim) } => {
-                    // A bar ends where the lease ends, or earlier at its
-                    // accepted finish; a lease run out by "now" is hollow.
                     let finished_at = finished
                         .iter()
                         .find(|(id, token, _)| *id == claim.id && *token == claim.token)
                         .map(|(_, _, at)| *at);
-                    let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
-                    let to = self.axis.x(ends).max(x + 2.0);
-                    let ended = finished_at.is_none() && claim.lease_until <= now;
-                    let class = if ended { "lf-bar lf-ended" } else { "lf-bar" };
-                    let width = to - x;
-                    shapes.push(Shape::Bar {
-                        x,
-                        y: y + 12.0,
-                        width,
-                        class,
-                    });
-                    let label = bar_label(claim, width);
-                    shapes.push(text(
-                        (x + 4.0, y + 26.0),
-                        label,
-                        Anchor::Start,
-                        "lf-bar-label",
-                    ));
+                    shapes.extend(self.bar(claim, (x, y), finished_at, now));
                 }
                 // Finishes above the bars, deliveries below, so neighbours
                 // in time do not write over each other.
@@ -315,6 +296,31 @@ impl Lanes<'_> {
             }
         }
         shapes
+    }
+
+    /// A lease bar and its label. It ends where the lease ends, or earlier
+    /// at its accepted finish; a lease run out by "now" is hollow.
+    fn bar(
+        &self,
+        claim: &Claim,
+        (x, y): (f64, f64),
+        finished_at: Option<u64>,
+        now: u64,
+    ) -> [Shape; 2] {
+        let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
+        let width = self.axis.x(ends).max(x + 2.0) - x;
+        let ended = finished_at.is_none() && claim.lease_until <= now;
+        let class = if ended { "lf-bar lf-ended" } else { "lf-bar" };
+        let label = bar_label(claim, width);
+        [
+            Shape::Bar {
+                x,
+                y: y + 12.0,
+                width,
+                class,
+            },
+            text((x + 4.0, y + 26.0), label, Anchor::Start, "lf-bar-label"),
+        ]
     }
 
     /// The "now" line at the last applied event.

@@ -1,0 +1,312 @@
+//! What a learner does to a session, and what the page then shows: a drag
+//! or an edit makes the timeline their own and the narration follows its
+//! new verdicts; predicting hides the answers until they are given; a
+//! chapter's end leads on and is remembered; a worker can be stalled,
+//! crashed or restarted from the lanes. Rule numbers refer to
+//! `CONTRACT.md`.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::playground::session::{Knob, Session, Start};
+use leasefence::playground::view::{self, SliderView};
+use leasefence::playground::{CHAPTERS, Lang};
+use support::session;
+
+#[test]
+fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
+    let mut session = session("canonical", Lang::En);
+    let readout = |session: &Session| match view::scenario(session).finish {
+        SliderView::Enabled { readout, value, .. } => (value, readout),
+        SliderView::Disabled { why } => panic!("disabled: {why}"),
+    };
+    let (at, before) = readout(&session);
+    check!(at, 1001, "the slider starts on A's late finish");
+    check!(
+        before.contains("Rejected"),
+        true,
+        "refused at 1001: {before}"
+    );
+    session.drag(Knob::Finish, 999).expect("moves");
+    let (at, after) = readout(&session);
+    check!(at, 999, "moved");
+    check!(after.contains("Accepted"), true, "accepted at 999: {after}");
+    let scenario = view::scenario(&session);
+    check!(
+        scenario.chapter,
+        "sandbox".to_owned(),
+        "now the learner's own"
+    );
+    check!(
+        scenario.editor_status.map(|s| s.ok),
+        Some(true),
+        "a note, not an error"
+    );
+}
+
+#[test]
+fn a_refused_edit_changes_nothing_and_says_where() {
+    let mut session = session("canonical", Lang::Ko);
+    let before = session.stepper.scenario.to_json();
+    session
+        .apply_editor(r#"{"jobs": [], "events": [{"at": 0}]}"#)
+        .expect("runs");
+    check!(
+        session.stepper.scenario.to_json(),
+        before,
+        "nothing applied"
+    );
+    let status = view::scenario(&session).editor_status.expect("a status");
+    check!(status.ok, false, "refused");
+    check!(
+        status.text.contains("events[0]"),
+        true,
+        "the place: {}",
+        status.text
+    );
+    let added = session.add_to_editor("{\"jobs\": [], \"events\": []}", "claim");
+    check!(
+        added.is_some_and(|text| text.contains("\"claim\"")),
+        true,
+        "a claim template"
+    );
+    check!(
+        session.add_to_editor("not json", "job"),
+        None,
+        "broken text is left alone"
+    );
+}
+
+#[test]
+fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
+    let start = |hash: Option<&str>, lang: Option<&str>, browser: &str| {
+        Session::start(&Start {
+            lang: lang.map(str::to_owned),
+            chapter: Some("late-delivery".into()),
+            hash: hash.map(str::to_owned),
+            host_lang: None,
+            browser_lang: Some(browser.into()),
+        })
+        .expect("starts")
+    };
+    let plain = start(None, None, "ko-KR");
+    check!(
+        (plain.lang, plain.stepper.chapter.as_str()),
+        (Lang::Ko, "late-delivery"),
+        "options"
+    );
+    let linked = start(
+        Some("#v=1&chapter=quarantine&lang=en&step=2"),
+        None,
+        "ko-KR",
+    );
+    check!(
+        (
+            linked.lang,
+            linked.stepper.chapter.as_str(),
+            linked.stepper.position
+        ),
+        (Lang::En, "quarantine", 2),
+        "the link wins"
+    );
+    let typo = Session::start(&Start {
+        chapter: Some("canonicall".into()),
+        ..Start::default()
+    })
+    .expect("starts");
+    check!(
+        typo.unknown_chapter.as_deref(),
+        Some("canonicall"),
+        "remembered, to warn"
+    );
+    check!(
+        typo.stepper.chapter.as_str(),
+        CHAPTERS[0].id,
+        "the first chapter instead"
+    );
+    let broken = start(Some("#v=1&scenario=%%%"), Some("en"), "en");
+    check!(
+        broken.editor_status.map(|s| s.ok),
+        Some(false),
+        "a broken link says so"
+    );
+}
+
+/// Predicting hides what would give the answers away, and only that long:
+/// the narration until the last question is answered, the boundary
+/// finish's verdict until it is revealed.
+#[test]
+fn predicting_hides_the_verdicts_until_the_last_answer() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(true);
+    let narration = |session: &Session| view::position(session, None, 640.0).narration;
+    let finish_readout = |session: &Session| match view::scenario(session).finish {
+        SliderView::Enabled { readout, .. } => readout,
+        SliderView::Disabled { why } => panic!("disabled: {why}"),
+    };
+    let hidden = Lang::En.text("predict.narration_hidden").to_owned();
+    for answer in [true, true] {
+        session.stepper.step();
+        check!(narration(&session), hidden.clone(), "a question waits");
+        session.stepper.guess(answer);
+    }
+    check!(
+        finish_readout(&session).contains("Rejected"),
+        false,
+        "A's finish is still to be predicted: {}",
+        finish_readout(&session)
+    );
+    session.stepper.step();
+    session.stepper.guess(false);
+    check!(
+        narration(&session),
+        Lang::En.text("chapter.canonical.text").to_owned(),
+        "answered the last question: the chapter's story"
+    );
+    check!(
+        finish_readout(&session).contains("Rejected"),
+        true,
+        "revealed"
+    );
+}
+
+/// After a drag the narration tells the new verdicts, not the chapter's.
+#[test]
+fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
+    let mut session = session("canonical", Lang::En);
+    session.drag(Knob::Finish, 999).expect("moves");
+    let told = view::position(&session, None, 640.0).narration;
+    check!(
+        told.contains("finish at 999 ms is accepted"),
+        true,
+        "{told}"
+    );
+    check!(
+        told.contains("refused"),
+        false,
+        "the old verdict is gone: {told}"
+    );
+    session.drag(Knob::Finish, 1000).expect("moves");
+    let told = view::position(&session, None, 640.0).narration;
+    check!(
+        told.contains("finish at 1000 ms is refused"),
+        true,
+        "R5: at lease_until it has ended: {told}"
+    );
+}
+
+/// The lease slider shows both sides of the trade: a longer lease saves a
+/// slow finish, and a crashed worker's job waits that much longer.
+#[test]
+fn the_lease_slider_shows_what_a_longer_lease_costs() {
+    let mut session = session("canonical", Lang::En);
+    session.drag(Knob::Lease, 2000).expect("lengthens");
+    let SliderView::Enabled { readout, cost, .. } = view::scenario(&session).lease else {
+        panic!("the lease slider is enabled");
+    };
+    check!(readout.contains("Accepted"), true, "saved: {readout}");
+    let cost = cost.expect("a cost is said");
+    check!(
+        cost.contains("wait 2000 ms, until 2000 ms"),
+        true,
+        "the wait a crash would cost: {cost}"
+    );
+}
+
+/// At the end of a chapter the prompt offers the next one, and the chapter
+/// counts as finished (once); the picker marks what the learner finished,
+/// also after a reload that restores the saved ids.
+#[test]
+fn the_end_of_a_chapter_leads_to_the_next_and_is_remembered() {
+    let mut session = session("canonical", Lang::En);
+    check!(session.note_progress(), false, "not at the end yet");
+    check!(
+        view::position(&session, None, 640.0).prompt.next.is_none(),
+        true,
+        "no way on yet"
+    );
+    session.stepper.seek(session.stepper.total());
+    let next = view::position(&session, None, 640.0)
+        .prompt
+        .next
+        .expect("a next chapter");
+    check!(next.id, CHAPTERS[1].id, "course order");
+    check!(session.note_progress(), true, "finished");
+    check!(session.note_progress(), false, "only once");
+    let label = |session: &Session| view::scenario(session).chapters[0].label.clone();
+    check!(
+        label(&session).starts_with('✓'),
+        true,
+        "marked: {}",
+        label(&session)
+    );
+    let mut reloaded = self::session("quarantine", Lang::Ko);
+    reloaded.restore_progress(["no-such-chapter", "quarantine", "canonical"]);
+    check!(
+        reloaded.progress().to_vec(),
+        vec!["canonical", "quarantine"],
+        "restored in course order, unknown ids left out"
+    );
+    check!(
+        label(&reloaded).starts_with('✓'),
+        true,
+        "marked after a reload"
+    );
+    let last = CHAPTERS.last().expect("chapters").id;
+    let mut end = self::session(last, Lang::En);
+    end.stepper.seek(end.stepper.total());
+    check!(
+        view::position(&end, None, 640.0).prompt.next.is_none(),
+        true,
+        "the last chapter"
+    );
+}
+
+/// On the lanes a learner stalls, crashes or restarts a worker from where
+/// they stand; the past stays, the future is replayed by the same core.
+#[test]
+fn a_worker_can_be_stalled_crashed_or_restarted_from_here_on() {
+    use leasefence::playground::twist::Twist;
+    let outcome = |twist: Twist| {
+        let mut session = session("canonical", Lang::En);
+        session.stepper.seek(1);
+        session.twist("A", twist).expect("replays");
+        let stepper = &session.stepper;
+        let events: Vec<String> = stepper
+            .scenario
+            .events
+            .iter()
+            .zip(&stepper.timeline.frames)
+            .map(|(e, f)| format!("{} {} {}", e.at, e.worker, f.result.outcome.label()))
+            .collect();
+        (stepper.chapter.clone(), stepper.position, events)
+    };
+    check!(
+        outcome(Twist::Crash),
+        (
+            "sandbox".to_owned(),
+            1,
+            vec!["0 A claimed".to_owned(), "1000 B claimed".to_owned()]
+        ),
+        "A never finishes; its job was reclaimed anyway"
+    );
+    check!(
+        outcome(Twist::Stall).2,
+        vec!["0 A claimed", "1000 B claimed", "2001 A rejected"],
+        "A comes back a second later, still refused"
+    );
+    check!(
+        outcome(Twist::Restart).2,
+        vec![
+            "0 A claimed",
+            "0 A-restarted empty",
+            "1000 B claimed",
+            "1001 A rejected"
+        ],
+        "the restarted run finds A's job still leased"
+    );
+}
