@@ -4,14 +4,10 @@
 // the real `leasefence serve`, in Debian's Chromium. Run by `make e2e`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createInterface } from "node:readline";
-import { chromium } from "playwright-core";
+import { ROOT, start } from "./harness.mjs";
 
-const ROOT = new URL("../", import.meta.url).pathname;
-const BINARY = process.env.LEASEFENCE_BIN ?? `${ROOT}target/debug/leasefence`;
 const SHOTS = `${ROOT}target/screenshots`;
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -25,24 +21,17 @@ const THREE_EMBEDS = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 <div data-leasefence data-scenario="fencing-off-vs-on" lang="en"></div>
 </main></body></html>`;
 
-let server;
 let base;
 let browser;
+let stop;
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], { stdio: ["ignore", "pipe", "inherit"] });
-  const first = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next();
-  base = JSON.parse(first.value).listening;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
-  });
+  ({ base, browser, stop } = await start());
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill();
+  await stop?.();
 });
 
 /** Serious and critical violations on `path` in `scheme`, as readable lines. */

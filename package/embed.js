@@ -8,8 +8,13 @@
 // Attributes: data-scenario (a chapter id), lang (ko | en; else the page's
 // lang or the browser's), data-compact (no editor and extras), data-hash
 // (read/write the scenario in the URL hash; the full page uses it).
+// The author's own scenario, instead of a chapter: a
+// <script type="application/json"> inside the element, or
+// data-scenario-json="{...}", or data-src="lesson.json"; with data-title,
+// data-narration-ko and data-narration-en.
 // Each element fires `leasefence:step` and `leasefence:verdict` events.
-// An unknown data-scenario shows the first chapter and warns in the console.
+// An unknown chapter or a broken scenario is said in the playground, in the
+// learner's language (and the first chapter is shown).
 // Elements added after the page loaded: `import { mountAll } from
 // ".../embed.js"; await mountAll(container);`.
 import init, { mount } from "./leasefence.js";
@@ -27,6 +32,32 @@ function addStyles() {
   }
 }
 
+/**
+ * What the element asks to show: a chapter (`data-scenario`), or the
+ * author's own scenario (inline JSON, `data-scenario-json`, `data-src`)
+ * with its title and narration. A file that cannot be fetched is passed on
+ * as `scenarioError`, for the playground to say in the learner's language.
+ */
+async function authored(element) {
+  const { dataset } = element;
+  const inline = element.querySelector('script[type="application/json"]')?.textContent;
+  const options = {
+    scenario: inline ?? dataset.scenarioJson ?? dataset.scenario,
+    title: dataset.title,
+    narration: { ko: dataset.narrationKo, en: dataset.narrationEn },
+  };
+  if (dataset.src && options.scenario === undefined) {
+    try {
+      const response = await fetch(new URL(dataset.src, document.baseURI));
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      options.scenario = await response.text();
+    } catch (error) {
+      options.scenarioError = `${dataset.src}: ${error.message ?? error}`;
+    }
+  }
+  return options;
+}
+
 /** Mounts every playground under `scope` that is not mounted yet. */
 export async function mountAll(scope = document) {
   addStyles();
@@ -36,7 +67,7 @@ export async function mountAll(scope = document) {
     if (element.leasefence) continue;
     try {
       element.leasefence = mount(element, {
-        scenario: element.dataset.scenario,
+        ...(await authored(element)),
         lang: element.getAttribute("lang") || undefined,
         // The full page (data-hash) also takes ?compact, for iframes.
         compact: element.hasAttribute("data-compact")

@@ -310,3 +310,53 @@ fn a_worker_can_be_stalled_crashed_or_restarted_from_here_on() {
         "the restarted run finds A's job still leased"
     );
 }
+
+/// An author's own scenario is a lesson beside the chapters, with their
+/// title and narration; a broken one, or a chapter that does not exist, is
+/// said to the learner in their language, and the first chapter is shown.
+#[test]
+fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
+    use leasefence::playground::lesson::{LESSON, Source};
+    let text = r#"{"jobs": [{"id": "tea-1", "qty": 1, "deadline": 9000}], "events": [
+        {"at": 0, "worker": "Mina", "do": "claim", "lease_ms": 500},
+        {"at": 700, "worker": "Mina", "do": "finish"}]}"#;
+    let start = |scenario: Result<String, String>, lang: &str| {
+        Session::start(&Start {
+            lang: Some(lang.into()),
+            lesson: Some(Source {
+                scenario,
+                title: Some("Tea for one".into()),
+                narration_ko: Some("미나가 늦었습니다.".into()),
+                narration_en: None,
+            }),
+            ..Start::default()
+        })
+        .expect("starts")
+    };
+    let lesson = start(Ok(text.into()), "en");
+    check!(lesson.stepper.chapter.as_str(), LESSON, "the lesson is shown");
+    let options = view::scenario(&lesson).chapters;
+    check!(
+        (options[0].id, options[0].label.as_str()),
+        (LESSON, "Tea for one"),
+        "first in the picker, by its title"
+    );
+    check!(
+        view::position(&lesson, None, 640.0).narration,
+        "미나가 늦었습니다.".to_owned(),
+        "no English narration: the Korean one rather than none"
+    );
+    let broken = start(Ok(r#"{"jobs": [], "events": [{"at": 0}]}"#.into()), "ko");
+    check!(broken.stepper.chapter.as_str(), CHAPTERS[0].id, "the first chapter instead");
+    let notice = view::position(&broken, None, 640.0).notice.expect("said");
+    check!(notice.contains("events[0]"), true, "where: {notice}");
+    let unfetched = start(Err("lesson.json: HTTP 404".into()), "en");
+    let notice = unfetched.notice.clone().expect("said");
+    check!(notice.contains("lesson.json: HTTP 404"), true, "{notice}");
+    let typo = Session::start(&Start {
+        chapter: Some("canonicall".into()),
+        ..Start::default()
+    })
+    .expect("starts");
+    check!(typo.notice.is_some(), true, "an unknown chapter is said on the page too");
+}

@@ -9,6 +9,7 @@
 
 pub mod chapters;
 pub mod explain;
+pub mod lesson;
 pub mod link;
 pub mod messages;
 pub mod parser_words;

@@ -11,6 +11,7 @@
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::stepper::{SANDBOX, Stepper};
+use crate::playground::lesson::{self, LESSON, Lesson};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::scenario::Scenario;
@@ -43,6 +44,8 @@ pub struct Start {
     pub lang: Option<String>,
     /// `mount`'s `scenario` option (a chapter id).
     pub chapter: Option<String>,
+    /// The author's own scenario, with its title and narration.
+    pub lesson: Option<lesson::Source>,
     /// The URL hash, when the page owns its URL.
     pub hash: Option<String>,
     /// The `lang` of the element or its closest ancestor.
@@ -66,6 +69,11 @@ pub struct Session {
     pub editor_status: Option<Status>,
     /// A chapter id the host asked for that does not exist.
     pub unknown_chapter: Option<String>,
+    /// What went wrong with what the page was asked to show (an unknown
+    /// chapter, a broken lesson), said to the learner.
+    pub notice: Option<String>,
+    /// The author's lesson, when the page has one.
+    lesson: Option<Lesson>,
     /// The chapters the learner has stepped to the end of, in course
     /// order (the page keeps them between visits).
     progress: Vec<&'static str>,
@@ -82,6 +90,8 @@ impl Session {
             naive: None,
             editor_status: None,
             unknown_chapter: None,
+            notice: None,
+            lesson: None,
             progress: Vec::new(),
         };
         session.open_compare_for_chapter()?;
@@ -108,19 +118,35 @@ impl Session {
         .unwrap_or(Lang::En);
         let shared = param("scenario").map(|encoded| link::decode(encoded, lang));
         let mut refused = None;
-        let mut unknown = None;
-        let (chapter, scenario) = match shared {
-            Some(Ok(scenario)) => (SANDBOX.to_owned(), scenario),
-            other => {
+        let mut notice = None;
+        let lesson = start.lesson.as_ref().and_then(|source| {
+            Lesson::read(source)
+                .map_err(|err| {
+                    let why = match &source.scenario {
+                        Err(fetching) => fetching.clone(),
+                        Ok(_) => error_text(lang, &err),
+                    };
+                    notice = Some(lang.fill("lesson.error", &[("message", why)]));
+                })
+                .ok()
+        });
+        let wanted = param("chapter").or(start.chapter.as_deref());
+        let (chapter, scenario) = match (shared, &lesson) {
+            (Some(Ok(scenario)), _) => (SANDBOX.to_owned(), scenario),
+            (None, Some(lesson)) if wanted.is_none_or(|id| id == LESSON) => {
+                (LESSON.to_owned(), lesson.scenario.clone())
+            }
+            (other, _) => {
                 if let Some(Err(message)) = other {
                     refused = Some(lang.fill("hash.error", &[("message", message)]));
                 }
-                let wanted = param("chapter").or(start.chapter.as_deref());
                 let found = wanted.and_then(chapters::find);
-                if found.is_none() {
-                    unknown = wanted.map(str::to_owned);
-                }
                 let chapter = found.unwrap_or(&CHAPTERS[0]);
+                if let (Some(wanted), None) = (wanted, found) {
+                    let title = lang.text(&format!("chapter.{}.title", chapter.id)).to_owned();
+                    let values = [("wanted", wanted.to_owned()), ("title", title)];
+                    notice = notice.or(Some(lang.fill("chapter.unknown", &values)));
+                }
                 (chapter.id.to_owned(), Scenario::parse(chapter.scenario())?)
             }
         };
@@ -128,8 +154,25 @@ impl Session {
         let mut session = Session::new(lang, &chapter, scenario)?;
         session.stepper.seek(position.unwrap_or(0));
         session.editor_status = refused.map(|text| Status { ok: false, text });
-        session.unknown_chapter = unknown;
+        session.unknown_chapter = wanted
+            .filter(|id| *id != LESSON && chapters::find(id).is_none())
+            .map(str::to_owned);
+        session.notice = notice;
+        session.lesson = lesson;
         Ok(session)
+    }
+
+    /// The author's lesson, if the page has one.
+    pub fn lesson(&self) -> Option<&Lesson> {
+        self.lesson.as_ref()
+    }
+
+    /// A chapter's title: the lesson's own, a chapter's, or the sandbox's.
+    pub fn title_of(&self, chapter: &str) -> String {
+        match (chapter, &self.lesson) {
+            (LESSON, Some(lesson)) => lesson.title(self.lang),
+            _ => self.lang.text(&format!("chapter.{chapter}.title")).to_owned(),
+        }
     }
 
     /// The chapters finished so far, in course order.
@@ -191,6 +234,10 @@ impl Session {
     /// Loads a chapter by id. An id that is not a chapter leaves the
     /// timeline as it is and calls it the learner's own.
     pub fn load_chapter(&mut self, id: &str) -> Result<()> {
+        if let (LESSON, Some(lesson)) = (id, &self.lesson) {
+            let scenario = lesson.scenario.clone();
+            return self.load(LESSON, scenario, 0);
+        }
         match chapters::find(id) {
             Some(chapter) => self.load(id, Scenario::parse(chapter.scenario())?, 0),
             None => {

@@ -27,11 +27,22 @@ export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | 
   | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
   | "fencing-off-vs-on";
 /** `mount`'s options, each optional. */
-export interface MountOptions { lang?: "ko" | "en"; scenario?: Chapter; compact?: boolean; hash?: boolean }
+export interface MountOptions {
+  lang?: "ko" | "en";
+  /** A chapter, or the author's own scenario (an object or its JSON text). */
+  scenario?: Chapter | Scenario | string;
+  /** The author's scenario's title and narration. */
+  title?: string;
+  narration?: { ko?: string; en?: string };
+  /** Why the author's scenario could not be fetched (said in the learner's language). */
+  scenarioError?: string;
+  compact?: boolean;
+  hash?: boolean;
+}
 /** `leasefence:step`'s detail: where the learner is. */
-export interface StepDetail { chapter: Chapter | "sandbox"; position: number; total: number; result: EventResult | null }
+export interface StepDetail { chapter: Chapter | "lesson" | "sandbox"; position: number; total: number; result: EventResult | null }
 /** `leasefence:verdict`'s detail: one finish revealed. */
-export type VerdictDetail = { chapter: Chapter | "sandbox"; event: number; at: number; worker: string } & Finish;
+export type VerdictDetail = { chapter: Chapter | "lesson" | "sandbox"; event: number; at: number; worker: string } & Finish;
 declare global {
   interface HTMLElementEventMap {
     "leasefence:step": CustomEvent<StepDetail>;

@@ -28,6 +28,7 @@ pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 
 use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
 use crate::playground::session::{Session, Status};
+use crate::playground::lesson::LESSON;
 use crate::playground::stepper::{Guessed, Question, SANDBOX};
 use crate::playground::{CHAPTERS, Lang, twist};
 use crate::replay::Outcome;
@@ -83,6 +84,8 @@ pub struct PositionView {
     pub compare: Option<CompareView>,
     /// What the screen reader hears, when it should hear something.
     pub announcement: Option<String>,
+    /// What went wrong with what the page was asked to show.
+    pub notice: Option<String>,
 }
 
 /// The prediction strip above the lanes.
@@ -206,6 +209,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         receiver: receiver(session),
         compare: compare::view(session),
         announcement,
+        notice: session.notice.clone(),
     }
 }
 
@@ -224,13 +228,16 @@ fn narration(session: &Session) -> String {
     if stepper.answers_ahead() {
         return lang.text("predict.narration_hidden").to_owned();
     }
-    let title = |chapter: &str| lang.text(&format!("chapter.{chapter}.title")).to_owned();
     match (&stepper.forked_from, stepper.chapter.as_str()) {
         (Some(chapter), _) => lang.fill(
             "chapter.forked",
-            &[("title", title(chapter)), ("story", story(session))],
+            &[("title", session.title_of(chapter)), ("story", story(session))],
         ),
         (None, SANDBOX) => lang.fill("chapter.sandbox.story", &[("story", story(session))]),
+        (None, LESSON) => match session.lesson().and_then(|lesson| lesson.narration(lang)) {
+            Some(told) => told.to_owned(),
+            None => story(session),
+        },
         (None, chapter) => lang.text(&format!("chapter.{chapter}.text")).to_owned(),
     }
 }
@@ -305,12 +312,14 @@ fn prompt(session: &Session) -> PromptView {
     }
 }
 
-/// The picker's choices: every chapter in course order, then the sandbox.
+/// The picker's choices: the author's lesson (if any), every chapter in
+/// course order, then the sandbox.
 pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
     let lang = session.lang;
-    let ids = CHAPTERS.iter().map(|chapter| chapter.id).chain([SANDBOX]);
-    ids.map(|id| {
-        let title = lang.text(&format!("chapter.{id}.title")).to_owned();
+    let lesson = session.lesson().map(|_| LESSON);
+    let ids = lesson.into_iter().chain(CHAPTERS.iter().map(|chapter| chapter.id));
+    ids.chain([SANDBOX]).map(|id| {
+        let title = session.title_of(id);
         let label = if session.progress().contains(&id) {
             lang.fill("chapter.done", &[("title", title)])
         } else {

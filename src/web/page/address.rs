@@ -8,6 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::Page;
+use crate::playground::link;
 
 /// Rewrites the hash to what is on screen, without a history entry.
 pub(super) fn write(page: &Page) -> Result<(), JsValue> {
@@ -24,11 +25,15 @@ pub(super) fn write(page: &Page) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Whether the hash now says something other than what is on screen (the
-/// learner edited it, or went back).
+/// Whether the hash now asks for something other than what is on screen
+/// (the learner edited it, or went back). A hash that is not a playground
+/// address (the host page followed an in-page link, `#section-2`) is not
+/// for us and changes nothing.
 pub(super) fn is_foreign(page: &Page) -> bool {
+    let hash = page.window.location().hash().unwrap_or_default();
     let ours = format!("#{}", page.state.borrow().session.link(false));
-    page.window.location().hash().unwrap_or_default() != ours
+    let params = link::params(&hash);
+    link::param(&params, "v").is_some() && hash != ours
 }
 
 /// Copies the address with the step; says whether it reached the clipboard.

@@ -18,6 +18,8 @@ use crate::unfenced::Guard;
 
 /// The elements the page redraws.
 pub(super) struct Parts {
+    /// What went wrong with what the page was asked to show.
+    pub notice: Element,
     pub narration: Element,
     pub chapter_select: HtmlSelectElement,
     pub position: Element,
@@ -57,6 +59,10 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
 
     let (header, chapter_select, share_status) = header(doc, lang, state.use_hash)?;
+    let notice = El::new(doc, "p")?
+        .class("lf-notice")
+        .attr("role", "alert")
+        .attr("hidden", "");
     let narration = El::new(doc, "p")?.class("lf-narration");
     let (controls, seek, position, play_button) = controls(doc, lang, state.speed_ms)?;
     let prompt = El::new(doc, "div")?
@@ -68,6 +74,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang)?;
     let predict = predict_toggle(doc, lang, state.session.stepper.predict)?;
     let parts = Parts {
+        notice: notice.0.clone(),
         narration: narration.0.clone(),
         chapter_select,
         position,
@@ -105,6 +112,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         root,
         [
             header,
+            notice,
             narration,
             controls,
             prompt,
@@ -455,6 +463,15 @@ pub(super) fn show_controls(
     button.set_attribute("aria-label", lang.text(key))?;
     button.set_attribute("title", lang.text(key))?;
     button.set_attribute("aria-pressed", if playing { "true" } else { "false" })
+}
+
+/// The notice above the narration, shown only when there is one.
+pub(super) fn show_notice(parts: &Parts, notice: Option<&str>) -> Result<(), JsValue> {
+    parts.notice.set_text_content(notice);
+    match notice {
+        Some(_) => parts.notice.remove_attribute("hidden"),
+        None => parts.notice.set_attribute("hidden", ""),
+    }
 }
 
 /// After a language switch the button was redrawn: keep the keyboard on it.

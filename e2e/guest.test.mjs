@@ -1,0 +1,130 @@
+// The playground as a guest on a course page (issue 12): the author's own
+// scenario in every form of embed, a broken one said in the learner's
+// language, iframes that talk to their host without taking its focus, and
+// a host's in-page links leaving the playground alone. Run by `make e2e`.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { base64url, start } from "./harness.mjs";
+
+let base;
+let browser;
+let stop;
+
+before(async () => {
+  ({ base, browser, stop } = await start());
+});
+
+after(async () => {
+  await stop?.();
+});
+
+// Two workers, one late: the author's own lesson.
+const LESSON = {
+  jobs: [{ id: "tea-1", qty: 1, deadline: 9000 }],
+  events: [
+    { at: 0, worker: "Mina", do: "claim", lease_ms: 500 },
+    { at: 500, worker: "Joon", do: "claim", lease_ms: 500 },
+    { at: 700, worker: "Mina", do: "finish" },
+  ],
+};
+const TEXT = JSON.stringify(LESSON);
+
+/** A host page with `body`, served at /host.html (and the lesson's file). */
+async function host(body, { lang = "en", scheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.errors = errors;
+  await page.route("**/lesson.json", (route) => route.fulfill({ contentType: "application/json", body: TEXT }));
+  await page.route("**/host.html", (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Course</title></head>
+<body><main><h1>A course page</h1>${body}<script type="module" src="leasefence.js"></script></main></body></html>`,
+  }));
+  await page.goto(`${base}/host.html`);
+  return page;
+}
+
+const lessonPlayground = (page, selector) => page.waitForFunction(
+  (selector) => document.querySelectorAll(`${selector} [data-event]`).length === 3, selector);
+
+test("an author's own scenario shows through inline JSON, data-scenario-json and data-src, with its title and narration", async () => {
+  const page = await host(`
+    <div id="inline" data-leasefence data-title="Tea for one" data-narration-en="Mina is late with the tea.">
+      <script type="application/json">${TEXT}</script></div>
+    <div id="attribute" data-leasefence data-title="Tea, again" data-narration-ko="미나가 늦었습니다." data-scenario-json='${TEXT}' lang="ko"></div>
+    <div id="file" data-leasefence data-src="lesson.json" data-title="Tea from a file"></div>`);
+  for (const [selector, title, narration] of [
+    ["#inline", "Tea for one", /Mina is late with the tea\./],
+    ["#attribute", "Tea, again", /미나가 늦었습니다\./],
+    ["#file", "Tea from a file", /Mina's finish at 700 ms is refused/],
+  ]) {
+    await lessonPlayground(page, selector);
+    assert.equal(await page.$eval(`${selector} select[data-action=chapter]`, (el) => el.value), "lesson");
+    assert.equal(await page.$eval(`${selector} select[data-action=chapter] option[value=lesson]`, (el) => el.textContent), title);
+    assert.match(await page.textContent(`${selector} .lf-narration`), narration, selector);
+  }
+  await page.locator("#file [data-action=end]").click();
+  const results = await page.$$eval("#file [data-event]", (rows) => rows.map((row) => row.getAttribute("data-result")));
+  assert.deepEqual(results, ["claimed", "claimed", "rejected"], "the lesson is replayed by the same core");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a broken scenario or an unknown chapter is said in the embed, in the learner's language", async () => {
+  const page = await host(`
+    <div id="broken" data-leasefence lang="ko" data-scenario-json='{"jobs": [], "events": [{"at": 0, "worker": "A", "do": "claim"}]}'></div>
+    <div id="missing" data-leasefence data-src="nowhere.json"></div>
+    <div id="typo" data-leasefence data-scenario="canonicall"></div>`);
+  await page.waitForFunction(() => document.querySelectorAll("#typo [data-event]").length > 0
+    && document.querySelectorAll("#missing [data-event]").length > 0 && document.querySelectorAll("#broken [data-event]").length > 0);
+  assert.match(await page.textContent("#broken .lf-notice"), /이 강의의 시나리오를 보여 줄 수 없어서.*events\[0\]\.lease_ms/);
+  assert.match(await page.textContent("#missing .lf-notice"), /could not be shown \(nowhere\.json: HTTP 404\)/);
+  assert.match(await page.textContent("#typo .lf-notice"), /There is no chapter “canonicall”/);
+  assert.equal(await page.$eval("#typo .lf-notice", (el) => el.getAttribute("role")), "alert");
+  await page.context().close();
+});
+
+test("iframes send their steps, verdicts and height to the host, take its commands, and leave its focus alone", async () => {
+  const page = await host(`
+    <input id="search" autofocus>
+    <iframe id="one" src="index.html?compact#v=1&chapter=canonical&lang=en" style="width:100%;height:300px"></iframe>
+    <iframe id="two" src="index.html?compact#v=1&scenario=${base64url(TEXT)}&lang=ko" style="width:100%;height:300px"></iframe>
+    <script>
+      window.heard = [];
+      addEventListener("message", (event) => {
+        if (event.data?.source !== "leasefence") return;
+        const frame = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === event.source);
+        heard.push({ frame: frame?.id, type: event.data.type, detail: event.data.detail });
+      });
+    </script>`);
+  await page.waitForFunction(() => heard.filter((m) => m.type === "height").length >= 2);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "search", "the host's autofocus keeps the focus");
+  const heights = await page.evaluate(() => heard.filter((m) => m.type === "height").map((m) => m.detail.height));
+  assert.ok(heights.every((h) => h > 300), `content heights: ${heights}`);
+  await page.evaluate(() => {
+    const one = document.getElementById("one").contentWindow;
+    for (let i = 0; i < 3; i++) one.postMessage({ source: "leasefence-host", command: "step" }, "*");
+  });
+  await page.waitForFunction(() => heard.some((m) => m.frame === "one" && m.type === "verdict"));
+  const verdict = await page.evaluate(() => heard.find((m) => m.frame === "one" && m.type === "verdict").detail);
+  assert.equal(verdict.accepted, false);
+  assert.equal(verdict.reason, "token_mismatch");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "search", "still the host's");
+  const compact = page.frameLocator("#one");
+  assert.equal(await compact.locator("[data-action=copy-link]").isVisible(), false, "compact: no Copy link");
+  assert.equal(await compact.locator(".lf-editor").isVisible(), false, "compact: no editor");
+  await page.context().close();
+});
+
+test("a host page's in-page link leaves the playground where it was", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/#v=1&chapter=quarantine&lang=en`);
+  await page.waitForSelector(".lf [data-event]");
+  await page.evaluate(() => { location.hash = "#section-2"; });
+  await page.waitForTimeout(200);
+  assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "quarantine");
+  await context.close();
+});
