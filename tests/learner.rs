@@ -20,7 +20,7 @@ use support::session;
 #[test]
 fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     let mut session = session("canonical", Lang::En);
-    let readout = |session: &Session| match view::scenario(session).finish {
+    let readout = |session: &Session| match view::position(session, None, 640.0).finish {
         SliderView::Enabled { readout, value, .. } => (value, readout),
         SliderView::Disabled { why } => panic!("disabled: {why}"),
     };
@@ -88,8 +88,8 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
             lang: lang.map(str::to_owned),
             chapter: Some("late-delivery".into()),
             hash: hash.map(str::to_owned),
-            host_lang: None,
             browser_lang: Some(browser.into()),
+            ..Start::default()
         })
         .expect("starts")
     };
@@ -137,29 +137,42 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
 }
 
 /// Predicting hides what would give the answers away, and only that long:
-/// the narration until the last question is answered, the boundary
-/// finish's verdict until it is revealed.
+/// the narration and the sliders until the last question is answered
+/// (which finish the sliders move, and its verdict, would tell); the event
+/// list's stamps (they would tell which claims succeeded).
 #[test]
 fn predicting_hides_the_verdicts_until_the_last_answer() {
     let mut session = session("canonical", Lang::En);
     session.set_predict(true);
     let narration = |session: &Session| view::position(session, None, 640.0).narration;
-    let finish_readout = |session: &Session| match view::scenario(session).finish {
-        SliderView::Enabled { readout, .. } => readout,
-        SliderView::Disabled { why } => panic!("disabled: {why}"),
+    let sliders = |session: &Session| {
+        let view = view::position(session, None, 640.0);
+        [view.finish, view.lease]
+    };
+    let waiting = SliderView::Disabled {
+        why: Lang::En.text("predict.sliders_hidden").to_owned(),
     };
     let hidden = Lang::En.text("predict.narration_hidden").to_owned();
+    let stamps: Vec<String> = view::scenario(&session)
+        .events
+        .iter()
+        .map(|l| l.detail.clone())
+        .collect();
+    check!(
+        stamps,
+        vec!["lease_ms=1000", "lease_ms=1000", ""],
+        "no stamp before its claim is shown"
+    );
     for answer in [true, true] {
         session.stepper.step();
         check!(narration(&session), hidden.clone(), "a question waits");
+        check!(
+            sliders(&session),
+            [waiting.clone(), waiting.clone()],
+            "the sliders wait"
+        );
         session.stepper.guess(answer);
     }
-    check!(
-        finish_readout(&session).contains("Rejected"),
-        false,
-        "A's finish is still to be predicted: {}",
-        finish_readout(&session)
-    );
     session.stepper.step();
     session.stepper.guess(false);
     check!(
@@ -167,11 +180,10 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
         Lang::En.text("chapter.canonical.text").to_owned(),
         "answered the last question: the chapter's story"
     );
-    check!(
-        finish_readout(&session).contains("Rejected"),
-        true,
-        "revealed"
-    );
+    let [SliderView::Enabled { readout, .. }, _] = sliders(&session) else {
+        panic!("the sliders are back");
+    };
+    check!(readout.contains("Rejected"), true, "revealed: {readout}");
 }
 
 /// After a drag the narration tells the new verdicts, not the chapter's.
@@ -205,7 +217,8 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
 fn the_lease_slider_shows_what_a_longer_lease_costs() {
     let mut session = session("canonical", Lang::En);
     session.drag(Knob::Lease, 2000).expect("lengthens");
-    let SliderView::Enabled { readout, cost, .. } = view::scenario(&session).lease else {
+    let SliderView::Enabled { readout, cost, .. } = view::position(&session, None, 640.0).lease
+    else {
         panic!("the lease slider is enabled");
     };
     check!(readout.contains("Accepted"), true, "saved: {readout}");
@@ -334,7 +347,11 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
         .expect("starts")
     };
     let lesson = start(Ok(text.into()), "en");
-    check!(lesson.stepper.chapter.as_str(), LESSON, "the lesson is shown");
+    check!(
+        lesson.stepper.chapter.as_str(),
+        LESSON,
+        "the lesson is shown"
+    );
     let options = view::scenario(&lesson).chapters;
     check!(
         (options[0].id, options[0].label.as_str()),
@@ -347,7 +364,11 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
         "no English narration: the Korean one rather than none"
     );
     let broken = start(Ok(r#"{"jobs": [], "events": [{"at": 0}]}"#.into()), "ko");
-    check!(broken.stepper.chapter.as_str(), CHAPTERS[0].id, "the first chapter instead");
+    check!(
+        broken.stepper.chapter.as_str(),
+        CHAPTERS[0].id,
+        "the first chapter instead"
+    );
     let notice = view::position(&broken, None, 640.0).notice.expect("said");
     check!(notice.contains("events[0]"), true, "where: {notice}");
     let unfetched = start(Err("lesson.json: HTTP 404".into()), "en");
@@ -358,5 +379,40 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
         ..Start::default()
     })
     .expect("starts");
-    check!(typo.notice.is_some(), true, "an unknown chapter is said on the page too");
+    check!(
+        typo.notice.is_some(),
+        true,
+        "an unknown chapter is said on the page too"
+    );
+}
+
+/// While predicting, nothing on screen tells how a question ends: the same
+/// events with another outcome (B's reclaim finds nothing when A's job had
+/// one attempt) look the same until B's claim is answered.
+#[test]
+fn while_predicting_the_same_events_look_the_same_whatever_their_outcome() {
+    let canonical = CHAPTERS[0].scenario();
+    let one_attempt = canonical.replace("\"max_attempts\": 3", "\"max_attempts\": 1");
+    assert_ne!(one_attempt, canonical, "the variant changes the job");
+    let seen = |text: &str| {
+        let scenario = leasefence::Scenario::parse(text).expect("parses");
+        let mut session = Session::new(Lang::En, "sandbox", scenario).expect("replays");
+        session.set_predict(true);
+        session.stepper.step();
+        session.stepper.guess(true);
+        session.stepper.step(); // the question: will B get a job?
+        let mut position = serde_json::to_value(view::position(&session, None, 640.0)).unwrap();
+        let mut scenario = serde_json::to_value(view::scenario(&session)).unwrap();
+        // The tables show the job's max_attempts itself, and the editor its
+        // JSON: the data the learner was given, not an outcome.
+        position["table"] = serde_json::Value::Null;
+        position["step"]["changes"] = serde_json::Value::Null;
+        scenario["editor_text"] = serde_json::Value::Null;
+        (position, scenario)
+    };
+    check!(
+        seen(&one_attempt),
+        seen(canonical),
+        "nothing tells B's claim's outcome"
+    );
 }

@@ -57,7 +57,10 @@ impl Lesson {
         chapters::fits_the_page(&scenario)?;
         Ok(Lesson {
             scenario,
-            title: source.title.clone().filter(|title| !title.trim().is_empty()),
+            title: source
+                .title
+                .clone()
+                .filter(|title| !title.trim().is_empty()),
             narration_ko: source.narration_ko.clone(),
             narration_en: source.narration_en.clone(),
         })
@@ -77,6 +80,8 @@ impl Lesson {
             Lang::Ko => (&self.narration_ko, &self.narration_en),
             Lang::En => (&self.narration_en, &self.narration_ko),
         };
-        mine.as_deref().or(other.as_deref()).filter(|text| !text.trim().is_empty())
+        mine.as_deref()
+            .or(other.as_deref())
+            .filter(|text| !text.trim().is_empty())
     }
 }

@@ -10,8 +10,8 @@
 
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
-use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::lesson::{self, LESSON, Lesson};
+use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::scenario::Scenario;
@@ -143,7 +143,9 @@ impl Session {
                 let found = wanted.and_then(chapters::find);
                 let chapter = found.unwrap_or(&CHAPTERS[0]);
                 if let (Some(wanted), None) = (wanted, found) {
-                    let title = lang.text(&format!("chapter.{}.title", chapter.id)).to_owned();
+                    let title = lang
+                        .text(&format!("chapter.{}.title", chapter.id))
+                        .to_owned();
                     let values = [("wanted", wanted.to_owned()), ("title", title)];
                     notice = notice.or(Some(lang.fill("chapter.unknown", &values)));
                 }
@@ -171,7 +173,10 @@ impl Session {
     pub fn title_of(&self, chapter: &str) -> String {
         match (chapter, &self.lesson) {
             (LESSON, Some(lesson)) => lesson.title(self.lang),
-            _ => self.lang.text(&format!("chapter.{chapter}.title")).to_owned(),
+            _ => self
+                .lang
+                .text(&format!("chapter.{chapter}.title"))
+                .to_owned(),
         }
     }
 

@@ -93,14 +93,20 @@ pub fn apply(
             }
         }
         Twist::Restart => {
-            let lease_ms = last_lease(scenario, worker);
-            let owner = scenario
+            // From the worker's last claim so far: the name it claims under
+            // (a restarted run's is its original's) and the lease it asks.
+            let last_claim = twisted
                 .events
                 .iter()
                 .rev()
-                .find(|event| mine(event))
-                .map_or(worker, |event| event.claim_owner())
-                .to_owned();
+                .find_map(|event| match event.action {
+                    Action::Claim { lease_ms } if mine(event) => {
+                        Some((event.claim_owner(), lease_ms))
+                    }
+                    _ => None,
+                });
+            let (owner, lease_ms) = last_claim.unwrap_or((worker, 1000));
+            let owner = owner.to_owned();
             twisted.events.push(Event {
                 at: now,
                 worker: restarted_name(scenario, worker),
@@ -111,19 +117,6 @@ pub fn apply(
         }
     }
     twisted
-}
-
-/// The lease `worker` last asked for (1000 ms if it never claimed).
-fn last_lease(scenario: &Scenario, worker: &str) -> u64 {
-    scenario
-        .events
-        .iter()
-        .rev()
-        .find_map(|event| match event.action {
-            Action::Claim { lease_ms } if event.worker == worker => Some(lease_ms),
-            _ => None,
-        })
-        .unwrap_or(1000)
 }
 
 #[cfg(test)]

@@ -121,8 +121,9 @@ fn number(reversed: &str) -> Ending {
         return Ending::Consonant; // 영
     }
     if zeros > 0 {
-        // 십, 백, 천, 만, 억 and 경 end in a consonant; only 조 does not.
-        return if zeros == 12 {
+        // 십, 백, 천, 만, 억 and 경 end in a consonant; only 조 does not
+        // (1조 to 천조: 12 to 15 zeros).
+        return if (12..16).contains(&zeros) {
             Ending::Vowel
         } else {
             Ending::Consonant

@@ -51,7 +51,10 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
             };
             let detail = match &event.action {
                 Action::Claim { lease_ms } => format!("lease_ms={lease_ms}"),
-                // The stamp this actor will present, as it holds it then.
+                // The stamp this actor will present, as it holds it then;
+                // not while predicting, when it would tell how the claims
+                // before it end.
+                Action::Finish | Action::Send if stepper.predict => String::new(),
                 Action::Finish | Action::Send => index
                     .checked_sub(1)
                     .and_then(|before| stepper.timeline.frames.get(before))

@@ -14,6 +14,7 @@ use crate::model::Claim;
 use crate::playground::Lang;
 use crate::playground::stepper::Stepper;
 use crate::replay::Outcome;
+use crate::scenario::Action;
 
 /// Drawing width when the panel's width is not known yet.
 const DEFAULT_WIDTH: f64 = 1000.0;
@@ -183,10 +184,12 @@ fn axis(stepper: &Stepper, window: Range<usize>, width: f64) -> Axis {
         _ => in_window.first().map_or(0, |event| event.at),
     };
     let last_event = in_window.iter().map(|event| event.at).max().unwrap_or(0);
-    let last_lease = stepper.timeline.frames[window]
+    // The leases the claims ask for, not what they got: the axis must not
+    // tell, before a claim is shown, whether it gets a job.
+    let last_lease = in_window
         .iter()
-        .filter_map(|frame| match &frame.result.outcome {
-            Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+        .filter_map(|event| match event.action {
+            Action::Claim { lease_ms } => Some(event.at.saturating_add(lease_ms)),
             _ => None,
         })
         .max()

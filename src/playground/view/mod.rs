@@ -27,8 +27,8 @@ pub use sliders::SliderView;
 pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 
 use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
-use crate::playground::session::{Session, Status};
 use crate::playground::lesson::LESSON;
+use crate::playground::session::{Session, Status};
 use crate::playground::stepper::{Guessed, Question, SANDBOX};
 use crate::playground::{CHAPTERS, Lang, twist};
 use crate::replay::Outcome;
@@ -49,10 +49,6 @@ pub struct ScenarioView {
     pub editor_status: Option<Status>,
     /// Whether the fencing off vs on comparison is open.
     pub compare_open: bool,
-    /// The finish-time slider.
-    pub finish: SliderView,
-    /// The lease-length slider.
-    pub lease: SliderView,
     /// The workers the lanes' tools can stall, crash or restart.
     pub actors: Vec<String>,
 }
@@ -86,6 +82,11 @@ pub struct PositionView {
     pub announcement: Option<String>,
     /// What went wrong with what the page was asked to show.
     pub notice: Option<String>,
+    /// The finish-time slider (its verdict depends on the place: hidden
+    /// while it is still to be predicted).
+    pub finish: SliderView,
+    /// The lease-length slider.
+    pub lease: SliderView,
 }
 
 /// The prediction strip above the lanes.
@@ -158,8 +159,6 @@ pub fn scenario(session: &Session) -> ScenarioView {
         editor_text: pretty(&stepper.scenario.to_json()),
         editor_status: session.editor_status.clone(),
         compare_open: session.compare_open(),
-        finish: sliders::finish(session),
-        lease: sliders::lease(session),
         actors: twist::actors(&stepper.scenario)
             .into_iter()
             .map(str::to_owned)
@@ -210,6 +209,8 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         compare: compare::view(session),
         announcement,
         notice: session.notice.clone(),
+        finish: sliders::finish(session),
+        lease: sliders::lease(session),
     }
 }
 
@@ -231,7 +232,10 @@ fn narration(session: &Session) -> String {
     match (&stepper.forked_from, stepper.chapter.as_str()) {
         (Some(chapter), _) => lang.fill(
             "chapter.forked",
-            &[("title", session.title_of(chapter)), ("story", story(session))],
+            &[
+                ("title", session.title_of(chapter)),
+                ("story", story(session)),
+            ],
         ),
         (None, SANDBOX) => lang.fill("chapter.sandbox.story", &[("story", story(session))]),
         (None, LESSON) => match session.lesson().and_then(|lesson| lesson.narration(lang)) {
@@ -317,17 +321,20 @@ fn prompt(session: &Session) -> PromptView {
 pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
     let lang = session.lang;
     let lesson = session.lesson().map(|_| LESSON);
-    let ids = lesson.into_iter().chain(CHAPTERS.iter().map(|chapter| chapter.id));
-    ids.chain([SANDBOX]).map(|id| {
-        let title = session.title_of(id);
-        let label = if session.progress().contains(&id) {
-            lang.fill("chapter.done", &[("title", title)])
-        } else {
-            title
-        };
-        ChapterOption { id, label }
-    })
-    .collect()
+    let ids = lesson
+        .into_iter()
+        .chain(CHAPTERS.iter().map(|chapter| chapter.id));
+    ids.chain([SANDBOX])
+        .map(|id| {
+            let title = session.title_of(id);
+            let label = if session.progress().contains(&id) {
+                lang.fill("chapter.done", &[("title", title)])
+            } else {
+                title
+            };
+            ChapterOption { id, label }
+        })
+        .collect()
 }
 
 /// At the end of a chapter (not while a question waits), the next one.

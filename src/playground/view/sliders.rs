@@ -34,8 +34,22 @@ pub enum SliderView {
     },
 }
 
+/// While the learner predicts, both sliders wait: which finish they move,
+/// which claim it presents and its verdict would answer the questions.
+fn wait_for_answers(session: &Session) -> Option<SliderView> {
+    session
+        .stepper
+        .answers_ahead()
+        .then(|| SliderView::Disabled {
+            why: session.lang.text("predict.sliders_hidden").to_owned(),
+        })
+}
+
 /// The finish slider: the boundary finish's time and its verdict.
 pub fn finish(session: &Session) -> SliderView {
+    if let Some(waiting) = wait_for_answers(session) {
+        return waiting;
+    }
     let lang = session.lang;
     let stepper = &session.stepper;
     let Some((index, event)) = stepper
@@ -73,6 +87,9 @@ pub fn finish(session: &Session) -> SliderView {
 /// The lease slider: the length of the lease the boundary finish presents,
 /// or why there is none to change.
 pub fn lease(session: &Session) -> SliderView {
+    if let Some(waiting) = wait_for_answers(session) {
+        return waiting;
+    }
     let lang = session.lang;
     let stepper = &session.stepper;
     let events = &stepper.scenario.events;
@@ -134,16 +151,11 @@ pub fn lease(session: &Session) -> SliderView {
     }
 }
 
-/// The boundary finish's verdict, with the reason when refused; while the
-/// learner still has to predict it, a note instead.
+/// The boundary finish's verdict, with the reason when refused.
 fn verdict(session: &Session) -> Option<String> {
     let lang: Lang = session.lang;
     let stepper = &session.stepper;
-    let index = stepper.boundary_event?;
-    if stepper.predict && index >= stepper.position {
-        return Some(lang.text("predict.verdict_hidden").to_owned());
-    }
-    let frame = stepper.timeline.frames.get(index)?;
+    let frame = stepper.timeline.frames.get(stepper.boundary_event?)?;
     match &frame.result.outcome {
         Outcome::Finished(finish) if finish.accepted => {
             Some(lang.text("verdict.accepted").to_owned())

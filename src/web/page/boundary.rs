@@ -12,7 +12,7 @@ use super::dom::El;
 use super::skeleton::Parts;
 use crate::playground::Lang;
 use crate::playground::session::Knob;
-use crate::playground::view::{ScenarioView, SliderView};
+use crate::playground::view::{PositionView, SliderView};
 
 /// A range input with its label, its live readout, and what the value
 /// costs besides (empty when nothing).
@@ -95,8 +95,8 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Slider, Slider), 
     Ok((panel, finish, lease))
 }
 
-/// Both sliders, for the timeline on screen.
-pub(super) fn draw(parts: &Parts, view: &ScenarioView) -> Result<(), JsValue> {
+/// Both sliders, for the learner's place.
+pub(super) fn draw(parts: &Parts, view: &PositionView) -> Result<(), JsValue> {
     parts.finish.show(&view.finish)?;
     parts.lease.show(&view.lease)
 }

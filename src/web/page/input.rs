@@ -39,6 +39,8 @@ pub(super) enum UserAction {
     Guess(bool),
     /// A boundary slider moved: the finish's time or the lease's length.
     Drag(Knob, u64),
+    /// A boundary slider was let go.
+    Dragged,
     /// Stall, crash or restart a worker from here on.
     Twist(Twist, String),
     /// Apply the editor's text.
@@ -221,6 +223,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         "seek" if kind == "input" => UserAction::Seek(value().parse().ok()?),
         "boundary" if kind == "input" => UserAction::Drag(Knob::Finish, value().parse().ok()?),
         "lease" if kind == "input" => UserAction::Drag(Knob::Lease, value().parse().ok()?),
+        "boundary" | "lease" if kind == "change" => UserAction::Dragged,
         "chapter" if kind == "change" => UserAction::Chapter(value()),
         "speed" if kind == "change" => UserAction::Speed(value().parse().ok()?),
         "guard" if kind == "change" => UserAction::Guard(if value() == "id_and_owner" {

@@ -209,6 +209,8 @@ struct State {
     use_hash: bool,
     /// The position the event list was last drawn at (`None`: redraw all).
     drawn: Option<usize>,
+    /// Whether the last drawing asked a question (a new one takes focus).
+    asking: bool,
 }
 
 impl State {
@@ -249,6 +251,7 @@ impl State {
             compact: options.compact,
             use_hash: options.hash,
             drawn: None,
+            asking: false,
         })
     }
 }
@@ -293,17 +296,20 @@ impl Page {
         // The address bar follows the scenario and the language; the step
         // goes into copied links only (rewriting history on every step is
         // slow and floods the back button).
+        // A slider writes it when the drag ends, not at every move (browsers
+        // throttle, and Safari refuses, a long run of history writes).
         let moves_address = matches!(
             action,
             UserAction::Chapter(_)
                 | UserAction::SwitchLang
-                | UserAction::Drag(..)
+                | UserAction::Dragged
                 | UserAction::Twist(..)
                 | UserAction::ApplyEditor(_)
         );
         let redraw = self.apply(action)?;
         self.keep_progress()?;
         match redraw {
+            Redraw::Nothing if moves_address => return address::write(self),
             Redraw::Nothing => return Ok(()),
             Redraw::All => self.build()?,
             Redraw::Scenario => self.show_scenario(false)?,
@@ -436,15 +442,16 @@ impl Page {
             }
             UserAction::Predict(on) => {
                 session.set_predict(on);
-                Redraw::Position
+                Redraw::Scenario
             }
             UserAction::Drag(knob, value) => {
                 session.drag(knob, value).map_err(to_js_error)?;
-                Redraw::Scenario
+                Redraw::ScenarioAndEditor
             }
+            UserAction::Dragged => Redraw::Nothing,
             UserAction::Twist(twist, worker) => {
                 session.twist(&worker, twist).map_err(to_js_error)?;
-                Redraw::Scenario
+                Redraw::ScenarioAndEditor
             }
             UserAction::ApplyEditor(text) => {
                 session.apply_editor(&text).map_err(to_js_error)?;
@@ -546,8 +553,7 @@ impl Page {
             refill_editor,
             state.share_status.as_deref(),
         )?;
-        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)?;
-        boundary::draw(parts, &view)
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)
     }
 
     /// Draws what depends on the learner's place, and announces it.
@@ -555,8 +561,8 @@ impl Page {
         let mut state = self.state.borrow_mut();
         let view = view::position(&state.session, state.drawn, self.lanes_width.get());
         state.drawn = Some(view.position);
-        let parts = self.parts.borrow();
-        let Some(parts) = parts.as_ref() else {
+        let borrowed = self.parts.borrow();
+        let Some(parts) = borrowed.as_ref() else {
             return Ok(());
         };
         let lang = state.session.lang;
@@ -570,15 +576,23 @@ impl Page {
         tables::draw_table(&self.doc, parts, &view.table)?;
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver)?;
         compare::draw(&self.doc, parts, lang, view.compare.as_ref())?;
+        boundary::draw(parts, &view)?;
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));
         }
-        if view.prompt.question.is_some() {
-            // The question needs an answer before the step: put the
-            // keyboard on the first answer.
-            prompt::focus_first_answer(parts)?;
+        let asking = view.prompt.question.is_some();
+        let new_question = asking && !state.asking;
+        state.asking = asking;
+        // A new question needs an answer before the step: the keyboard goes
+        // to the first answer. Focus events reach the host page, whose
+        // listeners may drive the playground again: nothing may be
+        // borrowed when they run.
+        let answer = prompt::first_answer(parts).filter(|_| new_question);
+        drop((state, borrowed));
+        match answer {
+            Some(button) => button.focus(),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The lanes alone, for a new width.

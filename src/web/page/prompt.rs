@@ -32,10 +32,8 @@ pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(
     replace_children(&parts.prompt, children)
 }
 
-/// Puts the keyboard on the first answer.
-pub(super) fn focus_first_answer(parts: &Parts) -> Result<(), JsValue> {
-    if let Some(button) = parts.prompt.query_selector("button")? {
-        button.unchecked_into::<web_sys::HtmlElement>().focus()?;
-    }
-    Ok(())
+/// The first answer's button, to put the keyboard on.
+pub(super) fn first_answer(parts: &Parts) -> Option<web_sys::HtmlElement> {
+    let button = parts.prompt.query_selector("button").ok()??;
+    Some(button.unchecked_into())
 }

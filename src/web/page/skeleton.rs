@@ -58,7 +58,10 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     root.set_attribute("aria-label", &t("app.title"))?;
     root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
 
-    let (header, chapter_select, share_status) = header(doc, lang, state.use_hash)?;
+    // Only a page that owns its URL, and is not a compact embed (an
+    // iframe's address is not the learner's), has a link to share.
+    let shares = state.use_hash && !state.compact;
+    let (header, chapter_select, share_status) = header(doc, lang, shares)?;
     let notice = El::new(doc, "p")?
         .class("lf-notice")
         .attr("role", "alert")
@@ -134,7 +137,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
 fn header(
     doc: &Document,
     lang: Lang,
-    use_hash: bool,
+    shares: bool,
 ) -> Result<(El, HtmlSelectElement, El), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let chapter_select = chapter_select(doc)?;
@@ -151,9 +154,8 @@ fn header(
         El::button(doc, "lang", &t("lang.switch"))?
             .attr("title", &t("lang.switch_label"))
             .attr("lang", lang.other().tag()),
-        // Only a page that owns its URL has a link to share.
         El::button(doc, "copy-link", &t("share.copy"))?
-            .attr("data-hidden", if use_hash { "false" } else { "true" }),
+            .attr("data-hidden", if shares { "false" } else { "true" }),
         El(share_status.0.clone()),
     ]);
     let header = El::new(doc, "header")?.class("lf-head").children([
