@@ -62,12 +62,6 @@ pub fn particle(word: &str, particle: &str) -> Option<&'static str> {
     })
 }
 
-/// `word` followed by the right form of `particle`; `None` for an unknown
-/// particle.
-pub fn with_particle(word: &str, particle_name: &str) -> Option<String> {
-    particle(word, particle_name).map(|form| format!("{word}{form}"))
-}
-
 /// How `word` ends when read aloud. Trailing punctuation, quotes and
 /// brackets are not read; a word with nothing readable (an emoji, an empty
 /// name) counts as vowel-final, the form that reads least oddly after a

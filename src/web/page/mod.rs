@@ -25,6 +25,7 @@ mod dom;
 mod input;
 mod lanes;
 mod notify;
+mod options;
 mod progress;
 mod prompt;
 mod skeleton;
@@ -36,71 +37,16 @@ mod twists;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Window};
 
-use crate::playground::lesson;
 use crate::playground::session::{Session, Start};
 use crate::playground::stepper::Stepped;
 use crate::playground::{CHAPTERS, view};
-use crate::web::convert::from_js;
 use input::{Listeners, UserAction};
+use options::Options;
 use skeleton::Parts;
-
-/// How `mount` is configured (all optional).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Options {
-    /// `ko` or `en`; else the URL, the host page's `lang`, the browser.
-    lang: Option<String>,
-    /// A chapter id (`canonical`, ...) to start with, or the author's own
-    /// scenario: an object, or its JSON text.
-    scenario: Option<serde_json::Value>,
-    /// The author's scenario's title.
-    title: Option<String>,
-    /// The author's narration, per language.
-    narration: Option<Narration>,
-    /// Why the author's scenario could not be fetched (the bootstrap's
-    /// `data-src`), to be said in the learner's language.
-    scenario_error: Option<String>,
-    /// Hide the editor and the extras (for small embeds).
-    compact: bool,
-    /// Read and write the scenario in the URL hash (the full page only).
-    hash: bool,
-}
-
-/// An author's narration in each language (either may be left out).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Narration {
-    ko: Option<String>,
-    en: Option<String>,
-}
-
-impl Options {
-    /// What the author asked for: a chapter id, or their own lesson.
-    fn wanted(&self) -> (Option<String>, Option<lesson::Source>) {
-        let authored = |scenario| lesson::Source {
-            scenario,
-            title: self.title.clone(),
-            narration_ko: self.narration.as_ref().and_then(|n| n.ko.clone()),
-            narration_en: self.narration.as_ref().and_then(|n| n.en.clone()),
-        };
-        if let Some(why) = &self.scenario_error {
-            return (None, Some(authored(Err(why.clone()))));
-        }
-        match &self.scenario {
-            None => (None, None),
-            Some(serde_json::Value::String(text)) if !text.trim_start().starts_with('{') => {
-                (Some(text.clone()), None)
-            }
-            Some(serde_json::Value::String(text)) => (None, Some(authored(Ok(text.clone())))),
-            Some(document) => (None, Some(authored(Ok(document.to_string())))),
-        }
-    }
-}
 
 /// A mounted playground; JavaScript keeps it to read where it is.
 #[wasm_bindgen]
@@ -124,22 +70,6 @@ impl Playground {
     #[wasm_bindgen(js_name = scenarioJson)]
     pub fn scenario_json(&self) -> String {
         self.page.state.borrow().session.stepper.scenario.to_json()
-    }
-
-    /// One event forward (for a host driving the playground, e.g. an
-    /// iframe's parent).
-    pub fn step(&self) {
-        self.page.run(UserAction::Step);
-    }
-
-    /// One event back.
-    pub fn back(&self) {
-        self.page.run(UserAction::Back);
-    }
-
-    /// Goes to just after `position` events (clamped).
-    pub fn seek(&self, position: usize) {
-        self.page.run(UserAction::Seek(position));
     }
 
     /// Stops the playground and empties its element (for hosts that
@@ -170,7 +100,7 @@ pub fn mount(
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<Playground, JsValue> {
     let options: Options = match options.filter(|options| !options.is_null()) {
-        Some(options) => from_js("options", &options)?,
+        Some(options) => Options::read(&options)?,
         None => Options::default(),
     };
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;

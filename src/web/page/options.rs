@@ -1,0 +1,128 @@
+//! `mount`'s options, read from the JavaScript object property by property:
+//! each has one type, and a wrong one is a `TypeError` naming it
+//! (`options.compact: expected a boolean, got a string ("yes")`). Read by
+//! hand rather than through serde: eight plain properties do not need a
+//! deserializer of their own in the module learners download.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::playground::lesson;
+use crate::web::convert::wrong_type;
+
+/// How `mount` is configured; every option may be left out.
+#[derive(Debug, Default)]
+pub(super) struct Options {
+    /// `ko` or `en`; else the URL, the host page's `lang`, the browser.
+    pub lang: Option<String>,
+    /// A chapter id (`canonical`, ...) to start with, or the author's own
+    /// scenario as JSON text (an object is given as its text).
+    pub scenario: Option<String>,
+    /// The author's scenario's title.
+    pub title: Option<String>,
+    /// The author's narration in Korean and in English.
+    pub narration: (Option<String>, Option<String>),
+    /// Why the author's scenario could not be fetched (the bootstrap's
+    /// `data-src`), to be said in the learner's language.
+    pub scenario_error: Option<String>,
+    /// Hide the editor and the extras (for small embeds and iframes).
+    pub compact: bool,
+    /// Read and write the scenario in the URL hash (the full page only).
+    pub hash: bool,
+}
+
+impl Options {
+    /// Reads `value`, which must be an object.
+    pub fn read(value: &JsValue) -> Result<Options, JsValue> {
+        if !value.is_object() {
+            return Err(wrong_type("options", "an object", value));
+        }
+        let narration = property(value, "narration");
+        let narration = if narration.is_undefined() || narration.is_null() {
+            (None, None)
+        } else if narration.is_object() {
+            let text = |lang| text(&narration, lang, &format!("options.narration.{lang}"));
+            (text("ko")?, text("en")?)
+        } else {
+            return Err(wrong_type("options.narration", "an object", &narration));
+        };
+        Ok(Options {
+            lang: text(value, "lang", "options.lang")?,
+            scenario: scenario(&property(value, "scenario"))?,
+            title: text(value, "title", "options.title")?,
+            narration,
+            scenario_error: text(value, "scenarioError", "options.scenarioError")?,
+            compact: flag(value, "compact")?,
+            hash: flag(value, "hash")?,
+        })
+    }
+
+    /// What the author asked for: a chapter id, or their own lesson.
+    pub fn wanted(&self) -> (Option<String>, Option<lesson::Source>) {
+        let authored = |scenario| lesson::Source {
+            scenario,
+            title: self.title.clone(),
+            narration_ko: self.narration.0.clone(),
+            narration_en: self.narration.1.clone(),
+        };
+        if let Some(why) = &self.scenario_error {
+            return (None, Some(authored(Err(why.clone()))));
+        }
+        match &self.scenario {
+            None => (None, None),
+            // A chapter id never starts like a JSON object.
+            Some(text) if !text.trim_start().starts_with('{') => (Some(text.clone()), None),
+            Some(text) => (None, Some(authored(Ok(text.clone())))),
+        }
+    }
+}
+
+/// A property's value (`undefined` when it cannot be read: a throwing
+/// getter is treated as left out rather than trapping the module).
+fn property(object: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// An optional string property.
+fn text(object: &JsValue, name: &str, field: &str) -> Result<Option<String>, JsValue> {
+    let value = property(object, name);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .as_string()
+        .map(Some)
+        .ok_or_else(|| wrong_type(field, "a string", &value))
+}
+
+/// An optional boolean property (left out: `false`).
+fn flag(object: &JsValue, name: &str) -> Result<bool, JsValue> {
+    let value = property(object, name);
+    if value.is_undefined() || value.is_null() {
+        return Ok(false);
+    }
+    value
+        .as_bool()
+        .ok_or_else(|| wrong_type(&format!("options.{name}"), "a boolean", &value))
+}
+
+/// The `scenario` option as text: a chapter id or JSON text as given, an
+/// object through the browser's own `JSON.stringify`.
+fn scenario(value: &JsValue) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if let Some(text) = value.as_string() {
+        return Ok(Some(text));
+    }
+    if !value.is_object() {
+        return Err(wrong_type(
+            "options.scenario",
+            "a chapter id, a scenario or its JSON text",
+            value,
+        ));
+    }
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|_| wrong_type("options.scenario", "a scenario", value))?;
+    Ok(text.dyn_into::<js_sys::JsString>().ok().map(String::from))
+}
