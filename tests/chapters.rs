@@ -1,7 +1,7 @@
 //! Each chapter's narration states facts about its timeline; these tests
-//! state the same facts against the replay, so a narration cannot say
-//! something the queue does not do. (The words are checked elsewhere; here
-//! the claims behind them.) Rule numbers refer to `CONTRACT.md`.
+//! state the same facts against the replay, and check that the numbers the
+//! facts turn on (times, tokens, attempts) are the ones the narration says,
+//! in both languages. Rule numbers refer to `CONTRACT.md`.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -10,7 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::playground::CHAPTERS;
+use leasefence::playground::{CHAPTERS, Lang};
 use leasefence::unfenced::{Guard, replay as naive};
 use leasefence::{Scenario, replay_json};
 use serde_json::{Value, json};
@@ -26,6 +26,25 @@ fn chapter(id: &str) -> &'static str {
 /// The chapter's replay document, as JSON values.
 fn replayed(id: &str) -> Value {
     serde_json::to_value(replay_json(chapter(id)).expect("replays")).expect("serializes")
+}
+
+/// The chapter's narration says each of these numbers (taken from its
+/// replay), in English and in Korean.
+fn narrates(id: &str, numbers: &[&Value]) {
+    for lang in [Lang::En, Lang::Ko] {
+        let text = lang.text(&format!("chapter.{id}.text")).to_owned();
+        let missing: Vec<String> = numbers
+            .iter()
+            .map(|number| number.to_string())
+            .filter(|number| !text.contains(number.as_str()))
+            .collect();
+        check!(
+            missing,
+            Vec::<String>::new(),
+            "{id} ({}): numbers the narration should say",
+            lang.tag()
+        );
+    }
 }
 
 /// Result `n`'s fields named in `fields`, as one object.
@@ -50,6 +69,14 @@ fn pick(doc: &Value, n: usize, fields: &[&str]) -> Value {
 #[test]
 fn canonical_a_late_finish_is_refused_and_b_keeps_the_job() {
     let doc = replayed("canonical");
+    narrates(
+        "canonical",
+        &[
+            &doc["results"][0]["claim"]["lease_until"],
+            &doc["results"][1]["claim"]["token"],
+            &doc["results"][2]["at"],
+        ],
+    );
     let claims = [
         pick(&doc, 0, &["worker", "claim.token", "claim.lease_until"]),
         pick(&doc, 1, &["worker", "at", "claim.token"]),
@@ -81,6 +108,14 @@ fn canonical_a_late_finish_is_refused_and_b_keeps_the_job() {
 #[test]
 fn expiry_boundary_before_at_and_after_lease_until() {
     let doc = replayed("expiry-boundary");
+    narrates(
+        "expiry-boundary",
+        &[
+            &doc["results"][2]["at"],
+            &doc["results"][3]["at"],
+            &doc["results"][5]["at"],
+        ],
+    );
     check!(
         [
             pick(&doc, 2, &["at", "worker", "claim"]),
@@ -108,6 +143,10 @@ fn expiry_boundary_before_at_and_after_lease_until() {
 #[test]
 fn deadline_caps_lease_no_lease_outlives_its_job() {
     let doc = replayed("deadline-caps-lease");
+    narrates(
+        "deadline-caps-lease",
+        &[&doc["results"][0]["claim"]["lease_until"]],
+    );
     check!(
         pick(&doc, 0, &["claim.lease_until"]),
         json!({"claim.lease_until": 100}),
@@ -125,6 +164,7 @@ fn deadline_caps_lease_no_lease_outlives_its_job() {
 #[test]
 fn quarantine_a_job_out_of_attempts_gets_no_new_token() {
     let doc = replayed("quarantine");
+    narrates("quarantine", &[&doc["rows"][0]["max_attempts"]]);
     check!(
         (
             pick(&doc, 1, &["claim.token"]),
@@ -144,6 +184,7 @@ fn quarantine_a_job_out_of_attempts_gets_no_new_token() {
 #[test]
 fn polling_cannot_steal_a_valid_lease() {
     let doc = replayed("polling-cannot-steal");
+    narrates("polling-cannot-steal", &[&doc["results"][4]["at"]]);
     let polls: Vec<Value> = (1..=3)
         .map(|n| pick(&doc, n, &["worker", "claim"]))
         .collect();
@@ -164,6 +205,13 @@ fn polling_cannot_steal_a_valid_lease() {
 #[test]
 fn restart_same_name_the_old_run_is_refused_though_the_name_matches() {
     let doc = replayed("restart-same-name");
+    narrates(
+        "restart-same-name",
+        &[
+            &doc["results"][1]["claim"]["token"],
+            &doc["results"][0]["claim"]["token"],
+        ],
+    );
     check!(
         pick(&doc, 1, &["claim.owner", "claim.token"]),
         json!({"claim.owner": "A", "claim.token": 2}),
@@ -242,6 +290,10 @@ fn deadline_expired_jobs_are_skipped_and_empty_hands_do_nothing() {
 fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
     let scenario = Scenario::parse(chapter("fencing-off-vs-on")).expect("parses");
     let doc = replayed("fencing-off-vs-on");
+    narrates(
+        "fencing-off-vs-on",
+        &[&doc["results"][2]["at"], &doc["results"][6]["at"]],
+    );
     let stale = [2, 6];
     let fenced: Vec<Value> = stale
         .iter()

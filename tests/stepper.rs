@@ -334,8 +334,9 @@ fn an_accepted_finish_marks_no_condition_as_failed() {
             ("attempt", "1", false),
             ("state", "done", false),
             ("lease_until", "1000", false),
+            ("deadline", "5000", false),
         ],
-        "accepted at 999 ms"
+        "accepted at 999 ms: every condition of R4, the deadline's too"
     );
 }
 

@@ -314,7 +314,8 @@ pub fn side_by_side(finish: &Finish, at: u64) -> Vec<Compared> {
         current,
         differs: differs && !finish.accepted,
     };
-    let lease_over = row.is_none_or(|row| row.lease_until.is_none_or(|until| at >= until));
+    // With no row there is nothing to compare but the id.
+    let lease_over = row.is_some_and(|row| row.lease_until.is_none_or(|until| at >= until));
     vec![
         line("id", stamp.id.clone(), current("id"), row.is_none()),
         line(
@@ -346,6 +347,12 @@ pub fn side_by_side(finish: &Finish, at: u64) -> Vec<Compared> {
             format!("> {at}"),
             current("lease_until"),
             lease_over,
+        ),
+        line(
+            "deadline",
+            format!("> {at}"),
+            current("deadline"),
+            row.is_some_and(|r| at >= r.deadline),
         ),
     ]
 }

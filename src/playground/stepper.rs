@@ -162,14 +162,9 @@ impl Stepper {
     /// both, made for a new timeline, is replaced on purpose).
     fn fork(&mut self, scenario: Scenario, boundary: usize) -> Result<()> {
         let ranges = self.ranges;
-        let from = match self.chapter.as_str() {
-            SANDBOX => self.forked_from.take(),
-            chapter => Some(chapter.to_owned()),
-        };
-        self.load(SANDBOX, scenario, boundary + 1)?;
+        self.rewrite(scenario, boundary + 1)?;
         self.boundary_event = Some(boundary);
         self.ranges = ranges;
-        self.forked_from = from;
         Ok(())
     }
 

@@ -182,7 +182,11 @@ fn change(change: &RowChange) -> ChangeView {
             .collect()
     };
     let (before, after) = (cells(&change.before), cells(&change.after));
-    let changed = before.iter().zip(&after).map(|(a, b)| a != b).collect();
+    let changed_columns = change.changed_columns();
+    let changed = COLUMNS
+        .iter()
+        .map(|c| changed_columns.contains(c))
+        .collect();
     ChangeView {
         id: change.id.clone(),
         before,
