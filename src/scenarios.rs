@@ -40,7 +40,8 @@ macro_rules! ship {
         /// Every shipped scenario, in the order the course tells the story.
         pub const SCENARIOS: &[Shipped] = &[$(Shipped {
             name: $name,
-            json: include_str!(concat!("../scenarios/", $name, ".json")),
+            // The file without its layout (build/scenarios.rs).
+            json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $name, ".json")),
         }),*];
     };
 }
