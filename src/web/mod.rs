@@ -59,7 +59,12 @@ fn start() {
     std::panic::set_hook(Box::new(|info| {
         // Handed to the console as they are, not formatted here: Rust's
         // formatting of the whole panic report costs the module ~0.5 KB.
-        let said = info.payload_as_str().unwrap_or("(no message)");
+        let payload = info.payload();
+        let said = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(no message)");
         let (file, line) = info
             .location()
             .map_or(("?", 0), |at| (at.file(), at.line()));
