@@ -42,7 +42,8 @@ async function host(body, { lang = "en", scheme = "light" } = {}) {
     body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Course</title></head>
 <body><main><h1>A course page</h1>${body}<script type="module" src="leasefence.js"></script></main></body></html>`,
   }));
-  await page.goto(`${base}/host.html`);
+  // Not "load": that would also wait for every iframe to load and compile.
+  await page.goto(`${base}/host.html`, { waitUntil: "domcontentloaded" });
   return page;
 }
 

@@ -58,8 +58,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     root.set_attribute("aria-label", &t("app.title"))?;
     root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
 
-    // Only a page that owns its URL, and is not a compact embed (an
-    // iframe's address is not the learner's), has a link to share.
+    // A link to share only where the URL is the learner's (not an iframe's).
     let shares = state.use_hash && !state.compact;
     let (header, chapter_select, share_status) = header(doc, lang, shares)?;
     let notice = El::new(doc, "p")?
@@ -104,10 +103,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             .attr("aria-live", "polite")
             .0,
     };
-    let extras =
-        El::new(doc, "div")?
-            .class("lf-extras")
-            .children([compare_panel, predict, editor_panel]);
+    let extras = [compare_panel, predict, editor_panel];
+    let extras = El::new(doc, "div")?.class("lf-extras").children(extras);
     let footer = El::new(doc, "p")?
         .class("lf-footer")
         .text(&t("footer.rules"));
