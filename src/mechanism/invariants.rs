@@ -28,6 +28,8 @@ use crate::scenario::{Action, Scenario};
 use crate::timeline::Timeline;
 use crate::unfenced::{self, Guard};
 
+use super::statements::Run;
+
 /// One of the four invariants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -144,6 +146,8 @@ impl Checker {
             if new && claim.token <= highest(&claim.id) {
                 broken.push(broke(Invariant::TokensOnlyGrow, &claim.id, vec![worker.clone()]));
             }
+            let top = self.tokens.entry(claim.id.clone()).or_default();
+            *top = (*top).max(claim.token);
         }
         for row in &seen.rows {
             if row.token < highest(&row.id) {
@@ -198,28 +202,59 @@ pub fn along_timeline(timeline: &Timeline) -> Vec<StepCheck> {
     checks
 }
 
+/// The invariants at every step of a statement-level run (one check per
+/// step; `event` is the step's index). Only the holders and their tokens
+/// are known per step, so this checks one valid holder and tokens only
+/// growing: the two the naive claim breaks.
+pub fn along_statements(run: &Run) -> Vec<StepCheck> {
+    let mut checker = Checker::default();
+    let checks = run.steps.iter().enumerate().map(|(index, step)| {
+        let seen = Seen {
+            at: step.at,
+            worker: &step.actor,
+            holding: &step.holding,
+            rows: Vec::new(),
+            finish: None,
+            applied: None,
+        };
+        StepCheck {
+            event: index,
+            at: step.at,
+            broken: checker.step(&seen),
+        }
+    });
+    checks.collect()
+}
+
 /// Plays `scenario` on `side` and checks the invariants after every event.
 pub fn along(scenario: &Scenario, side: Side) -> Result<Vec<StepCheck>> {
+    scenario.check()?;
+    let mut player = Player::new(jobs_only(scenario))?;
     let mut checks = Vec::with_capacity(scenario.events.len());
-    walk(scenario, side, |check| {
+    walk(&mut player, scenario, side, |check| {
         checks.push(check);
         true
     })?;
     Ok(checks)
 }
 
-/// Plays `scenario` on `side`, handing each step's check to `each` while
-/// it returns `true`.
+/// The scenario's jobs without its events: what a player starts from.
+pub(crate) fn jobs_only(scenario: &Scenario) -> Scenario {
+    Scenario {
+        jobs: scenario.jobs.clone(),
+        events: Vec::new(),
+    }
+}
+
+/// Plays the events of a checked `scenario` on `side`, on a `player` at
+/// its start with the scenario's jobs, handing each step's check to
+/// `each` while it returns `true`.
 pub(crate) fn walk(
+    player: &mut Player,
     scenario: &Scenario,
     side: Side,
     mut each: impl FnMut(StepCheck) -> bool,
 ) -> Result<()> {
-    scenario.check()?;
-    let mut player = Player::new(Scenario {
-        jobs: scenario.jobs.clone(),
-        events: Vec::new(),
-    })?;
     let (mut checker, mut holding) = (Checker::default(), BTreeMap::new());
     for (index, event) in scenario.events.iter().enumerate() {
         let held = player.held_claim(&event.worker).cloned();
@@ -234,7 +269,7 @@ pub(crate) fn walk(
                 _ => (false, false),
             },
             Side::Naive(guard) => {
-                let naive = unfenced::apply(&mut player, guard, index, event)?;
+                let naive = unfenced::apply(player, guard, index, event)?;
                 let sent = event.action == Action::Send && held.is_some();
                 (naive.is_some_and(|finish| finish.accepted), sent)
             }

@@ -34,7 +34,8 @@
 use serde::{Serialize, Serializer};
 
 use super::Refusal;
-use super::invariants::{Broken, Invariant, Side, walk};
+use super::invariants::{Broken, Invariant, Side, jobs_only, walk};
+use crate::replay::Player;
 use crate::scenario::{Event, Scenario};
 use crate::unfenced::Guard;
 
@@ -170,6 +171,9 @@ pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
     let (actors, events): (Vec<String>, Vec<Vec<usize>>) = lanes.into_iter().unzip();
     let orders = interleavings(&events);
     let mut sides = Vec::with_capacity(SIDES.len());
+    // One player for every replay: starting over empties its tables, which
+    // costs far less than opening and preparing a new database each time.
+    let mut player = Player::new(jobs_only(scenario))?;
     for side in SIDES {
         let mut tally = Tally {
             side,
@@ -181,7 +185,8 @@ pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
             shortest: None,
         };
         for order in &orders {
-            count(&mut tally, &ordered(scenario, order))?;
+            player.restart(jobs_only(scenario))?;
+            count(&mut player, &mut tally, &ordered(scenario, order))?;
         }
         sides.push(tally);
     }
@@ -192,11 +197,12 @@ pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
     })
 }
 
-/// Replays one ordering on the tally's side and adds it to the counts.
-fn count(tally: &mut Tally, ordering: &Scenario) -> Result<(), Refusal> {
+/// Replays one ordering on the tally's side, on `player` at its start,
+/// and adds it to the counts.
+fn count(player: &mut Player, tally: &mut Tally, ordering: &Scenario) -> Result<(), Refusal> {
     let mut kinds: Vec<Invariant> = Vec::new();
     let mut first: Option<(usize, Vec<Broken>)> = None;
-    walk(ordering, tally.side, |check| {
+    walk(player, ordering, tally.side, |check| {
         kinds.extend(check.broken.iter().map(|broken| broken.invariant));
         if first.is_none() && !check.broken.is_empty() {
             first = Some((check.event, check.broken));

@@ -259,6 +259,16 @@ pub(crate) fn row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
     job_row(conn, &mut SqlLog::default(), id)
 }
 
+/// Empties the table of `kind`: a fresh start on an open connection.
+pub(crate) fn clear(conn: &Connection, kind: Kind) -> Result<()> {
+    let sql = match kind {
+        Kind::Queue => CLEAR_JOBS,
+        Kind::Receiver => CLEAR_DELIVERIES,
+    };
+    conn.prepare_cached(sql)?.execute([])?;
+    Ok(())
+}
+
 /// Jobs still pending or leased.
 pub(crate) fn live_count(conn: &Connection) -> Result<u64> {
     let count: i64 = conn

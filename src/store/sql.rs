@@ -128,6 +128,13 @@ impl Guard {
     }
 }
 
+/// Empties the queue, so one in-memory queue can replay many orderings of
+/// a scenario (`crate::mechanism::orderings`) without being opened again.
+pub const CLEAR_JOBS: &str = "DELETE FROM jobs";
+
+/// Empties the receiver's ledger, for the same reason as [`CLEAR_JOBS`].
+pub const CLEAR_DELIVERIES: &str = "DELETE FROM deliveries";
+
 /// One row by id.
 pub const ROW: &str = "
 SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline
