@@ -21,7 +21,11 @@ fn chapter(id: &str) -> Scenario {
 
 /// (bad, stale finish, applied twice, two holders, token reused) of a side.
 fn counts(census: &Census, side: Side) -> [usize; 5] {
-    let tally = census.sides.iter().find(|t| t.side == side).expect("a side");
+    let tally = census
+        .sides
+        .iter()
+        .find(|t| t.side == side)
+        .expect("a side");
     [
         tally.bad,
         tally.stale_finish,
@@ -117,22 +121,34 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_and_breaks_at_its_last_step
 #[test]
 fn orderings_keep_each_actors_order_and_the_scenarios_instants() {
     let scenario = chapter("canonical");
-    let lanes = lanes(&scenario).expect("within the bound");
+    let actors = lanes(&scenario).expect("within the bound");
     check!(
-        lanes.clone(),
+        actors.clone(),
         vec![("A".to_owned(), vec![0, 2]), ("B".to_owned(), vec![1])],
         "actors and their events"
     );
-    let events: Vec<Vec<usize>> = lanes.into_iter().map(|(_, events)| events).collect();
+    let events: Vec<Vec<usize>> = actors.into_iter().map(|(_, events)| events).collect();
     let orders = interleavings(&events);
-    check!(orders.clone(), vec![vec![0, 2, 1], vec![0, 1, 2], vec![1, 0, 2]], "the orderings");
+    check!(
+        orders.clone(),
+        vec![vec![0, 2, 1], vec![0, 1, 2], vec![1, 0, 2]],
+        "the orderings"
+    );
     let first = ordered(&scenario, &orders[0]);
     let times: Vec<u64> = first.events.iter().map(|e| e.at).collect();
     let who: Vec<&str> = first.events.iter().map(|e| e.worker.as_str()).collect();
-    check!((times, who), (vec![0, 1000, 1001], vec!["A", "A", "B"]), "A finishes at 1000, B claims at 1001");
+    check!(
+        (times, who),
+        (vec![0, 1000, 1001], vec!["A", "A", "B"]),
+        "A finishes at 1000, B claims at 1001"
+    );
     let big = lanes(&chapter("fencing-off-vs-on")).expect("within the bound");
     let big: Vec<Vec<usize>> = big.into_iter().map(|(_, events)| events).collect();
-    check!(interleavings(&big).len(), 2520, "8 events of 4 actors, 2 each: 8!/(2!^4)");
+    check!(
+        interleavings(&big).len(),
+        2520,
+        "8 events of 4 actors, 2 each: 8!/(2!^4)"
+    );
 }
 
 /// A scenario over the bound is refused, by type, before anything runs.
@@ -167,9 +183,24 @@ fn every_step_of_every_chapter_is_green_with_the_fence_r2_r4_r5_r12() {
         let timeline = Timeline::build(scenario.clone()).expect("builds");
         let from_frames = along_timeline(&timeline);
         let replayed = along(&scenario, Side::Fenced).expect("replays");
-        check!(from_frames.len(), scenario.events.len(), "{}: one check per step", chapter.id);
-        check!(red(&from_frames), vec![], "{}: broken steps (timeline)", chapter.id);
-        check!(from_frames, replayed, "{}: timeline and replay agree", chapter.id);
+        check!(
+            from_frames.len(),
+            scenario.events.len(),
+            "{}: one check per step",
+            chapter.id
+        );
+        check!(
+            red(&from_frames),
+            vec![],
+            "{}: broken steps (timeline)",
+            chapter.id
+        );
+        check!(
+            from_frames,
+            replayed,
+            "{}: timeline and replay agree",
+            chapter.id
+        );
     }
 }
 
@@ -181,7 +212,11 @@ fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8()
     let cases = [
         ("canonical", Guard::IdOnly, vec![(2, stale())]),
         ("canonical", Guard::IdAndOwner, vec![]),
-        ("fencing-off-vs-on", Guard::IdOnly, vec![(2, stale()), (6, stale())]),
+        (
+            "fencing-off-vs-on",
+            Guard::IdOnly,
+            vec![(2, stale()), (6, stale())],
+        ),
         ("fencing-off-vs-on", Guard::IdAndOwner, vec![(6, stale())]),
     ];
     for (id, guard, expected) in cases {

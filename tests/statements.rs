@@ -52,7 +52,11 @@ fn a_naive_claim_read_before_either_write_hands_token_1_to_both_workers_r6() {
         .into_iter()
         .map(|(actor, sql)| (actor.to_owned(), StepKind::Ran, sql.clone()))
         .collect();
-    check!(script(&run), expected, "A reads, B reads, A writes, B writes");
+    check!(
+        script(&run),
+        expected,
+        "A reads, B reads, A writes, B writes"
+    );
     let one = Some(("snack-1".to_owned(), 1));
     let both = BTreeMap::from([("A".to_owned(), one.clone()), ("B".to_owned(), one)]);
     check!(ended_with(&run), both, "both hold token 1 of snack-1");
@@ -77,10 +81,15 @@ fn the_invariants_turn_red_at_the_naive_claims_second_write_r2_r6() {
             (check.event, kinds)
         })
         .collect();
-    let expected = vec![(3, vec![Invariant::OneValidHolder, Invariant::TokensOnlyGrow])];
+    let expected = vec![(
+        3,
+        vec![Invariant::OneValidHolder, Invariant::TokensOnlyGrow],
+    )];
     check!(broken, expected, "only B's write (step 3) breaks anything");
     let real = races::real_claim_race(2).expect("runs");
-    let red = along_statements(&real).into_iter().filter(|c| !c.broken.is_empty());
+    let red = along_statements(&real)
+        .into_iter()
+        .filter(|c| !c.broken.is_empty());
     check!(red.count(), 0, "the real claims break nothing");
 }
 
@@ -91,11 +100,19 @@ fn the_real_claim_makes_the_second_worker_wait_for_the_lock_and_take_nothing_r6(
     let run = races::real_claim_race(1).expect("runs");
     let b_waits = &run.steps[1];
     check!(
-        (b_waits.actor.as_str(), b_waits.kind, b_waits.lock.as_deref()),
+        (
+            b_waits.actor.as_str(),
+            b_waits.kind,
+            b_waits.lock.as_deref()
+        ),
         ("B", StepKind::Waits, Some("A")),
         "B's BEGIN IMMEDIATE at step 1"
     );
-    check!(b_waits.waiting.clone(), vec!["B".to_owned()], "the waiting list");
+    check!(
+        b_waits.waiting.clone(),
+        vec!["B".to_owned()],
+        "the waiting list"
+    );
     let a_commit = run
         .steps
         .iter()
@@ -104,7 +121,11 @@ fn the_real_claim_makes_the_second_worker_wait_for_the_lock_and_take_nothing_r6(
     let b_ran_before_commit = run.steps[..a_commit]
         .iter()
         .any(|step| step.actor == "B" && step.kind == StepKind::Ran);
-    check!(b_ran_before_commit, false, "B runs nothing while A holds the lock");
+    check!(
+        b_ran_before_commit,
+        false,
+        "B runs nothing while A holds the lock"
+    );
     let expected = BTreeMap::from([
         ("A".to_owned(), Some(("snack-1".to_owned(), 1))),
         ("B".to_owned(), None),
@@ -116,8 +137,16 @@ fn the_real_claim_makes_the_second_worker_wait_for_the_lock_and_take_nothing_r6(
         .rev()
         .find(|step| step.sql.as_ref().is_some_and(|s| s.sql == CLAIM.trim()))
         .expect("B's claim ran");
-    check!((b_claim.actor.as_str(), b_claim.sql.as_ref().map(|s| s.rows)), ("B", Some(0)), "B's UPDATE returned no row");
-    check!(run.waited_ms["B"], 5, "B waited A's four statements after its BEGIN (1 ms each)");
+    check!(
+        (b_claim.actor.as_str(), b_claim.sql.as_ref().map(|s| s.rows)),
+        ("B", Some(0)),
+        "B's UPDATE returned no row"
+    );
+    check!(
+        run.waited_ms["B"],
+        5,
+        "B waited A's four statements after its BEGIN (1 ms each)"
+    );
 }
 
 /// R6: with a second job the worker that waited takes it.
@@ -135,7 +164,9 @@ fn with_a_second_job_the_worker_that_waited_takes_the_next_one_r6() {
 fn after(jobs: &[NewJob], actors: &[Actor], turns: &[usize]) -> Machine {
     let mut machine = Machine::new(jobs, actors).expect("opens");
     for (at, &actor) in turns.iter().enumerate() {
-        machine.turn(actor, at as u64).expect("a runnable actor's turn");
+        machine
+            .turn(actor, at as u64)
+            .expect("a runnable actor's turn");
     }
     machine
 }
@@ -191,7 +222,12 @@ fn no_interleaving_of_real_claims_hands_a_token_out_twice_and_naive_ones_do_r2_r
     );
     let naive = every_run(&jobs, &claimers(Op::NaiveClaim { lease_ms: LEASE_MS }));
     let doubled = tokens_out(&naive).into_iter().filter(|&n| n > 1).count();
-    check!(doubled > 0, true, "naive runs with token 1 held twice: {doubled} of {}", naive.len());
+    check!(
+        doubled > 0,
+        true,
+        "naive runs with token 1 held twice: {doubled} of {}",
+        naive.len()
+    );
 }
 
 /// R7, its control: a worker that sends before `COMMIT` holds the write
@@ -203,7 +239,9 @@ fn a_send_inside_the_transaction_makes_the_enqueue_wait_out_the_send_r7() {
     let at = |actor: &str, kind: StepKind, sql: &str| {
         run.steps
             .iter()
-            .position(|s| s.actor == actor && s.kind == kind && s.sql.as_ref().is_none_or(|e| e.sql == sql))
+            .position(|s| {
+                s.actor == actor && s.kind == kind && s.sql.as_ref().is_none_or(|e| e.sql == sql)
+            })
             .unwrap_or(usize::MAX)
     };
     let returns = at("W", StepKind::SendReturns, "");
@@ -233,12 +271,24 @@ fn after_commit_the_enqueue_goes_through_while_the_send_is_in_flight_r7() {
         .filter(|(actor, kind, _)| actor == "producer" || *kind == StepKind::SendReturns)
         .collect();
     let expected = vec![
-        ("producer".to_owned(), StepKind::Ran, "BEGIN IMMEDIATE".to_owned()),
-        ("producer".to_owned(), StepKind::Ran, first_line(leasefence::store::ENQUEUE)),
+        (
+            "producer".to_owned(),
+            StepKind::Ran,
+            "BEGIN IMMEDIATE".to_owned(),
+        ),
+        (
+            "producer".to_owned(),
+            StepKind::Ran,
+            first_line(leasefence::store::ENQUEUE),
+        ),
         ("producer".to_owned(), StepKind::Ran, "COMMIT".to_owned()),
         ("W".to_owned(), StepKind::SendReturns, String::new()),
     ];
-    check!(order, expected, "the enqueue commits before the send returns");
+    check!(
+        order,
+        expected,
+        "the enqueue commits before the send returns"
+    );
     check!(run.rows.len(), 2, "both jobs are in the table");
 }
 
@@ -254,7 +304,11 @@ fn a_run_serialises_with_statements_bound_values_and_the_lock() {
         "lock": "A", "waiting": ["B"], "holding": {}
     });
     check!(json["steps"][1], expected, "B's wait as JSON");
-    check!(json["waited_ms"]["B"], serde_json::json!(5), "B's wait in ms");
+    check!(
+        json["waited_ms"]["B"],
+        serde_json::json!(5),
+        "B's wait in ms"
+    );
 }
 
 /// A turn the script cannot take is refused by type.
@@ -269,6 +323,8 @@ fn turns_for_a_finished_actor_or_back_in_time_are_refused() {
         "A read nothing, so it has nothing to write"
     );
     machine.turn(1, 5).expect("B reads at 5 ms");
-    let back = machine.turn(2, 4).map_err(|refusal| matches!(refusal, Refusal::TimeGoesBack { .. }));
+    let back = machine
+        .turn(2, 4)
+        .map_err(|refusal| matches!(refusal, Refusal::TimeGoesBack { .. }));
     check!(back, Err(true), "a turn before the last step");
 }

@@ -121,7 +121,11 @@ impl Checker {
             && before.is_none_or(|row| row.token != stamp.token)
         {
             let who = vec![seen.worker.to_owned()];
-            broken.push(broke(Invariant::FinishPresentedCurrentToken, &stamp.id, who));
+            broken.push(broke(
+                Invariant::FinishPresentedCurrentToken,
+                &stamp.id,
+                who,
+            ));
         }
         self.tokens_grow(seen, &mut broken);
         if let Some(job) = seen.applied {
@@ -144,7 +148,11 @@ impl Checker {
         for (worker, claim) in seen.holding {
             let new = self.held.get(worker) != Some(claim);
             if new && claim.token <= highest(&claim.id) {
-                broken.push(broke(Invariant::TokensOnlyGrow, &claim.id, vec![worker.clone()]));
+                broken.push(broke(
+                    Invariant::TokensOnlyGrow,
+                    &claim.id,
+                    vec![worker.clone()],
+                ));
             }
             let top = self.tokens.entry(claim.id.clone()).or_default();
             *top = (*top).max(claim.token);
@@ -288,7 +296,9 @@ pub(crate) fn walk(
                 .then_some(stamp.as_ref())
                 .flatten()
                 .map(|stamp| (stamp, accepted, before.as_ref())),
-            applied: delivered.then(|| held.as_ref().map(|c| c.id.as_str())).flatten(),
+            applied: delivered
+                .then(|| held.as_ref().map(|c| c.id.as_str()))
+                .flatten(),
         };
         let broken = checker.step(&seen);
         let check = StepCheck {

@@ -126,8 +126,17 @@ pub fn lanes(scenario: &Scenario) -> Result<Vec<(String, Vec<usize>)>, Refusal> 
 /// Every interleaving of `lanes` keeping each lane's order: event indices,
 /// in enumeration order (the first lane's event first where possible).
 pub fn interleavings(lanes: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    fn extend(lanes: &[Vec<usize>], taken: &mut [usize], prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if lanes.iter().zip(taken.iter()).all(|(lane, &t)| t == lane.len()) {
+    fn extend(
+        lanes: &[Vec<usize>],
+        taken: &mut [usize],
+        prefix: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if lanes
+            .iter()
+            .zip(taken.iter())
+            .all(|(lane, &t)| t == lane.len())
+        {
             out.push(prefix.clone());
             return;
         }

@@ -152,7 +152,10 @@ impl Stmt {
     /// Whether it must take the write lock itself (a transaction's own
     /// statements run under the lock its `BEGIN` took).
     fn takes_lock(&self) -> bool {
-        matches!(self, Stmt::Begin | Stmt::NaiveRead | Stmt::NaiveWrite { .. })
+        matches!(
+            self,
+            Stmt::Begin | Stmt::NaiveRead | Stmt::NaiveWrite { .. }
+        )
     }
 
     /// The statement text a waiting actor is shown waiting to run.
@@ -306,7 +309,10 @@ impl Machine {
                 previous: self.clock,
             });
         }
-        let running = self.actors.get(actor).ok_or(Refusal::NoSuchActor { actor })?;
+        let running = self
+            .actors
+            .get(actor)
+            .ok_or(Refusal::NoSuchActor { actor })?;
         let Some(stmt) = running.current().cloned() else {
             return Err(Refusal::NothingLeft {
                 actor: running.name.clone(),
@@ -371,7 +377,10 @@ impl Machine {
                 ran
             }
             Stmt::NaiveWrite { lease_ms } => {
-                let read = running.read.take().ok_or_else(|| internal("a write without a read"))?;
+                let read = running
+                    .read
+                    .take()
+                    .ok_or_else(|| internal("a write without a read"))?;
                 let (ran, claim) = self.db.naive_write(&running.name, &read, at, *lease_ms)?;
                 running.claim = claim.or(running.claim.take());
                 ran

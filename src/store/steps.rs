@@ -83,7 +83,13 @@ impl Statements {
             (":now_plus_lease", int(now.saturating_add(lease_ms))),
             (":now", int(now)),
         ];
-        let claim = one(&self.conn, &mut self.log, (CLAIM, true), &params, read_claim)?;
+        let claim = one(
+            &self.conn,
+            &mut self.log,
+            (CLAIM, true),
+            &params,
+            read_claim,
+        )?;
         Ok((self.last()?, claim))
     }
 
