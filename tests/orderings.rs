@@ -4,12 +4,17 @@
 //! chapters have orderings that do, and the shortest opens as a timeline.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
+//!
+//! Native only for now: nothing on the page calls the mechanism yet, and
+//! its browser tests come with the page's panel.
+
+#![cfg(not(target_arch = "wasm32"))]
 
 mod support;
 
 use leasefence::mechanism::Refusal;
 use leasefence::mechanism::invariants::{Invariant, Side, StepCheck, along, along_timeline};
-use leasefence::mechanism::orderings::{Census, SIDES, census, interleavings, lanes, ordered};
+use leasefence::mechanism::orderings::{Census, census, interleavings, lanes, ordered};
 use leasefence::playground::CHAPTERS;
 use leasefence::unfenced::Guard;
 use leasefence::{Scenario, Timeline};
@@ -223,5 +228,4 @@ fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8()
         let checks = along(&chapter(id), Side::Naive(guard)).expect("replays");
         check!(red(&checks), expected, "{id} with {guard:?}: broken steps");
     }
-    check!(SIDES.len(), 3, "fenced and the two naive guards");
 }

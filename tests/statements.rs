@@ -4,6 +4,11 @@
 //! transaction makes the producer's enqueue wait it out.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
+//!
+//! Native only for now: nothing on the page calls the mechanism yet, and
+//! its browser tests come with the page's panel.
+
+#![cfg(not(target_arch = "wasm32"))]
 
 mod support;
 
