@@ -22,6 +22,7 @@
 //! * [`replay`]: a scenario played on an in-memory queue and receiver.
 //! * [`timeline`]: a replay kept for stepping back and forth.
 //! * [`unfenced`]: teaching only, the same timeline with a naive finish.
+//! * [`mechanism`]: statements and the write lock, every ordering, invariants.
 //! * [`playground`]: everything the page shows and decides, testable
 //!   natively: chapters, Korean/English messages, the learner's session
 //!   and the view the page draws.
@@ -93,6 +94,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod mechanism;
 pub mod model;
 pub mod playground;
 pub mod queue;

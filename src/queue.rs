@@ -124,6 +124,11 @@ impl Queue {
         store::naive_finish(&self.conn, &mut self.log.borrow_mut(), guard, stamp)
     }
 
+    /// Empties the queue (a replay starting over on the same connection).
+    pub(crate) fn clear(&self) -> Result<()> {
+        store::clear(&self.conn, Kind::Queue)
+    }
+
     /// Every job, in enqueue order, exactly as stored.
     pub fn rows(&self) -> Result<Vec<JobRow>> {
         store::rows(&self.conn)

@@ -51,6 +51,11 @@ impl Receiver {
         })
     }
 
+    /// Empties the ledger (a replay starting over on the same connection).
+    pub(crate) fn clear(&self) -> Result<()> {
+        store::clear(&self.conn, Kind::Receiver)
+    }
+
     /// Opens a fresh in-memory ledger.
     pub fn open_in_memory() -> Result<Receiver> {
         Ok(Receiver {

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::model::JobRow;
 use crate::replay::Player;
-use crate::scenario::{Action, Scenario};
+use crate::scenario::{Action, Event, Scenario};
 pub use crate::store::Guard;
 
 /// One finish, as the naive queue took it.
@@ -48,23 +48,8 @@ pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
     })?;
     let mut finishes = Vec::new();
     for (index, event) in scenario.events.iter().enumerate() {
-        if event.action == Action::Finish {
-            let Some(claim) = player.held_claim(&event.worker).cloned() else {
-                finishes.push(NaiveFinish {
-                    event: index,
-                    accepted: false,
-                    current: None,
-                });
-                continue;
-            };
-            let (accepted, current) = player.naive_finish(guard, &claim.stamp())?;
-            finishes.push(NaiveFinish {
-                event: index,
-                accepted,
-                current,
-            });
-        } else {
-            player.apply(event)?;
+        if let Some(finish) = apply(&mut player, guard, index, event)? {
+            finishes.push(finish);
         }
     }
     Ok(NaiveReplay {
@@ -72,4 +57,31 @@ pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
         finishes,
         rows: player.rows()?,
     })
+}
+
+/// Applies event `index` to `player` the naive way: a finish through
+/// `guard` (its verdict returned), anything else as the real queue does.
+pub(crate) fn apply(
+    player: &mut Player,
+    guard: Guard,
+    index: usize,
+    event: &Event,
+) -> Result<Option<NaiveFinish>> {
+    if event.action != Action::Finish {
+        player.apply(event)?;
+        return Ok(None);
+    }
+    let Some(claim) = player.held_claim(&event.worker).cloned() else {
+        return Ok(Some(NaiveFinish {
+            event: index,
+            accepted: false,
+            current: None,
+        }));
+    };
+    let (accepted, current) = player.naive_finish(guard, &claim.stamp())?;
+    Ok(Some(NaiveFinish {
+        event: index,
+        accepted,
+        current,
+    }))
 }

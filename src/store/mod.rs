@@ -12,11 +12,13 @@
 //!   `synchronous=FULL`, and contention waits in a short busy handler.
 //!
 //! The statements are public constants so the playground can show learners
-//! the exact SQL that decided a verdict.
+//! the exact SQL that decided a verdict. `Statements` runs them one at a
+//! time, for the statement-level model of [`crate::mechanism`].
 
 mod log;
 mod open;
 mod sql;
+mod steps;
 
 use std::collections::BTreeMap;
 
@@ -32,6 +34,7 @@ pub use log::{Bound, Executed, SqlLog};
 pub(crate) use open::open_file;
 pub(crate) use open::{Kind, open_memory};
 pub use sql::*;
+pub(crate) use steps::{Candidate, Statements};
 
 /// Runs a write of the job named by its `:id` and notes it.
 fn write(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params) -> Result<usize> {
@@ -116,6 +119,18 @@ fn read_job(row: &Row<'_>) -> rusqlite::Result<JobRow> {
     })
 }
 
+/// A claim from `RETURNING id, qty, owner, token, attempts, lease_until`.
+fn read_claim(row: &Row<'_>) -> rusqlite::Result<Claim> {
+    Ok(Claim {
+        id: row.get(0)?,
+        qty: read_u64(row, 1)?,
+        owner: row.get(2)?,
+        token: read_u64(row, 3)?,
+        attempt: read_u64(row, 4)?,
+        lease_until: read_u64(row, 5)?,
+    })
+}
+
 fn job_row(conn: &Connection, log: &mut SqlLog, id: &str) -> Result<Option<JobRow>> {
     one(conn, log, (ROW, false), &[(":id", text(id))], read_job)
 }
@@ -161,16 +176,7 @@ pub(crate) fn claim(
         (":now_plus_lease", int(now.saturating_add(lease_ms))),
         (":now", int(now)),
     ];
-    let claim = one(&tx, log, (CLAIM, true), &params, |row| {
-        Ok(Claim {
-            id: row.get(0)?,
-            qty: read_u64(row, 1)?,
-            owner: row.get(2)?,
-            token: read_u64(row, 3)?,
-            attempt: read_u64(row, 4)?,
-            lease_until: read_u64(row, 5)?,
-        })
-    })?;
+    let claim = one(&tx, log, (CLAIM, true), &params, read_claim)?;
     if let Some(claim) = &claim {
         log.touch(&claim.id);
     }
@@ -251,6 +257,16 @@ pub(crate) fn rows(conn: &Connection) -> Result<Vec<JobRow>> {
 /// One row by id.
 pub(crate) fn row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
     job_row(conn, &mut SqlLog::default(), id)
+}
+
+/// Empties the table of `kind`: a fresh start on an open connection.
+pub(crate) fn clear(conn: &Connection, kind: Kind) -> Result<()> {
+    let sql = match kind {
+        Kind::Queue => CLEAR_JOBS,
+        Kind::Receiver => CLEAR_DELIVERIES,
+    };
+    conn.prepare_cached(sql)?.execute([])?;
+    Ok(())
 }
 
 /// Jobs still pending or leased.

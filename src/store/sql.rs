@@ -84,6 +84,28 @@ UPDATE jobs SET state = 'done' WHERE id = :id";
 pub const NAIVE_FINISH_BY_OWNER: &str = "
 UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
 
+/// Teaching counter-example (issue 11, the naive claim's first half): the
+/// candidate is read with a plain `SELECT`, outside any write transaction.
+/// Two workers that both read before either writes see the same row and
+/// the same token; [`CLAIM`] chooses and writes in one statement instead.
+pub const NAIVE_CLAIM_READ: &str = "
+SELECT id, token, attempts FROM jobs
+ WHERE state IN ('pending', 'leased')
+   AND (state = 'pending' OR lease_until <= :now)
+   AND :now < deadline
+ ORDER BY seq LIMIT 1";
+
+/// Teaching counter-example (the naive claim's second half): the row read
+/// by [`NAIVE_CLAIM_READ`] is written later, from the token that was read,
+/// guarded by the id alone. A second writer hands out the same token again.
+pub const NAIVE_CLAIM_WRITE: &str = "
+UPDATE jobs
+   SET state = 'leased', owner = :owner,
+       token = :read_token + 1, attempts = :read_attempts + 1,
+       lease_until = MIN(:now_plus_lease, deadline)
+ WHERE id = :id
+RETURNING id, qty, owner, token, attempts, lease_until";
+
 /// Which naive finish to run instead of [`FINISH`]: the guards a queue
 /// without fencing tokens would use. Kept beside their statements so the
 /// store never depends on the teaching code that compares them.
@@ -105,6 +127,13 @@ impl Guard {
         }
     }
 }
+
+/// Empties the queue, so one in-memory queue can replay many orderings of
+/// a scenario (`crate::mechanism::orderings`) without being opened again.
+pub const CLEAR_JOBS: &str = "DELETE FROM jobs";
+
+/// Empties the receiver's ledger, for the same reason as [`CLEAR_JOBS`].
+pub const CLEAR_DELIVERIES: &str = "DELETE FROM deliveries";
 
 /// One row by id.
 pub const ROW: &str = "

@@ -1,0 +1,314 @@
+//! Live invariants: four facts checked after every step of a timeline, so
+//! a learner sees them hold with the fence and sees the step where one
+//! breaks without it.
+//!
+//! * **One valid holder**: no two actors hold claims on one job whose
+//!   leases are both still valid (`at < lease_until`, R5). A lease is
+//!   judged from the claim the actor holds, as the actor would act on it.
+//! * **An accepted finish presented the current token**: the row's token
+//!   just before the finish equals the stamp's (R4).
+//! * **Tokens only grow**: a row's token never goes down, and a claim
+//!   hands out a token greater than any the job had before (R2).
+//! * **Applied once**: the receiver applied each job at most once (R12).
+//!
+//! The real side is read from a [`Timeline`] (what the page steps through)
+//! or played afresh; the naive side is played with the finish of
+//! [`crate::unfenced`] and a receiver without its ledger, which applies
+//! whatever arrives: the system the course starts from, before leases,
+//! tokens and an idempotent receiver. Both sides feed one [`Checker`].
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::model::{Claim, JobRow, Stamp};
+use crate::replay::{Outcome, Player};
+use crate::scenario::{Action, Scenario};
+use crate::timeline::Timeline;
+use crate::unfenced::{self, Guard};
+
+use super::statements::Run;
+
+/// One of the four invariants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Invariant {
+    /// At most one valid holder per job.
+    OneValidHolder,
+    /// An accepted finish presented the current token.
+    FinishPresentedCurrentToken,
+    /// Tokens only grow.
+    TokensOnlyGrow,
+    /// The receiver applied each job once.
+    AppliedOnce,
+}
+
+/// An invariant broken at one step, and the job it broke for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Broken {
+    /// Which invariant.
+    pub invariant: Invariant,
+    /// The job.
+    pub job: String,
+    /// The actors involved (the holders, the finisher, the sender).
+    pub workers: Vec<String>,
+}
+
+/// The invariants after one event: green when nothing is broken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepCheck {
+    /// The event's index.
+    pub event: usize,
+    /// Its time.
+    pub at: u64,
+    /// What broke at this step (empty: all four hold).
+    pub broken: Vec<Broken>,
+}
+
+/// Which queue plays a scenario: the real one, or the naive finish `guard`
+/// with a receiver that applies every delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The real queue and receiver.
+    Fenced,
+    /// The naive finish and a receiver without a ledger.
+    Naive(Guard),
+}
+
+/// What one step showed, as the checker needs it.
+#[derive(Debug)]
+pub(crate) struct Seen<'a> {
+    pub at: u64,
+    pub worker: &'a str,
+    /// Actor -> the claim it holds after the step.
+    pub holding: &'a BTreeMap<String, Claim>,
+    /// The table after the step.
+    pub rows: Vec<&'a JobRow>,
+    /// A finish: the stamp presented, whether it was accepted, the row
+    /// just before it.
+    pub finish: Option<(&'a Stamp, bool, Option<&'a JobRow>)>,
+    /// The job the receiver applied at this step.
+    pub applied: Option<&'a str>,
+}
+
+/// Keeps what the invariants need from earlier steps.
+#[derive(Debug, Default)]
+pub(crate) struct Checker {
+    /// Job -> the highest token it has had.
+    tokens: BTreeMap<String, u64>,
+    /// Actor -> the claim it held before this step.
+    held: BTreeMap<String, Claim>,
+    /// Job -> how many times the receiver applied it.
+    applied: BTreeMap<String, u64>,
+}
+
+impl Checker {
+    /// Checks one step and remembers it.
+    pub(crate) fn step(&mut self, seen: &Seen<'_>) -> Vec<Broken> {
+        let mut broken = Vec::new();
+        let mut valid: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for (worker, claim) in seen.holding {
+            if seen.at < claim.lease_until {
+                valid.entry(&claim.id).or_default().push(worker.clone());
+            }
+        }
+        for (job, workers) in valid.into_iter().filter(|(_, w)| w.len() > 1) {
+            broken.push(broke(Invariant::OneValidHolder, job, workers));
+        }
+        if let Some((stamp, true, before)) = seen.finish
+            && before.is_none_or(|row| row.token != stamp.token)
+        {
+            let who = vec![seen.worker.to_owned()];
+            broken.push(broke(
+                Invariant::FinishPresentedCurrentToken,
+                &stamp.id,
+                who,
+            ));
+        }
+        self.tokens_grow(seen, &mut broken);
+        if let Some(job) = seen.applied {
+            let count = self.applied.entry(job.to_owned()).or_default();
+            *count += 1;
+            if *count > 1 {
+                let who = vec![seen.worker.to_owned()];
+                broken.push(broke(Invariant::AppliedOnce, job, who));
+            }
+        }
+        self.held = seen.holding.clone();
+        broken
+    }
+
+    /// Rows never go down in token; a new claim's token is above the
+    /// job's highest before it.
+    fn tokens_grow(&mut self, seen: &Seen<'_>, broken: &mut Vec<Broken>) {
+        let before = self.tokens.clone();
+        let highest = |job: &str| before.get(job).copied().unwrap_or(0);
+        for (worker, claim) in seen.holding {
+            let new = self.held.get(worker) != Some(claim);
+            if new && claim.token <= highest(&claim.id) {
+                broken.push(broke(
+                    Invariant::TokensOnlyGrow,
+                    &claim.id,
+                    vec![worker.clone()],
+                ));
+            }
+            let top = self.tokens.entry(claim.id.clone()).or_default();
+            *top = (*top).max(claim.token);
+        }
+        for row in &seen.rows {
+            if row.token < highest(&row.id) {
+                broken.push(broke(Invariant::TokensOnlyGrow, &row.id, Vec::new()));
+            }
+            let top = self.tokens.entry(row.id.clone()).or_default();
+            *top = (*top).max(row.token);
+        }
+    }
+}
+
+fn broke(invariant: Invariant, job: &str, workers: Vec<String>) -> Broken {
+    Broken {
+        invariant,
+        job: job.to_owned(),
+        workers,
+    }
+}
+
+/// The invariants at every step of a real timeline (the page's frames).
+pub fn along_timeline(timeline: &Timeline) -> Vec<StepCheck> {
+    let mut checker = Checker::default();
+    let mut checks = Vec::with_capacity(timeline.frames.len());
+    for (index, frame) in timeline.frames.iter().enumerate() {
+        let result = &frame.result;
+        let before = timeline.rows_after(index);
+        let finish = match &result.outcome {
+            Outcome::Finished(finish) => finish.expected.as_ref().map(|stamp| {
+                let row = before.iter().copied().find(|row| row.id == stamp.id);
+                (stamp, finish.accepted, row)
+            }),
+            _ => None,
+        };
+        let applied = match result.outcome {
+            Outcome::Sent { applied: true, .. } => frame.holding.get(&result.worker),
+            _ => None,
+        };
+        let seen = Seen {
+            at: result.at,
+            worker: &result.worker,
+            holding: &frame.holding,
+            rows: timeline.rows_after(index + 1),
+            finish,
+            applied: applied.map(|claim| claim.id.as_str()),
+        };
+        checks.push(StepCheck {
+            event: index,
+            at: result.at,
+            broken: checker.step(&seen),
+        });
+    }
+    checks
+}
+
+/// The invariants at every step of a statement-level run (one check per
+/// step; `event` is the step's index). Only the holders and their tokens
+/// are known per step, so this checks one valid holder and tokens only
+/// growing: the two the naive claim breaks.
+pub fn along_statements(run: &Run) -> Vec<StepCheck> {
+    let mut checker = Checker::default();
+    let checks = run.steps.iter().enumerate().map(|(index, step)| {
+        let seen = Seen {
+            at: step.at,
+            worker: &step.actor,
+            holding: &step.holding,
+            rows: Vec::new(),
+            finish: None,
+            applied: None,
+        };
+        StepCheck {
+            event: index,
+            at: step.at,
+            broken: checker.step(&seen),
+        }
+    });
+    checks.collect()
+}
+
+/// Plays `scenario` on `side` and checks the invariants after every event.
+pub fn along(scenario: &Scenario, side: Side) -> Result<Vec<StepCheck>> {
+    scenario.check()?;
+    let mut player = Player::new(jobs_only(scenario))?;
+    let mut checks = Vec::with_capacity(scenario.events.len());
+    walk(&mut player, scenario, side, |check| {
+        checks.push(check);
+        true
+    })?;
+    Ok(checks)
+}
+
+/// The scenario's jobs without its events: what a player starts from.
+pub(crate) fn jobs_only(scenario: &Scenario) -> Scenario {
+    Scenario {
+        jobs: scenario.jobs.clone(),
+        events: Vec::new(),
+    }
+}
+
+/// Plays the events of a checked `scenario` on `side`, on a `player` at
+/// its start with the scenario's jobs, handing each step's check to
+/// `each` while it returns `true`.
+pub(crate) fn walk(
+    player: &mut Player,
+    scenario: &Scenario,
+    side: Side,
+    mut each: impl FnMut(StepCheck) -> bool,
+) -> Result<()> {
+    let (mut checker, mut holding) = (Checker::default(), BTreeMap::new());
+    for (index, event) in scenario.events.iter().enumerate() {
+        let held = player.held_claim(&event.worker).cloned();
+        let before = match (&event.action, &held) {
+            (Action::Finish, Some(claim)) => player.row(&claim.id)?,
+            _ => None,
+        };
+        let (accepted, delivered) = match side {
+            Side::Fenced => match player.apply(event)? {
+                Outcome::Finished(finish) => (finish.accepted, false),
+                Outcome::Sent { applied, .. } => (false, applied),
+                _ => (false, false),
+            },
+            Side::Naive(guard) => {
+                let naive = unfenced::apply(player, guard, index, event)?;
+                let sent = event.action == Action::Send && held.is_some();
+                (naive.is_some_and(|finish| finish.accepted), sent)
+            }
+        };
+        if let Some(claim) = player.held_claim(&event.worker) {
+            holding.insert(event.worker.clone(), claim.clone());
+        }
+        let rows = player.rows()?;
+        let stamp = held.as_ref().map(Claim::stamp);
+        let seen = Seen {
+            at: event.at,
+            worker: &event.worker,
+            holding: &holding,
+            rows: rows.iter().collect(),
+            finish: (event.action == Action::Finish)
+                .then_some(stamp.as_ref())
+                .flatten()
+                .map(|stamp| (stamp, accepted, before.as_ref())),
+            applied: delivered
+                .then(|| held.as_ref().map(|c| c.id.as_str()))
+                .flatten(),
+        };
+        let broken = checker.step(&seen);
+        let check = StepCheck {
+            event: index,
+            at: event.at,
+            broken,
+        };
+        if !each(check) {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,231 @@
+//! Every ordering of a chapter's actors, and the invariants checked at
+//! every step (`leasefence::mechanism`, issue 11): with the fence, no
+//! ordering of any chapter goes wrong; without it, the counterexample
+//! chapters have orderings that do, and the shortest opens as a timeline.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
+//!
+//! Native only for now: nothing on the page calls the mechanism yet, and
+//! its browser tests come with the page's panel.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use leasefence::mechanism::Refusal;
+use leasefence::mechanism::invariants::{Invariant, Side, StepCheck, along, along_timeline};
+use leasefence::mechanism::orderings::{Census, census, interleavings, lanes, ordered};
+use leasefence::playground::CHAPTERS;
+use leasefence::unfenced::Guard;
+use leasefence::{Scenario, Timeline};
+
+fn chapter(id: &str) -> Scenario {
+    let found = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
+    Scenario::parse(found.scenario()).expect("parses")
+}
+
+/// (bad, stale finish, applied twice, two holders, token reused) of a side.
+fn counts(census: &Census, side: Side) -> [usize; 5] {
+    let tally = census
+        .sides
+        .iter()
+        .find(|t| t.side == side)
+        .expect("a side");
+    [
+        tally.bad,
+        tally.stale_finish,
+        tally.applied_twice,
+        tally.two_holders,
+        tally.token_reused,
+    ]
+}
+
+/// Event index -> the invariants broken there, for the steps that broke.
+fn red(checks: &[StepCheck]) -> Vec<(usize, Vec<Invariant>)> {
+    checks
+        .iter()
+        .filter(|check| !check.broken.is_empty())
+        .map(|check| {
+            let kinds = check.broken.iter().map(|b| b.invariant).collect();
+            (check.event, kinds)
+        })
+        .collect()
+}
+
+/// R4, R5, R11, R12: the real queue and receiver, in every order the
+/// chapter's actors could run in.
+#[test]
+fn with_the_fence_no_ordering_of_any_chapter_breaks_an_invariant_r4_r5_r12() {
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario()).expect("parses");
+        let census = census(&scenario).expect("within the bound");
+        check!(
+            counts(&census, Side::Fenced),
+            [0; 5],
+            "{}: bad, stale, twice, holders, tokens over {} orderings",
+            chapter.id,
+            census.orderings
+        );
+    }
+}
+
+/// R4, R8, R12: the naive finishes (and a receiver without a ledger) go
+/// wrong in some ordering of each counterexample chapter.
+#[test]
+fn without_the_fence_the_counterexample_chapters_have_bad_orderings_r4_r8_r12() {
+    let cases = [
+        ("canonical", Guard::IdOnly, 1, 0),
+        ("restart-same-name", Guard::IdAndOwner, 1, 0),
+        ("fencing-off-vs-on", Guard::IdOnly, 1, 0),
+        ("fencing-off-vs-on", Guard::IdAndOwner, 1, 0),
+        ("late-delivery", Guard::IdAndOwner, 0, 1),
+    ];
+    for (id, guard, stale, twice) in cases {
+        let census = census(&chapter(id)).expect("within the bound");
+        let [bad, stale_finish, applied_twice, ..] = counts(&census, Side::Naive(guard));
+        check!(
+            (bad > 0, stale_finish >= stale, applied_twice >= twice),
+            (true, true, true),
+            "{id} with {guard:?}: {bad} bad, {stale_finish} stale, {applied_twice} applied twice of {}",
+            census.orderings
+        );
+    }
+}
+
+/// The shortest failing ordering is a scenario that opens as a timeline
+/// and breaks at its last step; for the canonical chapter it is the
+/// chapter itself.
+#[test]
+fn the_shortest_failing_ordering_opens_as_a_timeline_and_breaks_at_its_last_step_r4() {
+    let census = census(&chapter("canonical")).expect("within the bound");
+    let tally = &census.sides[1];
+    let failing = tally.shortest.as_ref().expect("a failing ordering");
+    check!(
+        failing.scenario.to_json(),
+        chapter("canonical").to_json(),
+        "the shortest ordering"
+    );
+    let reopened = Scenario::parse(&failing.scenario.to_json()).expect("parses as a document");
+    Timeline::build(reopened.clone()).expect("opens as a timeline");
+    let checks = along(&reopened, tally.side).expect("replays");
+    check!(
+        red(&checks),
+        vec![(2, vec![Invariant::FinishPresentedCurrentToken])],
+        "broken only at the last step"
+    );
+    let json = serde_json::to_value(&census).expect("serialises");
+    check!(
+        json["sides"][1]["shortest"]["scenario"]["events"][2]["do"].clone(),
+        serde_json::json!("finish"),
+        "the scenario in the census's JSON is a document"
+    );
+}
+
+/// How orderings are made: each actor's order kept, the scenario's times
+/// kept in place, every interleaving once.
+#[test]
+fn orderings_keep_each_actors_order_and_the_scenarios_instants() {
+    let scenario = chapter("canonical");
+    let actors = lanes(&scenario).expect("within the bound");
+    check!(
+        actors.clone(),
+        vec![("A".to_owned(), vec![0, 2]), ("B".to_owned(), vec![1])],
+        "actors and their events"
+    );
+    let events: Vec<Vec<usize>> = actors.into_iter().map(|(_, events)| events).collect();
+    let orders = interleavings(&events);
+    check!(
+        orders.clone(),
+        vec![vec![0, 2, 1], vec![0, 1, 2], vec![1, 0, 2]],
+        "the orderings"
+    );
+    let first = ordered(&scenario, &orders[0]);
+    let times: Vec<u64> = first.events.iter().map(|e| e.at).collect();
+    let who: Vec<&str> = first.events.iter().map(|e| e.worker.as_str()).collect();
+    check!(
+        (times, who),
+        (vec![0, 1000, 1001], vec!["A", "A", "B"]),
+        "A finishes at 1000, B claims at 1001"
+    );
+    let big = lanes(&chapter("fencing-off-vs-on")).expect("within the bound");
+    let big: Vec<Vec<usize>> = big.into_iter().map(|(_, events)| events).collect();
+    check!(
+        interleavings(&big).len(),
+        2520,
+        "8 events of 4 actors, 2 each: 8!/(2!^4)"
+    );
+}
+
+/// A scenario over the bound is refused, by type, before anything runs.
+#[test]
+fn a_scenario_over_the_bound_is_refused_before_anything_runs() {
+    let mut long = chapter("fencing-off-vs-on");
+    long.events.push(long.events[7].clone());
+    let refused = census(&long).map(|c| c.orderings);
+    check!(
+        format!("{refused:?}"),
+        "Err(TooManyEvents { got: 9, max: 8 })".to_owned(),
+        "nine events"
+    );
+    let mut crowded = chapter("expiry-boundary");
+    for (event, name) in crowded.events.iter_mut().zip(["A", "B", "C", "D", "E"]) {
+        event.worker = name.into();
+    }
+    let refused = census(&crowded).map(|c| c.orderings);
+    check!(
+        matches!(refused, Err(Refusal::TooManyActors { got: 5, max: 4 })),
+        true,
+        "five actors: {refused:?}"
+    );
+}
+
+/// R2, R4, R5, R12: every step of every chapter is green with the fence,
+/// read from the page's timeline and from a fresh replay alike.
+#[test]
+fn every_step_of_every_chapter_is_green_with_the_fence_r2_r4_r5_r12() {
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario()).expect("parses");
+        let timeline = Timeline::build(scenario.clone()).expect("builds");
+        let from_frames = along_timeline(&timeline);
+        let replayed = along(&scenario, Side::Fenced).expect("replays");
+        check!(
+            from_frames.len(),
+            scenario.events.len(),
+            "{}: one check per step",
+            chapter.id
+        );
+        check!(
+            red(&from_frames),
+            vec![],
+            "{}: broken steps (timeline)",
+            chapter.id
+        );
+        check!(
+            from_frames,
+            replayed,
+            "{}: timeline and replay agree",
+            chapter.id
+        );
+    }
+}
+
+/// R4, R8: without the fence the invariants break at the step where the
+/// stale finish lands, and nowhere before.
+#[test]
+fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8() {
+    let stale = || vec![Invariant::FinishPresentedCurrentToken];
+    let cases = [
+        ("canonical", Guard::IdOnly, vec![(2, stale())]),
+        ("canonical", Guard::IdAndOwner, vec![]),
+        (
+            "fencing-off-vs-on",
+            Guard::IdOnly,
+            vec![(2, stale()), (6, stale())],
+        ),
+        ("fencing-off-vs-on", Guard::IdAndOwner, vec![(6, stale())]),
+    ];
+    for (id, guard, expected) in cases {
+        let checks = along(&chapter(id), Side::Naive(guard)).expect("replays");
+        check!(red(&checks), expected, "{id} with {guard:?}: broken steps");
+    }
+}
