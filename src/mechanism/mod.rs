@@ -1,5 +1,5 @@
-//! The mechanism under the verdicts (issue 11): how the database got to
-//! each one, computed natively so the page can later draw it.
+//! The mechanism under the verdicts: how the database got to each one,
+//! computed natively so the page can later draw it.
 //!
 //! Everywhere else a claim or a finish is one indivisible step, which is
 //! right for the queue and hides what the course teaches: that choosing
