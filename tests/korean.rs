@@ -12,7 +12,7 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::playground::messages::korean::{Ending, ending, particle};
-use leasefence::playground::session::Session;
+use leasefence::playground::session::{Said, Session};
 use leasefence::playground::{CHAPTERS, Lang, view};
 
 /// Each word with how a Korean reader ends it aloud.
@@ -350,12 +350,12 @@ fn every_refusal_reason_has_a_korean_name() {
 /// the SQL and its bound values, the editor's JSON, chapter ids (the
 /// picker's values, the next chapter's), result and state labels, a
 /// refusal's code (the chip shows it beside its Korean name, tested above),
-/// the lanes' drawing attributes, and the actors' names (scenario data,
-/// like the names in the event list).
+/// the lanes' drawing attributes, a status's kind (for styling), and the
+/// actors' names (scenario data, like the names in the event list).
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "id", "result", "state", "reason",
-    "anchor", "class", "actors",
+    "anchor", "class", "actors", "kind",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the
@@ -433,7 +433,7 @@ fn korean_sessions() -> Vec<(String, Session)> {
         let refused = editing
             .editor_status
             .as_ref()
-            .is_some_and(|status| !status.ok);
+            .is_some_and(|status| status.kind == Said::Refused);
         assert!(refused, "{document} is refused");
         sessions.push((format!("editor {index}"), editing));
     }

@@ -12,7 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::playground::session::{Knob, Session, Start};
+use leasefence::playground::session::{Knob, Said, Session, Start};
 use leasefence::playground::view::{self, SliderView};
 use leasefence::playground::{CHAPTERS, Lang};
 use support::session;
@@ -42,8 +42,8 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
         "now the learner's own"
     );
     check!(
-        scenario.editor_status.map(|s| s.ok),
-        Some(true),
+        scenario.editor_status.map(|s| s.kind),
+        Some(Said::Done),
         "a note, not an error"
     );
 }
@@ -61,7 +61,7 @@ fn a_refused_edit_changes_nothing_and_says_where() {
         "nothing applied"
     );
     let status = view::scenario(&session).editor_status.expect("a status");
-    check!(status.ok, false, "refused");
+    check!(status.kind, Said::Refused, "refused");
     check!(
         status.text.contains("events[0]"),
         true,
@@ -69,6 +69,11 @@ fn a_refused_edit_changes_nothing_and_says_where() {
         status.text
     );
     let added = session.add_to_editor("{\"jobs\": [], \"events\": []}", "claim");
+    check!(
+        session.editor_status.as_ref().map(|s| s.kind),
+        Some(Said::Pending),
+        "a template waits for Apply: a note, not a refusal"
+    );
     check!(
         added.is_some_and(|text| text.contains("\"claim\"")),
         true,
@@ -130,8 +135,8 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
     );
     let broken = start(Some("#v=1&scenario=%%%"), Some("en"), "en");
     check!(
-        broken.editor_status.map(|s| s.ok),
-        Some(false),
+        broken.editor_status.map(|s| s.kind),
+        Some(Said::Refused),
         "a broken link says so"
     );
 }

@@ -27,13 +27,37 @@ pub enum Knob {
     Lease,
 }
 
-/// A line from the editor (or a shared link): applied, or refused and why.
+/// A line from the editor (or a shared link): what became of the
+/// learner's change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Status {
-    /// Whether what it reports was applied.
-    pub ok: bool,
+    /// Applied, waiting for Apply, or refused.
+    pub kind: Said,
     /// The message, in the learner's language.
     pub text: String,
+}
+
+/// What a [`Status`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Said {
+    /// The change was applied (an edit, a drag, a twist).
+    Done,
+    /// The text changed and waits for Apply.
+    Pending,
+    /// Refused, and why; nothing changed.
+    Refused,
+}
+
+impl Said {
+    /// The name the page styles it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Said::Done => "done",
+            Said::Pending => "pending",
+            Said::Refused => "refused",
+        }
+    }
 }
 
 /// Where a session starts: what the host asked for and what the browser
@@ -155,7 +179,10 @@ impl Session {
         let position = param("step").and_then(|step| step.parse::<usize>().ok());
         let mut session = Session::new(lang, &chapter, scenario)?;
         session.stepper.seek(position.unwrap_or(0));
-        session.editor_status = refused.map(|text| Status { ok: false, text });
+        session.editor_status = refused.map(|text| Status {
+            kind: Said::Refused,
+            text,
+        });
         session.unknown_chapter = wanted
             .filter(|id| *id != LESSON && chapters::find(id).is_none())
             .map(str::to_owned);
@@ -286,7 +313,7 @@ impl Session {
         };
         self.naive = None;
         self.editor_status = Some(Status {
-            ok: true,
+            kind: Said::Done,
             text: self.lang.text(forked).to_owned(),
         });
         self.refresh_naive()
@@ -306,7 +333,7 @@ impl Session {
         self.stepper.rewrite(twisted, position)?;
         self.naive = None;
         self.editor_status = Some(Status {
-            ok: true,
+            kind: Said::Done,
             text: self.lang.text("twist.forked").to_owned(),
         });
         self.refresh_naive()
@@ -324,7 +351,10 @@ impl Session {
                 let text = self
                     .lang
                     .fill("editor.applied", &[("events", count.to_string())]);
-                self.editor_status = Some(Status { ok: true, text });
+                self.editor_status = Some(Status {
+                    kind: Said::Done,
+                    text,
+                });
             }
             Err(err) => self.refuse_edit(&err),
         }
@@ -372,7 +402,7 @@ impl Session {
             items.push(item);
         }
         self.editor_status = Some(Status {
-            ok: false,
+            kind: Said::Pending,
             text: self.lang.text("editor.pending").to_owned(),
         });
         serde_json::to_string_pretty(&document).ok()
@@ -392,7 +422,10 @@ impl Session {
         let text = self
             .lang
             .fill("editor.error", &[("message", error_text(self.lang, err))]);
-        self.editor_status = Some(Status { ok: false, text });
+        self.editor_status = Some(Status {
+            kind: Said::Refused,
+            text,
+        });
     }
 
     fn open_compare_for_chapter(&mut self) -> Result<()> {

@@ -13,6 +13,7 @@ use super::boundary::{self, Slider};
 use super::dom::{El, replace_children};
 use super::{Page, SPEEDS};
 use crate::playground::Lang;
+use crate::playground::session::{Said, Status};
 use crate::playground::view::{ChapterOption, PositionView, ScenarioView};
 use crate::unfenced::Guard;
 
@@ -407,21 +408,20 @@ pub(super) fn show_chapters(
 }
 
 /// The editor's status line; a refusal opens the editor so it is seen.
-fn show_status(
-    parts: &Parts,
-    status: Option<&crate::playground::session::Status>,
-) -> Result<(), JsValue> {
+fn show_status(parts: &Parts, status: Option<&Status>) -> Result<(), JsValue> {
     let Some(status) = status else {
         parts.editor_status.set_text_content(None);
         return Ok(());
     };
-    let ok = if status.ok { "true" } else { "false" };
+    let refused = status.kind == Said::Refused;
     parts.editor_status.set_text_content(Some(&status.text));
-    parts.editor_status.set_attribute("data-ok", ok)?;
     parts
         .editor_status
-        .set_attribute("role", if status.ok { "status" } else { "alert" })?;
-    if !status.ok {
+        .set_attribute("data-said", status.kind.name())?;
+    parts
+        .editor_status
+        .set_attribute("role", if refused { "alert" } else { "status" })?;
+    if refused {
         parts.editor_panel.set_attribute("open", "")?;
     }
     Ok(())
