@@ -49,10 +49,11 @@ serve: web
 	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www
 
 # The page in Chromium against the real `leasefence serve` (debug build,
-# already compiled by the native tests).
+# already compiled by the native tests). One test file at a time: each
+# starts its own Chromium, and on 2 cores five at once starve the iframes.
 e2e: web
 	cargo build --quiet
-	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node --test e2e/*.test.mjs
+	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node --test --test-concurrency=1 e2e/*.test.mjs
 
 # The page's total gzip -9 against its budget (e2e/sizes.mjs): a byte
 # count, so it is the same on every run and can fail the build.

@@ -66,14 +66,18 @@ impl El {
     }
 }
 
-/// A table's header row: one `<th scope="col">` per label.
+/// A table's header row: one `<th scope="col">` per label; an empty label
+/// (a corner above row labels) is a plain cell, since it heads nothing.
 pub fn header_row<'a>(
     doc: &Document,
     labels: impl IntoIterator<Item = &'a str>,
 ) -> Result<El, JsValue> {
     let mut cells = Vec::new();
     for label in labels {
-        cells.push(El::new(doc, "th")?.attr("scope", "col").text(label));
+        cells.push(match label {
+            "" => El::new(doc, "td")?,
+            _ => El::new(doc, "th")?.attr("scope", "col").text(label),
+        });
     }
     Ok(El::new(doc, "tr")?.children(cells))
 }

@@ -156,7 +156,9 @@ fn header(
             .attr("data-hidden", if shares { "false" } else { "true" }),
         El(share_status.0.clone()),
     ]);
-    let header = El::new(doc, "header")?.class("lf-head").children([
+    // A div, not a <header>: a page with three playgrounds would have three
+    // banner landmarks.
+    let header = El::new(doc, "div")?.class("lf-head").children([
         El::new(doc, "div")?.class("lf-brand").children([
             El::new(doc, "h2")?.class("lf-title").text(&t("app.title")),
             El::new(doc, "p")?
