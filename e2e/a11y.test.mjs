@@ -42,6 +42,10 @@ async function violations(path, scheme, width) {
   await page.goto(base + path);
   await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length > 0
     && [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
+  // At each timeline's end, so verdicts, refusal chips and the receiver
+  // are on screen and checked too.
+  await page.evaluate(() => document.querySelectorAll(".lf").forEach((root) =>
+    root.dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }))));
   await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(async () => {
     const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
@@ -57,6 +61,8 @@ async function violations(path, scheme, width) {
 for (const scheme of ["light", "dark"]) {
   test(`the full page has no serious or critical axe violation (${scheme})`, async () => {
     for (const width of [360, 1280]) assert.deepEqual(await violations("/", scheme, width), [], `${width} px`);
+    const compared = "/#v=1&chapter=fencing-off-vs-on&lang=ko";
+    assert.deepEqual(await violations(compared, scheme, 1280), [], "the comparison open, in Korean");
   });
   test(`a page with three embeds has no serious or critical axe violation (${scheme})`, async () => {
     assert.deepEqual(await violations("/three-embeds.html", scheme, 1280), []);
