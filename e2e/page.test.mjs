@@ -387,6 +387,21 @@ describe("the playground", () => {
     await context.close();
   });
 
+  test("every chapter at its end, in both languages, as pictures (target/screenshots/chapter-*)", async () => {
+    for (const lang of ["en", "ko"]) {
+      const page = await open(`/#chapter=canonical&lang=${lang}`);
+      const chapters = await page.$$eval(".lf select[data-action=chapter] option", (options) =>
+        options.map((option) => option.value).filter((value) => value !== "sandbox"));
+      for (const chapter of chapters) {
+        await page.selectOption(".lf select[data-action=chapter]", chapter);
+        await page.locator("[data-action=end]").click();
+        assert.equal(await page.$eval(".lf-narration", (el) => el.textContent.length > 0), true, chapter);
+        await page.screenshot({ path: `${SHOTS}/chapter-${chapter}-${lang}.png`, fullPage: true });
+      }
+      await done(page);
+    }
+  });
+
   test("readable at 360 px: no page-wide horizontal scroll", async () => {
     for (const lang of ["en", "ko"]) {
       const page = await open(`/#chapter=canonical&lang=${lang}&step=3`, { width: 360, height: 780 });
