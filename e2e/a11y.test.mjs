@@ -4,11 +4,8 @@
 // the real `leasefence serve`, in Debian's Chromium. Run by `make e2e`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { ROOT, start } from "./harness.mjs";
-
-const SHOTS = `${ROOT}target/screenshots`;
+import { SHOTS, start } from "./harness.mjs";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 // A course page as an author would write it: three playgrounds, one tag.
@@ -26,7 +23,6 @@ let browser;
 let stop;
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   ({ base, browser, stop } = await start());
 });
 

@@ -2,6 +2,7 @@
 // `leasefence serve` on a free port, Debian's Chromium driven by
 // playwright-core, and pages that collect console errors.
 import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
 
@@ -9,9 +10,12 @@ export const ROOT = new URL("../", import.meta.url).pathname;
 const TARGET = process.env.CARGO_TARGET_DIR ?? `${ROOT}target`;
 const BINARY = process.env.LEASEFENCE_BIN ?? `${TARGET}/debug/leasefence`;
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+/** Where the tests' screenshots go (made by `start`). */
+export const SHOTS = `${TARGET}/screenshots`;
 
 /** Starts the server and the browser: `{ base, browser, stop() }`. */
 export async function start() {
+  mkdirSync(SHOTS, { recursive: true });
   const server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], {
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -5,19 +5,17 @@
 // `make bench-page` (e2e/budgets.mjs), not here.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { ROOT, base64url, start } from "./harness.mjs";
+import { ROOT, SHOTS, base64url, start } from "./harness.mjs";
 
-const SHOTS = `${ROOT}target/screenshots`;
 
 let base;
 let browser;
 let stop;
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   ({ base, browser, stop } = await start());
 });
 

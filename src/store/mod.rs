@@ -135,16 +135,40 @@ fn job_row(conn: &Connection, log: &mut SqlLog, id: &str) -> Result<Option<JobRo
     one(conn, log, (ROW, false), &[(":id", text(id))], read_job)
 }
 
-/// Inserts a job and returns it as stored.
-pub(crate) fn enqueue(conn: &Connection, log: &mut SqlLog, job: &NewJob) -> Result<JobRow> {
-    let tx = begin(conn, log)?;
-    let params = [
+/// The values [`ENQUEUE`] binds.
+fn enqueue_params(job: &NewJob) -> [(&'static str, Bound); 4] {
+    [
         (":id", text(&job.id)),
         (":qty", int(job.qty)),
         (":max_attempts", int(job.max_attempts)),
         (":deadline", int(job.deadline)),
-    ];
-    match write(&tx, log, ENQUEUE, &params) {
+    ]
+}
+
+/// The values [`CLAIM`] binds.
+fn claim_params(owner: &str, now: u64, lease_ms: u64) -> [(&'static str, Bound); 3] {
+    [
+        (":owner", text(owner)),
+        (":now_plus_lease", int(now.saturating_add(lease_ms))),
+        (":now", int(now)),
+    ]
+}
+
+/// The values [`FINISH`] binds.
+fn finish_params(stamp: &Stamp, now: u64) -> [(&'static str, Bound); 5] {
+    [
+        (":id", text(&stamp.id)),
+        (":owner", text(&stamp.owner)),
+        (":token", int(stamp.token)),
+        (":attempt", int(stamp.attempt)),
+        (":now", int(now)),
+    ]
+}
+
+/// Inserts a job and returns it as stored.
+pub(crate) fn enqueue(conn: &Connection, log: &mut SqlLog, job: &NewJob) -> Result<JobRow> {
+    let tx = begin(conn, log)?;
+    match write(&tx, log, ENQUEUE, &enqueue_params(job)) {
         Err(Error::Sqlite(rusqlite::Error::SqliteFailure(err, _)))
             if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
         {
@@ -171,11 +195,7 @@ pub(crate) fn claim(
     let tx = begin(conn, log)?;
     sweep(&tx, log, QUARANTINE, &[(":now", int(now))])?;
     sweep(&tx, log, EXPIRE, &[(":now", int(now))])?;
-    let params = [
-        (":owner", text(owner)),
-        (":now_plus_lease", int(now.saturating_add(lease_ms))),
-        (":now", int(now)),
-    ];
+    let params = claim_params(owner, now, lease_ms);
     let claim = one(&tx, log, (CLAIM, true), &params, read_claim)?;
     if let Some(claim) = &claim {
         log.touch(&claim.id);
@@ -193,14 +213,7 @@ pub(crate) fn finish(
     now: u64,
 ) -> Result<Finish> {
     let tx = begin(conn, log)?;
-    let params = [
-        (":id", text(&stamp.id)),
-        (":owner", text(&stamp.owner)),
-        (":token", int(stamp.token)),
-        (":attempt", int(stamp.attempt)),
-        (":now", int(now)),
-    ];
-    let changed = write(&tx, log, FINISH, &params)?;
+    let changed = write(&tx, log, FINISH, &finish_params(stamp, now))?;
     let current = job_row(&tx, log, &stamp.id)?;
     commit(tx, log)?;
     if changed == 1 {

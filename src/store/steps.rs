@@ -15,7 +15,7 @@ use rusqlite::Connection;
 use super::log::{int, text};
 use super::{
     CLAIM, ENQUEUE, EXPIRE, Executed, FINISH, NAIVE_CLAIM_READ, NAIVE_CLAIM_WRITE, QUARANTINE,
-    SqlLog, one, read_claim, read_u64, sweep, write,
+    SqlLog, claim_params, enqueue_params, finish_params, one, read_claim, read_u64, sweep, write,
 };
 use crate::error::{Error, Result};
 use crate::model::{Claim, JobRow, NewJob, Stamp};
@@ -78,11 +78,7 @@ impl Statements {
         now: u64,
         lease_ms: u64,
     ) -> Result<(Executed, Option<Claim>)> {
-        let params = [
-            (":owner", text(owner)),
-            (":now_plus_lease", int(now.saturating_add(lease_ms))),
-            (":now", int(now)),
-        ];
+        let params = claim_params(owner, now, lease_ms);
         let claim = one(
             &self.conn,
             &mut self.log,
@@ -133,12 +129,7 @@ impl Statements {
 
     /// The enqueue's `INSERT` ([`ENQUEUE`]).
     pub(crate) fn insert(&mut self, job: &NewJob) -> Result<Executed> {
-        let params = [
-            (":id", text(&job.id)),
-            (":qty", int(job.qty)),
-            (":max_attempts", int(job.max_attempts)),
-            (":deadline", int(job.deadline)),
-        ];
+        let params = enqueue_params(job);
         write(&self.conn, &mut self.log, ENQUEUE, &params)?;
         self.last()
     }
@@ -146,14 +137,12 @@ impl Statements {
     /// The fenced finish's guarded `UPDATE` ([`FINISH`]); `true` when it
     /// changed the row.
     pub(crate) fn finish(&mut self, stamp: &Stamp, now: u64) -> Result<(Executed, bool)> {
-        let params = [
-            (":id", text(&stamp.id)),
-            (":owner", text(&stamp.owner)),
-            (":token", int(stamp.token)),
-            (":attempt", int(stamp.attempt)),
-            (":now", int(now)),
-        ];
-        let changed = write(&self.conn, &mut self.log, FINISH, &params)?;
+        let changed = write(
+            &self.conn,
+            &mut self.log,
+            FINISH,
+            &finish_params(stamp, now),
+        )?;
         Ok((self.last()?, changed == 1))
     }
 
