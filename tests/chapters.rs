@@ -330,3 +330,62 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
         );
     }
 }
+
+/// "On screen nothing goes wrong, even without the fence: A finishes at
+/// 500 ms, C takes snack-2 at 1000 ms, B finds nothing at 1010 ms. There
+/// are 140 orderings; with the fence none breaks an invariant, without it
+/// some accept A's stale finish and some deliver snack-1 twice."
+#[test]
+fn every_ordering_the_order_on_screen_is_fine_but_some_orderings_are_not() {
+    use leasefence::mechanism::invariants::{Side, along};
+    use leasefence::mechanism::orderings::census;
+    let scenario = Scenario::parse(chapter("every-ordering")).expect("parses");
+    let doc = replayed("every-ordering");
+    let counted = census(&scenario).expect("within the bound");
+    let orderings = json!(counted.orderings);
+    narrates(
+        "every-ordering",
+        &[
+            &doc["results"][2]["at"],
+            &doc["results"][3]["at"],
+            &doc["results"][4]["at"],
+            &orderings,
+        ],
+    );
+    check!(
+        [
+            pick(&doc, 2, &["worker", "accepted"]),
+            pick(&doc, 3, &["worker", "claim.id"]),
+            pick(&doc, 4, &["worker", "claim"]),
+        ],
+        [
+            json!({"worker": "A", "accepted": true}),
+            json!({"worker": "C", "claim.id": "snack-2"}),
+            json!({"worker": "B", "claim": null}),
+        ],
+        "R4, R5: A in time, C on snack-2, B finds nothing"
+    );
+    for guard in [Guard::IdOnly, Guard::IdAndOwner] {
+        let on_screen = along(&scenario, Side::Naive(guard)).expect("replays");
+        let broken: usize = on_screen.iter().map(|check| check.broken.len()).sum();
+        check!(broken, 0, "{guard:?}: the order on screen breaks nothing");
+    }
+    let tally = |side| {
+        counted
+            .sides
+            .iter()
+            .find(|t| t.side == side)
+            .expect("a side")
+    };
+    let naive = tally(Side::Naive(Guard::IdOnly));
+    check!(
+        (
+            tally(Side::Fenced).bad,
+            naive.stale_finish > 0,
+            naive.applied_twice > 0
+        ),
+        (0, true, true),
+        "R4, R12 over {} orderings: fenced bad, naive stale finish, applied twice",
+        counted.orderings
+    );
+}

@@ -437,6 +437,18 @@ fn korean_sessions() -> Vec<(String, Session)> {
         assert!(refused, "{document} is refused");
         sessions.push((format!("editor {index}"), editing));
     }
+    // The invariants panel: counted, a shortest ordering opened, and a
+    // timeline over the census's bound.
+    let mut counted = start("every-ordering");
+    counted.count_orderings().expect("counts");
+    sessions.push(("every-ordering counted".to_owned(), counted.clone()));
+    counted.open_shortest(Guard::IdAndOwner).expect("opens");
+    sessions.push(("every-ordering shortest".to_owned(), counted));
+    let mut long = start("fencing-off-vs-on");
+    let mut events = long.stepper.scenario.clone();
+    events.events.push(events.events[7].clone());
+    long.apply_editor(&events.to_json()).expect("applies");
+    sessions.push(("nine events".to_owned(), long));
     sessions
 }
 

@@ -16,6 +16,7 @@ pub mod parser_words;
 pub mod session;
 pub mod stepper;
 pub mod twist;
+pub mod verify;
 pub mod view;
 
 pub use chapters::{CHAPTERS, Chapter};

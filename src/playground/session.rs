@@ -101,6 +101,8 @@ pub struct Session {
     /// The chapters the learner has stepped to the end of, in course
     /// order (the page keeps them between visits).
     progress: Vec<&'static str>,
+    /// The invariants panel: its checks and the census ([`super::verify`]).
+    pub(crate) verify: super::verify::Verify,
 }
 
 impl Session {
@@ -117,6 +119,7 @@ impl Session {
             notice: None,
             lesson: None,
             progress: Vec::new(),
+            verify: Default::default(),
         };
         session.open_compare_for_chapter()?;
         Ok(session)
@@ -432,11 +435,13 @@ impl Session {
         if chapters::find(&self.stepper.chapter).is_some_and(|chapter| chapter.compare) {
             self.compare_open = true;
         }
+        self.open_verify_for_chapter();
         self.refresh_naive()
     }
 
     /// Replays the naive queue when the comparison is open and has none.
     fn refresh_naive(&mut self) -> Result<()> {
+        self.refresh_checks()?;
         if self.compare_open && self.naive.is_none() {
             self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
         }

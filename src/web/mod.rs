@@ -25,7 +25,7 @@ const PAGE_TYPES: &str = r#"
 /** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
 export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine"
   | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
-  | "fencing-off-vs-on";
+  | "fencing-off-vs-on" | "every-ordering";
 /** `mount`'s options, each optional. */
 export interface MountOptions {
   lang?: "ko" | "en";

@@ -16,13 +16,17 @@
 
 mod compare;
 mod events;
+mod invariants;
 mod lanes;
+mod orderings;
 mod sliders;
 mod step;
 
 pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
+pub use invariants::{INVARIANTS, InvariantRow, Light, VerifyView};
 pub use lanes::{Anchor, LanesView, Shape};
+pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView, guard_id};
 pub use sliders::SliderView;
 pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 
@@ -87,6 +91,8 @@ pub struct PositionView {
     pub finish: SliderView,
     /// The lease-length slider.
     pub lease: SliderView,
+    /// The invariants and every ordering, when open.
+    pub verify: Option<VerifyView>,
 }
 
 /// The prediction strip above the lanes.
@@ -211,6 +217,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         notice: session.notice.clone(),
         finish: sliders::finish(session),
         lease: sliders::lease(session),
+        verify: invariants::view(session),
     }
 }
 

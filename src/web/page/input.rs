@@ -35,6 +35,12 @@ pub(super) enum UserAction {
     Guard(Guard),
     /// The comparison was opened or closed.
     CompareToggled(bool),
+    /// The invariants panel was opened or closed.
+    VerifyToggled(bool),
+    /// Count every ordering of the timeline.
+    CountOrderings,
+    /// Open the shortest ordering that fails under this guard.
+    OpenShortest(Guard),
     Predict(bool),
     Guess(bool),
     /// A boundary slider moved: the finish's time or the lease's length.
@@ -167,13 +173,18 @@ fn attach(
     Ok(())
 }
 
-/// The comparison's `<details>` opened or closed.
+/// The comparison's or the invariants' `<details>` opened or closed.
 fn toggled(event: &Event) -> Option<UserAction> {
     let details: Element = event.target()?.dyn_into().ok()?;
-    if !details.class_list().contains("lf-compare") {
-        return None;
+    let open = details.has_attribute("open");
+    let classes = details.class_list();
+    if classes.contains("lf-compare") {
+        Some(UserAction::CompareToggled(open))
+    } else if classes.contains("lf-verify") {
+        Some(UserAction::VerifyToggled(open))
+    } else {
+        None
     }
-    Some(UserAction::CompareToggled(details.has_attribute("open")))
 }
 
 /// Maps a DOM event to an action, if it is one of ours.
@@ -215,6 +226,12 @@ fn action_for(event: &Event) -> Option<UserAction> {
             UserAction::Twist(Twist::from_name(twist)?, worker.to_owned())
         }
         "guess" => UserAction::Guess(arg == "accept"),
+        "count-orderings" => UserAction::CountOrderings,
+        "open-shortest" => UserAction::OpenShortest(if arg == "id_and_owner" {
+            Guard::IdAndOwner
+        } else {
+            Guard::IdOnly
+        }),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {
             what: arg,

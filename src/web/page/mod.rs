@@ -33,6 +33,7 @@ mod step;
 mod tables;
 mod timeline;
 mod twists;
+mod verify;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -235,6 +236,7 @@ impl Page {
                 | UserAction::Dragged
                 | UserAction::Twist(..)
                 | UserAction::ApplyEditor(_)
+                | UserAction::OpenShortest(_)
         );
         let redraw = self.apply(action)?;
         self.keep_progress()?;
@@ -369,6 +371,23 @@ impl Page {
             UserAction::CompareToggled(open) if open != session.compare_open() => {
                 session.set_compare_open(open).map_err(to_js_error)?;
                 Redraw::Position
+            }
+            UserAction::VerifyToggled(open) if open != session.verify_open() => {
+                session.set_verify_open(open).map_err(to_js_error)?;
+                Redraw::Position
+            }
+            UserAction::CountOrderings => {
+                let counted = session.count_orderings();
+                counted.map_err(|err| JsError::new(&err.to_string()))?;
+                Redraw::Position
+            }
+            // Everything: the comparison's guard picker follows the
+            // ordering's guard.
+            UserAction::OpenShortest(guard) => {
+                session.open_shortest(guard).map_err(to_js_error)?;
+                drop(state);
+                self.set_playing(false)?;
+                return Ok(Redraw::All);
             }
             UserAction::Predict(on) => {
                 session.set_predict(on);
@@ -506,6 +525,7 @@ impl Page {
         tables::draw_table(&self.doc, parts, &view.table)?;
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver)?;
         compare::draw(&self.doc, parts, lang, view.compare.as_ref())?;
+        verify::draw(&self.doc, parts, lang, view.verify.as_ref())?;
         boundary::draw(parts, &view)?;
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));

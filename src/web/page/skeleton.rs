@@ -36,6 +36,9 @@ pub(super) struct Parts {
     pub receiver: Element,
     pub compare_panel: Element,
     pub compare: Element,
+    /// The invariants panel and its body ([`super::verify`]).
+    pub verify_panel: Element,
+    pub verify: Element,
     /// The finish's time, in the boundary panel.
     pub finish: Slider,
     /// The length of the lease that finish presents, beside it.
@@ -74,6 +77,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let (grid, lanes_panel, bodies) = grid(doc, lang)?;
     let (boundary_panel, finish, lease) = boundary::build(doc, lang)?;
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard())?;
+    let (verify_panel, verify) = super::verify::build(doc, lang)?;
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang)?;
     let predict = predict_toggle(doc, lang, state.session.stepper.predict)?;
     let parts = Parts {
@@ -92,6 +96,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         receiver: bodies.receiver,
         compare_panel: compare_panel.0.clone(),
         compare,
+        verify_panel: verify_panel.0.clone(),
+        verify,
         finish,
         lease,
         editor_panel: editor_panel.0.clone(),
@@ -121,6 +127,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             // Right under the lanes it moves, on a phone as on a desktop.
             boundary_panel,
             grid,
+            verify_panel,
             extras,
             footer,
             El(parts.live.clone()),

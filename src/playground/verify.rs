@@ -1,0 +1,234 @@
+//! What the learner asked the mechanism to verify about the timeline on
+//! screen: the four invariants at every step, on the fenced queue and on
+//! the naive one the comparison uses, and every ordering of the actors,
+//! counted on demand, with the shortest failing one ready to open.
+//!
+//! The checks replay the timeline on the naive side, and counting
+//! replays it once per ordering and side, so both are kept here, each
+//! with the scenario (and guard) it was made from: a view of another
+//! timeline never shows them, and nothing has to be told when the
+//! timeline changes. The checks are made only while the panel is open;
+//! the census only when the learner asks (it can take the better part of
+//! a second).
+
+use crate::error::Result;
+use crate::mechanism::Refusal;
+use crate::mechanism::invariants::{Side, StepCheck, along, along_timeline};
+use crate::mechanism::orderings::{Census, census, lanes};
+use crate::playground::session::{Said, Session, Status};
+use crate::playground::stepper::SANDBOX;
+use crate::scenario::Scenario;
+use crate::unfenced::Guard;
+
+/// The chapters that open the panel when loaded: the one about it, and
+/// the fencing comparison, whose counterexamples it counts.
+pub const OPENS_IN: &[&str] = &["every-ordering", "fencing-off-vs-on"];
+
+/// The most orderings the page counts at once: the census replays each on
+/// three sides, and this many stay under a second in the browser
+/// (`make bench-page` measures it; `census_ms` in e2e/budgets.mjs).
+pub const PAGE_ORDERINGS: usize = 600;
+
+/// Whether a timeline's orderings can be counted on the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Countable {
+    /// Within every bound: the actors (in order of first event), the
+    /// events and how many orderings there are.
+    Yes {
+        /// The actors.
+        actors: Vec<String>,
+        /// How many events.
+        events: usize,
+        /// How many orderings.
+        orderings: usize,
+    },
+    /// More events or actors than the census enumerates.
+    TooBig {
+        /// Events in the timeline.
+        events: usize,
+        /// Actors in it (counted only up to what was read).
+        actors: usize,
+    },
+    /// Within the census's bounds, but more orderings than the page
+    /// counts at once ([`PAGE_ORDERINGS`]).
+    TooMany {
+        /// How many orderings.
+        orderings: usize,
+    },
+}
+
+/// Sizes `scenario` up against the census's bounds and the page's.
+pub fn countable(scenario: &Scenario) -> Countable {
+    let events = scenario.events.len();
+    let lanes = match lanes(scenario) {
+        Ok(lanes) => lanes,
+        Err(Refusal::TooManyActors { got, .. }) => {
+            return Countable::TooBig {
+                events,
+                actors: got,
+            };
+        }
+        Err(_) => {
+            let mut actors: Vec<&str> = scenario.events.iter().map(|e| e.worker.as_str()).collect();
+            actors.sort_unstable();
+            actors.dedup();
+            return Countable::TooBig {
+                events,
+                actors: actors.len(),
+            };
+        }
+    };
+    // events! / (each lane's length)!, one factor at a time so it stays
+    // exact (at most 8 events: 40,320).
+    let mut orderings = 1usize;
+    let mut placed = 0usize;
+    for (_, mine) in &lanes {
+        for k in 1..=mine.len() {
+            placed += 1;
+            orderings = orderings * placed / k;
+        }
+    }
+    if orderings > PAGE_ORDERINGS {
+        return Countable::TooMany { orderings };
+    }
+    Countable::Yes {
+        actors: lanes.into_iter().map(|(actor, _)| actor).collect(),
+        events,
+        orderings,
+    }
+}
+
+/// The panel's state; see the module documentation.
+#[derive(Debug, Clone, Default)]
+pub struct Verify {
+    open: bool,
+    checks: Option<Checks>,
+    census: Option<(Scenario, Census)>,
+    opened: Option<Opened>,
+}
+
+/// The invariants after every step of one timeline, on both sides.
+#[derive(Debug, Clone)]
+pub struct Checks {
+    scenario: Scenario,
+    /// The naive side's guard.
+    pub guard: Guard,
+    /// After each event, with the fence.
+    pub fenced: Vec<StepCheck>,
+    /// After each event, without it.
+    pub naive: Vec<StepCheck>,
+}
+
+/// A shortest failing ordering the learner opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    scenario: Scenario,
+    /// The chapter (or `sandbox`) whose orderings it came from.
+    pub from: String,
+    /// The naive guard it fails under.
+    pub guard: Guard,
+}
+
+impl Session {
+    /// Whether the invariants panel is open.
+    pub fn verify_open(&self) -> bool {
+        self.verify.open
+    }
+
+    /// Opens or closes the invariants panel; an open one checks the
+    /// timeline on screen.
+    pub fn set_verify_open(&mut self, open: bool) -> Result<()> {
+        self.verify.open = open;
+        self.refresh_checks()
+    }
+
+    /// The invariants at every step of the timeline on screen, while the
+    /// panel is open.
+    pub fn checks(&self) -> Option<&Checks> {
+        let checks = self.verify.checks.as_ref()?;
+        let current = checks.scenario == self.stepper.scenario && checks.guard == self.guard();
+        current.then_some(checks)
+    }
+
+    /// The census of the timeline on screen, once counted.
+    pub fn census(&self) -> Option<&Census> {
+        let (scenario, census) = self.verify.census.as_ref()?;
+        (*scenario == self.stepper.scenario).then_some(census)
+    }
+
+    /// The shortest failing ordering on screen, if the learner opened one
+    /// and has not changed it since.
+    pub fn opened(&self) -> Option<&Opened> {
+        let opened = self.verify.opened.as_ref()?;
+        (opened.scenario == self.stepper.scenario).then_some(opened)
+    }
+
+    /// Counts every ordering of the timeline on screen, if the page can
+    /// (see [`countable`]); a timeline over a bound is left uncounted,
+    /// and the view says why.
+    pub fn count_orderings(&mut self) -> std::result::Result<(), Refusal> {
+        if self.census().is_some() {
+            return Ok(());
+        }
+        let scenario = &self.stepper.scenario;
+        if let Countable::Yes { .. } = countable(scenario) {
+            let counted = census(scenario)?;
+            self.verify.census = Some((scenario.clone(), counted));
+        }
+        Ok(())
+    }
+
+    /// Opens the shortest ordering that fails under `guard` as the
+    /// learner's own timeline, at its start, with the comparison and the
+    /// panel on that guard; nothing changes if there is none.
+    pub fn open_shortest(&mut self, guard: Guard) -> Result<()> {
+        let failing = self.census().and_then(|census| {
+            let tally = census.sides.iter().find(|t| t.side == Side::Naive(guard))?;
+            Some(tally.shortest.as_ref()?.scenario.clone())
+        });
+        let Some(scenario) = failing else {
+            return Ok(());
+        };
+        let from = match &self.stepper.forked_from {
+            Some(chapter) if self.stepper.chapter == SANDBOX => chapter.clone(),
+            _ => self.stepper.chapter.clone(),
+        };
+        self.load(SANDBOX, scenario.clone(), 0)?;
+        self.stepper.forked_from = Some(from.clone());
+        self.verify.open = true;
+        self.verify.opened = Some(Opened {
+            scenario,
+            from,
+            guard,
+        });
+        self.editor_status = Some(Status {
+            kind: Said::Done,
+            text: self.lang.text("verify.opened_status").to_owned(),
+        });
+        self.set_guard(guard)
+    }
+
+    /// Opens the panel for a chapter about it ([`OPENS_IN`]).
+    pub(crate) fn open_verify_for_chapter(&mut self) {
+        if OPENS_IN.contains(&self.stepper.chapter.as_str()) {
+            self.verify.open = true;
+        }
+    }
+
+    /// Checks the invariants of the timeline on screen, on both sides,
+    /// when the panel is open and they are not yet made for it.
+    pub(crate) fn refresh_checks(&mut self) -> Result<()> {
+        if !self.verify.open || self.checks().is_some() {
+            return Ok(());
+        }
+        let scenario = self.stepper.scenario.clone();
+        let guard = self.guard();
+        self.verify.checks = Some(Checks {
+            fenced: along_timeline(&self.stepper.timeline),
+            naive: along(&scenario, Side::Naive(guard))?,
+            scenario,
+            guard,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,191 @@
+//! Every ordering, in the invariants panel: how many orderings the
+//! timeline's actors have, the button that counts them (the census is
+//! too slow to run on every step), the counts per queue once counted, and
+//! a button per naive queue that opens its shortest failing ordering.
+
+use crate::mechanism::invariants::Side;
+use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};
+use crate::playground::Lang;
+use crate::playground::session::Session;
+use crate::playground::verify::{Countable, PAGE_ORDERINGS, countable};
+use crate::unfenced::Guard;
+use serde::Serialize;
+
+use super::invariants::{guard_name, naive_name};
+
+/// The orderings part of the panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OrderingsView {
+    /// The actors, the events and how many orderings, or why the page
+    /// does not count them.
+    pub summary: String,
+    /// The count button's label, while it can count and has not.
+    pub count: Option<String>,
+    /// The counts, once counted.
+    pub table: Option<CountTable>,
+    /// Said when the timeline on screen is a shortest failing ordering.
+    pub opened: Option<String>,
+}
+
+/// The counts: one column per queue, one row per kind of failure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CountTable {
+    /// The queues: fenced, then each naive guard.
+    pub columns: Vec<String>,
+    /// Each kind of failure, with its count per queue.
+    pub rows: Vec<CountRow>,
+    /// Per queue, the button that opens its shortest failing ordering.
+    pub open: Vec<Option<OpenButton>>,
+    /// The conclusion.
+    pub note: String,
+}
+
+/// A kind of failure, counted on each queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CountRow {
+    /// What is counted.
+    pub label: String,
+    /// Per queue: the count, marked ✓ when 0 and ✗ otherwise.
+    pub cells: Vec<String>,
+    /// Per queue, whether the count is 0.
+    pub zero: Vec<bool>,
+}
+
+/// Opens a naive queue's shortest failing ordering as a timeline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenButton {
+    /// The id of the guard it fails under (`id_only`, `id_and_owner`),
+    /// which the button carries back.
+    pub id: &'static str,
+    /// `Open (5 steps)`.
+    pub label: String,
+}
+
+/// The name the page's button carries for `guard`.
+pub fn guard_id(guard: Guard) -> &'static str {
+    match guard {
+        Guard::IdOnly => "id_only",
+        Guard::IdAndOwner => "id_and_owner",
+    }
+}
+
+/// The orderings part, for the timeline on screen.
+pub fn view(session: &Session) -> OrderingsView {
+    let lang = session.lang;
+    let scenario = &session.stepper.scenario;
+    let (summary, can_count) = match countable(scenario) {
+        Countable::Yes {
+            actors,
+            events,
+            orderings,
+        } => {
+            let values = [
+                ("actors", actors.len().to_string()),
+                ("names", actors.join(", ")),
+                ("events", events.to_string()),
+                ("orderings", orderings.to_string()),
+            ];
+            (lang.fill("verify.orderings", &values), true)
+        }
+        Countable::TooBig { events, actors } => {
+            let values = [
+                ("events", events.to_string()),
+                ("actors", actors.to_string()),
+                ("max_events", MAX_EVENTS.to_string()),
+                ("max_actors", MAX_ACTORS.to_string()),
+            ];
+            (lang.fill("verify.too_big", &values), false)
+        }
+        Countable::TooMany { orderings } => {
+            let values = [
+                ("orderings", orderings.to_string()),
+                ("max", PAGE_ORDERINGS.to_string()),
+            ];
+            (lang.fill("verify.too_many", &values), false)
+        }
+    };
+    let census = session.census();
+    let opened = session.opened().map(|opened| {
+        let values = [
+            ("title", session.title_of(&opened.from)),
+            ("guard", guard_name(lang, opened.guard)),
+            ("step", scenario.events.len().to_string()),
+        ];
+        lang.fill("verify.opened", &values)
+    });
+    OrderingsView {
+        summary,
+        count: (can_count && census.is_none()).then(|| lang.text("verify.count").to_owned()),
+        table: census.map(|census| table(lang, census)),
+        opened,
+    }
+}
+
+/// A kind of failure: its label's key, and its count in a tally.
+type Kind = (&'static str, fn(&Tally) -> usize);
+
+fn table(lang: Lang, census: &Census) -> CountTable {
+    let columns = census
+        .sides
+        .iter()
+        .map(|tally| match tally.side {
+            Side::Fenced => lang.text("verify.fenced").to_owned(),
+            Side::Naive(guard) => naive_name(lang, guard),
+        })
+        .collect();
+    let kinds: [Kind; 5] = [
+        ("verify.bad", |t| t.bad),
+        ("verify.stale", |t| t.stale_finish),
+        ("verify.twice", |t| t.applied_twice),
+        ("verify.holders", |t| t.two_holders),
+        ("verify.reused", |t| t.token_reused),
+    ];
+    let rows = kinds
+        .iter()
+        .map(|(key, count)| {
+            let counts: Vec<usize> = census.sides.iter().map(count).collect();
+            CountRow {
+                label: lang.text(key).to_owned(),
+                cells: counts
+                    .iter()
+                    .map(|n| format!("{} {n}", if *n == 0 { '✓' } else { '✗' }))
+                    .collect(),
+                zero: counts.iter().map(|n| *n == 0).collect(),
+            }
+        })
+        .collect();
+    let open = census
+        .sides
+        .iter()
+        .map(|tally| {
+            let (Side::Naive(guard), Some(failing)) = (tally.side, &tally.shortest) else {
+                return None;
+            };
+            let steps = failing.scenario.events.len().to_string();
+            Some(OpenButton {
+                id: guard_id(guard),
+                label: lang.fill("verify.open", &[("step", steps)]),
+            })
+        })
+        .collect();
+    let fenced_bad = census
+        .sides
+        .iter()
+        .filter(|tally| tally.side == Side::Fenced)
+        .map(|tally| tally.bad)
+        .sum::<usize>();
+    let values = [
+        ("orderings", census.orderings.to_string()),
+        ("n", fenced_bad.to_string()),
+    ];
+    let note = match fenced_bad {
+        0 => lang.fill("verify.fenced_none", &values),
+        _ => lang.fill("verify.fenced_some", &values),
+    };
+    CountTable {
+        columns,
+        rows,
+        open,
+        note,
+    }
+}
