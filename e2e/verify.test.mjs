@@ -1,0 +1,140 @@
+// The invariants panel and every ordering (issue 11, parts 3-5), end to
+// end in Chromium: the naive column turns red at the step that breaks an
+// invariant, counting finds no bad fenced ordering, and a click opens the
+// shortest failing ordering as a timeline. Screenshots of the chapter in
+// both languages at 360 and 1280 px land in target/screenshots/verify-*.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { SHOTS, base64url, start } from "./harness.mjs";
+
+let base;
+let browser;
+let stop;
+
+before(async () => {
+  ({ base, browser, stop } = await start());
+});
+
+after(async () => {
+  await stop?.();
+});
+
+/** A page that records console errors and uncaught exceptions. */
+async function open(path, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(base + path);
+  await page.waitForSelector(".lf [data-event]");
+  page.problems = problems;
+  return page;
+}
+
+async function done(page) {
+  assert.deepEqual(page.problems, [], "no console errors or exceptions");
+  await page.context().close();
+}
+
+/** The invariants table: per row, [name, fenced, naive] as {holds, text}. */
+const invariants = (page) =>
+  page.$$eval(".lf-verify table:nth-of-type(1) tr", (rows) =>
+    rows.slice(1).map((row) =>
+      [...row.querySelectorAll("td")].map((cell) => ({
+        holds: cell.getAttribute("data-holds") === "true",
+        text: cell.textContent,
+      }))));
+
+/** Clicks the count button; returns how long until the counts were drawn. */
+async function count(page, label) {
+  const started = Date.now();
+  await page.getByRole("button", { name: label }).click();
+  await page.waitForSelector(".lf-verify table:nth-of-type(2)");
+  return Date.now() - started;
+}
+
+describe("invariants and every ordering", () => {
+  test("the naive column turns red at the step where the stale finish lands, the fenced one never", async () => {
+    const page = await open("/#chapter=fencing-off-vs-on&lang=en");
+    assert.equal(await page.$eval(".lf-verify", (el) => el.open), true, "the chapter opens the panel");
+    await page.focus(".lf");
+    for (let step = 1; step <= 8; step++) {
+      await page.keyboard.press("ArrowRight");
+      const rows = await invariants(page);
+      assert.equal(rows.length, 4);
+      assert.ok(rows.every(([fenced]) => fenced.holds && fenced.text === "✓ holds"), `step ${step}: fenced green`);
+      const stale = rows[1][1];
+      assert.equal(stale.holds, step < 3, `step ${step}: the accepted-finish invariant on the naive side`);
+      if (step >= 3) assert.match(stale.text, /^✗ broken at step 3: A's finish of snack-1/);
+    }
+    await done(page);
+  });
+
+  test("counting the chapter's orderings shows no bad fenced ordering; a click opens the shortest failing one", async () => {
+    const page = await open("/#chapter=every-ordering&lang=en");
+    assert.match(await page.textContent(".lf-verify"), /140 orderings/);
+    const ms = await count(page, "Count every ordering");
+    const table = await page.$$eval(".lf-verify table:nth-of-type(2) tr", (rows) =>
+      rows.slice(1, 6).map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent)));
+    assert.deepEqual(table.map((cells) => cells[0]), Array(5).fill("✓ 0"), "with the fence: every count 0");
+    assert.match(table[0][1], /^✗ [1-9]/, "without the fence (id only): bad orderings");
+    assert.match(await page.textContent(".lf-verify"), /none of the 140 orderings breaks an invariant/);
+    console.log(`# counted 140 orderings in ${ms} ms (click to drawn)`);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${SHOTS}/verify-counted-${width}-en.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.locator("[data-action=open-shortest][data-arg=id_only]").click();
+    assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
+    const events = await page.$$eval(".lf [data-event]", (rows) => rows.length);
+    assert.equal(events, 5, "the shortest failing ordering has 5 events");
+    assert.match(await page.evaluate(() => location.hash), /scenario=/, "its address carries it");
+    await page.focus(".lf");
+    await page.keyboard.press("End");
+    const rows = await invariants(page);
+    assert.ok(rows.every(([fenced]) => fenced.holds), "fenced green at its end");
+    assert.equal(rows[1][1].holds, false);
+    assert.match(rows[1][1].text, /^✗ broken at step 5: A's finish of snack-1/);
+    await page.screenshot({ path: `${SHOTS}/verify-shortest-1280-en.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("in Korean, at 360 and 1280 px, the chapter counts and says it in Korean", async () => {
+    for (const width of [360, 1280]) {
+      const page = await open("/#chapter=every-ordering&lang=ko", { width });
+      await count(page, "모든 실행 순서 세기");
+      const said = await page.textContent(".lf-verify");
+      assert.match(said, /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
+      await page.focus(".lf");
+      await page.keyboard.press("End");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
+      await page.screenshot({ path: `${SHOTS}/verify-counted-${width}-ko.png`, fullPage: true });
+      await done(page);
+    }
+  });
+
+  test("the page's bound: 3 workers, 8 events (560 orderings) are counted; the time is printed", async () => {
+    const worker = (name, at) => [
+      { at, worker: name, do: "claim", lease_ms: 100 },
+      { at: at + 50, worker: name, do: "send" },
+      { at: at + 150, worker: name, do: "finish" },
+    ];
+    const events = [...worker("A", 0), ...worker("B", 200), ...worker("C", 400)].slice(0, 8);
+    const scenario = { jobs: [{ id: "snack-1", qty: 1, deadline: 5000 }], events };
+    const page = await open(`/#scenario=${base64url(JSON.stringify(scenario))}&lang=en`);
+    await page.locator(".lf-verify summary").click();
+    assert.match(await page.textContent(".lf-verify"), /560 orderings/);
+    const ms = await count(page, "Count every ordering");
+    const fenced = await page.$$eval(".lf-verify table:nth-of-type(2) tr td:nth-child(2)", (cells) =>
+      cells.slice(0, 5).map((cell) => cell.textContent));
+    assert.deepEqual(fenced, Array(5).fill("✓ 0"));
+    console.log(`# counted 560 orderings in ${ms} ms (click to drawn)`);
+    await done(page);
+  });
+});
