@@ -86,6 +86,7 @@ describe("invariants and every ordering", () => {
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: `${SHOTS}/verify-counted-${width}-en.png`, fullPage: true });
+      await page.locator(".lf-verify").screenshot({ path: `${SHOTS}/verify-panel-${width}-en.png` });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -115,6 +116,7 @@ describe("invariants and every ordering", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
       await page.screenshot({ path: `${SHOTS}/verify-counted-${width}-ko.png`, fullPage: true });
+      await page.locator(".lf-verify").screenshot({ path: `${SHOTS}/verify-panel-${width}-ko.png` });
       await done(page);
     }
   });
