@@ -5,7 +5,9 @@
 // both languages at 360 and 1280 px land in target/screenshots/verify-*.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { SHOTS, base64url, start } from "./harness.mjs";
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let base;
 let browser;
@@ -20,8 +22,8 @@ after(async () => {
 });
 
 /** A page that records console errors and uncaught exceptions. */
-async function open(path, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+async function open(path, { width = 1280, height = 900, scheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
   const page = await context.newPage();
   const problems = [];
   page.on("console", (message) => {
@@ -121,6 +123,27 @@ describe("invariants and every ordering", () => {
     }
   });
 
+  test("the counted panel, red cells included, has no serious or critical axe violation (light and dark)", async () => {
+    for (const scheme of ["light", "dark"]) {
+      const page = await open("/#chapter=every-ordering&lang=ko", { scheme });
+      await count(page, "모든 실행 순서 세기");
+      await page.locator("[data-action=open-shortest][data-arg=id_only]").click();
+      await page.focus(".lf");
+      await page.keyboard.press("End");
+      await count(page, "모든 실행 순서 세기");
+      await page.addScriptTag({ path: AXE });
+      const found = await page.evaluate(async () => {
+        const { violations } = await window.axe.run(".lf-verify", { resultTypes: ["violations"] });
+        return violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id} (${v.impact}) x${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+      });
+      assert.deepEqual(found, [], scheme);
+      await page.locator(".lf-verify").screenshot({ path: `${SHOTS}/verify-panel-shortest-${scheme}-ko.png` });
+      await done(page);
+    }
+  });
+
   test("the page's bound: 3 workers, 8 events (560 orderings) are counted; the time is printed", async () => {
     const worker = (name, at) => [
       { at, worker: name, do: "claim", lease_ms: 100 },
@@ -131,7 +154,8 @@ describe("invariants and every ordering", () => {
     const scenario = { jobs: [{ id: "snack-1", qty: 1, deadline: 5000 }], events };
     const page = await open(`/#scenario=${base64url(JSON.stringify(scenario))}&lang=en`);
     await page.locator(".lf-verify summary").click();
-    assert.match(await page.textContent(".lf-verify"), /560 orderings/);
+    // Opening draws the panel on the `toggle` event, which comes after the click.
+    await page.waitForFunction(() => /560 orderings/.test(document.querySelector(".lf-verify").textContent));
     const ms = await count(page, "Count every ordering");
     const fenced = await page.$$eval(".lf-verify table:nth-of-type(2) tr td:nth-child(2)", (cells) =>
       cells.slice(0, 5).map((cell) => cell.textContent));
