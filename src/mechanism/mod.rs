@@ -16,8 +16,8 @@
 //!   failing ordering as a scenario.
 //! * [`invariants`]: four facts checked after every step of a timeline.
 //!
-//! Nothing here is called by the page yet. All SQL stays in
-//! [`crate::store`].
+//! The page's invariants panel ([`crate::playground::verify`]) calls
+//! [`orderings`] and [`invariants`]. All SQL stays in [`crate::store`].
 
 pub mod invariants;
 pub mod orderings;
