@@ -144,6 +144,25 @@ describe("invariants and every ordering", () => {
     }
   });
 
+  test("in a compact Korean embed the chapter's panel is shown and counts; elsewhere a closed one is hidden", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const body = `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>embed</title></head><body>
+<script type="module" src="leasefence.js"></script>
+<div data-leasefence data-scenario="every-ordering" data-compact></div>
+<div data-leasefence data-scenario="canonical" data-compact></div></body></html>`;
+    await page.route("**/embed-verify.html", (route) => route.fulfill({ contentType: "text/html", body }));
+    await page.goto(`${base}/embed-verify.html`);
+    await page.waitForFunction(() => [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
+    const [chapter, other] = await page.$$("[data-leasefence] .lf-verify");
+    assert.equal(await chapter.isVisible(), true, "every-ordering: the panel is open and shown");
+    assert.equal(await other.isVisible(), false, "canonical: the closed panel is hidden in a compact embed");
+    await page.locator("[data-leasefence]").first().getByRole("button", { name: "모든 실행 순서 세기" }).click();
+    await page.waitForFunction(() => document.querySelector("[data-leasefence] .lf-verify table:nth-of-type(2)"));
+    assert.match(await chapter.textContent(), /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
+    await context.close();
+  });
+
   test("the page's bound: 3 workers, 8 events (560 orderings) are counted; the time is printed", async () => {
     const worker = (name, at) => [
       { at, worker: name, do: "claim", lease_ms: 100 },
