@@ -97,7 +97,7 @@ describe("invariants and every ordering", () => {
     const events = await page.$$eval(".lf [data-event]", (rows) => rows.length);
     assert.equal(events, 5, "the shortest failing ordering has 5 events");
     assert.match(await page.evaluate(() => location.hash), /scenario=/, "its address carries it");
-    await page.focus(".lf");
+    assert.equal(await page.evaluate(() => document.activeElement?.matches(".lf")), true, "the keyboard is on the playground");
     await page.keyboard.press("End");
     const rows = await invariants(page);
     assert.ok(rows.every(([fenced]) => fenced.holds), "fenced green at its end");

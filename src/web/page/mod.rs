@@ -224,6 +224,9 @@ impl Page {
             _ => None,
         };
         let switched = action == UserAction::SwitchLang;
+        // The button that opened an ordering is gone with the old frame:
+        // the keyboard goes to the playground, where → steps the ordering.
+        let opened = matches!(action, UserAction::OpenShortest(_));
         // The address bar follows the scenario and the language; the step
         // goes into copied links only (rewriting history on every step is
         // slow and floods the back button).
@@ -254,6 +257,9 @@ impl Page {
         }
         if switched {
             skeleton::focus_lang_button(self)?;
+        }
+        if opened {
+            self.root.unchecked_ref::<web_sys::HtmlElement>().focus()?;
         }
         // Host pages hear about it last, with no borrow held: a listener
         // may drive the playground again. A new timeline reveals nothing.
