@@ -53,7 +53,10 @@ declare global {
 
 /// Installs a panic hook, so a bug shows its message and place in the
 /// console instead of "unreachable executed". (The message is enough to
-/// find the bug; a JavaScript stack of the wasm frames adds little.)
+/// find the bug; a JavaScript stack of the wasm frames adds little.) Not
+/// in `make web`'s build, whose panics abort on the spot and never reach
+/// a hook (the Makefile says why); the browser tests have it.
+#[cfg(not(panic = "immediate-abort"))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 fn start() {
     std::panic::set_hook(Box::new(|info| {
