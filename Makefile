@@ -35,16 +35,19 @@ browser-test:
 # The browser's module is built with its own standard library, compiled for
 # size (`optimize_for_size`), with panics that abort on the spot instead of
 # formatting a message nobody reads (`-Cpanic=immediate-abort`, no panic
-# locations): 21.8 KB less gzip than the prebuilt std (BENCHMARKS.md). Both
-# are unstable options; this machine's one toolchain is stable and no
-# nightly can be fetched, so RUSTC_BOOTSTRAP=1 lets the stable compiler take
-# them (it needs the rust-src component, which the setup script adds). A
-# compiler upgrade may rename them: `make web SMALL_STD=` builds with the
-# prebuilt std. Tests (`browser-test`) always use the prebuilt std, so a
-# panic in a test still says where it happened.
+# locations), and derived `Debug` impls that print only the type's name
+# (`-Zfmt-debug=shallow`: no message of the page or the API uses one; ids
+# and names print through `str`'s own `Debug`). Together 23.5 KB less
+# gzip than the prebuilt std (BENCHMARKS.md). All are unstable options;
+# this machine's one toolchain is stable and no nightly can be fetched, so
+# RUSTC_BOOTSTRAP=1 lets the stable compiler take them (it needs the
+# rust-src component, which the setup script adds). A compiler upgrade may
+# rename them: `make web SMALL_STD=` builds with the prebuilt std. Tests
+# (`browser-test`) always use the prebuilt std, so a panic in a test still
+# says where it happened.
 SMALL_STD ?= 1
 WEB_BUILD = PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" \
-	$(if $(SMALL_STD),RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none") \
+	$(if $(SMALL_STD),RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow") \
 	wasm-pack build --profile web --target web
 comma := ,
 WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-features=optimize_for_size)
