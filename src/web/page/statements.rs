@@ -48,10 +48,10 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
             .class("lf-guard")
             .child(El::new(doc, "span")?.text(&t("stmt.race")))
             .child(race),
-        button("reset", "⇤", "controls.reset")?,
+        button("reset", "⇤", "stmt.reset")?,
         button("back", "←", "stmt.back")?,
         button("step", "→", "stmt.step")?,
-        button("end", "⇥", "controls.end")?,
+        button("end", "⇥", "stmt.end")?,
         position,
     ]);
     let details = El(panel.details.clone())
