@@ -5,8 +5,9 @@
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 //!
-//! Native only for now: nothing on the page calls the mechanism yet, and
-//! its browser tests come with the page's panel.
+//! Native only: the page's statement panel is tested on the view it
+//! draws (`tests/statement_panel.rs`) and in Chromium
+//! (`e2e/statements.test.mjs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 
