@@ -230,6 +230,8 @@ const ALLOWED: &[&str] = &[
     "A", "B", "C", "A-restarted", "C-restarted", "snack-1", "snack-2", "snack-3",
     // What the test's learner typed into the editor, said back to them.
     "colour", "claimm",
+    // The SQL keywords the statement panel names (issue 11).
+    "BEGIN", "IMMEDIATE", "COMMIT", "SELECT", "UPDATE",
 ];
 
 /// The Latin words of `text` that are not allowed; text in backticks is
@@ -355,7 +357,7 @@ fn every_refusal_reason_has_a_korean_name() {
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "id", "result", "state", "reason",
-    "anchor", "class", "actors", "kind",
+    "anchor", "class", "actors", "kind", "cells",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the
@@ -577,5 +579,39 @@ fn the_full_pages_own_words_exist_in_korean() {
         latin,
         Vec::<String>::new(),
         "Latin words in the page's Korean words"
+    );
+}
+
+/// The statement panel in Korean, at every statement of both races, has
+/// no Latin word outside the allow-list (its SQL aside).
+#[test]
+fn korean_statement_panel_has_no_latin_words_outside_the_allow_list() {
+    use leasefence::playground::races::{Move, Race};
+    let mut session = support::session(leasefence::playground::races::CHAPTER, Lang::Ko);
+    let mut found = std::collections::BTreeSet::new();
+    let mut walked = 0;
+    for race in Race::ALL {
+        let races = &mut session.races;
+        races.apply(Move::Race(race)).expect("runs");
+        for position in 0..=races.total() {
+            let drawn = view::statements(races, Lang::Ko).expect("open in its chapter");
+            let drawn = serde_json::to_value(drawn).expect("serialises");
+            let mut texts = Vec::new();
+            strings(&drawn, &format!("{race:?} {position}"), &mut texts);
+            walked += texts.len();
+            for (path, text) in texts {
+                let words = latin_outside_the_allow_list(&text);
+                if !words.is_empty() {
+                    found.insert(format!("{path}: {words:?} in {text:?}"));
+                }
+            }
+            races.apply(Move::Step).expect("steps");
+        }
+    }
+    assert!(walked > 500, "only {walked} texts walked");
+    check!(
+        found.into_iter().collect::<Vec<_>>(),
+        Vec::<String>::new(),
+        "Latin words in the Korean statement panel"
     );
 }

@@ -375,6 +375,7 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
         // C never claimed: no lease to change, and the slider says why.
         row("deadline-expired", "C at 800", None),
         row("fencing-off-vs-on", "C at 3001", Some(1000)),
+        row("write-lock", "A at 306", Some(1000)),
     ];
     check!(
         current,

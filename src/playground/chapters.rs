@@ -43,6 +43,7 @@ pub const CHAPTERS: &[Chapter] = &[
     chapter!("late-delivery", "late-delivery", false),
     chapter!("deadline-expired", "deadline-expired", false),
     chapter!("fencing-off-vs-on", "fencing-off-vs-on", true),
+    chapter!("write-lock", "write-lock", false),
 ];
 
 /// The most `jobs × events` the page replays into frames: each frame may

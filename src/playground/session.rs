@@ -11,6 +11,7 @@
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
+use crate::playground::races::{self, Races};
 use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
@@ -101,6 +102,8 @@ pub struct Session {
     /// The chapters the learner has stepped to the end of, in course
     /// order (the page keeps them between visits).
     progress: Vec<&'static str>,
+    /// The statement panel: its race and the learner's place in it.
+    pub races: Races,
 }
 
 impl Session {
@@ -117,6 +120,7 @@ impl Session {
             notice: None,
             lesson: None,
             progress: Vec::new(),
+            races: Races::default(),
         };
         session.open_compare_for_chapter()?;
         Ok(session)
@@ -431,6 +435,9 @@ impl Session {
     fn open_compare_for_chapter(&mut self) -> Result<()> {
         if chapters::find(&self.stepper.chapter).is_some_and(|chapter| chapter.compare) {
             self.compare_open = true;
+        }
+        if self.stepper.chapter == races::CHAPTER {
+            self.races.apply(races::Move::Open(true))?;
         }
         self.refresh_naive()
     }

@@ -18,12 +18,17 @@ mod compare;
 mod events;
 mod lanes;
 mod sliders;
+mod statements;
 mod step;
 
 pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
 pub use lanes::{Anchor, LanesView, Shape};
 pub use sliders::SliderView;
+pub use statements::{
+    ActorView, LaneRow, LaneView, LineView, NowView, SideView, StatementsView, Verdict,
+    view as statements,
+};
 pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
 
 use crate::playground::explain::{COLUMNS, cell, describe, reason_text};

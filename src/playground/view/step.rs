@@ -134,9 +134,9 @@ pub fn card(session: &Session) -> Option<StepView> {
     })
 }
 
-fn statement(session: &Session, executed: &Executed, refused: bool) -> StatementView {
-    let lang = session.lang;
-    let params = executed
+/// A statement's bound values as `:name = value, ...`.
+pub(super) fn params(executed: &Executed) -> String {
+    executed
         .params
         .iter()
         .map(|(name, value)| {
@@ -146,7 +146,12 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
             )
         })
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(", ")
+}
+
+fn statement(session: &Session, executed: &Executed, refused: bool) -> StatementView {
+    let lang = session.lang;
+    let params = params(executed);
     // The guarded UPDATE that changed nothing is where the refusal
     // happened: "0 rows changed" is the rejection.
     let refusal = refused && executed.sql == store::FINISH.trim() && executed.rows == 0;

@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::Page;
+use crate::playground::races::{Move, Race};
 use crate::playground::session::Knob;
 use crate::playground::twist::Twist;
 use crate::unfenced::Guard;
@@ -53,6 +54,8 @@ pub(super) enum UserAction {
     CopyLink,
     /// The URL hash changed.
     LoadHash,
+    /// A move in the statement panel.
+    Statements(Move),
 }
 
 /// Where a listener is attached.
@@ -167,13 +170,17 @@ fn attach(
     Ok(())
 }
 
-/// The comparison's `<details>` opened or closed.
+/// The comparison's or the statement panel's `<details>` opened or closed.
 fn toggled(event: &Event) -> Option<UserAction> {
     let details: Element = event.target()?.dyn_into().ok()?;
-    if !details.class_list().contains("lf-compare") {
-        return None;
+    let open = details.has_attribute("open");
+    match details.class_list() {
+        classes if classes.contains("lf-compare") => Some(UserAction::CompareToggled(open)),
+        classes if classes.contains("lf-statements") => {
+            Some(UserAction::Statements(Move::Open(open)))
+        }
+        _ => None,
     }
-    Some(UserAction::CompareToggled(details.has_attribute("open")))
 }
 
 /// Maps a DOM event to an action, if it is one of ours.
@@ -215,6 +222,10 @@ fn action_for(event: &Event) -> Option<UserAction> {
             UserAction::Twist(Twist::from_name(twist)?, worker.to_owned())
         }
         "guess" => UserAction::Guess(arg == "accept"),
+        "stmt" => UserAction::Statements(statement_move(&arg)?),
+        "race" if kind == "change" => {
+            UserAction::Statements(Move::Race(Race::from_name(&value())?))
+        }
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {
             what: arg,
@@ -261,7 +272,29 @@ fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
         _ => return None,
     };
     event.prevent_default();
+    // Inside the statement panel the keys step statements.
+    if target.closest(".lf-statements").ok().flatten().is_some() {
+        let name = match action {
+            UserAction::Step => "step",
+            UserAction::Back => "back",
+            UserAction::Reset => "reset",
+            UserAction::End => "end",
+            _ => return None,
+        };
+        return Some(UserAction::Statements(statement_move(name)?));
+    }
     Some(action)
+}
+
+/// A statement panel button's move.
+fn statement_move(name: &str) -> Option<Move> {
+    Some(match name {
+        "step" => Move::Step,
+        "back" => Move::Back,
+        "reset" => Move::Reset,
+        "end" => Move::End,
+        _ => return None,
+    })
 }
 
 /// An input's or a select's value.

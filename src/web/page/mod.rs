@@ -29,6 +29,7 @@ mod options;
 mod progress;
 mod prompt;
 mod skeleton;
+mod statements;
 mod step;
 mod tables;
 mod timeline;
@@ -402,6 +403,12 @@ impl Page {
                 drop(state);
                 return self.load_hash();
             }
+            UserAction::Statements(change) => {
+                session.races.apply(change).map_err(to_js_error)?;
+                drop(state);
+                self.show_statements()?;
+                return Ok(Redraw::Nothing);
+            }
             _ => Redraw::Nothing,
         };
         Ok(redraw)
@@ -471,8 +478,8 @@ impl Page {
         let mut state = self.state.borrow_mut();
         state.drawn = None;
         let view = view::scenario(&state.session);
-        let parts = self.parts.borrow();
-        let Some(parts) = parts.as_ref() else {
+        let borrowed = self.parts.borrow();
+        let Some(parts) = borrowed.as_ref() else {
             return Ok(());
         };
         timeline::draw_lines(&self.doc, parts, &view)?;
@@ -483,7 +490,21 @@ impl Page {
             refill_editor,
             state.share_status.as_deref(),
         )?;
-        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)?;
+        drop((state, borrowed));
+        self.show_statements()
+    }
+
+    /// Draws the statement panel, when it is open.
+    fn show_statements(&self) -> Result<(), JsValue> {
+        let state = self.state.borrow();
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        let lang = state.session.lang;
+        let view = view::statements(&state.session.races, lang);
+        statements::draw(&self.doc, &parts.statements, lang, view.as_ref())
     }
 
     /// Draws what depends on the learner's place, and announces it.
