@@ -13,6 +13,7 @@ pub mod lesson;
 pub mod link;
 pub mod messages;
 pub mod parser_words;
+pub mod points;
 pub mod session;
 pub mod stepper;
 pub mod twist;
