@@ -384,19 +384,30 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
         "the course points"
     );
     for chapter in CHAPTERS {
-        let total = Scenario::parse(chapter.scenario()).expect("parses").events.len();
+        let total = Scenario::parse(chapter.scenario())
+            .expect("parses")
+            .events
+            .len();
         for position in 0..=total {
             for lang in [Lang::En, Lang::Ko] {
                 let shown = point_at(chapter.id, position, lang).map(|(key, _)| key);
                 let placed = points::at(chapter.id, position).map(|point| point.key.to_owned());
-                check!(shown, placed, "{} at {position} ({})", chapter.id, lang.tag());
+                check!(
+                    shown,
+                    placed,
+                    "{} at {position} ({})",
+                    chapter.id,
+                    lang.tag()
+                );
             }
         }
     }
     for point in POINTS {
         let scenario = Scenario::parse(chapter(point.chapter)).expect("parses");
         let mut session = Session::new(Lang::En, point.chapter, scenario).expect("replays");
-        session.drag(Knob::Lease, 5).expect("a drag forks the chapter");
+        session
+            .drag(Knob::Lease, 5)
+            .expect("a drag forks the chapter");
         session.stepper.seek(point.position);
         let step = leasefence::playground::view::position(&session, None, 640.0).step;
         check!(
@@ -415,7 +426,11 @@ fn the_claim_result_point_shows_the_six_fields_a_claim_returns() {
     let doc = replayed("canonical");
     let (_, code) = point_at("canonical", 1, Lang::Ko).expect("a point after A's claim");
     let shown: Value = serde_json::from_str(&code.expect("the claim")).expect("JSON");
-    check!(shown, doc["results"][0]["claim"], "R3: the claim A received");
+    check!(
+        shown,
+        doc["results"][0]["claim"],
+        "R3: the claim A received"
+    );
     let fields: Vec<&String> = shown.as_object().expect("an object").keys().collect();
     let mut course = ["id", "qty", "owner", "token", "attempt", "lease_until"];
     course.sort_unstable();
@@ -427,13 +442,19 @@ fn the_claim_result_point_shows_the_six_fields_a_claim_returns() {
 #[test]
 fn the_no_heartbeat_point_stands_where_b_reclaims_at_lease_until() {
     let doc = replayed("canonical");
-    point_says("no_heartbeat", &[&doc["results"][0]["claim"]["lease_until"]]);
+    point_says(
+        "no_heartbeat",
+        &[&doc["results"][0]["claim"]["lease_until"]],
+    );
     check!(
         (
             doc["results"][1]["at"].clone(),
             doc["results"][1]["claim"]["owner"].clone()
         ),
-        (doc["results"][0]["claim"]["lease_until"].clone(), json!("B")),
+        (
+            doc["results"][0]["claim"]["lease_until"].clone(),
+            json!("B")
+        ),
         "R5: B reclaims at A's lease_until"
     );
 }
@@ -449,7 +470,10 @@ fn the_visibility_timeout_point_stands_where_a_valid_lease_hides_the_job() {
             pick(&doc, 1, &["worker", "at", "claim"]),
             doc["results"][0]["claim"]["lease_until"].clone()
         ),
-        (json!({"worker": "B", "at": 100, "claim": null}), json!(1000)),
+        (
+            json!({"worker": "B", "at": 100, "claim": null}),
+            json!(1000)
+        ),
         "R11: nothing for B while A's lease (until 1000) is valid"
     );
 }
@@ -482,7 +506,9 @@ fn the_rollback_journal_point_stands_on_one_transaction_that_writes_twice() {
     check!(
         (
             frame.result.worker.as_str(),
-            ran.iter().filter(|(verb, rows)| *verb == "UPDATE" && *rows == 1).count(),
+            ran.iter()
+                .filter(|(verb, rows)| *verb == "UPDATE" && *rows == 1)
+                .count(),
             timeline.rows_after(3)[0].state.as_str()
         ),
         ("C", 1, "quarantined"),
@@ -497,7 +523,10 @@ fn the_not_a_credential_point_stands_after_both_runs_tokens_were_judged() {
     let doc = replayed("restart-same-name");
     point_says(
         "not_a_credential",
-        &[&doc["results"][2]["expected"]["token"], &doc["results"][3]["current"]["token"]],
+        &[
+            &doc["results"][2]["expected"]["token"],
+            &doc["results"][3]["current"]["token"],
+        ],
     );
     check!(
         [

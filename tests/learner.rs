@@ -194,7 +194,11 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     session.stepper.guess(false);
     // A's finish was refused: which field decided it is the last question,
     // and the refusal's reason would answer it.
-    check!(narration(&session), hidden.clone(), "the field question waits");
+    check!(
+        narration(&session),
+        hidden.clone(),
+        "the field question waits"
+    );
     check!(
         sliders(&session),
         [waiting.clone(), waiting.clone()],
@@ -228,7 +232,10 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
         "{told}"
     );
     // The whole narration is the one accepted finish: no refusal is left.
-    let story = Lang::En.fill("story.accepted", &[("worker", "A".into()), ("at", "999".into())]);
+    let story = Lang::En.fill(
+        "story.accepted",
+        &[("worker", "A".into()), ("at", "999".into())],
+    );
     let title = Lang::En.text("chapter.canonical.title").to_owned();
     check!(
         told,
@@ -239,7 +246,11 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
     let told = view::position(&session, None, 640.0).narration;
     check!(
         // The refusal's reason ends the sentence; its start names who and when.
-        says(&told, "story.refused", &[("worker", "A"), ("at", "1000"), ("reason", "")]),
+        says(
+            &told,
+            "story.refused",
+            &[("worker", "A"), ("at", "1000"), ("reason", "")]
+        ),
         true,
         "R5: at lease_until it has ended: {told}"
     );
@@ -265,7 +276,12 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
         says(
             &cost,
             "lease.cost",
-            &[("worker", "A"), ("at", "0"), ("wait", "2000"), ("until", "2000")]
+            &[
+                ("worker", "A"),
+                ("at", "0"),
+                ("wait", "2000"),
+                ("until", "2000")
+            ]
         ),
         true,
         "the wait a crash would cost: {cost}"

@@ -122,9 +122,16 @@ fn a_refusal_asks_which_field_decided_it_and_scores_the_answer() {
             (None, false, Some(7)),
             "asked: no reason named, no condition marked, seven fields offered"
         );
-        let guess = session.stepper.answer_field(field).expect("the question was open");
+        let guess = session
+            .stepper
+            .answer_field(field)
+            .expect("the question was open");
         let told = view::position(&session, None, 640.0);
-        (guess.decided, session.stepper.score, told.prompt.feedback.unwrap_or_default())
+        (
+            guess.decided,
+            session.stepper.score,
+            told.prompt.feedback.unwrap_or_default(),
+        )
     };
     fn values<'a>(pairs: &[(&'a str, &str)]) -> Vec<(&'a str, String)> {
         pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
@@ -145,7 +152,10 @@ fn a_refusal_asks_which_field_decided_it_and_scores_the_answer() {
         ),
         "token: right (and the verdict before it), the row's 2 beside the stamp's 1"
     );
-    for (picked, why) in [("owner", "predict.field_also"), ("deadline", "predict.field_none")] {
+    for (picked, why) in [
+        ("owner", "predict.field_also"),
+        ("deadline", "predict.field_none"),
+    ] {
         let why = Lang::En.fill(why, &values(&[("picked", picked), ("field", "token")]));
         check!(
             answered(picked),
@@ -178,18 +188,29 @@ fn each_chapters_refusal_is_decided_by_the_field_its_reason_names() {
             if stepper.step() == leasefence::playground::stepper::Stepped::AskFirst {
                 stepper.guess(true);
             }
-            let Some(Outcome::Finished(finish)) =
-                stepper.frame().map(|f| f.result.outcome.clone())
+            let Some(Outcome::Finished(finish)) = stepper.frame().map(|f| f.result.outcome.clone())
             else {
                 continue;
             };
             let asked = stepper.awaiting_field;
             let field = stepper.decided_field();
             if let Some(field) = field {
-                check!(stepper.answer_field(field).map(|g| g.right()), Some(true), "{}", chapter.id);
+                check!(
+                    stepper.answer_field(field).map(|g| g.right()),
+                    Some(true),
+                    "{}",
+                    chapter.id
+                );
             }
-            let stamped = finish.reason.is_some_and(|r| r != leasefence::Reason::NoClaim);
-            check!((asked, field.is_some()), (stamped, stamped), "{} asks iff refused with a stamp", chapter.id);
+            let stamped = finish
+                .reason
+                .is_some_and(|r| r != leasefence::Reason::NoClaim);
+            check!(
+                (asked, field.is_some()),
+                (stamped, stamped),
+                "{} asks iff refused with a stamp",
+                chapter.id
+            );
             decided.extend(finish.reason.map(|r| (r.as_str(), field)));
         }
     }

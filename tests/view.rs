@@ -53,7 +53,11 @@ fn texts(view: &PositionView) -> Vec<String> {
         all.extend(step.summary.as_ref().map(|summary| summary.text.clone()));
         all.extend(step.verdict.as_ref().map(|verdict| verdict.words.clone()));
         all.extend(step.statements.iter().filter_map(|s| s.effect.clone()));
-        all.extend(step.point.iter().flat_map(|p| [p.title.clone(), p.text.clone()]));
+        all.extend(
+            step.point
+                .iter()
+                .flat_map(|p| [p.title.clone(), p.text.clone()]),
+        );
     }
     all.extend(view.receiver.total.clone());
     if let Some(compare) = &view.compare {

@@ -430,12 +430,14 @@ fn answer(lang: Lang, finish: bool, yes: bool) -> String {
 
 /// What the page says after a prediction.
 fn feedback(lang: Lang, guessed: Guessed) -> String {
-    let verdict = lang.text(match (guessed.question == Question::Finish, guessed.happened) {
-        (true, true) => "result.accepted",
-        (true, false) => "result.rejected",
-        (false, true) => "result.claimed",
-        (false, false) => "result.empty",
-    });
+    let verdict = lang.text(
+        match (guessed.question == Question::Finish, guessed.happened) {
+            (true, true) => "result.accepted",
+            (true, false) => "result.rejected",
+            (false, true) => "result.claimed",
+            (false, false) => "result.empty",
+        },
+    );
     let key = if guessed.right {
         "predict.right"
     } else {

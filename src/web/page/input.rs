@@ -37,6 +37,8 @@ pub(super) enum UserAction {
     CompareToggled(bool),
     Predict(bool),
     Guess(bool),
+    /// The field picked as the one that decided a refusal.
+    Field(String),
     /// A boundary slider moved: the finish's time or the lease's length.
     Drag(Knob, u64),
     /// A boundary slider was let go.
@@ -215,6 +217,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
             UserAction::Twist(Twist::from_name(twist)?, worker.to_owned())
         }
         "guess" => UserAction::Guess(arg == "accept"),
+        "field" => UserAction::Field(arg),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {
             what: arg,
