@@ -333,10 +333,10 @@ describe("the playground", () => {
             for (let i = 0; i < step; i++) await page.locator("[data-action=step]").click();
             const point = page.locator(`.lf-step [data-point=${key}]`);
             assert.match(await point.textContent(), says, `${key} (${lang})`);
-            // One step on, the point has given way to the next step.
-            await page.locator("[data-action=step]").click();
-            assert.equal(await page.locator(".lf-step [data-point]").count(), 0, `${key}: only at its place`);
+            // One step back, the point is not there yet.
             await page.locator("[data-action=back]").click();
+            assert.equal(await page.locator(`.lf-step [data-point=${key}]`).count(), 0, `${key}: only at its place`);
+            await page.locator("[data-action=step]").click();
             await point.screenshot({ path: `${SHOTS}/point-${key}-${width}-${lang}-${colorScheme}.png` });
           }
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

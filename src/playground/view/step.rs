@@ -168,7 +168,7 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     let worker = [("worker", frame.result.worker.clone())];
     let code = match &frame.result.outcome {
         Outcome::Claimed { claim: Some(claim) } if point.key == points::CLAIM_RESULT => {
-            serde_json::to_string(claim).ok()
+            serde_json::to_string_pretty(claim).ok()
         }
         _ => None,
     };
