@@ -285,6 +285,9 @@ describe("the playground", () => {
     await page.getByRole("button", { name: "Rejected" }).click();
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
     assert.match(await page.textContent(".lf-prompt"), /Right: it was rejected/);
+    assert.match(await page.textContent(".lf-prompt"), /A's finish was refused\. Which field decided it\?/);
+    assert.match(await page.textContent(".lf-narration"), /appears once you have answered/, "the field is the last question");
+    await page.getByRole("button", { name: "token" }).click();
     assert.match(await page.textContent(".lf-narration"), /B reclaims it/, "every answer given: the story");
     await done(page);
   });
@@ -316,7 +319,7 @@ describe("the playground", () => {
 
   test("each course point is a step of its chapter, shown in both languages (target/screenshots/point-*)", async () => {
     const points = [
-      ["canonical", 1, "claim_result", /"lease_until":1000/],
+      ["canonical", 1, "claim_result", /"lease_until": 1000/],
       ["canonical", 2, "no_heartbeat", /heartbeat/],
       ["polling-cannot-steal", 2, "visibility_timeout", /visibility timeout/],
       ["quarantine", 3, "rollback_journal", /rollback journal/],
