@@ -59,6 +59,9 @@ for (const scheme of ["light", "dark"]) {
     for (const width of [360, 1280]) assert.deepEqual(await violations("/", scheme, width), [], `${width} px`);
     const compared = "/#v=1&chapter=fencing-off-vs-on&lang=ko";
     assert.deepEqual(await violations(compared, scheme, 1280), [], "the comparison open, in Korean");
+    // restart-same-name's end shows a course point in the step card.
+    const point = "/#v=1&chapter=restart-same-name&lang=ko";
+    assert.deepEqual(await violations(point, scheme, 360), [], "a course point, in Korean");
   });
   test(`a page with three embeds has no serious or critical axe violation (${scheme})`, async () => {
     assert.deepEqual(await violations("/three-embeds.html", scheme, 1280), []);

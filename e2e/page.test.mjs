@@ -292,9 +292,12 @@ describe("the playground", () => {
     await done(page);
   });
 
-  test("after a refusal, which field decided it: asked, hidden until answered, scored", async () => {
-    for (const lang of ["en", "ko"]) {
-      const page = await open(`/#chapter=canonical&lang=${lang}`);
+  test("after a refusal, which field decided it: asked, hidden until answered, scored (screenshots field-*)", async () => {
+    const looks = [360, 1280].flatMap((width) => ["light", "dark"].flatMap((colorScheme) =>
+      ["en", "ko"].map((lang) => ({ width, colorScheme, lang }))));
+    for (const { width, colorScheme, lang } of looks) {
+      const shot = `${width}-${lang}-${colorScheme}`;
+      const page = await open(`/#chapter=canonical&lang=${lang}`, { width, colorScheme });
       await page.check(".lf [data-action=predict]");
       for (const answer of ["accept", "reject", "reject"]) {
         await page.locator(".lf [data-action=step]").click();
@@ -304,7 +307,8 @@ describe("the playground", () => {
       assert.deepEqual(fields, ["id", "owner", "token", "attempt", "state", "lease_until", "deadline"], lang);
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.arg), "id", "the keyboard is on the first field");
       assert.equal(await page.$$eval(".lf-step .lf-reason-chip, .lf-step .lf-differs", (els) => els.length), 0, "nothing names the answer");
-      await page.locator(".lf-step").screenshot({ path: `${SHOTS}/field-question-${lang}.png` });
+      await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-question-${shot}.png` });
+      await page.locator(".lf-step").screenshot({ path: `${SHOTS}/field-question-step-${shot}.png` });
       await page.locator(".lf-prompt [data-arg=owner]").click();
       const said = await page.textContent(".lf-prompt");
       const expected = lang === "en"
@@ -312,7 +316,7 @@ describe("the playground", () => {
         : [/거절을 결정한 항목은 token입니다/, /token은 2인데 표식의 token은 1/, /owner 값도 다르지만 큐는 token을 먼저 검사합니다/, /4번 중 2번/];
       for (const pattern of expected) assert.match(said, pattern, lang);
       assert.equal(await page.$eval(".lf-step .lf-reason-chip code", (el) => el.textContent), "token_mismatch", "answered: the chip is back");
-      await page.screenshot({ path: `${SHOTS}/field-answered-1280-${lang}.png`, fullPage: true });
+      await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-answered-${shot}.png` });
       await done(page);
     }
   });
