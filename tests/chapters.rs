@@ -459,8 +459,8 @@ fn the_no_heartbeat_point_stands_where_b_reclaims_at_lease_until() {
     );
 }
 
-/// "B's claim at 100 ms found nothing: A's job stays hidden while A's lease
-/// is valid."
+/// "B's claim at 100 ms found nothing: while A's lease is valid, A's job
+/// stays in the table, leased, and nobody else can claim it."
 #[test]
 fn the_visibility_timeout_point_stands_where_a_valid_lease_hides_the_job() {
     let doc = replayed("polling-cannot-steal");
@@ -475,6 +475,14 @@ fn the_visibility_timeout_point_stands_where_a_valid_lease_hides_the_job() {
             json!(1000)
         ),
         "R11: nothing for B while A's lease (until 1000) is valid"
+    );
+    let scenario = Scenario::parse(chapter("polling-cannot-steal")).expect("parses");
+    let timeline = leasefence::Timeline::build(scenario).expect("replays");
+    let row = timeline.rows_after(2)[0];
+    check!(
+        (row.state.as_str(), row.owner.as_deref()),
+        ("leased", Some("A")),
+        "R1: the job stays in the table, leased, A's"
     );
 }
 

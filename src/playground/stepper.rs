@@ -273,8 +273,9 @@ impl Stepper {
             .flatten()
     }
 
-    /// Whether a question lies at or after the learner's place: while
-    /// predicting, anything that tells how those events end would give the
+    /// Whether a question lies at or after the learner's place, or the
+    /// field question is open: while predicting, anything that tells how
+    /// those events end (or why the last one was refused) would give the
     /// answers away.
     pub fn answers_ahead(&self) -> bool {
         self.awaiting_field
