@@ -117,10 +117,18 @@ fn a_refusal_asks_which_field_decided_it_and_scores_the_answer() {
             (
                 verdict.reason,
                 step.conditions.iter().any(|line| line.differs),
-                asked.prompt.question.map(|q| q.answers.len()),
+                asked.prompt.question.as_ref().map(|q| q.answers.len()),
             ),
             (None, false, Some(7)),
             "asked: no reason named, no condition marked, seven fields offered"
+        );
+        let heard = asked.announcement.unwrap_or_default();
+        let verdict = Lang::En.fill("predict.right", &values(&[("verdict", "rejected")]));
+        check!(
+            heard.starts_with(&verdict)
+                && heard.ends_with(&asked.prompt.question.expect("asked").text),
+            true,
+            "the verdict's feedback, then the question, are heard: {heard}"
         );
         let guess = session
             .stepper

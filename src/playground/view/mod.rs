@@ -186,7 +186,12 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
     let prompt = prompt(session);
     let step = step::card(session);
     let announcement = match (&prompt.question, stepper.frame()) {
-        (Some(question), _) => Some(question.text.clone()),
+        // Feedback beside a question is the verdict the field question
+        // follows: heard first, as it is read first.
+        (Some(question), _) => Some(match &prompt.feedback {
+            Some(feedback) => format!("{feedback} {}", question.text),
+            None => question.text.clone(),
+        }),
         _ if drawn == Some(position) => None,
         (None, Some(frame)) => {
             let mut said = describe(lang, frame);
