@@ -63,6 +63,9 @@ for (const scheme of ["light", "dark"]) {
     assert.deepEqual(await violations(compared, scheme, 1280), [], "the comparison open, in Korean");
     const statements = "/#v=1&chapter=write-lock&lang=ko";
     assert.deepEqual(await violations(statements, scheme, 1280), [], "the statement panel open, in Korean");
+    // restart-same-name's end shows a course point in the step card.
+    const point = "/#v=1&chapter=restart-same-name&lang=ko";
+    assert.deepEqual(await violations(point, scheme, 360), [], "a course point, in Korean");
   });
   test(`a page with three embeds has no serious or critical axe violation (${scheme})`, async () => {
     assert.deepEqual(await violations("/three-embeds.html", scheme, 1280), []);

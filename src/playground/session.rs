@@ -300,6 +300,7 @@ impl Session {
     pub fn set_predict(&mut self, on: bool) {
         self.stepper.predict = on;
         self.stepper.awaiting_guess = false;
+        self.stepper.awaiting_field = false;
     }
 
     /// Moves a boundary slider: the chosen finish's time, or the length of

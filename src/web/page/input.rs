@@ -38,6 +38,8 @@ pub(super) enum UserAction {
     CompareToggled(bool),
     Predict(bool),
     Guess(bool),
+    /// The field picked as the one that decided a refusal.
+    Field(String),
     /// A boundary slider moved: the finish's time or the lease's length.
     Drag(Knob, u64),
     /// A boundary slider was let go.
@@ -226,6 +228,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         "race" if kind == "change" => {
             UserAction::Statements(Move::Race(Race::from_name(&value())?))
         }
+        "field" => UserAction::Field(arg),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {
             what: arg,

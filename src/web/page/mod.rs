@@ -140,8 +140,9 @@ struct State {
     use_hash: bool,
     /// The position the event list was last drawn at (`None`: redraw all).
     drawn: Option<usize>,
-    /// Whether the last drawing asked a question (a new one takes focus).
-    asking: bool,
+    /// The question the last drawing asked, if any (a new one takes focus:
+    /// a field question follows its finish's answer at once).
+    asked: Option<String>,
 }
 
 impl State {
@@ -182,7 +183,7 @@ impl State {
             compact: options.compact,
             use_hash: options.hash,
             drawn: None,
-            asking: false,
+            asked: None,
         })
     }
 }
@@ -287,7 +288,8 @@ impl Page {
     fn apply(self: &Rc<Self>, action: UserAction) -> Result<Redraw, JsValue> {
         use UserAction::*;
         match action {
-            Step | Tick | Guess(_) | Back | Reset | End | Seek(_) | TogglePlay | Speed(_) => {
+            Step | Tick | Guess(_) | Field(_) | Back | Reset | End | Seek(_) | TogglePlay
+            | Speed(_) => {
                 self.play(action)?;
                 Ok(Redraw::Position)
             }
@@ -305,6 +307,10 @@ impl Page {
             }
             UserAction::Guess(accept) => {
                 stepper.guess(accept);
+                false
+            }
+            UserAction::Field(field) => {
+                stepper.answer_field(&field);
                 false
             }
             UserAction::Back => {
@@ -531,9 +537,9 @@ impl Page {
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));
         }
-        let asking = view.prompt.question.is_some();
-        let new_question = asking && !state.asking;
-        state.asking = asking;
+        let asked = view.prompt.question.as_ref().map(|q| q.text.clone());
+        let new_question = asked.is_some() && asked != state.asked;
+        state.asked = asked;
         // A new question needs an answer before the step: the keyboard goes
         // to the first answer. Focus events reach the host page, whose
         // listeners may drive the playground again: nothing may be
