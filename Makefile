@@ -32,12 +32,32 @@ native-test:
 browser-test:
 	$(WASM_PACK_TEST)
 
+# The browser's module is built with its own standard library, compiled for
+# size (`optimize_for_size`), with panics that abort on the spot instead of
+# formatting a message nobody reads (`-Cpanic=immediate-abort`, no panic
+# locations), and derived `Debug` impls that print only the type's name
+# (`-Zfmt-debug=shallow`: no message of the page or the API uses one; ids
+# and names print through `str`'s own `Debug`). Together 23.5 KB less
+# gzip than the prebuilt std (BENCHMARKS.md). All are unstable options;
+# this machine's one toolchain is stable and no nightly can be fetched, so
+# RUSTC_BOOTSTRAP=1 lets the stable compiler take them (it needs the
+# rust-src component, which the setup script adds). A compiler upgrade may
+# rename them: `make web SMALL_STD=` builds with the prebuilt std. Tests
+# (`browser-test`) always use the prebuilt std, so a panic in a test still
+# says where it happened.
+SMALL_STD ?= 1
+WEB_BUILD = PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" \
+	$(if $(SMALL_STD),RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow") \
+	wasm-pack build --profile web --target web
+comma := ,
+WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-features=optimize_for_size)
+
 # wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
 # esbuild (also from e2e/) minifies wasm-bindgen's glue and the stylesheet:
 # and the bootstrap (package/embed.js). package-extras.mjs completes the npm
 # package (types of the bootstrap, README, exports).
 web: setup-web
-	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir www/pkg --out-name leasefence
+	$(WEB_BUILD) --out-dir www/pkg --out-name leasefence . -- $(WEB_STD_ARGS)
 	node scripts/package-repository.mjs www/pkg
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
@@ -75,7 +95,7 @@ bench-page: web
 sizes: web
 	node e2e/sizes.mjs
 	$(MAKE) --no-print-directory breakdown
-	PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" wasm-pack build --profile web --target web --out-dir $(TARGET)/pkg-queue-only --out-name leasefence -- --no-default-features
+	$(WEB_BUILD) --out-dir $(TARGET)/pkg-queue-only --out-name leasefence . -- $(WEB_STD_ARGS) --no-default-features
 	node e2e/sizes.mjs $(TARGET)/pkg-queue-only --budget 280
 	$(MAKE) --no-print-directory breakdown
 

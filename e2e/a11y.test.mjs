@@ -42,6 +42,8 @@ async function violations(path, scheme, width) {
   // are on screen and checked too.
   await page.evaluate(() => document.querySelectorAll(".lf").forEach((root) =>
     root.dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }))));
+  // An open statement panel at its end too (its verdicts, both lanes).
+  await page.evaluate(() => document.querySelectorAll(".lf-statements[open] [data-arg=end]").forEach((b) => b.click()));
   await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(async () => {
     const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
@@ -59,6 +61,11 @@ for (const scheme of ["light", "dark"]) {
     for (const width of [360, 1280]) assert.deepEqual(await violations("/", scheme, width), [], `${width} px`);
     const compared = "/#v=1&chapter=fencing-off-vs-on&lang=ko";
     assert.deepEqual(await violations(compared, scheme, 1280), [], "the comparison open, in Korean");
+    const statements = "/#v=1&chapter=write-lock&lang=ko";
+    assert.deepEqual(await violations(statements, scheme, 1280), [], "the statement panel open, in Korean");
+    // restart-same-name's end shows a course point in the step card.
+    const point = "/#v=1&chapter=restart-same-name&lang=ko";
+    assert.deepEqual(await violations(point, scheme, 360), [], "a course point, in Korean");
   });
   test(`a page with three embeds has no serious or critical axe violation (${scheme})`, async () => {
     assert.deepEqual(await violations("/three-embeds.html", scheme, 1280), []);

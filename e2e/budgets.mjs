@@ -36,6 +36,25 @@ try {
     return Number(times[times.length >> 1].toFixed(3));
   });
 
+  // A step of the statement panel (issue 11): the write-lock chapter's
+  // claim race, a statement forward or back, keys pressed inside the panel.
+  const statements = await context.newPage();
+  await statements.goto(`${base}/#chapter=write-lock&lang=en`);
+  await statements.waitForSelector(".lf-statements[open] .lf-side");
+  budgets.statement_step_median_ms = await statements.evaluate(() => {
+    const button = document.querySelector(".lf-statements [data-arg=step]");
+    const times = [];
+    for (let i = 0; i < 200; i++) {
+      const key = i % 12 < 6 ? "ArrowRight" : "ArrowLeft";
+      const started = performance.now();
+      button.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return Number(times[times.length >> 1].toFixed(3));
+  });
+  assert.match(await statements.$eval(".lf-statements .lf-position", (el) => el.textContent), /^Statement \d+ of 11$/);
+
   const events = [];
   const jobs = [];
   for (let j = 0; j < 40; j++) jobs.push({ id: `job-${j}`, qty: 1 + (j % 3), deadline: 1_000_000 });

@@ -24,8 +24,8 @@ after(async () => {
 });
 
 /** A page that fails the test on any console error or uncaught exception. */
-async function open(path, { width = 1280, height = 900, lang = "en-US" } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: lang });
+async function open(path, { width = 1280, height = 900, lang = "en-US", colorScheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: lang, colorScheme });
   const page = await context.newPage();
   const problems = [];
   page.on("console", (message) => {
@@ -285,8 +285,74 @@ describe("the playground", () => {
     await page.getByRole("button", { name: "Rejected" }).click();
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
     assert.match(await page.textContent(".lf-prompt"), /Right: it was rejected/);
+    assert.match(await page.textContent(".lf-prompt"), /A's finish was refused\. Which field decided it\?/);
+    assert.match(await page.textContent(".lf-narration"), /appears once you have answered/, "the field is the last question");
+    await page.getByRole("button", { name: "token" }).click();
     assert.match(await page.textContent(".lf-narration"), /B reclaims it/, "every answer given: the story");
     await done(page);
+  });
+
+  test("after a refusal, which field decided it: asked, hidden until answered, scored (screenshots field-*)", async () => {
+    const looks = [360, 1280].flatMap((width) => ["light", "dark"].flatMap((colorScheme) =>
+      ["en", "ko"].map((lang) => ({ width, colorScheme, lang }))));
+    for (const { width, colorScheme, lang } of looks) {
+      const shot = `${width}-${lang}-${colorScheme}`;
+      const page = await open(`/#chapter=canonical&lang=${lang}`, { width, colorScheme });
+      await page.check(".lf [data-action=predict]");
+      for (const answer of ["accept", "reject", "reject"]) {
+        await page.locator(".lf [data-action=step]").click();
+        await page.locator(`.lf-prompt [data-arg=${answer}]`).click();
+      }
+      const fields = await page.$$eval(".lf-prompt [data-action=field]", (buttons) => buttons.map((b) => b.textContent));
+      assert.deepEqual(fields, ["id", "owner", "token", "attempt", "state", "lease_until", "deadline"], lang);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.arg), "id", "the keyboard is on the first field");
+      assert.equal(await page.$$eval(".lf-step .lf-reason-chip, .lf-step .lf-differs", (els) => els.length), 0, "nothing names the answer");
+      await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-question-${shot}.png` });
+      await page.locator(".lf-step").screenshot({ path: `${SHOTS}/field-question-step-${shot}.png` });
+      await page.locator(".lf-prompt [data-arg=owner]").click();
+      const said = await page.textContent(".lf-prompt");
+      const expected = lang === "en"
+        ? [/Not quite: token decided it/, /token is 2, the stamp's is 1/, /owner differs too, but the queue checks token first/, /Right so far: 2\/4/]
+        : [/거절을 결정한 항목은 token입니다/, /token은 2인데 표식의 token은 1/, /owner 값도 다르지만 큐는 token을 먼저 검사합니다/, /4번 중 2번/];
+      for (const pattern of expected) assert.match(said, pattern, lang);
+      assert.equal(await page.$eval(".lf-step .lf-reason-chip code", (el) => el.textContent), "token_mismatch", "answered: the chip is back");
+      await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-answered-${shot}.png` });
+      await done(page);
+    }
+  });
+
+  test("each course point is a step of its chapter, shown in both languages (target/screenshots/point-*)", async () => {
+    const points = [
+      ["canonical", 1, "claim_result", /"lease_until": 1000/],
+      ["canonical", 2, "no_heartbeat", /heartbeat/],
+      ["polling-cannot-steal", 2, "visibility_timeout", /visibility timeout/],
+      ["quarantine", 3, "rollback_journal", /rollback journal/],
+      ["restart-same-name", 4, "not_a_credential", /token=?\s?2/],
+      ["late-delivery", 4, "receiver_unfenced", /1100/],
+    ];
+    for (const colorScheme of ["light", "dark"]) {
+      for (const width of [360, 1280]) {
+        for (const lang of ["en", "ko"]) {
+          const page = await open(`/#chapter=canonical&lang=${lang}`, { width, colorScheme });
+          for (const [chapter, step, key, says] of points) {
+            await page.selectOption(".lf select[data-action=chapter]", chapter);
+            await page.locator("[data-action=reset]").click();
+            for (let i = 0; i < step; i++) await page.locator("[data-action=step]").click();
+            const point = page.locator(`.lf-step [data-point=${key}]`);
+            assert.match(await point.textContent(), says, `${key} (${lang})`);
+            // One step back, the point is not there yet.
+            await page.locator("[data-action=back]").click();
+            assert.equal(await page.locator(`.lf-step [data-point=${key}]`).count(), 0, `${key}: only at its place`);
+            await page.locator("[data-action=step]").click();
+            await point.screenshot({ path: `${SHOTS}/point-${key}-${width}-${lang}-${colorScheme}.png` });
+          }
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px (${lang})`);
+          await page.locator(".lf-step").screenshot({ path: `${SHOTS}/point-step-${width}-${lang}-${colorScheme}.png` });
+          await done(page);
+        }
+      }
+    }
   });
 
   test("the end of a chapter leads to the next, and finished chapters stay marked after a reload", async () => {

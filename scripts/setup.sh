@@ -43,6 +43,8 @@ if [ "$want" = all ]; then
   [ -d /usr/share/fonts/truetype/noto ] || missing_apt+=(fonts-noto-core)
 fi
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || missing_other+=("rust target wasm32-unknown-unknown")
+# The standard library's source: `make web` compiles std for size (Makefile).
+rustup component list --installed 2>/dev/null | grep -q '^rust-src' || missing_other+=("rust component rust-src")
 if ! have wasm-bindgen || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   missing_other+=("wasm-bindgen-cli $WASM_BINDGEN_VERSION")
 fi
@@ -75,6 +77,7 @@ for item in "${missing_other[@]}"; do
   echo "setup: installing $item"
   case "$item" in
     "rust target"*) rustup target add wasm32-unknown-unknown ;;
+    "rust component"*) rustup component add rust-src ;;
     wasm-bindgen-cli*) cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" ;;
     wasm-pack*) cargo install --force wasm-pack --version "$WASM_PACK_VERSION" ;;
     "npm packages"*) (cd e2e && npm ci --no-audit --no-fund) ;;

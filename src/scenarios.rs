@@ -22,6 +22,7 @@ macro_rules! with_scenarios {
             "late-delivery",
             "deadline-expired",
             "fencing-off-vs-on",
+            "write-lock",
             "every-ordering",
         }
     };

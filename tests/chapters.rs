@@ -331,6 +331,253 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
     }
 }
 
+// The course points (`playground::points`): each is a step of its chapter,
+// shown in the step card at its place, with its facts stated against the
+// chapter's replay like the narrations above.
+
+/// The point's text says each of these numbers, in both languages.
+fn point_says(key: &str, numbers: &[&Value]) {
+    for lang in [Lang::En, Lang::Ko] {
+        let text = lang.fill(&format!("point.{key}.text"), &[("worker", "A".into())]);
+        let missing: Vec<String> = numbers
+            .iter()
+            .map(|number| number.to_string())
+            .filter(|number| !text.contains(number.as_str()))
+            .collect();
+        check!(
+            missing,
+            Vec::<String>::new(),
+            "point {key} ({}): numbers it should say",
+            lang.tag()
+        );
+    }
+}
+
+/// The point the step card shows in `chapter` at `position`.
+fn point_at(chapter: &str, position: usize, lang: Lang) -> Option<(String, Option<String>)> {
+    use leasefence::playground::{session::Session, view};
+    let scenario = Scenario::parse(self::chapter(chapter)).expect("parses");
+    let mut session = Session::new(lang, chapter, scenario).expect("replays");
+    session.stepper.seek(position);
+    let point = view::position(&session, None, 640.0).step?.point?;
+    Some((point.key.to_owned(), point.code))
+}
+
+/// Every course point the brief lists is on screen, as a step: each shows
+/// in its chapter at its position, in both languages, and nowhere else; a
+/// timeline the learner changed shows none (its facts may differ).
+#[test]
+fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
+    use leasefence::playground::points::{self, POINTS};
+    use leasefence::playground::session::{Knob, Session};
+    let keys: Vec<&str> = POINTS.iter().map(|point| point.key).collect();
+    check!(
+        keys,
+        vec![
+            "claim_result",
+            "no_heartbeat",
+            "visibility_timeout",
+            "rollback_journal",
+            "not_a_credential",
+            "receiver_unfenced"
+        ],
+        "the course points"
+    );
+    for chapter in CHAPTERS {
+        let total = Scenario::parse(chapter.scenario())
+            .expect("parses")
+            .events
+            .len();
+        for position in 0..=total {
+            for lang in [Lang::En, Lang::Ko] {
+                let shown = point_at(chapter.id, position, lang).map(|(key, _)| key);
+                let placed = points::at(chapter.id, position).map(|point| point.key.to_owned());
+                check!(
+                    shown,
+                    placed,
+                    "{} at {position} ({})",
+                    chapter.id,
+                    lang.tag()
+                );
+            }
+        }
+    }
+    for point in POINTS {
+        let scenario = Scenario::parse(chapter(point.chapter)).expect("parses");
+        let mut session = Session::new(Lang::En, point.chapter, scenario).expect("replays");
+        session
+            .drag(Knob::Lease, 5)
+            .expect("a drag forks the chapter");
+        session.stepper.seek(point.position);
+        let step = leasefence::playground::view::position(&session, None, 640.0).step;
+        check!(
+            step.and_then(|step| step.point).map(|p| p.key),
+            None,
+            "{}: no point in the learner's own timeline",
+            point.key
+        );
+    }
+}
+
+/// "A's claim returned these six fields" (R3): the point shows the claim
+/// itself, exactly as the replay returned it, with the course's six fields.
+#[test]
+fn the_claim_result_point_shows_the_six_fields_a_claim_returns() {
+    let doc = replayed("canonical");
+    let (_, code) = point_at("canonical", 1, Lang::Ko).expect("a point after A's claim");
+    let shown: Value = serde_json::from_str(&code.expect("the claim")).expect("JSON");
+    check!(
+        shown,
+        doc["results"][0]["claim"],
+        "R3: the claim A received"
+    );
+    let fields: Vec<&String> = shown.as_object().expect("an object").keys().collect();
+    let mut course = ["id", "qty", "owner", "token", "attempt", "lease_until"];
+    course.sort_unstable();
+    check!(fields, course.to_vec(), "the course's six fields");
+}
+
+/// "A's lease ended at 1000 ms, and B reclaimed the job right then": no
+/// event extends a lease (the scenario format has none to offer).
+#[test]
+fn the_no_heartbeat_point_stands_where_b_reclaims_at_lease_until() {
+    let doc = replayed("canonical");
+    point_says(
+        "no_heartbeat",
+        &[&doc["results"][0]["claim"]["lease_until"]],
+    );
+    check!(
+        (
+            doc["results"][1]["at"].clone(),
+            doc["results"][1]["claim"]["owner"].clone()
+        ),
+        (
+            doc["results"][0]["claim"]["lease_until"].clone(),
+            json!("B")
+        ),
+        "R5: B reclaims at A's lease_until"
+    );
+}
+
+/// "B's claim at 100 ms found nothing: while A's lease is valid, A's job
+/// stays in the table, leased, and nobody else can claim it."
+#[test]
+fn the_visibility_timeout_point_stands_where_a_valid_lease_hides_the_job() {
+    let doc = replayed("polling-cannot-steal");
+    point_says("visibility_timeout", &[&doc["results"][1]["at"]]);
+    check!(
+        (
+            pick(&doc, 1, &["worker", "at", "claim"]),
+            doc["results"][0]["claim"]["lease_until"].clone()
+        ),
+        (
+            json!({"worker": "B", "at": 100, "claim": null}),
+            json!(1000)
+        ),
+        "R11: nothing for B while A's lease (until 1000) is valid"
+    );
+    let scenario = Scenario::parse(chapter("polling-cannot-steal")).expect("parses");
+    let timeline = leasefence::Timeline::build(scenario).expect("replays");
+    let row = timeline.rows_after(2)[0];
+    check!(
+        (row.state.as_str(), row.owner.as_deref()),
+        ("leased", Some("A")),
+        "R1: the job stays in the table, leased, A's"
+    );
+}
+
+/// "C's claim quarantined snack-1 and looked for a job in one
+/// transaction": the quarantine and the claim run between one BEGIN
+/// IMMEDIATE and its COMMIT. (Files use the rollback journal:
+/// `files.rs` `file_database_uses_the_rollback_journal`.)
+#[test]
+fn the_rollback_journal_point_stands_on_one_transaction_that_writes_twice() {
+    use leasefence::store::{CLAIM, QUARANTINE};
+    let scenario = Scenario::parse(chapter("quarantine")).expect("parses");
+    let timeline = leasefence::Timeline::build(scenario).expect("replays");
+    let frame = &timeline.frames[2];
+    let ran: Vec<(&str, usize)> = frame
+        .sql
+        .iter()
+        .filter(|s| [QUARANTINE.trim(), CLAIM.trim()].contains(&s.sql) || !s.write)
+        .map(|s| (s.sql.split_whitespace().next().unwrap_or(""), s.rows))
+        .collect();
+    let first_and_last = (
+        frame.sql.first().map(|s| s.sql),
+        frame.sql.last().map(|s| s.sql),
+    );
+    check!(
+        first_and_last,
+        (Some("BEGIN IMMEDIATE"), Some("COMMIT")),
+        "R6: one transaction"
+    );
+    check!(
+        (
+            frame.result.worker.as_str(),
+            ran.iter()
+                .filter(|(verb, rows)| *verb == "UPDATE" && *rows == 1)
+                .count(),
+            timeline.rows_after(3)[0].state.as_str()
+        ),
+        ("C", 1, "quarantined"),
+        "R10: C's transaction quarantined snack-1: {ran:?}"
+    );
+}
+
+/// "Token 1 was refused, token 2 finished; it is a small number, one more
+/// per claim, that anyone can guess" (R15).
+#[test]
+fn the_not_a_credential_point_stands_after_both_runs_tokens_were_judged() {
+    let doc = replayed("restart-same-name");
+    point_says(
+        "not_a_credential",
+        &[
+            &doc["results"][2]["expected"]["token"],
+            &doc["results"][3]["current"]["token"],
+        ],
+    );
+    check!(
+        [
+            pick(&doc, 2, &["accepted", "expected.token"]),
+            pick(&doc, 3, &["accepted", "current.token", "current.attempts"]),
+        ],
+        [
+            json!({"accepted": false, "expected.token": 1}),
+            json!({"accepted": true, "current.token": 2, "current.attempts": 2}),
+        ],
+        "R2, R15: refused 1, accepted 2, the count of claims"
+    );
+}
+
+/// "A's delivery at 10 ms counted; B's delivery of snack-1 at 1100 ms added
+/// nothing": the receiver, not the queue, ignored the repeat, by job id.
+#[test]
+fn the_receiver_point_stands_where_the_repeat_was_ignored_by_job_id() {
+    let doc = replayed("late-delivery");
+    point_says(
+        "receiver_unfenced",
+        &[&doc["results"][1]["at"], &doc["results"][3]["at"]],
+    );
+    check!(
+        [
+            pick(&doc, 1, &["worker", "at", "applied"]),
+            pick(&doc, 3, &["worker", "at", "applied"]),
+        ],
+        [
+            json!({"worker": "A", "at": 10, "applied": true}),
+            json!({"worker": "B", "at": 1100, "applied": false}),
+        ],
+        "R12: the first delivery counts, the repeat adds nothing"
+    );
+    let scenario = Scenario::parse(chapter("late-delivery")).expect("parses");
+    let timeline = leasefence::Timeline::build(scenario).expect("replays");
+    check!(
+        timeline.receiver_after(4).into_iter().collect::<Vec<_>>(),
+        vec![("snack-1".to_owned(), 2)],
+        "counted once, at the point's place"
+    );
+}
+
 /// "On screen nothing goes wrong, even without the fence: A finishes at
 /// 500 ms, C takes snack-2 at 1000 ms, B finds nothing at 1010 ms. There
 /// are 140 orderings; with the fence none breaks an invariant, without it

@@ -230,6 +230,11 @@ const ALLOWED: &[&str] = &[
     "A", "B", "C", "A-restarted", "C-restarted", "snack-1", "snack-2", "snack-3",
     // What the test's learner typed into the editor, said back to them.
     "colour", "claimm",
+    // The SQL keywords the statement panel names (issue 11).
+    "BEGIN", "IMMEDIATE", "COMMIT", "SELECT", "UPDATE",
+    // Terms the course itself leaves in English: SQL's COMMIT, the
+    // rollback journal and WAL, SQS's visibility timeout, a heartbeat.
+    "rollback", "journal", "WAL", "SQS", "visibility", "timeout", "heartbeat",
 ];
 
 /// The Latin words of `text` that are not allowed; text in backticks is
@@ -355,7 +360,7 @@ fn every_refusal_reason_has_a_korean_name() {
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "id", "result", "state", "reason",
-    "anchor", "class", "actors", "kind",
+    "anchor", "class", "actors", "kind", "cells", "action", "arg", "key",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the
@@ -381,7 +386,9 @@ fn strings(value: &serde_json::Value, path: &str, out: &mut Vec<(String, String)
 
 /// Sessions in Korean that between them show every panel: each chapter
 /// with the comparison open under each naive guard, a chapter changed by
-/// both sliders, predict mode, and the editor refusing bad documents.
+/// both sliders, predict mode (the field question open, answered right,
+/// with a field that differs too and with one that does not), and the
+/// editor refusing bad documents.
 fn korean_sessions() -> Vec<(String, Session)> {
     use leasefence::playground::session::Knob;
     use leasefence::unfenced::Guard;
@@ -412,6 +419,9 @@ fn korean_sessions() -> Vec<(String, Session)> {
     sessions.push(("deadline-caps-lease dragged".to_owned(), capped));
     let mut predicting = start("canonical");
     predicting.set_predict(true);
+    for answer in ["open", "token", "owner", "state"] {
+        sessions.push((format!("field {answer}"), predicting.clone()));
+    }
     sessions.push(("canonical predicting".to_owned(), predicting));
     for (index, document) in [
         r#"{"events":[{"at":"1000","worker":"A","do":"finish"}]}"#,
@@ -466,6 +476,13 @@ fn korean_views_have_no_latin_words_outside_the_allow_list() {
             if session.stepper.predict && position == 2 {
                 // Stand where the question is asked.
                 session.stepper.step();
+            }
+            if let Some(answer) = name.strip_prefix("field ").filter(|_| position == 3) {
+                // A's refused finish: which field decided it, then the answer.
+                session.stepper.seek(2);
+                session.stepper.step();
+                session.stepper.guess(false);
+                session.stepper.answer_field(answer);
             }
             let drawn =
                 serde_json::to_value(view::position(&session, None, 640.0)).expect("serialises");
@@ -589,5 +606,39 @@ fn the_full_pages_own_words_exist_in_korean() {
         latin,
         Vec::<String>::new(),
         "Latin words in the page's Korean words"
+    );
+}
+
+/// The statement panel in Korean, at every statement of both races, has
+/// no Latin word outside the allow-list (its SQL aside).
+#[test]
+fn korean_statement_panel_has_no_latin_words_outside_the_allow_list() {
+    use leasefence::playground::races::{Move, Race};
+    let mut session = support::session(leasefence::playground::races::CHAPTER, Lang::Ko);
+    let mut found = std::collections::BTreeSet::new();
+    let mut walked = 0;
+    for race in Race::ALL {
+        let races = &mut session.races;
+        races.apply(Move::Race(race)).expect("runs");
+        for position in 0..=races.total() {
+            let drawn = view::statements(races, Lang::Ko).expect("open in its chapter");
+            let drawn = serde_json::to_value(drawn).expect("serialises");
+            let mut texts = Vec::new();
+            strings(&drawn, &format!("{race:?} {position}"), &mut texts);
+            walked += texts.len();
+            for (path, text) in texts {
+                let words = latin_outside_the_allow_list(&text);
+                if !words.is_empty() {
+                    found.insert(format!("{path}: {words:?} in {text:?}"));
+                }
+            }
+            races.apply(Move::Step).expect("steps");
+        }
+    }
+    assert!(walked > 500, "only {walked} texts walked");
+    check!(
+        found.into_iter().collect::<Vec<_>>(),
+        Vec::<String>::new(),
+        "Latin words in the Korean statement panel"
     );
 }

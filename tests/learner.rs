@@ -17,6 +17,13 @@ use leasefence::playground::view::{self, SliderView};
 use leasefence::playground::{CHAPTERS, Lang};
 use support::session;
 
+/// Whether `text` says the message `key` (in English; filled with
+/// `values`): the tests check what is said, not how it is worded.
+fn says(text: &str, key: &str, values: &[(&str, &str)]) -> bool {
+    let values: Vec<(&str, String)> = values.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
+    text.contains(&Lang::En.fill(key, &values))
+}
+
 #[test]
 fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     let mut session = session("canonical", Lang::En);
@@ -27,14 +34,18 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     let (at, before) = readout(&session);
     check!(at, 1001, "the slider starts on A's late finish");
     check!(
-        before.contains("Rejected"),
+        says(&before, "verdict.rejected", &[]),
         true,
         "refused at 1001: {before}"
     );
     session.drag(Knob::Finish, 999).expect("moves");
     let (at, after) = readout(&session);
     check!(at, 999, "moved");
-    check!(after.contains("Accepted"), true, "accepted at 999: {after}");
+    check!(
+        says(&after, "verdict.accepted", &[]),
+        true,
+        "accepted at 999: {after}"
+    );
     let scenario = view::scenario(&session);
     check!(
         scenario.chapter,
@@ -142,9 +153,10 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
 }
 
 /// Predicting hides what would give the answers away, and only that long:
-/// the narration and the sliders until the last question is answered
-/// (which finish the sliders move, and its verdict, would tell); the event
-/// list's stamps (they would tell which claims succeeded).
+/// the narration and the sliders until the last question (here which field
+/// decided A's refusal) is answered (which finish the sliders move, and its
+/// verdict, would tell); the event list's stamps (they would tell which
+/// claims succeeded).
 #[test]
 fn predicting_hides_the_verdicts_until_the_last_answer() {
     let mut session = session("canonical", Lang::En);
@@ -180,6 +192,19 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     }
     session.stepper.step();
     session.stepper.guess(false);
+    // A's finish was refused: which field decided it is the last question,
+    // and the refusal's reason would answer it.
+    check!(
+        narration(&session),
+        hidden.clone(),
+        "the field question waits"
+    );
+    check!(
+        sliders(&session),
+        [waiting.clone(), waiting.clone()],
+        "the sliders wait for the field too"
+    );
+    session.stepper.answer_field("token");
     check!(
         narration(&session),
         Lang::En.text("chapter.canonical.text").to_owned(),
@@ -188,7 +213,11 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     let [SliderView::Enabled { readout, .. }, _] = sliders(&session) else {
         panic!("the sliders are back");
     };
-    check!(readout.contains("Rejected"), true, "revealed: {readout}");
+    check!(
+        says(&readout, "verdict.rejected", &[]),
+        true,
+        "revealed: {readout}"
+    );
 }
 
 /// After a drag the narration tells the new verdicts, not the chapter's.
@@ -198,19 +227,30 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
     session.drag(Knob::Finish, 999).expect("moves");
     let told = view::position(&session, None, 640.0).narration;
     check!(
-        told.contains("finish at 999 ms is accepted"),
+        says(&told, "story.accepted", &[("worker", "A"), ("at", "999")]),
         true,
         "{told}"
     );
+    // The whole narration is the one accepted finish: no refusal is left.
+    let story = Lang::En.fill(
+        "story.accepted",
+        &[("worker", "A".into()), ("at", "999".into())],
+    );
+    let title = Lang::En.text("chapter.canonical.title").to_owned();
     check!(
-        told.contains("refused"),
-        false,
-        "the old verdict is gone: {told}"
+        told,
+        Lang::En.fill("chapter.forked", &[("title", title), ("story", story)]),
+        "the old verdict is gone"
     );
     session.drag(Knob::Finish, 1000).expect("moves");
     let told = view::position(&session, None, 640.0).narration;
     check!(
-        told.contains("finish at 1000 ms is refused"),
+        // The refusal's reason ends the sentence; its start names who and when.
+        says(
+            &told,
+            "story.refused",
+            &[("worker", "A"), ("at", "1000"), ("reason", "")]
+        ),
         true,
         "R5: at lease_until it has ended: {told}"
     );
@@ -226,10 +266,23 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
     else {
         panic!("the lease slider is enabled");
     };
-    check!(readout.contains("Accepted"), true, "saved: {readout}");
+    check!(
+        says(&readout, "verdict.accepted", &[]),
+        true,
+        "saved: {readout}"
+    );
     let cost = cost.expect("a cost is said");
     check!(
-        cost.contains("wait 2000 ms, until 2000 ms"),
+        says(
+            &cost,
+            "lease.cost",
+            &[
+                ("worker", "A"),
+                ("at", "0"),
+                ("wait", "2000"),
+                ("until", "2000")
+            ]
+        ),
         true,
         "the wait a crash would cost: {cost}"
     );

@@ -5,8 +5,9 @@
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 //!
-//! Native only for now: nothing on the page calls the mechanism yet, and
-//! its browser tests come with the page's panel.
+//! Native only: the page's statement panel is tested on the view it
+//! draws (`tests/statement_panel.rs`) and in Chromium
+//! (`e2e/statements.test.mjs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -249,13 +250,13 @@ fn a_send_inside_the_transaction_makes_the_enqueue_wait_out_the_send_r7() {
             })
             .unwrap_or(usize::MAX)
     };
-    let returns = at("W", StepKind::SendReturns, "");
-    let commit = at("W", StepKind::Ran, "COMMIT");
+    let returns = at("A", StepKind::SendReturns, "");
+    let commit = at("A", StepKind::Ran, "COMMIT");
     let producer_begins = at("producer", StepKind::Ran, "BEGIN IMMEDIATE");
     check!(
         (returns < commit, commit < producer_begins),
         (true, true),
-        "send returns, then W commits, then the producer's BEGIN runs (steps {returns}, {commit}, {producer_begins})"
+        "send returns, then A commits, then the producer's BEGIN runs (steps {returns}, {commit}, {producer_begins})"
     );
     let waited = run.waited_ms["producer"];
     check!(
@@ -287,7 +288,7 @@ fn after_commit_the_enqueue_goes_through_while_the_send_is_in_flight_r7() {
             first_line(leasefence::store::ENQUEUE),
         ),
         ("producer".to_owned(), StepKind::Ran, "COMMIT".to_owned()),
-        ("W".to_owned(), StepKind::SendReturns, String::new()),
+        ("A".to_owned(), StepKind::SendReturns, String::new()),
     ];
     check!(
         order,

@@ -79,9 +79,158 @@ fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
         "revealed and scored"
     );
     check!(
+        (
+            stepper.question() == Some(Question::Field),
+            stepper.step() == Stepped::Waiting
+        ),
+        (true, true),
+        "the refusal asks which field decided it before anything moves"
+    );
+    stepper.answer_field("token");
+    check!(
         stepper.step() == Stepped::AtEnd,
         true,
         "nothing after the end"
+    );
+}
+
+/// R4's reason order, asked: after a refused finish the learner picks the
+/// field that decided it; the answer is scored, and the feedback names the
+/// field with the row's value beside the stamp's, and says of another
+/// field that differs too that the queue checks the deciding one first.
+/// Until then nothing on the step card names or marks the answer.
+#[test]
+fn a_refusal_asks_which_field_decided_it_and_scores_the_answer() {
+    use leasefence::playground::session::Session;
+    use leasefence::playground::view;
+    let answered = |field: &str| {
+        let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("valid");
+        let mut session = Session::new(Lang::En, "canonical", scenario).expect("replays");
+        session.set_predict(true);
+        session.stepper.seek(2);
+        session.stepper.step();
+        session.stepper.guess(false);
+        let asked = view::position(&session, None, 640.0);
+        let step = asked.step.expect("A's finish is shown");
+        let verdict = step.verdict.expect("a verdict");
+        check!(
+            (
+                verdict.reason,
+                step.conditions.iter().any(|line| line.differs),
+                asked.prompt.question.as_ref().map(|q| q.answers.len()),
+            ),
+            (None, false, Some(7)),
+            "asked: no reason named, no condition marked, seven fields offered"
+        );
+        let heard = asked.announcement.unwrap_or_default();
+        let verdict = Lang::En.fill("predict.right", &values(&[("verdict", "rejected")]));
+        check!(
+            heard.starts_with(&verdict)
+                && heard.ends_with(&asked.prompt.question.expect("asked").text),
+            true,
+            "the verdict's feedback, then the question, are heard: {heard}"
+        );
+        let guess = session
+            .stepper
+            .answer_field(field)
+            .expect("the question was open");
+        let told = view::position(&session, None, 640.0);
+        (
+            guess.decided,
+            session.stepper.score,
+            told.prompt.feedback.unwrap_or_default(),
+        )
+    };
+    fn values<'a>(pairs: &[(&'a str, &str)]) -> Vec<(&'a str, String)> {
+        pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
+    }
+    let reason = Lang::En.fill(
+        "reason.token_mismatch",
+        &values(&[("expected", "1"), ("current", "2")]),
+    );
+    check!(
+        answered("token"),
+        (
+            "token",
+            (2, 2),
+            Lang::En.fill(
+                "predict.field_right",
+                &values(&[("field", "token"), ("reason", &reason)])
+            )
+        ),
+        "token: right (and the verdict before it), the row's 2 beside the stamp's 1"
+    );
+    for (picked, why) in [
+        ("owner", "predict.field_also"),
+        ("deadline", "predict.field_none"),
+    ] {
+        let why = Lang::En.fill(why, &values(&[("picked", picked), ("field", "token")]));
+        check!(
+            answered(picked),
+            (
+                "token",
+                (1, 2),
+                Lang::En.fill(
+                    "predict.field_wrong",
+                    &values(&[("field", "token"), ("reason", &reason), ("why", &why)])
+                )
+            ),
+            "{picked}: wrong; owner differs too (B), the deadline does not"
+        );
+    }
+}
+
+/// Every refusal the chapters show with a stamp asks its field, and the
+/// field is the one its reason names (R4's order): the question covers the
+/// course's reasons, not only the token.
+#[test]
+fn each_chapters_refusal_is_decided_by_the_field_its_reason_names() {
+    use leasefence::Outcome;
+    let mut decided = std::collections::BTreeSet::new();
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario()).expect("valid");
+        let mut stepper =
+            leasefence::playground::stepper::Stepper::new(chapter.id, scenario, 0).expect("builds");
+        stepper.predict = true;
+        while stepper.position < stepper.total() {
+            if stepper.step() == leasefence::playground::stepper::Stepped::AskFirst {
+                stepper.guess(true);
+            }
+            let Some(Outcome::Finished(finish)) = stepper.frame().map(|f| f.result.outcome.clone())
+            else {
+                continue;
+            };
+            let asked = stepper.awaiting_field;
+            let field = stepper.decided_field();
+            if let Some(field) = field {
+                check!(
+                    stepper.answer_field(field).map(|g| g.right()),
+                    Some(true),
+                    "{}",
+                    chapter.id
+                );
+            }
+            let stamped = finish
+                .reason
+                .is_some_and(|r| r != leasefence::Reason::NoClaim);
+            check!(
+                (asked, field.is_some()),
+                (stamped, stamped),
+                "{} asks iff refused with a stamp",
+                chapter.id
+            );
+            decided.extend(finish.reason.map(|r| (r.as_str(), field)));
+        }
+    }
+    check!(
+        decided.into_iter().collect::<Vec<_>>(),
+        vec![
+            ("lease_expired", Some("lease_until")),
+            ("no_claim", None),
+            ("not_leased", Some("state")),
+            ("token_mismatch", Some("token")),
+        ],
+        "the chapters' reasons and their fields"
     );
 }
 
@@ -375,6 +524,7 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
         // C never claimed: no lease to change, and the slider says why.
         row("deadline-expired", "C at 800", None),
         row("fencing-off-vs-on", "C at 3001", Some(1000)),
+        row("write-lock", "A at 306", Some(1000)),
         // Nothing is refused on screen: A's finish in time, the last
         // finish made with a claim.
         row("every-ordering", "A at 500", Some(1000)),

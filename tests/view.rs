@@ -41,7 +41,8 @@ fn texts(view: &PositionView) -> Vec<String> {
     let mut all = vec![view.position_text.clone(), view.narration.clone()];
     all.extend(view.marks.iter().map(|mark| mark.text.clone()));
     if let Some(asked) = &view.prompt.question {
-        all.extend([asked.text.clone(), asked.yes.clone(), asked.no.clone()]);
+        all.push(asked.text.clone());
+        all.extend(asked.answers.iter().map(|answer| answer.label.clone()));
     }
     all.extend(view.announcement.clone());
     all.extend(view.lanes.shapes.iter().filter_map(|shape| match shape {
@@ -52,6 +53,11 @@ fn texts(view: &PositionView) -> Vec<String> {
         all.extend(step.summary.as_ref().map(|summary| summary.text.clone()));
         all.extend(step.verdict.as_ref().map(|verdict| verdict.words.clone()));
         all.extend(step.statements.iter().filter_map(|s| s.effect.clone()));
+        all.extend(
+            step.point
+                .iter()
+                .flat_map(|p| [p.title.clone(), p.text.clone()]),
+        );
     }
     all.extend(view.receiver.total.clone());
     if let Some(compare) = &view.compare {

@@ -1,5 +1,5 @@
 //! The mechanism under the verdicts: how the database got to each one,
-//! computed natively so the page can later draw it.
+//! computed in the core so the page can draw it.
 //!
 //! Everywhere else a claim or a finish is one indivisible step, which is
 //! right for the queue and hides what the course teaches: that choosing
@@ -16,8 +16,10 @@
 //!   failing ordering as a scenario.
 //! * [`invariants`]: four facts checked after every step of a timeline.
 //!
-//! The page's invariants panel ([`crate::playground::verify`]) calls
-//! [`orderings`] and [`invariants`]. All SQL stays in [`crate::store`].
+//! The page steps [`races`] in its statement panel
+//! ([`crate::playground::races`]), and its invariants panel
+//! ([`crate::playground::verify`]) calls [`orderings`] and [`invariants`].
+//! All SQL stays in [`crate::store`].
 
 pub mod invariants;
 pub mod orderings;

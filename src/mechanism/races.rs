@@ -47,7 +47,7 @@ pub fn real_claim_race(jobs: usize) -> Result<Run, Refusal> {
 /// flight, in both variants.
 pub const PRODUCER_STARTS_MS: u64 = 10;
 
-/// A worker claims, sends for `send_ms` and finishes, while a producer
+/// A worker, A, claims, sends for `send_ms` and finishes, while a producer
 /// enqueues a job during the send. With `inside` the worker sends before
 /// `COMMIT` (breaking R7) and the producer's `BEGIN IMMEDIATE` waits out
 /// the whole send; without it the claim has committed and the enqueue
@@ -61,7 +61,7 @@ pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
     };
     let producer = vec![Op::Enqueue { job: job(2) }];
     let actors = [
-        actor("W", 0, worker),
+        actor("A", 0, worker),
         actor("producer", PRODUCER_STARTS_MS, producer),
     ];
     round_robin(&[job(1)], &actors, TICK_MS)

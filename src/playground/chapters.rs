@@ -43,6 +43,7 @@ pub const CHAPTERS: &[Chapter] = &[
     chapter!("late-delivery", "late-delivery", false),
     chapter!("deadline-expired", "deadline-expired", false),
     chapter!("fencing-off-vs-on", "fencing-off-vs-on", true),
+    chapter!("write-lock", "write-lock", false),
     chapter!("every-ordering", "every-ordering", false),
 ];
 

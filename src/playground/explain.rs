@@ -285,6 +285,33 @@ fn describe_event(lang: Lang, frame: &Frame) -> String {
     }
 }
 
+/// The fields of the stamp-beside-row table, in its order: what a refused
+/// finish's "which field decided it?" offers.
+pub const FIELDS: &[&str] = &[
+    "id",
+    "owner",
+    "token",
+    "attempt",
+    "state",
+    "lease_until",
+    "deadline",
+];
+
+/// The field whose condition names `reason` (its line in
+/// [`side_by_side`]); `None` for `no_claim`, where no stamp was presented.
+pub fn deciding_field(reason: Reason) -> Option<&'static str> {
+    Some(match reason {
+        Reason::NoClaim => return None,
+        Reason::UnknownJob => "id",
+        Reason::NotLeased => "state",
+        Reason::TokenMismatch => "token",
+        Reason::OwnerMismatch => "owner",
+        Reason::AttemptMismatch => "attempt",
+        Reason::LeaseExpired => "lease_until",
+        Reason::DeadlinePassed => "deadline",
+    })
+}
+
 /// One line of the stamp-beside-row table (R14).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Compared {

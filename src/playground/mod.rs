@@ -1,7 +1,8 @@
-//! The playground's model, independent of the browser: chapters, messages
-//! in Korean and English, the words for what each step did (and for what
-//! the JSON parser refused), the learner's place in a timeline, their whole
-//! session, and the view the page draws from it.
+//! The playground's model, independent of the browser: chapters and the
+//! course points shown at places in them, messages in Korean and English,
+//! the words for what each step did (and for what the JSON parser
+//! refused), the learner's place in a timeline, their whole session, and
+//! the view the page draws from it.
 //!
 //! The page (`web::page`, wasm only) only turns a [`view`] into elements
 //! and the learner's input into [`session::Session`] calls; keeping every
@@ -13,6 +14,8 @@ pub mod lesson;
 pub mod link;
 pub mod messages;
 pub mod parser_words;
+pub mod points;
+pub mod races;
 pub mod session;
 pub mod stepper;
 pub mod twist;

@@ -11,6 +11,7 @@
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
+use crate::playground::races::{self, Races};
 use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
@@ -101,6 +102,8 @@ pub struct Session {
     /// The chapters the learner has stepped to the end of, in course
     /// order (the page keeps them between visits).
     progress: Vec<&'static str>,
+    /// The statement panel: its race and the learner's place in it.
+    pub races: Races,
     /// The invariants panel: its checks and the census ([`super::verify`]).
     pub(crate) verify: super::verify::Verify,
 }
@@ -119,6 +122,7 @@ impl Session {
             notice: None,
             lesson: None,
             progress: Vec::new(),
+            races: Races::default(),
             verify: Default::default(),
         };
         session.open_compare_for_chapter()?;
@@ -299,6 +303,7 @@ impl Session {
     pub fn set_predict(&mut self, on: bool) {
         self.stepper.predict = on;
         self.stepper.awaiting_guess = false;
+        self.stepper.awaiting_field = false;
     }
 
     /// Moves a boundary slider: the chosen finish's time, or the length of
@@ -434,6 +439,9 @@ impl Session {
     fn open_compare_for_chapter(&mut self) -> Result<()> {
         if chapters::find(&self.stepper.chapter).is_some_and(|chapter| chapter.compare) {
             self.compare_open = true;
+        }
+        if self.stepper.chapter == races::CHAPTER {
+            self.races.apply(races::Move::Open(true))?;
         }
         self.open_verify_for_chapter();
         self.refresh_naive()

@@ -35,6 +35,9 @@ pub enum Question {
     Finish,
     /// Will this claim get a job?
     Claim,
+    /// Which field decided the refusal just shown? Asked after a refused
+    /// finish that presented a stamp.
+    Field,
 }
 
 /// The outcome of the learner's last prediction.
@@ -46,6 +49,23 @@ pub struct Guessed {
     pub happened: bool,
     /// Whether the learner said so.
     pub right: bool,
+}
+
+/// The learner's answer to "which field decided the refusal?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldGuess {
+    /// The field the learner picked.
+    pub picked: &'static str,
+    /// The field that decided it: the first failed condition in the order
+    /// of `model::Reason::first`.
+    pub decided: &'static str,
+}
+
+impl FieldGuess {
+    /// Whether the learner picked the deciding field.
+    pub fn right(&self) -> bool {
+        self.picked == self.decided
+    }
 }
 
 /// A timeline and the learner's place in it.
@@ -65,6 +85,10 @@ pub struct Stepper {
     pub awaiting_guess: bool,
     /// The last prediction, shown until the next move.
     pub guessed: Option<Guessed>,
+    /// After a refused finish, "which field decided it?" awaits an answer.
+    pub awaiting_field: bool,
+    /// The answer to that question, shown until the next move.
+    pub field_guess: Option<FieldGuess>,
     /// Predictions right, and made.
     pub score: (usize, usize),
     /// The finish the boundary slider moves (see [`Stepper::new`]).
@@ -116,6 +140,8 @@ impl Stepper {
             predict: false,
             awaiting_guess: false,
             guessed: None,
+            awaiting_field: false,
+            field_guess: None,
             score: (0, 0),
             ranges: Ranges {
                 finish_max: 0,
@@ -212,7 +238,7 @@ impl Stepper {
     /// One event forward, or a question first when predicting a finish or
     /// a claim.
     pub fn step(&mut self) -> Stepped {
-        if self.awaiting_guess {
+        if self.awaiting_guess || self.awaiting_field {
             return Stepped::Waiting;
         }
         if self.position >= self.total() {
@@ -224,6 +250,7 @@ impl Stepper {
         }
         self.position += 1;
         self.guessed = None;
+        self.field_guess = None;
         Stepped::Moved
     }
 
@@ -238,22 +265,28 @@ impl Stepper {
 
     /// The question awaiting an answer.
     pub fn question(&self) -> Option<Question> {
+        if self.awaiting_field {
+            return Some(Question::Field);
+        }
         self.awaiting_guess
             .then(|| self.question_at(self.position))
             .flatten()
     }
 
-    /// Whether a question lies at or after the learner's place: while
-    /// predicting, anything that tells how those events end would give the
+    /// Whether a question lies at or after the learner's place, or the
+    /// field question is open: while predicting, anything that tells how
+    /// those events end (or why the last one was refused) would give the
     /// answers away.
     pub fn answers_ahead(&self) -> bool {
-        self.predict && (self.position..self.total()).any(|i| self.question_at(i).is_some())
+        self.awaiting_field
+            || self.predict && (self.position..self.total()).any(|i| self.question_at(i).is_some())
     }
 
     /// Answers the awaited question ("yes": accepted, or gets a job) and
-    /// reveals the event. `None` when no question was open.
+    /// reveals the event. A refused finish that presented a stamp then asks
+    /// which field decided it. `None` when no such question was open.
     pub fn guess(&mut self, yes: bool) -> Option<Guessed> {
-        let question = self.question()?;
+        let question = self.question().filter(|q| *q != Question::Field)?;
         self.awaiting_guess = false;
         self.position += 1;
         let happened = match self.frame().map(|frame| &frame.result.outcome) {
@@ -261,6 +294,8 @@ impl Stepper {
             Some(Outcome::Claimed { claim }) => claim.is_some(),
             _ => false,
         };
+        // Only a refused finish has a deciding field.
+        self.awaiting_field = self.decided_field().is_some();
         let guessed = Guessed {
             question,
             happened,
@@ -271,11 +306,37 @@ impl Stepper {
         Some(guessed)
     }
 
+    /// The field that decided the refusal of the last applied event, when
+    /// it is a finish refused on a condition of its stamp or its time.
+    pub fn decided_field(&self) -> Option<&'static str> {
+        match &self.frame()?.result.outcome {
+            Outcome::Finished(finish) => crate::playground::explain::deciding_field(finish.reason?),
+            _ => None,
+        }
+    }
+
+    /// Answers "which field decided the refusal?" with one of
+    /// [`FIELDS`](crate::playground::explain::FIELDS), and scores it.
+    /// `None` when that question was not open or `field` is none of them.
+    pub fn answer_field(&mut self, field: &str) -> Option<FieldGuess> {
+        let decided = self.decided_field().filter(|_| self.awaiting_field)?;
+        let picked = crate::playground::explain::FIELDS
+            .iter()
+            .find(|known| **known == field)?;
+        let answer = FieldGuess { picked, decided };
+        self.awaiting_field = false;
+        self.score = (self.score.0 + usize::from(answer.right()), self.score.1 + 1);
+        self.field_guess = Some(answer);
+        Some(answer)
+    }
+
     /// Goes to `position` (clamped), dropping any open question.
     pub fn seek(&mut self, position: usize) {
         self.position = position.min(self.total());
         self.awaiting_guess = false;
+        self.awaiting_field = false;
         self.guessed = None;
+        self.field_guess = None;
     }
 
     /// One event back.

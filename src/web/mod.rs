@@ -25,7 +25,7 @@ const PAGE_TYPES: &str = r#"
 /** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
 export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine"
   | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
-  | "fencing-off-vs-on" | "every-ordering";
+  | "fencing-off-vs-on" | "write-lock" | "every-ordering";
 /** `mount`'s options, each optional. */
 export interface MountOptions {
   lang?: "ko" | "en";
@@ -53,7 +53,10 @@ declare global {
 
 /// Installs a panic hook, so a bug shows its message and place in the
 /// console instead of "unreachable executed". (The message is enough to
-/// find the bug; a JavaScript stack of the wasm frames adds little.)
+/// find the bug; a JavaScript stack of the wasm frames adds little.) Not
+/// in `make web`'s build, whose panics abort on the spot and never reach
+/// a hook (the Makefile says why); the browser tests have it.
+#[cfg(not(panic = "immediate-abort"))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 fn start() {
     std::panic::set_hook(Box::new(|info| {

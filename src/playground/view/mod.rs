@@ -20,6 +20,7 @@ mod invariants;
 mod lanes;
 mod orderings;
 mod sliders;
+mod statements;
 mod step;
 
 pub use compare::{CompareRow, CompareView};
@@ -28,12 +29,16 @@ pub use invariants::{INVARIANTS, InvariantRow, Light, VerifyView};
 pub use lanes::{Anchor, LanesView, Shape};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView, guard_id};
 pub use sliders::SliderView;
-pub use step::{ChangeView, StatementView, StepView, Summary, VerdictView};
+pub use statements::{
+    ActorView, LaneRow, LaneView, LineView, NowView, SideView, StatementsView, Verdict,
+    view as statements,
+};
+pub use step::{ChangeView, PointView, StatementView, StepView, Summary, VerdictView};
 
-use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
+use crate::playground::explain::{COLUMNS, FIELDS, cell, describe, reason_text, side_by_side};
 use crate::playground::lesson::LESSON;
 use crate::playground::session::{Session, Status};
-use crate::playground::stepper::{Guessed, Question, SANDBOX};
+use crate::playground::stepper::{FieldGuess, Guessed, Question, SANDBOX};
 use crate::playground::{CHAPTERS, Lang, twist};
 use crate::replay::Outcome;
 use serde::Serialize;
@@ -108,15 +113,24 @@ pub struct PromptView {
     pub next: Option<NextChapter>,
 }
 
-/// A question and the words of its two answers.
+/// A question and its answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Asked {
     /// The question.
     pub text: String,
-    /// The "yes" answer (accepted; gets a job).
-    pub yes: String,
-    /// The "no" answer (refused; finds nothing).
-    pub no: String,
+    /// The answers, as buttons, in order.
+    pub answers: Vec<Answer>,
+}
+
+/// One answer's button.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// The page's action for it: `guess` (yes or no) or `field`.
+    pub action: &'static str,
+    /// What it answers: `accept`, `reject`, or a field's name.
+    pub arg: &'static str,
+    /// What the button says.
+    pub label: String,
 }
 
 /// A choice of the chapter picker.
@@ -181,15 +195,25 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
     let (position, total) = (stepper.position, stepper.total());
     let counted = [("n", position.to_string()), ("total", total.to_string())];
     let prompt = prompt(session);
+    let step = step::card(session);
     let announcement = match (&prompt.question, stepper.frame()) {
-        (Some(question), _) => Some(question.text.clone()),
+        // Feedback beside a question is the verdict the field question
+        // follows: heard first, as it is read first.
+        (Some(question), _) => Some(match &prompt.feedback {
+            Some(feedback) => format!("{feedback} {}", question.text),
+            None => question.text.clone(),
+        }),
         _ if drawn == Some(position) => None,
         (None, Some(frame)) => {
-            let said = describe(lang, frame);
-            Some(match &prompt.feedback {
-                Some(feedback) => format!("{feedback} {said}"),
-                None => said,
-            })
+            let mut said = describe(lang, frame);
+            if let Some(feedback) = &prompt.feedback {
+                said = format!("{feedback} {said}");
+            }
+            // A course point appeared in the step card: say its heading.
+            if let Some(point) = step.as_ref().and_then(|step| step.point.as_ref()) {
+                said = format!("{said} {}", point.title);
+            }
+            Some(said)
         }
         (None, None) => Some(lang.text("step.none").to_owned()),
     };
@@ -201,7 +225,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         marks: events::marks(session, drawn),
         prompt,
         lanes: lanes::draw(stepper, lang, lanes_width),
-        step: step::card(session),
+        step,
         table: stepper
             .timeline
             .rows_after(position)
@@ -289,25 +313,45 @@ fn prompt(session: &Session) -> PromptView {
     let lang = session.lang;
     let stepper = &session.stepper;
     let question = stepper.question().map(|question| {
-        let event = &stepper.scenario.events[stepper.position];
-        let key = match question {
-            Question::Finish => "predict.question",
-            Question::Claim => "predict.claim_question",
+        let (key, event) = match question {
+            Question::Finish => ("predict.question", stepper.position),
+            Question::Claim => ("predict.claim_question", stepper.position),
+            // About the finish just shown.
+            Question::Field => ("predict.field_question", stepper.position - 1),
         };
+        let event = &stepper.scenario.events[event];
         let values = [
             ("worker", event.worker.clone()),
             ("at", event.at.to_string()),
         ];
+        let answers = match question {
+            Question::Field => FIELDS
+                .iter()
+                .map(|field| Answer {
+                    action: "field",
+                    arg: field,
+                    label: (*field).to_owned(),
+                })
+                .collect(),
+            _ => [(true, "accept"), (false, "reject")]
+                .map(|(yes, arg)| Answer {
+                    action: "guess",
+                    arg,
+                    label: answer(lang, question == Question::Finish, yes),
+                })
+                .to_vec(),
+        };
         Asked {
             text: lang.fill(key, &values),
-            yes: answer(lang, question, true),
-            no: answer(lang, question, false),
+            answers,
         }
     });
-    let feedback = stepper
-        .guessed
-        .filter(|_| question.is_none())
-        .map(|guessed| feedback(lang, guessed));
+    // The verdict's feedback stays beside the field question it leads to.
+    let feedback = match (question.is_some(), stepper.field_guess) {
+        (false, Some(answer)) => field_feedback(session, answer),
+        (true, _) if !stepper.awaiting_field => None,
+        _ => stepper.guessed.map(|guessed| feedback(lang, guessed)),
+    };
     let (right, made) = stepper.score;
     let score = (stepper.predict && made > 0).then(|| {
         lang.fill(
@@ -321,6 +365,34 @@ fn prompt(session: &Session) -> PromptView {
         score,
         next: next_chapter(session),
     }
+}
+
+/// What the page says after "which field decided it?": the field, the
+/// row's value beside the stamp's (the refusal's own words), and about the
+/// field picked instead, whether it differed too (then the order decided)
+/// or was no reason at all.
+fn field_feedback(session: &Session, answer: FieldGuess) -> Option<String> {
+    let lang = session.lang;
+    let frame = session.stepper.frame()?;
+    let Outcome::Finished(finish) = &frame.result.outcome else {
+        return None;
+    };
+    let at = frame.result.at;
+    let field = ("field", answer.decided.to_owned());
+    let reason = ("reason", reason_text(lang, finish, at));
+    if answer.right() {
+        return Some(lang.fill("predict.field_right", &[field, reason]));
+    }
+    let also = side_by_side(finish, at)
+        .iter()
+        .any(|line| line.field == answer.picked && line.differs);
+    let picked = ("picked", answer.picked.to_owned());
+    let why = if also {
+        lang.fill("predict.field_also", &[picked, field.clone()])
+    } else {
+        lang.fill("predict.field_none", &[picked])
+    };
+    Some(lang.fill("predict.field_wrong", &[field, reason, ("why", why)]))
 }
 
 /// The picker's choices: the author's lesson (if any), every chapter in
@@ -347,7 +419,7 @@ pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
 /// At the end of a chapter (not while a question waits), the next one.
 fn next_chapter(session: &Session) -> Option<NextChapter> {
     let stepper = &session.stepper;
-    if stepper.position < stepper.total() || stepper.awaiting_guess {
+    if stepper.position < stepper.total() || stepper.question().is_some() {
         return None;
     }
     let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter)?;
@@ -362,25 +434,27 @@ fn next_chapter(session: &Session) -> Option<NextChapter> {
     })
 }
 
-/// The two answers to a question, as the buttons say them.
-fn answer(lang: Lang, question: Question, yes: bool) -> String {
-    let key = match (question, yes) {
-        (Question::Finish, true) => "predict.accept",
-        (Question::Finish, false) => "predict.reject",
-        (Question::Claim, true) => "predict.gets_job",
-        (Question::Claim, false) => "predict.finds_nothing",
+/// The yes and no answers to a question, as the buttons say them.
+fn answer(lang: Lang, finish: bool, yes: bool) -> String {
+    let key = match (finish, yes) {
+        (true, true) => "predict.accept",
+        (true, false) => "predict.reject",
+        (false, true) => "predict.gets_job",
+        (false, false) => "predict.finds_nothing",
     };
     lang.text(key).to_owned()
 }
 
 /// What the page says after a prediction.
 fn feedback(lang: Lang, guessed: Guessed) -> String {
-    let verdict = lang.text(match (guessed.question, guessed.happened) {
-        (Question::Finish, true) => "result.accepted",
-        (Question::Finish, false) => "result.rejected",
-        (Question::Claim, true) => "result.claimed",
-        (Question::Claim, false) => "result.empty",
-    });
+    let verdict = lang.text(
+        match (guessed.question == Question::Finish, guessed.happened) {
+            (true, true) => "result.accepted",
+            (true, false) => "result.rejected",
+            (false, true) => "result.claimed",
+            (false, false) => "result.empty",
+        },
+    );
     let key = if guessed.right {
         "predict.right"
     } else {

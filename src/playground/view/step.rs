@@ -7,6 +7,7 @@ use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, reason_name, reason_text, row_changes,
     side_by_side,
 };
+use crate::playground::points;
 use crate::playground::session::Session;
 use crate::replay::Outcome;
 use crate::store::{self, Executed};
@@ -25,6 +26,22 @@ pub struct StepView {
     pub statements: Vec<StatementView>,
     /// The rows the event changed, and its own row even if unchanged.
     pub changes: Vec<ChangeView>,
+    /// The course point this place of the chapter shows, if any.
+    pub point: Option<PointView>,
+}
+
+/// A course point ([`crate::playground::points`]) in the learner's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PointView {
+    /// Which point (its message key).
+    pub key: &'static str,
+    /// Its heading.
+    pub title: String,
+    /// What it says.
+    pub text: String,
+    /// The claim a worker just received, as the contract's JSON, for the
+    /// point about what a claim hands its worker.
+    pub code: Option<String>,
 }
 
 /// A sentence and the result it tells of.
@@ -99,13 +116,20 @@ pub fn card(session: &Session) -> Option<StepView> {
                     reason_text(lang, finish, frame.result.at)
                 )
             };
-            let verdict = VerdictView {
+            let mut verdict = VerdictView {
                 accepted: finish.accepted,
                 words,
                 reason: finish.reason.map(|reason| reason.as_str()),
                 reason_name: finish.reason.map(|reason| reason_name(lang, reason)),
             };
-            let conditions = side_by_side(finish, frame.result.at);
+            let mut conditions = side_by_side(finish, frame.result.at);
+            // "Which field decided it?" is open: the stamp and the row stay
+            // side by side, but nothing names or marks the answer.
+            if stepper.awaiting_field {
+                verdict.words = frame.result.worker.clone();
+                (verdict.reason, verdict.reason_name) = (None, None);
+                conditions.iter_mut().for_each(|line| line.differs = false);
+            }
             (None, Some(verdict), conditions, !finish.accepted)
         }
         outcome => {
@@ -131,12 +155,34 @@ pub fn card(session: &Session) -> Option<StepView> {
         conditions,
         statements,
         changes,
+        point: point(session, frame),
     })
 }
 
-fn statement(session: &Session, executed: &Executed, refused: bool) -> StatementView {
+/// The course point of the chapter at the learner's place; none in a
+/// timeline the learner changed, whose facts may differ.
+fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
+    let stepper = &session.stepper;
+    let point = points::at(&stepper.chapter, stepper.position)?;
     let lang = session.lang;
-    let params = executed
+    let worker = [("worker", frame.result.worker.clone())];
+    let code = match &frame.result.outcome {
+        Outcome::Claimed { claim: Some(claim) } if point.key == points::CLAIM_RESULT => {
+            serde_json::to_string_pretty(claim).ok()
+        }
+        _ => None,
+    };
+    Some(PointView {
+        key: point.key,
+        title: lang.text(&format!("point.{}.title", point.key)).to_owned(),
+        text: lang.fill(&format!("point.{}.text", point.key), &worker),
+        code,
+    })
+}
+
+/// A statement's bound values as `:name = value, ...`.
+pub(super) fn params(executed: &Executed) -> String {
+    executed
         .params
         .iter()
         .map(|(name, value)| {
@@ -146,7 +192,12 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
             )
         })
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(", ")
+}
+
+fn statement(session: &Session, executed: &Executed, refused: bool) -> StatementView {
+    let lang = session.lang;
+    let params = params(executed);
     // The guarded UPDATE that changed nothing is where the refusal
     // happened: "0 rows changed" is the rejection.
     let refusal = refused && executed.sql == store::FINISH.trim() && executed.rows == 0;

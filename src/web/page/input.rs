@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::Page;
+use crate::playground::races::{Move, Race};
 use crate::playground::session::Knob;
 use crate::playground::twist::Twist;
 use crate::unfenced::Guard;
@@ -43,6 +44,8 @@ pub(super) enum UserAction {
     OpenShortest(Guard),
     Predict(bool),
     Guess(bool),
+    /// The field picked as the one that decided a refusal.
+    Field(String),
     /// A boundary slider moved: the finish's time or the lease's length.
     Drag(Knob, u64),
     /// A boundary slider was let go.
@@ -59,6 +62,8 @@ pub(super) enum UserAction {
     CopyLink,
     /// The URL hash changed.
     LoadHash,
+    /// A move in the statement panel.
+    Statements(Move),
 }
 
 /// Where a listener is attached.
@@ -173,17 +178,18 @@ fn attach(
     Ok(())
 }
 
-/// The comparison's or the invariants' `<details>` opened or closed.
+/// The comparison's, the statement panel's or the invariants' `<details>`
+/// opened or closed.
 fn toggled(event: &Event) -> Option<UserAction> {
     let details: Element = event.target()?.dyn_into().ok()?;
     let open = details.has_attribute("open");
-    let classes = details.class_list();
-    if classes.contains("lf-compare") {
-        Some(UserAction::CompareToggled(open))
-    } else if classes.contains("lf-verify") {
-        Some(UserAction::VerifyToggled(open))
-    } else {
-        None
+    match details.class_list() {
+        classes if classes.contains("lf-compare") => Some(UserAction::CompareToggled(open)),
+        classes if classes.contains("lf-statements") => {
+            Some(UserAction::Statements(Move::Open(open)))
+        }
+        classes if classes.contains("lf-verify") => Some(UserAction::VerifyToggled(open)),
+        _ => None,
     }
 }
 
@@ -226,6 +232,11 @@ fn action_for(event: &Event) -> Option<UserAction> {
             UserAction::Twist(Twist::from_name(twist)?, worker.to_owned())
         }
         "guess" => UserAction::Guess(arg == "accept"),
+        "stmt" => UserAction::Statements(statement_move(&arg)?),
+        "race" if kind == "change" => {
+            UserAction::Statements(Move::Race(Race::from_name(&value())?))
+        }
+        "field" => UserAction::Field(arg),
         "count-orderings" => UserAction::CountOrderings,
         "open-shortest" => UserAction::OpenShortest(if arg == "id_and_owner" {
             Guard::IdAndOwner
@@ -278,7 +289,29 @@ fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
         _ => return None,
     };
     event.prevent_default();
+    // Inside the statement panel the keys step statements.
+    if target.closest(".lf-statements").ok().flatten().is_some() {
+        let name = match action {
+            UserAction::Step => "step",
+            UserAction::Back => "back",
+            UserAction::Reset => "reset",
+            UserAction::End => "end",
+            _ => return None,
+        };
+        return Some(UserAction::Statements(statement_move(name)?));
+    }
     Some(action)
+}
+
+/// A statement panel button's move.
+fn statement_move(name: &str) -> Option<Move> {
+    Some(match name {
+        "step" => Move::Step,
+        "back" => Move::Back,
+        "reset" => Move::Reset,
+        "end" => Move::End,
+        _ => return None,
+    })
 }
 
 /// An input's or a select's value.

@@ -29,6 +29,7 @@ mod options;
 mod progress;
 mod prompt;
 mod skeleton;
+mod statements;
 mod step;
 mod tables;
 mod timeline;
@@ -140,8 +141,9 @@ struct State {
     use_hash: bool,
     /// The position the event list was last drawn at (`None`: redraw all).
     drawn: Option<usize>,
-    /// Whether the last drawing asked a question (a new one takes focus).
-    asking: bool,
+    /// The question the last drawing asked, if any (a new one takes focus:
+    /// a field question follows its finish's answer at once).
+    asked: Option<String>,
 }
 
 impl State {
@@ -182,7 +184,7 @@ impl State {
             compact: options.compact,
             use_hash: options.hash,
             drawn: None,
-            asking: false,
+            asked: None,
         })
     }
 }
@@ -294,7 +296,8 @@ impl Page {
     fn apply(self: &Rc<Self>, action: UserAction) -> Result<Redraw, JsValue> {
         use UserAction::*;
         match action {
-            Step | Tick | Guess(_) | Back | Reset | End | Seek(_) | TogglePlay | Speed(_) => {
+            Step | Tick | Guess(_) | Field(_) | Back | Reset | End | Seek(_) | TogglePlay
+            | Speed(_) => {
                 self.play(action)?;
                 Ok(Redraw::Position)
             }
@@ -312,6 +315,10 @@ impl Page {
             }
             UserAction::Guess(accept) => {
                 stepper.guess(accept);
+                false
+            }
+            UserAction::Field(field) => {
+                stepper.answer_field(&field);
                 false
             }
             UserAction::Back => {
@@ -427,6 +434,12 @@ impl Page {
                 drop(state);
                 return self.load_hash();
             }
+            UserAction::Statements(change) => {
+                session.races.apply(change).map_err(to_js_error)?;
+                drop(state);
+                self.show_statements()?;
+                return Ok(Redraw::Nothing);
+            }
             _ => Redraw::Nothing,
         };
         Ok(redraw)
@@ -496,8 +509,8 @@ impl Page {
         let mut state = self.state.borrow_mut();
         state.drawn = None;
         let view = view::scenario(&state.session);
-        let parts = self.parts.borrow();
-        let Some(parts) = parts.as_ref() else {
+        let borrowed = self.parts.borrow();
+        let Some(parts) = borrowed.as_ref() else {
             return Ok(());
         };
         timeline::draw_lines(&self.doc, parts, &view)?;
@@ -508,7 +521,21 @@ impl Page {
             refill_editor,
             state.share_status.as_deref(),
         )?;
-        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)?;
+        drop((state, borrowed));
+        self.show_statements()
+    }
+
+    /// Draws the statement panel, when it is open.
+    fn show_statements(&self) -> Result<(), JsValue> {
+        let state = self.state.borrow();
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        let lang = state.session.lang;
+        let view = view::statements(&state.session.races, lang);
+        statements::draw(&self.doc, &parts.statements, lang, view.as_ref())
     }
 
     /// Draws what depends on the learner's place, and announces it.
@@ -536,9 +563,9 @@ impl Page {
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));
         }
-        let asking = view.prompt.question.is_some();
-        let new_question = asking && !state.asking;
-        state.asking = asking;
+        let asked = view.prompt.question.as_ref().map(|q| q.text.clone());
+        let new_question = asked.is_some() && asked != state.asked;
+        state.asked = asked;
         // A new question needs an answer before the step: the keyboard goes
         // to the first answer. Focus events reach the host page, whose
         // listeners may drive the playground again: nothing may be

@@ -1,5 +1,6 @@
-//! The prediction strip: the question before a finish with its two answers,
-//! then the feedback and the score.
+//! The prediction strip: the question before a claim or a finish with its
+//! two answers (after a refusal: which field decided it, one button per
+//! field), then the feedback and the score.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -13,8 +14,9 @@ pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(
     let mut children = Vec::new();
     if let Some(question) = &view.question {
         children.push(El::new(doc, "span")?.text(&question.text));
-        for (answer, words) in [("accept", &question.yes), ("reject", &question.no)] {
-            children.push(El::button(doc, "guess", words)?.attr("data-arg", answer));
+        for answer in &question.answers {
+            children
+                .push(El::button(doc, answer.action, &answer.label)?.attr("data-arg", answer.arg));
         }
     }
     if let Some(feedback) = &view.feedback {

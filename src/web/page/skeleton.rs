@@ -48,6 +48,8 @@ pub(super) struct Parts {
     pub editor_status: Element,
     pub share_status: Element,
     pub live: Element,
+    /// The statement panel.
+    pub statements: super::statements::Panel,
 }
 
 /// Builds the frame in the page's language and returns its parts.
@@ -77,6 +79,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let (grid, lanes_panel, bodies) = grid(doc, lang)?;
     let (boundary_panel, finish, lease) = boundary::build(doc, lang)?;
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard())?;
+    let (statements_panel, statements) = super::statements::build(doc, lang)?;
     let (verify_panel, verify) = super::verify::build(doc, lang)?;
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang)?;
     let predict = predict_toggle(doc, lang, state.session.stepper.predict)?;
@@ -109,6 +112,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             .attr("role", "status")
             .attr("aria-live", "polite")
             .0,
+        statements,
     };
     let extras = [compare_panel, predict, editor_panel];
     let extras = El::new(doc, "div")?.class("lf-extras").children(extras);
@@ -126,6 +130,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             lanes_panel,
             // Right under the lanes it moves, on a phone as on a desktop.
             boundary_panel,
+            statements_panel,
             grid,
             verify_panel,
             extras,

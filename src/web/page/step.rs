@@ -9,7 +9,7 @@ use super::dom::{El, header_row, replace_children};
 use super::skeleton::Parts;
 use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, Compared};
-use crate::playground::view::{ChangeView, StatementView, StepView};
+use crate::playground::view::{ChangeView, PointView, StatementView, StepView};
 
 pub(super) fn draw(
     doc: &Document,
@@ -54,6 +54,9 @@ pub(super) fn draw(
         }
         blocks.push(card);
     }
+    if let Some(point) = &view.point {
+        blocks.push(point_box(doc, point)?);
+    }
     if !view.conditions.is_empty() {
         blocks.push(El::new(doc, "h4")?.text(&t("verdict.side_by_side")));
         blocks.push(conditions(doc, lang, &view.conditions)?);
@@ -73,6 +76,20 @@ pub(super) fn draw(
         blocks.extend(changes(doc, lang, &view.changes)?);
     }
     replace_children(&parts.step, blocks)
+}
+
+/// A course point of the chapter: its heading, its text, and the claim it
+/// is about when it shows one.
+fn point_box(doc: &Document, point: &PointView) -> Result<El, JsValue> {
+    let mut card = El::new(doc, "div")?
+        .class("lf-point")
+        .attr("data-point", point.key)
+        .child(El::new(doc, "h4")?.text(&point.title))
+        .child(El::new(doc, "p")?.text(&point.text));
+    if let Some(code) = &point.code {
+        card = card.child(El::new(doc, "pre")?.text(code));
+    }
+    Ok(card)
 }
 
 /// The stamp and the row side by side, the failed conditions marked.

@@ -1,0 +1,165 @@
+// The statement panel end to end (issue 11, parts 1, 2 and 5): in its
+// chapter a claim race and a send race are stepped one statement at a
+// time, the real queue beside the naive one, with the write lock's lane;
+// in both languages, on the page and in an embed. Screenshots land in
+// target/screenshots/write-lock-*.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { SHOTS, start } from "./harness.mjs";
+
+let base;
+let browser;
+let stop;
+
+before(async () => {
+  ({ base, browser, stop } = await start());
+});
+
+after(async () => {
+  await stop?.();
+});
+
+async function open(path, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+  page.on("pageerror", (error) => problems.push(error.message));
+  await page.goto(base + path);
+  await page.waitForSelector(".lf-statements[open] .lf-side");
+  page.problems = problems;
+  return page;
+}
+
+async function done(page) {
+  assert.deepEqual(page.problems, [], "no console errors or exceptions");
+  await page.context().close();
+}
+
+/** One side as the page shows it: lines' states per actor, lane cells. */
+const side = (page, kind, scope = ".lf") =>
+  page.$eval(`${scope} .lf-side[data-side=${kind}]`, (el) => ({
+    actors: [...el.querySelectorAll(".lf-actors > div")].map((actor) => ({
+      name: actor.querySelector("h5").textContent,
+      states: [...actor.querySelectorAll("li")].map((li) => li.dataset.state),
+    })),
+    lane: [...el.querySelectorAll(".lf-lock tr")].slice(1).map((row) => ({
+      actor: row.querySelector("th").textContent,
+      cells: [...row.querySelectorAll("td")].map((td) => td.className || "-"),
+    })),
+    lock: el.querySelector(".lf-lock-text").textContent,
+    holding: el.querySelector(".lf-holding").textContent,
+    verdict: el.querySelector(".lf-harm-note, .lf-ok")?.textContent ?? null,
+    harm: el.querySelector(".lf-harm-note") !== null,
+  }));
+
+const position = (page, scope = ".lf") => page.$eval(`${scope} .lf-statements .lf-position`, (el) => el.textContent);
+
+describe("statement panel", () => {
+  test("stepping statements: B's BEGIN IMMEDIATE waits on the lock lane while A holds it", async () => {
+    const page = await open("/#chapter=write-lock&lang=en");
+    assert.equal(await position(page), "Statement 0 of 11");
+    const step = page.locator(".lf-statements [data-action=stmt][data-arg=step]");
+    await step.click();
+    await step.click();
+    assert.equal(await position(page), "Statement 2 of 11");
+    const real = await side(page, "real");
+    assert.deepEqual(real.actors.map((actor) => actor.name), ["A", "B"]);
+    assert.deepEqual(real.actors[0].states, ["done", "next", "next", "next", "next"], "A's BEGIN ran; B's wait came after");
+    assert.equal(real.actors[1].states[0], "waits", "B's BEGIN IMMEDIATE waits");
+    assert.deepEqual(real.lane.map((row) => [row.actor, row.cells.slice(0, 3)]), [
+      ["A", ["lf-hold", "lf-hold", "-"]],
+      ["B", ["-", "lf-wait", "-"]],
+    ]);
+    assert.equal(real.lock, "A holds the write lock; B waits.");
+    // The keys step statements while the focus is in the panel.
+    await step.focus();
+    await page.keyboard.press("End");
+    assert.equal(await position(page), "Statement 11 of 11");
+    assert.equal(await page.$eval(".lf-position:not(.lf-statements *)", (el) => el.textContent), "Step 0 of 5",
+      "the timeline did not move");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await position(page), "Statement 10 of 11");
+    await page.screenshot({ path: `${SHOTS}/write-lock-steps-1280-en.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("the naive claim hands token 1 to both workers; the real one to A alone", async () => {
+    const page = await open("/#chapter=write-lock&lang=en");
+    await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
+    const [real, naive] = [await side(page, "real"), await side(page, "naive")];
+    assert.equal(naive.holding, "A → snack-1 token=1 · B → snack-1 token=1");
+    assert.equal(naive.harm, true);
+    assert.match(naive.verdict, /token=1 of snack-1: one fencing token handed out 2 times/);
+    assert.equal(real.holding, "A → snack-1 token=1");
+    assert.equal(real.harm, false);
+    assert.ok(naive.lane.every((row) => row.cells.every((cell) => cell === "-")), "no lock across read and write");
+    await done(page);
+  });
+
+  test("a send inside the transaction keeps the producer's enqueue waiting; after COMMIT it does not", async () => {
+    const page = await open("/#chapter=write-lock&lang=en");
+    await page.selectOption(".lf-statements select[data-action=race]", "send");
+    assert.equal(await position(page), "Statement 0 of 15");
+    await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
+    const [real, naive] = [await side(page, "real"), await side(page, "naive")];
+    assert.equal(naive.harm, true);
+    assert.match(naive.verdict, /waited 296 ms/);
+    assert.equal(real.harm, false);
+    const producer = naive.lane.find((row) => row.actor === "producer");
+    assert.ok(producer.cells.includes("lf-wait"), "the producer waits on the naive lane");
+    assert.ok(!real.lane.find((row) => row.actor === "producer").cells.includes("lf-wait"));
+    await page.screenshot({ path: `${SHOTS}/write-lock-send-1280-en.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("the chapter in both languages at 360 and 1280 px, with no page-wide sideways scroll", async () => {
+    for (const lang of ["en", "ko"]) {
+      for (const width of [360, 1280]) {
+        const page = await open(`/#chapter=write-lock&lang=${lang}`, { width, height: 800 });
+        for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
+        if (lang === "ko") {
+          assert.equal(await position(page), "11문장 중 4번째");
+          assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 쥐고 있고 B가 기다립니다.");
+        }
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px (${lang})`);
+        await page.locator(".lf-statements").screenshot({ path: `${SHOTS}/write-lock-${width}-${lang}.png` });
+        await done(page);
+      }
+    }
+  });
+
+  test("other chapters: the panel opens on request", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/#chapter=canonical&lang=ko`);
+    await page.waitForSelector(".lf [data-event]");
+    assert.equal(await page.$(".lf-statements[open]"), null, "closed at first");
+    await page.click(".lf-statements summary");
+    await page.waitForSelector(".lf-statements[open] .lf-side");
+    assert.equal(await position(page), "11문장 중 0번째");
+    await page.close();
+  });
+
+  test("in an embed, on its own element and language", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/embed-example.html`);
+    await page.waitForSelector("[data-scenario=late-delivery] [data-event]");
+    await page.evaluate(async () => {
+      const host = document.createElement("div");
+      host.setAttribute("data-leasefence", "");
+      host.setAttribute("data-scenario", "write-lock");
+      host.setAttribute("lang", "ko");
+      host.id = "mine";
+      document.body.append(host);
+      const { mountAll } = await import("./pkg/embed.js");
+      await mountAll(host.parentElement);
+    });
+    await page.waitForSelector("#mine .lf-statements[open] .lf-side");
+    await page.locator("#mine .lf-statements [data-arg=end]").click();
+    const naive = await side(page, "naive", "#mine");
+    assert.equal(naive.harm, true);
+    assert.match(naive.verdict, /token=1을 받았습니다/);
+    await page.close();
+  });
+});

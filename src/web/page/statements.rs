@@ -1,0 +1,149 @@
+//! The statement panel: a race stepped one statement at a time, the real
+//! queue beside the naive one, each with its actors' statements and the
+//! write lock's lane. Drawn from [`StatementsView`] alone.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlSelectElement};
+
+use super::dom::{El, header_row, replace_children};
+use crate::playground::Lang;
+use crate::playground::races::Race;
+use crate::playground::view::{SideView, StatementsView};
+
+/// The panel's elements that change.
+pub(super) struct Panel {
+    details: Element,
+    race: HtmlSelectElement,
+    position: Element,
+    body: Element,
+}
+
+/// Builds the panel, closed and empty: [`draw`] fills it.
+pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> {
+    let t = |key: &str| lang.text(key).to_owned();
+    let race = El::new(doc, "select")?.attr("data-action", "race");
+    for choice in Race::ALL {
+        let name = choice.name();
+        let option = El::new(doc, "option")?.attr("value", name);
+        race.0
+            .append_child(&option.text(&t(&format!("stmt.race.{name}"))).0)?;
+    }
+    let button = |arg: &str, icon: &str, key: &str| -> Result<El, JsValue> {
+        Ok(El::button(doc, "stmt", icon)?
+            .attr("data-arg", arg)
+            .attr("aria-label", &t(key))
+            .attr("title", &t(key)))
+    };
+    let position = El::new(doc, "span")?.class("lf-position");
+    let body = El::new(doc, "div")?.class("lf-body lf-sides");
+    let panel = Panel {
+        details: El::new(doc, "details")?.class("lf-panel lf-statements").0,
+        race: race.0.clone().unchecked_into(),
+        position: position.0.clone(),
+        body: body.0.clone(),
+    };
+    let tools = El::new(doc, "div")?.class("lf-controls").children([
+        El::new(doc, "label")?
+            .class("lf-guard")
+            .child(El::new(doc, "span")?.text(&t("stmt.race")))
+            .child(race),
+        button("reset", "⇤", "stmt.reset")?,
+        button("back", "←", "stmt.back")?,
+        button("step", "→", "stmt.step")?,
+        button("end", "⇥", "stmt.end")?,
+        position,
+    ]);
+    let details = El(panel.details.clone())
+        .child(El::new(doc, "summary")?.text(&t("stmt.title")))
+        .child(tools)
+        .child(El::new(doc, "p")?.class("lf-muted").text(&t("stmt.legend")))
+        .child(body);
+    Ok((details, panel))
+}
+
+/// Draws the panel; a closed one is left as it was.
+pub(super) fn draw(
+    doc: &Document,
+    panel: &Panel,
+    lang: Lang,
+    view: Option<&StatementsView>,
+) -> Result<(), JsValue> {
+    let Some(view) = view else { return Ok(()) };
+    panel.details.set_attribute("open", "")?;
+    panel.race.set_value(view.race.name());
+    panel.position.set_text_content(Some(&view.position_text));
+    let mut sides = Vec::with_capacity(view.sides.len());
+    for side in &view.sides {
+        sides.push(self::side(doc, lang, side)?);
+    }
+    replace_children(&panel.body, sides)
+}
+
+fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
+    let p = |class: &str, text: &str| -> Result<El, JsValue> {
+        Ok(El::new(doc, "p")?.class(class).text(text))
+    };
+    let columns = std::iter::once("ms").chain(side.lane.times.iter().map(String::as_str));
+    let mut lane = vec![header_row(doc, columns)?];
+    for row in &side.lane.rows {
+        let mut cells = vec![El::new(doc, "th")?.attr("scope", "row").text(&row.actor)];
+        for &cell in &row.cells {
+            let (class, mark) = match cell {
+                "hold" => ("lf-hold", "■"),
+                "wait" => ("lf-wait", "░"),
+                _ => ("", ""),
+            };
+            cells.push(El::new(doc, "td")?.class(class).text(mark));
+        }
+        lane.push(El::new(doc, "tr")?.children(cells));
+    }
+    let mut actors = Vec::with_capacity(side.actors.len());
+    for actor in &side.actors {
+        let mut lines = Vec::with_capacity(actor.lines.len());
+        for line in &actor.lines {
+            lines.push(
+                El::new(doc, "li")?
+                    .attr("data-state", line.state)
+                    .child(El::new(doc, "code")?.text(line.sql))
+                    .child(El::new(doc, "span")?.text(&line.tag)),
+            );
+        }
+        actors.push(
+            El::new(doc, "div")?
+                .child(El::new(doc, "h5")?.text(&actor.name))
+                .child(El::new(doc, "ol")?.children(lines)),
+        );
+    }
+    let mut parts = vec![
+        El::new(doc, "h4")?.text(&side.title),
+        El::new(doc, "table")?
+            .class("lf-lock")
+            .attr("aria-label", lang.text("stmt.lane"))
+            .children(lane),
+        p("lf-lock-text", &side.lane.text)?,
+        El::new(doc, "div")?.class("lf-actors").children(actors),
+    ];
+    if let Some(now) = &side.now {
+        parts.push(p("lf-said", &now.said)?);
+        if !now.sql.is_empty() {
+            parts.push(El::new(doc, "pre")?.class("lf-naive-sql").text(now.sql));
+        }
+        if !now.params.is_empty() {
+            parts.push(p("lf-muted", &now.params)?);
+        }
+    }
+    parts.push(p("lf-holding", &side.holding)?);
+    if let Some(verdict) = &side.verdict {
+        let class = if verdict.harm {
+            "lf-harm-note"
+        } else {
+            "lf-ok"
+        };
+        parts.push(p(class, &verdict.text)?);
+    }
+    Ok(El::new(doc, "section")?
+        .class("lf-side")
+        .attr("data-side", side.kind)
+        .children(parts))
+}
