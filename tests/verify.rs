@@ -9,8 +9,7 @@
 
 mod support;
 
-use leasefence::Scenario;
-use leasefence::mechanism::invariants::Side;
+use leasefence::mechanism::invariants::{Side, along};
 use leasefence::mechanism::orderings::{Tally, census};
 use leasefence::playground::session::Session;
 use leasefence::playground::stepper::SANDBOX;
@@ -18,7 +17,52 @@ use leasefence::playground::verify::{Countable, PAGE_ORDERINGS, countable};
 use leasefence::playground::view::{self, INVARIANTS, VerifyView};
 use leasefence::playground::{CHAPTERS, Lang, link};
 use leasefence::unfenced::Guard;
+use leasefence::{Scenario, replay_json};
+use serde_json::{Value, json};
 use support::session;
+
+/// The chapter's scenario JSON.
+fn chapter(id: &str) -> &'static str {
+    let found = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
+    found.scenario()
+}
+
+/// The chapter's replay document, as JSON values.
+fn replayed(id: &str) -> Value {
+    serde_json::to_value(replay_json(chapter(id)).expect("replays")).expect("serializes")
+}
+
+/// The chapter's narration says each of these numbers, in both languages
+/// (as tests/chapters.rs holds every chapter's).
+fn narrates(id: &str, numbers: &[&Value]) {
+    for lang in [Lang::En, Lang::Ko] {
+        let text = lang.text(&format!("chapter.{id}.text")).to_owned();
+        let missing: Vec<String> = numbers
+            .iter()
+            .map(|number| number.to_string())
+            .filter(|number| !text.contains(number.as_str()))
+            .collect();
+        check!(
+            missing,
+            Vec::<String>::new(),
+            "{id} ({}): numbers",
+            lang.tag()
+        );
+    }
+}
+
+/// Result `n`'s fields named in `fields` (`claim.id` reaches one level in).
+fn pick(doc: &Value, n: usize, fields: &[&str]) -> Value {
+    let result = &doc["results"][n];
+    let picked = fields.iter().map(|field| {
+        let value = match field.split_once('.') {
+            Some((head, tail)) => &result[head][tail],
+            None => &result[*field],
+        };
+        ((*field).to_owned(), value.clone())
+    });
+    Value::Object(picked.collect())
+}
 
 /// The panel at the session's place; the test fails if it is closed.
 fn panel(session: &Session) -> VerifyView {
@@ -327,5 +371,62 @@ fn a_closed_panel_shows_nothing_and_a_count_belongs_to_its_timeline() {
         (said.table.is_none(), said.count.is_some()),
         (true, true),
         "another timeline: not counted yet"
+    );
+}
+
+/// "On screen nothing goes wrong, even without the fence: A finishes at
+/// 500 ms, C takes snack-2 at 1000 ms, B finds nothing at 1010 ms. There
+/// are 140 orderings; with the fence none breaks an invariant, without it
+/// some accept A's stale finish and some deliver snack-1 twice."
+#[test]
+fn every_ordering_the_order_on_screen_is_fine_but_some_orderings_are_not() {
+    let scenario = Scenario::parse(chapter("every-ordering")).expect("parses");
+    let doc = replayed("every-ordering");
+    let counted = census(&scenario).expect("within the bound");
+    let orderings = json!(counted.orderings);
+    narrates(
+        "every-ordering",
+        &[
+            &doc["results"][2]["at"],
+            &doc["results"][3]["at"],
+            &doc["results"][4]["at"],
+            &orderings,
+        ],
+    );
+    check!(
+        [
+            pick(&doc, 2, &["worker", "accepted"]),
+            pick(&doc, 3, &["worker", "claim.id"]),
+            pick(&doc, 4, &["worker", "claim"]),
+        ],
+        [
+            json!({"worker": "A", "accepted": true}),
+            json!({"worker": "C", "claim.id": "snack-2"}),
+            json!({"worker": "B", "claim": null}),
+        ],
+        "R4, R5: A in time, C on snack-2, B finds nothing"
+    );
+    for guard in [Guard::IdOnly, Guard::IdAndOwner] {
+        let on_screen = along(&scenario, Side::Naive(guard)).expect("replays");
+        let broken: usize = on_screen.iter().map(|check| check.broken.len()).sum();
+        check!(broken, 0, "{guard:?}: the order on screen breaks nothing");
+    }
+    let tally = |side| {
+        counted
+            .sides
+            .iter()
+            .find(|t| t.side == side)
+            .expect("a side")
+    };
+    let naive = tally(Side::Naive(Guard::IdOnly));
+    check!(
+        (
+            tally(Side::Fenced).bad,
+            naive.stale_finish > 0,
+            naive.applied_twice > 0
+        ),
+        (0, true, true),
+        "R4, R12 over {} orderings: fenced bad, naive stale finish, applied twice",
+        counted.orderings
     );
 }

@@ -226,8 +226,7 @@ impl Page {
             _ => None,
         };
         let switched = action == UserAction::SwitchLang;
-        // The button that opened an ordering is gone with the old frame:
-        // the keyboard goes to the playground, where → steps the ordering.
+        // An opened ordering's button is gone: the keyboard goes to the root.
         let opened = matches!(action, UserAction::OpenShortest(_));
         // The address bar follows the scenario and the language; the step
         // goes into copied links only (rewriting history on every step is
@@ -394,8 +393,7 @@ impl Page {
                 counted.map_err(|err| JsError::new(&err.to_string()))?;
                 Redraw::Position
             }
-            // Everything: the comparison's guard picker follows the
-            // ordering's guard.
+            // All: the comparison's guard picker follows the ordering's.
             UserAction::OpenShortest(guard) => {
                 session.open_shortest(guard).map_err(to_js_error)?;
                 drop(state);
