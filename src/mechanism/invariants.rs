@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::model::{Claim, JobRow, Stamp};
 use crate::replay::{Outcome, Player};
-use crate::scenario::{Action, Scenario};
+use crate::scenario::{Action, Event, Scenario};
 use crate::timeline::Timeline;
 use crate::unfenced::{self, Guard};
 
@@ -93,8 +93,10 @@ pub(crate) struct Seen<'a> {
     pub applied: Option<&'a str>,
 }
 
-/// Keeps what the invariants need from earlier steps.
-#[derive(Debug, Default)]
+/// Keeps what the invariants need from earlier steps. Cloned and compared
+/// by the census, which goes back to shared prefixes and recognises a
+/// state it has counted before.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Checker {
     /// Job -> the highest token it has had.
     tokens: BTreeMap<String, u64>,
@@ -263,44 +265,9 @@ pub(crate) fn walk(
     side: Side,
     mut each: impl FnMut(StepCheck) -> bool,
 ) -> Result<()> {
-    let (mut checker, mut holding) = (Checker::default(), BTreeMap::new());
+    let (mut checker, mut rows) = (Checker::default(), player.rows()?);
     for (index, event) in scenario.events.iter().enumerate() {
-        let held = player.held_claim(&event.worker).cloned();
-        let before = match (&event.action, &held) {
-            (Action::Finish, Some(claim)) => player.row(&claim.id)?,
-            _ => None,
-        };
-        let (accepted, delivered) = match side {
-            Side::Fenced => match player.apply(event)? {
-                Outcome::Finished(finish) => (finish.accepted, false),
-                Outcome::Sent { applied, .. } => (false, applied),
-                _ => (false, false),
-            },
-            Side::Naive(guard) => {
-                let naive = unfenced::apply(player, guard, index, event)?;
-                let sent = event.action == Action::Send && held.is_some();
-                (naive.is_some_and(|finish| finish.accepted), sent)
-            }
-        };
-        if let Some(claim) = player.held_claim(&event.worker) {
-            holding.insert(event.worker.clone(), claim.clone());
-        }
-        let rows = player.rows()?;
-        let stamp = held.as_ref().map(Claim::stamp);
-        let seen = Seen {
-            at: event.at,
-            worker: &event.worker,
-            holding: &holding,
-            rows: rows.iter().collect(),
-            finish: (event.action == Action::Finish)
-                .then_some(stamp.as_ref())
-                .flatten()
-                .map(|stamp| (stamp, accepted, before.as_ref())),
-            applied: delivered
-                .then(|| held.as_ref().map(|c| c.id.as_str()))
-                .flatten(),
-        };
-        let broken = checker.step(&seen);
+        let broken = play(player, &mut checker, &mut rows, side, (index, event))?;
         let check = StepCheck {
             event: index,
             at: event.at,
@@ -311,4 +278,53 @@ pub(crate) fn walk(
         }
     }
     Ok(())
+}
+
+/// Plays one event on `side` and checks it. `rows` is the table before
+/// the step (the caller keeps it, so a finish's row before it costs no
+/// read) and becomes the table after it. The census of every ordering
+/// calls this for each step it takes, so an ordering is judged exactly as
+/// [`along`] judges a timeline.
+pub(crate) fn play(
+    player: &mut Player,
+    checker: &mut Checker,
+    rows: &mut Vec<JobRow>,
+    side: Side,
+    (index, event): (usize, &Event),
+) -> Result<Vec<Broken>> {
+    let held = player.held_claim(&event.worker).cloned();
+    let before = match (&event.action, &held) {
+        (Action::Finish, Some(claim)) => rows.iter().find(|row| row.id == claim.id).cloned(),
+        _ => None,
+    };
+    let (accepted, delivered) = match side {
+        Side::Fenced => match player.apply(event)? {
+            Outcome::Finished(finish) => (finish.accepted, false),
+            Outcome::Sent { applied, .. } => (false, applied),
+            _ => (false, false),
+        },
+        Side::Naive(guard) => {
+            let naive = unfenced::apply(player, guard, index, event)?;
+            let sent = event.action == Action::Send && held.is_some();
+            (naive.is_some_and(|finish| finish.accepted), sent)
+        }
+    };
+    *rows = player.rows()?;
+    let stamp = held.as_ref().map(Claim::stamp);
+    // The actors' memories are the claims each holds: a claim that finds
+    // nothing, a finish and a send leave them as they were.
+    let seen = Seen {
+        at: event.at,
+        worker: &event.worker,
+        holding: player.memory(),
+        rows: rows.iter().collect(),
+        finish: (event.action == Action::Finish)
+            .then_some(stamp.as_ref())
+            .flatten()
+            .map(|stamp| (stamp, accepted, before.as_ref())),
+        applied: delivered
+            .then(|| held.as_ref().map(|c| c.id.as_str()))
+            .flatten(),
+    };
+    Ok(checker.step(&seen))
 }

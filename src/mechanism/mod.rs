@@ -23,6 +23,7 @@ pub mod invariants;
 pub mod orderings;
 pub mod races;
 pub mod statements;
+mod tree;
 
 use crate::error::Error;
 

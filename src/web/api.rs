@@ -58,6 +58,15 @@ export type ScenarioEvent = { at: number; owner?: string } & (
 export interface Scenario { jobs?: NewJob[]; events: ScenarioEvent[] }
 /** The contract's replay document. */
 export interface ReplayDocument { results: EventResult[]; rows: JobRow[]; receiver: Record<string, number> }
+/** Every ordering of a scenario, counted per side (`census`). */
+export interface Census {
+  actors: string[]; orderings: number;
+  sides: Array<{
+    side: "fenced" | { naive: "id_only" | "id_and_owner" };
+    bad: number; stale_finish: number; applied_twice: number; two_holders: number; token_reused: number;
+    shortest: { scenario: Scenario; broken: Array<{ invariant: string; job: string; workers: string[] }> } | null;
+  }>;
+}
 /** One worker step. */
 export interface Processed { claim: Claim; finish: Finish }
 /** What the receiver holds. */
@@ -106,6 +115,23 @@ pub fn replay(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&crate::replay(scenario_arg(&scenario)?).map_err(core_error)?)
+}
+
+/// Every ordering of a scenario's actors (each actor's own order kept),
+/// replayed with the fence on and off, counted per side, with the
+/// shortest failing ordering as a scenario (`mechanism::orderings`). A
+/// scenario over the bound (8 events, 4 actors) is refused; the page's
+/// timing of the largest chapter (`e2e/budgets.mjs`) calls this.
+#[wasm_bindgen(unchecked_return_type = "Census")]
+pub fn census(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsValue> {
+    use crate::mechanism::Refusal;
+    match crate::mechanism::orderings::census(&scenario_arg(&scenario)?) {
+        Ok(counted) => to_js(&counted),
+        Err(Refusal::Queue(err)) => Err(core_error(err)),
+        Err(refusal) => Err(error(&refusal.to_string())),
+    }
 }
 
 /// The benchmark's generated scenario of `events` events, as JSON (see
