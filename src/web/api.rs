@@ -58,6 +58,16 @@ export type ScenarioEvent = { at: number; owner?: string } & (
 export interface Scenario { jobs?: NewJob[]; events: ScenarioEvent[] }
 /** The contract's replay document. */
 export interface ReplayDocument { results: EventResult[]; rows: JobRow[]; receiver: Record<string, number> }
+/** One worker step. */
+export interface Processed { claim: Claim; finish: Finish }
+/** What the receiver holds. */
+export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
+"#;
+
+/// The shape `census` returns, for TypeScript users.
+#[cfg(feature = "census")]
+#[wasm_bindgen(typescript_custom_section)]
+const CENSUS_TYPES: &str = r#"
 /** Every ordering of a scenario, counted per side (`census`). */
 export interface Census {
   actors: string[]; orderings: number;
@@ -67,10 +77,6 @@ export interface Census {
     shortest: { scenario: Scenario; broken: Array<{ invariant: string; job: string; workers: string[] }> } | null;
   }>;
 }
-/** One worker step. */
-export interface Processed { claim: Claim; finish: Finish }
-/** What the receiver holds. */
-export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
 "#;
 
 /// A core error for JavaScript. A scenario's type complaint is said in
@@ -120,8 +126,10 @@ pub fn replay(
 /// Every ordering of a scenario's actors (each actor's own order kept),
 /// replayed with the fence on and off, counted per side, with the
 /// shortest failing ordering as a scenario (`mechanism::orderings`). A
-/// scenario over the bound (8 events, 4 actors) is refused; the page's
-/// timing of the largest chapter (`e2e/budgets.mjs`) calls this.
+/// scenario over the bound (8 events, 4 actors) is refused. Only with the
+/// `census` feature: `make bench-page` times the largest chapter with it
+/// (`e2e/budgets.mjs`); the page itself does not count orderings yet.
+#[cfg(feature = "census")]
 #[wasm_bindgen(unchecked_return_type = "Census")]
 pub fn census(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
