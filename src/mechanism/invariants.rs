@@ -142,6 +142,17 @@ impl Checker {
         broken
     }
 
+    /// What later steps, all at `at` or after, can tell of this memory: a
+    /// lease that ended by `at` is over for each of them alike, so its end
+    /// reads `at` (see the census's tree, which merges such states).
+    pub(crate) fn as_seen_from(&self, at: u64) -> Checker {
+        let mut seen = self.clone();
+        for claim in seen.held.values_mut() {
+            claim.lease_until = claim.lease_until.max(at);
+        }
+        seen
+    }
+
     /// Rows never go down in token; a new claim's token is above the
     /// job's highest before it.
     fn tokens_grow(&mut self, seen: &Seen<'_>, broken: &mut Vec<Broken>) {

@@ -43,6 +43,28 @@ struct Node {
     ledger: Vec<String>,
 }
 
+impl Node {
+    /// What the events from `at` on can tell of this node. They compare
+    /// a lease's end only with their own instants (a claim takes a job
+    /// whose `lease_until <= now`, a finish needs `now < lease_until`, a
+    /// holder is valid while `at < lease_until`), so every lease that has
+    /// ended by `at` looks the same to them: its end reads `at`. Two
+    /// prefixes that differ only there have the same orderings below.
+    fn as_seen_from(&self, at: u64) -> Node {
+        let mut seen = self.clone();
+        for row in &mut seen.rows {
+            if let Some(until) = &mut row.lease_until {
+                *until = (*until).max(at);
+            }
+        }
+        for claim in seen.memory.values_mut() {
+            claim.lease_until = claim.lease_until.max(at);
+        }
+        seen.checker = self.checker.as_seen_from(at);
+        seen
+    }
+}
+
 /// The invariants as bits of a set, one per [`Invariant`].
 pub(super) fn bit(invariant: Invariant) -> usize {
     match invariant {
@@ -146,11 +168,12 @@ impl Walk<'_> {
             self.go_back_to(node)?;
             let (child, broken) = self.step(node, depth, index)?;
             taken[lane] += 1;
-            let key = (taken.to_vec(), child);
+            let next = self.scenario.events.get(depth + 1).map(|event| event.at);
+            let key = (taken.to_vec(), child.as_seen_from(next.unwrap_or(0)));
             let below = match self.counted.get(&key) {
                 Some(known) => known.clone(),
                 None => {
-                    let below = self.below(&key.1, taken)?;
+                    let below = self.below(&child, taken)?;
                     self.counted.insert(key, below.clone());
                     below
                 }
