@@ -96,7 +96,7 @@ pub(crate) struct Seen<'a> {
 /// Keeps what the invariants need from earlier steps. Cloned and compared
 /// by the census, which goes back to shared prefixes and recognises a
 /// state it has counted before.
-#[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Checker {
     /// Job -> the highest token it has had.
     tokens: BTreeMap<String, u64>,
@@ -138,26 +138,30 @@ impl Checker {
                 broken.push(broke(Invariant::AppliedOnce, job, who));
             }
         }
-        self.held = seen.holding.clone();
+        self.held.clone_from(seen.holding);
         broken
     }
 
     /// What later steps, all at `at` or after, can tell of this memory: a
     /// lease that ended by `at` is over for each of them alike, so its end
     /// reads `at` (see the census's tree, which merges such states).
-    pub(crate) fn as_seen_from(&self, at: u64) -> Checker {
-        let mut seen = self.clone();
-        for claim in seen.held.values_mut() {
+    pub(crate) fn see_from(&mut self, at: u64) {
+        for claim in self.held.values_mut() {
             claim.lease_until = claim.lease_until.max(at);
         }
-        seen
+    }
+
+    /// Actor -> the claim it holds after the last step: the actors'
+    /// memories, from which the census rebuilds a player's.
+    pub(crate) fn held(&self) -> &BTreeMap<String, Claim> {
+        &self.held
     }
 
     /// Rows never go down in token; a new claim's token is above the
-    /// job's highest before it.
+    /// job's highest before it. Judged against the highest tokens before
+    /// the step, which are raised afterwards.
     fn tokens_grow(&mut self, seen: &Seen<'_>, broken: &mut Vec<Broken>) {
-        let before = self.tokens.clone();
-        let highest = |job: &str| before.get(job).copied().unwrap_or(0);
+        let highest = |job: &str| self.tokens.get(job).copied().unwrap_or(0);
         for (worker, claim) in seen.holding {
             let new = self.held.get(worker) != Some(claim);
             if new && claim.token <= highest(&claim.id) {
@@ -167,15 +171,19 @@ impl Checker {
                     vec![worker.clone()],
                 ));
             }
-            let top = self.tokens.entry(claim.id.clone()).or_default();
-            *top = (*top).max(claim.token);
         }
         for row in &seen.rows {
             if row.token < highest(&row.id) {
                 broken.push(broke(Invariant::TokensOnlyGrow, &row.id, Vec::new()));
             }
-            let top = self.tokens.entry(row.id.clone()).or_default();
-            *top = (*top).max(row.token);
+        }
+        let claims = seen.holding.values().map(|claim| (&claim.id, claim.token));
+        let rows = seen.rows.iter().map(|row| (&row.id, row.token));
+        for (job, token) in claims.chain(rows) {
+            match self.tokens.get_mut(job) {
+                Some(top) => *top = (*top).max(token),
+                None => drop(self.tokens.insert(job.clone(), token)),
+            }
         }
     }
 }

@@ -24,20 +24,20 @@
 //! cut below it. A prefix that already broke something adds its own
 //! invariants to every leaf below it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::Refusal;
 use super::invariants::{Broken, Checker, Invariant, Side, play};
-use crate::model::{Claim, JobRow};
+use crate::model::JobRow;
 use crate::replay::Player;
 use crate::scenario::{Action, Event, Scenario};
 
 /// A point of the walk: everything the events below it depend on, apart
-/// from which events are left.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// from which events are left. The actors' memories are the checker's
+/// (the claims held after the last step).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Node {
     rows: Vec<JobRow>,
-    memory: BTreeMap<String, Claim>,
     checker: Checker,
     /// The job ids in the receiver's ledger.
     ledger: Vec<String>,
@@ -50,17 +50,14 @@ impl Node {
     /// holder is valid while `at < lease_until`), so every lease that has
     /// ended by `at` looks the same to them: its end reads `at`. Two
     /// prefixes that differ only there have the same orderings below.
-    fn as_seen_from(&self, at: u64) -> Node {
+    fn seen_from(&self, at: u64) -> Node {
         let mut seen = self.clone();
         for row in &mut seen.rows {
             if let Some(until) = &mut row.lease_until {
                 *until = (*until).max(at);
             }
         }
-        for claim in seen.memory.values_mut() {
-            claim.lease_until = claim.lease_until.max(at);
-        }
-        seen.checker = self.checker.as_seen_from(at);
+        seen.checker.see_from(at);
         seen
     }
 }
@@ -119,11 +116,12 @@ struct Walk<'a> {
     lanes: &'a [Vec<usize>],
     side: Side,
     player: &'a mut Player,
-    /// What the databases hold now: the last node played.
-    played: Node,
-    /// Summaries of the states already counted, with the events taken
-    /// from each lane.
-    counted: HashMap<(Vec<usize>, Node), Subtree>,
+    /// What the databases hold now (the last node played): its rows and
+    /// its ledger.
+    played: (Vec<JobRow>, Vec<String>),
+    /// Summaries of the states already counted (as the events left can
+    /// tell them), with the events taken from each lane.
+    counted: BTreeMap<(Vec<usize>, Node), Subtree>,
 }
 
 /// Counts every interleaving of `lanes` (event indices of `scenario`, one
@@ -136,7 +134,6 @@ pub(super) fn count(
 ) -> Result<Subtree, Refusal> {
     let root = Node {
         rows: player.rows()?,
-        memory: BTreeMap::new(),
         checker: Checker::default(),
         ledger: Vec::new(),
     };
@@ -144,9 +141,9 @@ pub(super) fn count(
         scenario,
         lanes,
         side,
-        played: root.clone(),
+        played: (root.rows.clone(), Vec::new()),
         player,
-        counted: HashMap::new(),
+        counted: BTreeMap::new(),
     };
     let subtree = walk.below(&root, &mut vec![0; lanes.len()])?;
     walk.go_back_to(&root)?;
@@ -169,7 +166,7 @@ impl Walk<'_> {
             let (child, broken) = self.step(node, depth, index)?;
             taken[lane] += 1;
             let next = self.scenario.events.get(depth + 1).map(|event| event.at);
-            let key = (taken.to_vec(), child.as_seen_from(next.unwrap_or(0)));
+            let key = (taken.to_vec(), child.seen_from(next.unwrap_or(0)));
             let below = match self.counted.get(&key) {
                 Some(known) => known.clone(),
                 None => {
@@ -207,24 +204,27 @@ impl Walk<'_> {
             self.side,
             (depth, &event),
         )?;
-        child.memory.clone_from(self.player.memory());
         if event.action == Action::Send {
             child.ledger = self.player.receiver()?.into_keys().collect();
         }
-        self.played.clone_from(&child);
+        self.played.0.clone_from(&child.rows);
+        self.played.1.clone_from(&child.ledger);
         Ok((child, broken))
     }
 
     /// Puts the databases and the actors' memories back to `node`, an
     /// ancestor of the node played last (or that node itself).
     fn go_back_to(&mut self, node: &Node) -> Result<(), Refusal> {
-        let delivered: Vec<String> = (self.played.ledger.iter())
+        let (rows, ledger) = &self.played;
+        let delivered: Vec<String> = (ledger.iter())
             .filter(|id| !node.ledger.contains(id))
             .cloned()
             .collect();
-        let tables = (self.played.rows.as_slice(), node.rows.as_slice());
-        self.player.rewind(&node.memory, tables, &delivered)?;
-        self.played.clone_from(node);
+        let tables = (rows.as_slice(), node.rows.as_slice());
+        self.player
+            .rewind(node.checker.held(), tables, &delivered)?;
+        self.played.0.clone_from(&node.rows);
+        self.played.1.clone_from(&node.ledger);
         Ok(())
     }
 }
