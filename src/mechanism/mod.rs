@@ -13,7 +13,8 @@
 //!   naive claim's double token 1, the send held inside the transaction).
 //! * [`orderings`]: every interleaving of a small scenario's actors,
 //!   replayed with the fence on and off, counted, with the shortest
-//!   failing ordering as a scenario.
+//!   failing ordering as a scenario; walked as a tree (`tree.rs`) so the
+//!   largest chapter is counted in well under the browser's second.
 //! * [`invariants`]: four facts checked after every step of a timeline.
 //!
 //! Nothing here is called by the page yet. All SQL stays in
