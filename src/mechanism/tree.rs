@@ -17,7 +17,10 @@
 //!   of each job, each job's deliveries) and which events are left, at
 //!   which instants. Two prefixes that reach the same state (A's claim that
 //!   found nothing, then B's; or B's, then A's) have the same subtree, so
-//!   the second takes the first one's counts.
+//!   the second takes the first one's counts. A lease that is over by the
+//!   next instant is over for every later event alike, so two states that
+//!   differ only in when such a lease ended count as one
+//!   ([`Node::seen_from`]).
 //!
 //! Counts stay exact: a subtree's summary keeps, for its leaves, how many
 //! broke each combination of invariants below its root, and the shortest
