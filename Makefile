@@ -56,8 +56,10 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 # esbuild (also from e2e/) minifies wasm-bindgen's glue and the stylesheet:
 # and the bootstrap (package/embed.js). package-extras.mjs completes the npm
 # package (types of the bootstrap, README, exports).
+# WEB_FEATURES: cargo features for the module (`make bench-page` adds
+# `census`, which the page itself leaves out).
 web: setup-web
-	$(WEB_BUILD) --out-dir www/pkg --out-name leasefence . -- $(WEB_STD_ARGS)
+	$(WEB_BUILD) --out-dir www/pkg --out-name leasefence . -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
 	node scripts/package-repository.mjs www/pkg
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
@@ -84,8 +86,11 @@ bench:
 	cargo bench --bench throughput
 
 # The page's timings in Chromium (first render, a step, a 2,000-event
-# scenario): measured, never asserted, so not part of `make test`.
-bench-page: web
+# scenario, the census of the largest chapter): measured, never asserted,
+# so not part of `make test`. The module is built with `census()`, so the
+# page's files are a little larger than `make web`'s until it runs again.
+bench-page:
+	$(MAKE) --no-print-directory web WEB_FEATURES=census
 	cargo build --quiet
 	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node e2e/budgets.mjs
 

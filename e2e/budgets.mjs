@@ -1,9 +1,10 @@
 // The page's timings, measured (not asserted): first render, the median
-// step, and a 2,000-event scenario loaded and played to its end. Run by
+// step, a 2,000-event scenario loaded and played to its end, and the
+// census of every ordering of the largest shipped scenario. Run by
 // `make bench-page`; the figures go to target/e2e-budgets.json and, by
 // hand, to BENCHMARKS.md.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { ROOT, base64url, start } from "./harness.mjs";
 
 const { base, browser, stop } = await start();
@@ -54,6 +55,35 @@ try {
     return Number(times[times.length >> 1].toFixed(3));
   });
   assert.match(await statements.$eval(".lf-statements .lf-position", (el) => el.textContent), /^Statement \d+ of 11$/);
+  // Every ordering of each shipped scenario (the chapters), enumerated
+  // and replayed with the fence on and off through the package's
+  // `census()`, in the page's own module; the largest is reported (issue
+  // 11's budget: 1 s). Median of 5, after one run that warms it up.
+  const shipped = readdirSync(`${ROOT}scenarios`)
+    .filter((name) => name.endsWith(".json") && !name.endsWith(".expected.json"))
+    .map((name) => readFileSync(`${ROOT}scenarios/${name}`, "utf8"));
+  const censuses = await page.evaluate(async (scenarios) => {
+    const pkg = await import("/pkg/leasefence.js");
+    if (typeof pkg.census !== "function") throw new Error("no census(): build with `make bench-page` (the census feature)");
+    return scenarios.map((json) => {
+      const first = performance.now();
+      const { orderings, sides } = pkg.census(json);
+      const firstMs = performance.now() - first;
+      const times = [];
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        pkg.census(json);
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      return { orderings, fenced_bad: sides[0].bad, first_ms: firstMs, median_ms: times[2] };
+    });
+  }, shipped);
+  const largest = censuses.reduce((a, b) => (b.orderings > a.orderings ? b : a));
+  assert.equal(largest.fenced_bad, 0);
+  budgets.census_largest_orderings = largest.orderings;
+  budgets.census_largest_ms = Number(largest.median_ms.toFixed(1));
+  budgets.census_largest_first_run_ms = Number(largest.first_ms.toFixed(1));
 
   const events = [];
   const jobs = [];

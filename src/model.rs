@@ -107,7 +107,7 @@ impl NewJob {
 ///
 /// `pending -> leased -> done`, `leased -> leased` (reclaim after expiry),
 /// `leased -> quarantined` (R10), `pending | leased -> expired`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JobState {
     /// Waiting for its first claim.
@@ -149,7 +149,7 @@ impl JobState {
 }
 
 /// One row of the `jobs` table, as it is stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct JobRow {
     /// Unique job id.
     pub id: String,
@@ -172,7 +172,7 @@ pub struct JobRow {
 }
 
 /// What a successful claim hands the worker (R3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Claim {
     /// The job id.
     pub id: String,

@@ -124,9 +124,10 @@ impl Queue {
         store::naive_finish(&self.conn, &mut self.log.borrow_mut(), guard, stamp)
     }
 
-    /// Empties the queue (a replay starting over on the same connection).
-    pub(crate) fn clear(&self) -> Result<()> {
-        store::clear(&self.conn, Kind::Queue)
+    /// Puts the table back to `then`, an earlier point of the replay that
+    /// led to `now` (the census's rewind, `crate::mechanism::orderings`).
+    pub(crate) fn put_back(&self, now: &[JobRow], then: &[JobRow]) -> Result<()> {
+        store::put_back(&self.conn, now, then)
     }
 
     /// Every job, in enqueue order, exactly as stored.

@@ -51,9 +51,9 @@ impl Receiver {
         })
     }
 
-    /// Empties the ledger (a replay starting over on the same connection).
-    pub(crate) fn clear(&self) -> Result<()> {
-        store::clear(&self.conn, Kind::Receiver)
+    /// Takes the deliveries of `ids` back out (the census's rewind).
+    pub(crate) fn take_back(&self, ids: &[String]) -> Result<()> {
+        store::take_back_deliveries(&self.conn, ids)
     }
 
     /// Opens a fresh in-memory ledger.

@@ -134,20 +134,25 @@ impl Player {
         })
     }
 
-    /// Starts over with `scenario` on the same databases: the tables
-    /// emptied, its jobs put back, no actor holding anything. Cheaper than
-    /// a new player when many timelines are replayed one after another.
-    pub(crate) fn restart(&mut self, scenario: Scenario) -> Result<()> {
-        self.order = scenario.checked_order()?;
-        self.queue.clear()?;
-        self.receiver.clear()?;
-        for job in &scenario.jobs {
-            self.queue.enqueue(job)?;
-        }
-        self.scenario = scenario;
-        self.memory.clear();
-        self.next = 0;
+    /// Goes back to an earlier point of this replay, for a census that
+    /// tries every branch from a shared prefix: each actor remembers
+    /// `memory`, the table goes from `now` back to `then` and the
+    /// deliveries of `delivered` since then are taken back.
+    pub(crate) fn rewind(
+        &mut self,
+        memory: &BTreeMap<String, Claim>,
+        (now, then): (&[JobRow], &[JobRow]),
+        delivered: &[String],
+    ) -> Result<()> {
+        self.queue.put_back(now, then)?;
+        self.receiver.take_back(delivered)?;
+        self.memory.clone_from(memory);
         Ok(())
+    }
+
+    /// Every actor's claim in memory.
+    pub(crate) fn memory(&self) -> &BTreeMap<String, Claim> {
+        &self.memory
     }
 
     /// From now on, write down the SQL each step runs (see

@@ -14,10 +14,13 @@ mod support;
 
 use leasefence::mechanism::Refusal;
 use leasefence::mechanism::invariants::{Invariant, Side, StepCheck, along, along_timeline};
-use leasefence::mechanism::orderings::{Census, census, interleavings, lanes, ordered};
+use leasefence::mechanism::orderings::{
+    Census, Failing, SIDES, Tally, census, interleavings, lanes, ordered, within_bound,
+};
 use leasefence::playground::CHAPTERS;
 use leasefence::unfenced::Guard;
-use leasefence::{Scenario, Timeline};
+use leasefence::{Action, Event, NewJob, Scenario, Timeline};
+use proptest::prelude::*;
 
 fn chapter(id: &str) -> Scenario {
     let found = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
@@ -227,5 +230,224 @@ fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8()
     for (id, guard, expected) in cases {
         let checks = along(&chapter(id), Side::Naive(guard)).expect("replays");
         check!(red(&checks), expected, "{id} with {guard:?}: broken steps");
+    }
+}
+
+/// R4, R5, R12: every chapter gets counts, a chapter over the bound on
+/// its longest prefix within it (CONTRACT.md, decisions), and with the
+/// fence none of them has a bad ordering.
+#[test]
+fn with_the_fence_every_chapter_counted_within_the_bound_has_no_bad_ordering_r4_r5_r12() {
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario()).expect("parses");
+        let counted = within_bound(&scenario);
+        let census = census(&counted).expect("a prefix within the bound");
+        check!(
+            (census.sides.len(), counts(&census, Side::Fenced)),
+            (SIDES.len(), [0; 5]),
+            "{}: sides, and the fenced side's bad, stale, twice, holders, tokens over {} orderings of {} of its {} events",
+            chapter.id,
+            census.orderings,
+            counted.events.len(),
+            scenario.events.len()
+        );
+    }
+}
+
+/// What the census covers of a scenario over the bound: its first events,
+/// in its own order, up to 8 events by 4 actors, with all its jobs; a
+/// scenario within the bound whole.
+#[test]
+fn a_scenario_over_the_bound_is_counted_on_its_longest_prefix_within_it() {
+    let whole = chapter("fencing-off-vs-on");
+    check!(
+        within_bound(&whole).to_json(),
+        whole.to_json(),
+        "within the bound: whole"
+    );
+    let mut long = whole.clone();
+    long.events.push(long.events[7].clone());
+    check!(
+        within_bound(&long).to_json(),
+        whole.to_json(),
+        "nine events: the first eight"
+    );
+    let mut crowded = chapter("expiry-boundary");
+    for (event, name) in crowded
+        .events
+        .iter_mut()
+        .zip(["A", "B", "C", "D", "E", "A"])
+    {
+        event.worker = name.into();
+    }
+    let workers: Vec<String> = (within_bound(&crowded).events.iter())
+        .map(|event| event.worker.clone())
+        .collect();
+    check!(
+        workers,
+        vec!["A", "B", "C", "D"],
+        "a fifth actor ends the prefix, though A comes back after it"
+    );
+    let counted = census(&within_bound(&crowded)).expect("within the bound");
+    check!(counted.orderings, 24, "four actors, one event each: 4!");
+}
+
+/// The census as the contract describes it, written the plain way: every
+/// ordering replayed on its own from the start ([`along`]) and counted by
+/// the invariants it broke anywhere; the shortest failing ordering is the
+/// first, in enumeration order, of those cut shortest after their first
+/// broken step. The census itself walks the orderings as a tree and must
+/// agree with this exactly.
+fn census_one_ordering_at_a_time(scenario: &Scenario) -> Census {
+    let (actors, lanes): (Vec<String>, Vec<Vec<usize>>) = lanes(scenario)
+        .expect("within the bound")
+        .into_iter()
+        .unzip();
+    let orders = interleavings(&lanes);
+    let sides = SIDES.iter().map(|&side| {
+        let mut tally = Tally {
+            side,
+            bad: 0,
+            stale_finish: 0,
+            applied_twice: 0,
+            two_holders: 0,
+            token_reused: 0,
+            shortest: None,
+        };
+        for order in &orders {
+            let ordering = ordered(scenario, order);
+            let checks = along(&ordering, side).expect("replays");
+            let Some(first) = checks.iter().find(|check| !check.broken.is_empty()) else {
+                continue;
+            };
+            let broke = |invariant| {
+                let anywhere = checks.iter().flat_map(|check| &check.broken);
+                usize::from(anywhere.into_iter().any(|b| b.invariant == invariant))
+            };
+            tally.bad += 1;
+            tally.stale_finish += broke(Invariant::FinishPresentedCurrentToken);
+            tally.applied_twice += broke(Invariant::AppliedOnce);
+            tally.two_holders += broke(Invariant::OneValidHolder);
+            tally.token_reused += broke(Invariant::TokensOnlyGrow);
+            let length = first.event + 1;
+            let shorter =
+                (tally.shortest.as_ref()).is_none_or(|known| length < known.scenario.events.len());
+            if shorter {
+                let mut cut = ordering.clone();
+                cut.events.truncate(length);
+                let broken = first.broken.clone();
+                tally.shortest = Some(Failing {
+                    scenario: cut,
+                    broken,
+                });
+            }
+        }
+        tally
+    });
+    Census {
+        actors,
+        orderings: orders.len(),
+        sides: sides.collect(),
+    }
+}
+
+/// R4, R5, R12: the census's counts and shortest orderings are exactly
+/// those of replaying every ordering of every chapter on its own.
+#[test]
+fn the_census_of_every_chapter_equals_replaying_each_ordering_alone() {
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario()).expect("parses");
+        check!(
+            census(&scenario).expect("within the bound"),
+            census_one_ordering_at_a_time(&scenario),
+            "{}: the census against one ordering at a time",
+            chapter.id
+        );
+    }
+}
+
+/// A small scenario by two to four actors (the fourth a restart of the
+/// first under its name, R8), each with one to three events, mostly a
+/// claim followed by sends and finishes, at instants around lease ends
+/// and deadlines: the shape of the chapters, where stale finishes and
+/// repeated deliveries happen in some orderings and not in others.
+fn small_scenario() -> impl Strategy<Value = Scenario> {
+    let job = (
+        1u64..=3,
+        prop::sample::select(vec![150u64, 1000, 5000]),
+        1u64..=3,
+    );
+    let script = prop::collection::vec((0u8..10, prop::sample::select(vec![100u64, 1000])), 1..=3);
+    let instant = prop::sample::select(vec![0u64, 0, 1, 99, 100, 101, 999, 1000, 1001, 1100]);
+    (
+        prop::collection::vec(job, 1..=2),
+        prop::collection::vec(script, 2..=4),
+        prop::collection::vec(instant, 12),
+    )
+        .prop_map(|(jobs, scripts, mut instants)| {
+            let new_job = |id: String, (qty, deadline, max_attempts)| NewJob {
+                max_attempts,
+                ..NewJob::new(id, qty, deadline)
+            };
+            let jobs = (jobs.into_iter().enumerate())
+                .map(|(n, job)| new_job(format!("snack-{n}"), job))
+                .collect();
+            // The actors take turns in the scenario's own order; the census
+            // tries every other order anyway.
+            let mut turns: Vec<(usize, usize)> = Vec::new();
+            for step in 0..3 {
+                turns.extend(
+                    (0..scripts.len())
+                        .filter(|&a| step < scripts[a].len())
+                        .map(|a| (a, step)),
+                );
+            }
+            turns.truncate(6); // at most 180 orderings: quick in a debug build
+            instants.truncate(turns.len());
+            instants.sort_unstable();
+            let events =
+                turns
+                    .into_iter()
+                    .zip(instants)
+                    .enumerate()
+                    .map(|(n, ((actor, step), at))| {
+                        let (what, lease_ms) = scripts[actor][step];
+                        let action = match (step, what) {
+                            (0, 0..=7) | (_, 0..=2) => Action::Claim { lease_ms },
+                            (_, 3..=6) => Action::Finish,
+                            (_, 7 | 8) => Action::Send,
+                            _ => Action::Enqueue(new_job(format!("late-{n}"), (1, 2000, 2))),
+                        };
+                        Event {
+                            at,
+                            worker: ["A", "B", "C", "A-restarted"][actor].into(),
+                            owner: (actor == 3).then(|| "A".into()),
+                            action,
+                        }
+                    });
+            Scenario {
+                jobs,
+                events: events.collect(),
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// R2, R4, R5, R12: on random small scenarios the census counts and
+    /// picks exactly what replaying every ordering on its own does.
+    #[test]
+    fn the_census_of_a_random_scenario_equals_replaying_each_ordering_alone(
+        scenario in small_scenario()
+    ) {
+        let fast = census(&scenario).expect("within the bound");
+        let plain = census_one_ordering_at_a_time(&scenario);
+        prop_assert!(
+            fast == plain,
+            "the census against one ordering at a time, for {}\n{}",
+            scenario.to_json(),
+            support::side_by_side(&plain, &fast)
+        );
     }
 }

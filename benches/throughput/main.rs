@@ -12,8 +12,8 @@
 //! 3. Claim cost with 1,000 and with 100,000 finished rows in the table.
 //! 4. Replay of a generated 10,000-event scenario (the native half of
 //!    `make replay-speed`).
-//! 5. Every ordering of the largest chapter, enumerated and replayed with
-//!    the fence on and off (`-- mechanism`, issue 11).
+//! 5. Every ordering of each chapter, enumerated and replayed with the
+//!    fence on and off (`-- census`, issue 11).
 //!
 //! The process that runs the benchmark also plays the workers: it starts
 //! copies of itself with `worker` as the first argument.

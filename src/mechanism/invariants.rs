@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::model::{Claim, JobRow, Stamp};
 use crate::replay::{Outcome, Player};
-use crate::scenario::{Action, Scenario};
+use crate::scenario::{Action, Event, Scenario};
 use crate::timeline::Timeline;
 use crate::unfenced::{self, Guard};
 
@@ -93,8 +93,10 @@ pub(crate) struct Seen<'a> {
     pub applied: Option<&'a str>,
 }
 
-/// Keeps what the invariants need from earlier steps.
-#[derive(Debug, Default)]
+/// Keeps what the invariants need from earlier steps. Cloned and compared
+/// by the census, which goes back to shared prefixes and recognises a
+/// state it has counted before.
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Checker {
     /// Job -> the highest token it has had.
     tokens: BTreeMap<String, u64>,
@@ -136,15 +138,30 @@ impl Checker {
                 broken.push(broke(Invariant::AppliedOnce, job, who));
             }
         }
-        self.held = seen.holding.clone();
+        self.held.clone_from(seen.holding);
         broken
     }
 
+    /// What later steps, all at `at` or after, can tell of this memory: a
+    /// lease that ended by `at` is over for each of them alike, so its end
+    /// reads `at` (see the census's tree, which merges such states).
+    pub(crate) fn see_from(&mut self, at: u64) {
+        for claim in self.held.values_mut() {
+            claim.lease_until = claim.lease_until.max(at);
+        }
+    }
+
+    /// Actor -> the claim it holds after the last step: the actors'
+    /// memories, from which the census rebuilds a player's.
+    pub(crate) fn held(&self) -> &BTreeMap<String, Claim> {
+        &self.held
+    }
+
     /// Rows never go down in token; a new claim's token is above the
-    /// job's highest before it.
+    /// job's highest before it. Judged against the highest tokens before
+    /// the step, which are raised afterwards.
     fn tokens_grow(&mut self, seen: &Seen<'_>, broken: &mut Vec<Broken>) {
-        let before = self.tokens.clone();
-        let highest = |job: &str| before.get(job).copied().unwrap_or(0);
+        let highest = |job: &str| self.tokens.get(job).copied().unwrap_or(0);
         for (worker, claim) in seen.holding {
             let new = self.held.get(worker) != Some(claim);
             if new && claim.token <= highest(&claim.id) {
@@ -154,15 +171,19 @@ impl Checker {
                     vec![worker.clone()],
                 ));
             }
-            let top = self.tokens.entry(claim.id.clone()).or_default();
-            *top = (*top).max(claim.token);
         }
         for row in &seen.rows {
             if row.token < highest(&row.id) {
                 broken.push(broke(Invariant::TokensOnlyGrow, &row.id, Vec::new()));
             }
-            let top = self.tokens.entry(row.id.clone()).or_default();
-            *top = (*top).max(row.token);
+        }
+        let claims = seen.holding.values().map(|claim| (&claim.id, claim.token));
+        let rows = seen.rows.iter().map(|row| (&row.id, row.token));
+        for (job, token) in claims.chain(rows) {
+            match self.tokens.get_mut(job) {
+                Some(top) => *top = (*top).max(token),
+                None => drop(self.tokens.insert(job.clone(), token)),
+            }
         }
     }
 }
@@ -263,44 +284,9 @@ pub(crate) fn walk(
     side: Side,
     mut each: impl FnMut(StepCheck) -> bool,
 ) -> Result<()> {
-    let (mut checker, mut holding) = (Checker::default(), BTreeMap::new());
+    let (mut checker, mut rows) = (Checker::default(), player.rows()?);
     for (index, event) in scenario.events.iter().enumerate() {
-        let held = player.held_claim(&event.worker).cloned();
-        let before = match (&event.action, &held) {
-            (Action::Finish, Some(claim)) => player.row(&claim.id)?,
-            _ => None,
-        };
-        let (accepted, delivered) = match side {
-            Side::Fenced => match player.apply(event)? {
-                Outcome::Finished(finish) => (finish.accepted, false),
-                Outcome::Sent { applied, .. } => (false, applied),
-                _ => (false, false),
-            },
-            Side::Naive(guard) => {
-                let naive = unfenced::apply(player, guard, index, event)?;
-                let sent = event.action == Action::Send && held.is_some();
-                (naive.is_some_and(|finish| finish.accepted), sent)
-            }
-        };
-        if let Some(claim) = player.held_claim(&event.worker) {
-            holding.insert(event.worker.clone(), claim.clone());
-        }
-        let rows = player.rows()?;
-        let stamp = held.as_ref().map(Claim::stamp);
-        let seen = Seen {
-            at: event.at,
-            worker: &event.worker,
-            holding: &holding,
-            rows: rows.iter().collect(),
-            finish: (event.action == Action::Finish)
-                .then_some(stamp.as_ref())
-                .flatten()
-                .map(|stamp| (stamp, accepted, before.as_ref())),
-            applied: delivered
-                .then(|| held.as_ref().map(|c| c.id.as_str()))
-                .flatten(),
-        };
-        let broken = checker.step(&seen);
+        let broken = play(player, &mut checker, &mut rows, side, (index, event))?;
         let check = StepCheck {
             event: index,
             at: event.at,
@@ -311,4 +297,53 @@ pub(crate) fn walk(
         }
     }
     Ok(())
+}
+
+/// Plays one event on `side` and checks it. `rows` is the table before
+/// the step (the caller keeps it, so a finish's row before it costs no
+/// read) and becomes the table after it. The census of every ordering
+/// calls this for each step it takes, so an ordering is judged exactly as
+/// [`along`] judges a timeline.
+pub(crate) fn play(
+    player: &mut Player,
+    checker: &mut Checker,
+    rows: &mut Vec<JobRow>,
+    side: Side,
+    (index, event): (usize, &Event),
+) -> Result<Vec<Broken>> {
+    let held = player.held_claim(&event.worker).cloned();
+    let before = match (&event.action, &held) {
+        (Action::Finish, Some(claim)) => rows.iter().find(|row| row.id == claim.id).cloned(),
+        _ => None,
+    };
+    let (accepted, delivered) = match side {
+        Side::Fenced => match player.apply(event)? {
+            Outcome::Finished(finish) => (finish.accepted, false),
+            Outcome::Sent { applied, .. } => (false, applied),
+            _ => (false, false),
+        },
+        Side::Naive(guard) => {
+            let naive = unfenced::apply(player, guard, index, event)?;
+            let sent = event.action == Action::Send && held.is_some();
+            (naive.is_some_and(|finish| finish.accepted), sent)
+        }
+    };
+    *rows = player.rows()?;
+    let stamp = held.as_ref().map(Claim::stamp);
+    // The actors' memories are the claims each holds: a claim that finds
+    // nothing, a finish and a send leave them as they were.
+    let seen = Seen {
+        at: event.at,
+        worker: &event.worker,
+        holding: player.memory(),
+        rows: rows.iter().collect(),
+        finish: (event.action == Action::Finish)
+            .then_some(stamp.as_ref())
+            .flatten()
+            .map(|stamp| (stamp, accepted, before.as_ref())),
+        applied: delivered
+            .then(|| held.as_ref().map(|c| c.id.as_str()))
+            .flatten(),
+    };
+    Ok(checker.step(&seen))
 }

@@ -13,7 +13,8 @@
 //!   naive claim's double token 1, the send held inside the transaction).
 //! * [`orderings`]: every interleaving of a small scenario's actors,
 //!   replayed with the fence on and off, counted, with the shortest
-//!   failing ordering as a scenario.
+//!   failing ordering as a scenario; walked as a tree (`tree.rs`) so the
+//!   largest chapter is counted in well under the browser's second.
 //! * [`invariants`]: four facts checked after every step of a timeline.
 //!
 //! The page steps [`races`] in its statement panel
@@ -25,6 +26,7 @@ pub mod invariants;
 pub mod orderings;
 pub mod races;
 pub mod statements;
+mod tree;
 
 use crate::error::Error;
 

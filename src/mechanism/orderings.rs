@@ -25,7 +25,14 @@
 //! at most 8!/(2!·2!·2!·2!) = 2,520 orderings, each replayed on three
 //! sides (fenced, and the two naive guards). Larger scenarios are refused
 //! with [`Refusal::TooManyEvents`] or [`Refusal::TooManyActors`] before
-//! anything runs.
+//! anything runs; [`within_bound`] cuts one to the prefix the census can
+//! count.
+//!
+//! **How it is counted.** Not one ordering at a time: the orderings are
+//! walked as a tree, shared prefixes played once and equal states counted
+//! once (`tree.rs`), with exactly the counts and the shortest failing
+//! ordering of replaying each ordering on its own (`tests/orderings.rs`
+//! holds both to the same result).
 //!
 //! **The shortest failing ordering** is the failing ordering cut right
 //! after its first broken step, the shortest such cut over all orderings
@@ -34,7 +41,8 @@
 use serde::{Serialize, Serializer};
 
 use super::Refusal;
-use super::invariants::{Broken, Invariant, Side, jobs_only, walk};
+use super::invariants::{Broken, Invariant, Side, jobs_only};
+use super::tree;
 use crate::replay::Player;
 use crate::scenario::{Event, Scenario};
 use crate::unfenced::Guard;
@@ -123,6 +131,30 @@ pub fn lanes(scenario: &Scenario) -> Result<Vec<(String, Vec<usize>)>, Refusal> 
     Ok(lanes)
 }
 
+/// What the census of a scenario over the bound covers: its longest
+/// prefix (its first events, in its own order) of at most [`MAX_EVENTS`]
+/// events by at most [`MAX_ACTORS`] actors, with all its jobs. A scenario
+/// within the bound is returned whole. So every chapter gets counts: a
+/// longer one is counted on the start of its story, and the caller says
+/// how many of its events that is (CONTRACT.md, decisions).
+pub fn within_bound(scenario: &Scenario) -> Scenario {
+    let mut actors: Vec<&str> = Vec::new();
+    let mut events = Vec::new();
+    for event in scenario.events.iter().take(MAX_EVENTS) {
+        if !actors.contains(&event.worker.as_str()) {
+            if actors.len() == MAX_ACTORS {
+                break;
+            }
+            actors.push(&event.worker);
+        }
+        events.push(event.clone());
+    }
+    Scenario {
+        jobs: scenario.jobs.clone(),
+        events,
+    }
+}
+
 /// Every interleaving of `lanes` keeping each lane's order: event indices,
 /// in enumeration order (the first lane's event first where possible).
 pub fn interleavings(lanes: &[Vec<usize>]) -> Vec<Vec<usize>> {
@@ -173,68 +205,48 @@ pub fn ordered(scenario: &Scenario, order: &[usize]) -> Scenario {
 }
 
 /// Enumerates every ordering of `scenario` and replays each on every side
-/// of [`SIDES`].
+/// of [`SIDES`]. The orderings are walked as a tree (see `tree.rs`):
+/// shared prefixes are played once and equal states counted once, with
+/// the counts and the shortest failing ordering of replaying each
+/// ordering on its own.
 pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
     scenario.check()?;
     let lanes = lanes(scenario)?;
     let (actors, events): (Vec<String>, Vec<Vec<usize>>) = lanes.into_iter().unzip();
-    let orders = interleavings(&events);
-    let mut sides = Vec::with_capacity(SIDES.len());
-    // One player for every replay: starting over empties its tables, which
-    // costs far less than opening and preparing a new database each time.
     let mut player = Player::new(jobs_only(scenario))?;
+    let mut sides = Vec::with_capacity(SIDES.len());
+    let mut orderings = 0;
     for side in SIDES {
-        let mut tally = Tally {
-            side,
-            bad: 0,
-            stale_finish: 0,
-            applied_twice: 0,
-            two_holders: 0,
-            token_reused: 0,
-            shortest: None,
-        };
-        for order in &orders {
-            player.restart(jobs_only(scenario))?;
-            count(&mut player, &mut tally, &ordered(scenario, order))?;
-        }
-        sides.push(tally);
+        let subtree = tree::count(scenario, &events, side, &mut player)?;
+        orderings = subtree.by_kinds.iter().sum();
+        sides.push(tally(scenario, side, subtree));
     }
     Ok(Census {
         actors,
-        orderings: orders.len(),
+        orderings,
         sides,
     })
 }
 
-/// Replays one ordering on the tally's side, on `player` at its start,
-/// and adds it to the counts.
-fn count(player: &mut Player, tally: &mut Tally, ordering: &Scenario) -> Result<(), Refusal> {
-    let mut kinds: Vec<Invariant> = Vec::new();
-    let mut first: Option<(usize, Vec<Broken>)> = None;
-    walk(player, ordering, tally.side, |check| {
-        kinds.extend(check.broken.iter().map(|broken| broken.invariant));
-        if first.is_none() && !check.broken.is_empty() {
-            first = Some((check.event, check.broken));
-        }
-        true
-    })?;
-    let Some((event, broken)) = first else {
-        return Ok(());
+/// One side's counts from the summary of the whole tree.
+fn tally(scenario: &Scenario, side: Side, tree: tree::Subtree) -> Tally {
+    let with = |invariant| {
+        let bit = tree::bit(invariant);
+        (tree.by_kinds.iter().enumerate())
+            .filter(|(kinds, _)| kinds & bit != 0)
+            .map(|(_, count)| count)
+            .sum()
     };
-    tally.bad += 1;
-    let has = |invariant| usize::from(kinds.contains(&invariant));
-    tally.stale_finish += has(Invariant::FinishPresentedCurrentToken);
-    tally.applied_twice += has(Invariant::AppliedOnce);
-    tally.two_holders += has(Invariant::OneValidHolder);
-    tally.token_reused += has(Invariant::TokensOnlyGrow);
-    let shorter = tally
-        .shortest
-        .as_ref()
-        .is_none_or(|known| event + 1 < known.scenario.events.len());
-    if shorter {
-        let mut scenario = ordering.clone();
-        scenario.events.truncate(event + 1);
-        tally.shortest = Some(Failing { scenario, broken });
+    Tally {
+        side,
+        bad: tree.by_kinds[1..].iter().sum(),
+        stale_finish: with(Invariant::FinishPresentedCurrentToken),
+        applied_twice: with(Invariant::AppliedOnce),
+        two_holders: with(Invariant::OneValidHolder),
+        token_reused: with(Invariant::TokensOnlyGrow),
+        shortest: tree.shortest.map(|(cut, broken)| Failing {
+            scenario: ordered(scenario, &cut),
+            broken,
+        }),
     }
-    Ok(())
 }

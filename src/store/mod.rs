@@ -272,13 +272,40 @@ pub(crate) fn row(conn: &Connection, id: &str) -> Result<Option<JobRow>> {
     job_row(conn, &mut SqlLog::default(), id)
 }
 
-/// Empties the table of `kind`: a fresh start on an open connection.
-pub(crate) fn clear(conn: &Connection, kind: Kind) -> Result<()> {
-    let sql = match kind {
-        Kind::Queue => CLEAR_JOBS,
-        Kind::Receiver => CLEAR_DELIVERIES,
-    };
-    conn.prepare_cached(sql)?.execute([])?;
+/// Puts the table back to `then`, an earlier point of the replay that led
+/// to `now` (the table as it is): rows that differ get their changing
+/// columns back, jobs enqueued since are taken out. Because rows are only
+/// ever added, every job of `then` is in `now`, under the same `seq`.
+pub(crate) fn put_back(conn: &Connection, now: &[JobRow], then: &[JobRow]) -> Result<()> {
+    for row in now {
+        match then.iter().find(|old| old.id == row.id) {
+            Some(old) if old == row => {}
+            Some(old) => {
+                conn.prepare_cached(PUT_BACK_ROW)?.execute(named_params! {
+                    ":state": old.state.as_str(),
+                    ":owner": old.owner.as_deref(),
+                    ":lease_until": old.lease_until.map(|v| i64::try_from(v).unwrap_or(i64::MAX)),
+                    ":token": i64::try_from(old.token).unwrap_or(i64::MAX),
+                    ":attempts": i64::try_from(old.attempts).unwrap_or(i64::MAX),
+                    ":id": old.id,
+                })?;
+            }
+            None => {
+                conn.prepare_cached(TAKE_BACK_JOB)?
+                    .execute(named_params! {":id": row.id})?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Takes the deliveries of `ids` out of the ledger (the census's rewind,
+/// as [`put_back`]).
+pub(crate) fn take_back_deliveries(conn: &Connection, ids: &[String]) -> Result<()> {
+    for id in ids {
+        conn.prepare_cached(TAKE_BACK_DELIVERY)?
+            .execute(named_params! {":id": id})?;
+    }
     Ok(())
 }
 

@@ -128,12 +128,21 @@ impl Guard {
     }
 }
 
-/// Empties the queue, so one in-memory queue can replay many orderings of
-/// a scenario (`crate::mechanism::orderings`) without being opened again.
-pub const CLEAR_JOBS: &str = "DELETE FROM jobs";
+/// Puts one row's changing columns back to an earlier point of the same
+/// replay, so the census of every ordering (`crate::mechanism::orderings`)
+/// can try the next branch from a shared prefix instead of replaying the
+/// prefix again. `qty`, `max_attempts` and `deadline` never change.
+pub const PUT_BACK_ROW: &str = "
+UPDATE jobs SET state = :state, owner = :owner, lease_until = :lease_until,
+                token = :token, attempts = :attempts
+ WHERE id = :id";
 
-/// Empties the receiver's ledger, for the same reason as [`CLEAR_JOBS`].
-pub const CLEAR_DELIVERIES: &str = "DELETE FROM deliveries";
+/// Takes back a job enqueued after the point a replay goes back to (the
+/// census's rewind, as [`PUT_BACK_ROW`]).
+pub const TAKE_BACK_JOB: &str = "DELETE FROM jobs WHERE id = :id";
+
+/// Takes back a delivery made after the point a replay goes back to.
+pub const TAKE_BACK_DELIVERY: &str = "DELETE FROM deliveries WHERE id = :id";
 
 /// One row by id.
 pub const ROW: &str = "

@@ -64,6 +64,21 @@ export interface Processed { claim: Claim; finish: Finish }
 export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
 "#;
 
+/// The shape `census` returns, for TypeScript users.
+#[cfg(feature = "census")]
+#[wasm_bindgen(typescript_custom_section)]
+const CENSUS_TYPES: &str = r#"
+/** Every ordering of a scenario, counted per side (`census`). */
+export interface Census {
+  actors: string[]; orderings: number;
+  sides: Array<{
+    side: "fenced" | { naive: "id_only" | "id_and_owner" };
+    bad: number; stale_finish: number; applied_twice: number; two_holders: number; token_reused: number;
+    shortest: { scenario: Scenario; broken: Array<{ invariant: string; job: string; workers: string[] }> } | null;
+  }>;
+}
+"#;
+
 /// A core error for JavaScript. A scenario's type complaint is said in
 /// JavaScript's words, as a `TypeError` when the type is wrong.
 fn core_error(err: crate::Error) -> JsValue {
@@ -106,6 +121,25 @@ pub fn replay(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&crate::replay(scenario_arg(&scenario)?).map_err(core_error)?)
+}
+
+/// Every ordering of a scenario's actors (each actor's own order kept),
+/// replayed with the fence on and off, counted per side, with the
+/// shortest failing ordering as a scenario (`mechanism::orderings`). A
+/// scenario over the bound (8 events, 4 actors) is refused. Only with the
+/// `census` feature: `make bench-page` times the largest chapter with it
+/// (`e2e/budgets.mjs`); the page itself does not count orderings yet.
+#[cfg(feature = "census")]
+#[wasm_bindgen(unchecked_return_type = "Census")]
+pub fn census(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsValue> {
+    use crate::mechanism::Refusal;
+    match crate::mechanism::orderings::census(&scenario_arg(&scenario)?) {
+        Ok(counted) => to_js(&counted),
+        Err(Refusal::Queue(err)) => Err(core_error(err)),
+        Err(refusal) => Err(error(&refusal.to_string())),
+    }
 }
 
 /// The benchmark's generated scenario of `events` events, as JSON (see
