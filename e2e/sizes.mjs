@@ -13,13 +13,17 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "405" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "430" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
-// that it can only go down: issue 9's target of 350 KB is not met yet
-// (BENCHMARKS.md says what is left). `make sizes` checks the queue-only
-// package against the issue's 280 KB.
+// that any growth is caught. It was raised once, on purpose, from 405 to
+// 430 KB (2026-11-30): issue 11's statement panel, invariants and census,
+// and issue 10's field question and course points cost 47.4 KB, of which
+// 23.5 KB had been won back just before by building std for size
+// (BENCHMARKS.md has each feature's cost). Issue 9's target, 350 KB, is not
+// met. `make sizes` checks the queue-only package against the issue's
+// 280 KB.
 const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm
 // and stylesheet; not the stylesheet's source (leasefence.css, which `make

@@ -7,7 +7,7 @@ use crate::mechanism::invariants::Side;
 use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};
 use crate::playground::Lang;
 use crate::playground::session::Session;
-use crate::playground::verify::{Countable, PAGE_ORDERINGS, countable};
+use crate::playground::verify::{Countable, countable};
 use crate::unfenced::Guard;
 use serde::Serialize;
 
@@ -95,13 +95,6 @@ pub fn view(session: &Session) -> OrderingsView {
                 ("max_actors", MAX_ACTORS.to_string()),
             ];
             (lang.fill("verify.too_big", &values), false)
-        }
-        Countable::TooMany { orderings } => {
-            let values = [
-                ("orderings", orderings.to_string()),
-                ("max", PAGE_ORDERINGS.to_string()),
-            ];
-            (lang.fill("verify.too_many", &values), false)
         }
     };
     let census = session.census();
