@@ -10,58 +10,11 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
+use leasefence::Scenario;
 use leasefence::playground::{CHAPTERS, Lang};
 use leasefence::unfenced::{Guard, replay as naive};
-use leasefence::{Scenario, replay_json};
 use serde_json::{Value, json};
-
-fn chapter(id: &str) -> &'static str {
-    CHAPTERS
-        .iter()
-        .find(|chapter| chapter.id == id)
-        .expect("a chapter")
-        .scenario()
-}
-
-/// The chapter's replay document, as JSON values.
-fn replayed(id: &str) -> Value {
-    serde_json::to_value(replay_json(chapter(id)).expect("replays")).expect("serializes")
-}
-
-/// The chapter's narration says each of these numbers (taken from its
-/// replay), in English and in Korean.
-fn narrates(id: &str, numbers: &[&Value]) {
-    for lang in [Lang::En, Lang::Ko] {
-        let text = lang.text(&format!("chapter.{id}.text")).to_owned();
-        let missing: Vec<String> = numbers
-            .iter()
-            .map(|number| number.to_string())
-            .filter(|number| !text.contains(number.as_str()))
-            .collect();
-        check!(
-            missing,
-            Vec::<String>::new(),
-            "{id} ({}): numbers the narration should say",
-            lang.tag()
-        );
-    }
-}
-
-/// Result `n`'s fields named in `fields`, as one object.
-fn pick(doc: &Value, n: usize, fields: &[&str]) -> Value {
-    let result = &doc["results"][n];
-    let mut picked = serde_json::Map::new();
-    for field in fields {
-        let (head, tail) = field.split_once('.').unwrap_or((field, ""));
-        let value = if tail.is_empty() {
-            &result[head]
-        } else {
-            &result[head][tail]
-        };
-        picked.insert((*field).to_owned(), value.clone());
-    }
-    Value::Object(picked)
-}
+use support::narration::{chapter, narrates, pick, replayed, says_numbers};
 
 /// "A claims (token 1, lease until 1000 ms) and stalls. At 1000 ms B
 /// reclaims it (token 2). At 1001 ms A's finish with token 1 is refused and
@@ -337,20 +290,8 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
 
 /// The point's text says each of these numbers, in both languages.
 fn point_says(key: &str, numbers: &[&Value]) {
-    for lang in [Lang::En, Lang::Ko] {
-        let text = lang.fill(&format!("point.{key}.text"), &[("worker", "A".into())]);
-        let missing: Vec<String> = numbers
-            .iter()
-            .map(|number| number.to_string())
-            .filter(|number| !text.contains(number.as_str()))
-            .collect();
-        check!(
-            missing,
-            Vec::<String>::new(),
-            "point {key} ({}): numbers it should say",
-            lang.tag()
-        );
-    }
+    let text_of = |lang: Lang| lang.fill(&format!("point.{key}.text"), &[("worker", "A".into())]);
+    says_numbers(&format!("point {key}"), text_of, numbers);
 }
 
 /// The point the step card shows in `chapter` at `position`.

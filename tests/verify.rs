@@ -9,6 +9,7 @@
 
 mod support;
 
+use leasefence::Scenario;
 use leasefence::mechanism::invariants::{Side, along};
 use leasefence::mechanism::orderings::{Tally, census};
 use leasefence::playground::session::Session;
@@ -17,52 +18,9 @@ use leasefence::playground::verify::{Countable, countable};
 use leasefence::playground::view::{self, INVARIANTS, VerifyView};
 use leasefence::playground::{CHAPTERS, Lang, link};
 use leasefence::unfenced::Guard;
-use leasefence::{Scenario, replay_json};
-use serde_json::{Value, json};
+use serde_json::json;
+use support::narration::{chapter, narrates, pick, replayed};
 use support::session;
-
-/// The chapter's scenario JSON.
-fn chapter(id: &str) -> &'static str {
-    let found = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
-    found.scenario()
-}
-
-/// The chapter's replay document, as JSON values.
-fn replayed(id: &str) -> Value {
-    serde_json::to_value(replay_json(chapter(id)).expect("replays")).expect("serializes")
-}
-
-/// The chapter's narration says each of these numbers, in both languages
-/// (as tests/chapters.rs holds every chapter's).
-fn narrates(id: &str, numbers: &[&Value]) {
-    for lang in [Lang::En, Lang::Ko] {
-        let text = lang.text(&format!("chapter.{id}.text")).to_owned();
-        let missing: Vec<String> = numbers
-            .iter()
-            .map(|number| number.to_string())
-            .filter(|number| !text.contains(number.as_str()))
-            .collect();
-        check!(
-            missing,
-            Vec::<String>::new(),
-            "{id} ({}): numbers",
-            lang.tag()
-        );
-    }
-}
-
-/// Result `n`'s fields named in `fields` (`claim.id` reaches one level in).
-fn pick(doc: &Value, n: usize, fields: &[&str]) -> Value {
-    let result = &doc["results"][n];
-    let picked = fields.iter().map(|field| {
-        let value = match field.split_once('.') {
-            Some((head, tail)) => &result[head][tail],
-            None => &result[*field],
-        };
-        ((*field).to_owned(), value.clone())
-    });
-    Value::Object(picked.collect())
-}
 
 /// The panel at the session's place; the test fails if it is closed.
 fn panel(session: &Session) -> VerifyView {

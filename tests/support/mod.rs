@@ -105,3 +105,6 @@ pub fn session(
     let scenario = leasefence::Scenario::parse(found.scenario()).expect("parses");
     leasefence::playground::session::Session::new(lang, chapter, scenario).expect("replays")
 }
+
+/// The narration tests' shared helpers.
+pub mod narration;
