@@ -108,3 +108,14 @@ pub fn session(
 
 /// The narration tests' shared helpers.
 pub mod narration;
+
+/// The Korean messages as written, keyed.
+pub fn korean_messages() -> Vec<(String, String)> {
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(message_file(leasefence::playground::Lang::Ko))
+            .expect("ko.json parses");
+    table
+        .into_iter()
+        .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
+        .collect()
+}
