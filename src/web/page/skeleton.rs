@@ -57,12 +57,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let doc = &page.doc;
     let state = page.state.borrow();
     let lang = state.session.lang;
-    let t = |key: &str| lang.text(key).to_owned();
     let root = &page.root;
-    root.set_attribute("lang", lang.tag())?;
-    root.set_attribute("tabindex", "0")?;
-    root.set_attribute("aria-label", &t("app.title"))?;
-    root.set_attribute("class", if state.compact { "lf lf-compact" } else { "lf" })?;
+    dress_root(root, lang, state.compact)?;
 
     // A link to share only where the URL is the learner's (not an iframe's).
     let shares = state.use_hash && !state.compact;
@@ -107,18 +103,14 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         editor,
         editor_status,
         share_status: share_status.0.clone(),
-        live: El::new(doc, "div")?
-            .class("lf-live")
-            .attr("role", "status")
-            .attr("aria-live", "polite")
-            .0,
+        live: live_region(doc)?.0,
         statements,
     };
     let extras = [compare_panel, predict, editor_panel];
     let extras = El::new(doc, "div")?.class("lf-extras").children(extras);
     let footer = El::new(doc, "p")?
         .class("lf-footer")
-        .text(&t("footer.rules"));
+        .text(lang.text("footer.rules"));
     replace_children(
         root,
         [
@@ -139,6 +131,24 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         ],
     )?;
     Ok(parts)
+}
+
+/// The playground's own element: its language, a place in the tab order
+/// (its keys work once it has the focus) and its name.
+fn dress_root(root: &Element, lang: Lang, compact: bool) -> Result<(), JsValue> {
+    root.set_attribute("lang", lang.tag())?;
+    root.set_attribute("tabindex", "0")?;
+    root.set_attribute("aria-label", lang.text("app.title"))?;
+    root.set_attribute("class", if compact { "lf lf-compact" } else { "lf" })
+}
+
+/// Where announcements are made for screen readers (politely: after what
+/// the reader is saying).
+fn live_region(doc: &Document) -> Result<El, JsValue> {
+    Ok(El::new(doc, "div")?
+        .class("lf-live")
+        .attr("role", "status")
+        .attr("aria-live", "polite"))
 }
 
 /// The header: title, tagline, chapter picker, language switch, Copy link
