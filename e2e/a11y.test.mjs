@@ -2,10 +2,10 @@
 // violation on the full page and on a course page with three embeds, in
 // the light and the dark theme (axe checks WCAG AA contrast too). Against
 // the real `leasefence serve`, in Debian's Chromium. Run by `make e2e`.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { SHOTS, start } from "./harness.mjs";
+import { SHOTS, serving } from "./harness.mjs";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 // A course page as an author would write it: three playgrounds, one tag.
@@ -18,24 +18,14 @@ const THREE_EMBEDS = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 <div data-leasefence data-scenario="fencing-off-vs-on" lang="en"></div>
 </main></body></html>`;
 
-let base;
-let browser;
-let stop;
-
-before(async () => {
-  ({ base, browser, stop } = await start());
-});
-
-after(async () => {
-  await stop?.();
-});
+const site = serving();
 
 /** Serious and critical violations on `path` in `scheme`, as readable lines. */
 async function violations(path, scheme, width) {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+  const context = await site.browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
   const page = await context.newPage();
   await page.route("**/three-embeds.html", (route) => route.fulfill({ contentType: "text/html", body: THREE_EMBEDS }));
-  await page.goto(base + path);
+  await page.goto(site.base + path);
   await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length > 0
     && [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
   // At each timeline's end, so verdicts, refusal chips and the receiver

@@ -2,21 +2,11 @@
 // scenario in every form of embed, a broken one said in the learner's
 // language, iframes that talk to their host without taking its focus, and
 // a host's in-page links leaving the playground alone. Run by `make e2e`.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { base64url, start } from "./harness.mjs";
+import { base64url, serving } from "./harness.mjs";
 
-let base;
-let browser;
-let stop;
-
-before(async () => {
-  ({ base, browser, stop } = await start());
-});
-
-after(async () => {
-  await stop?.();
-});
+const site = serving();
 
 // Two workers, one late: the author's own lesson.
 const LESSON = {
@@ -31,7 +21,7 @@ const TEXT = JSON.stringify(LESSON);
 
 /** A host page with `body`, served at /host.html (and the lesson's file). */
 async function host(body, { lang = "en", scheme = "light" } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -43,7 +33,7 @@ async function host(body, { lang = "en", scheme = "light" } = {}) {
 <body><main><h1>A course page</h1>${body}<script type="module" src="leasefence.js"></script></main></body></html>`,
   }));
   // Not "load": that would also wait for every iframe to load and compile.
-  await page.goto(`${base}/host.html`, { waitUntil: "domcontentloaded" });
+  await page.goto(`${site.base}/host.html`, { waitUntil: "domcontentloaded" });
   return page;
 }
 
@@ -120,9 +110,9 @@ test("iframes send their steps, verdicts and height to the host, take its comman
 });
 
 test("a host page's in-page link leaves the playground where it was", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${base}/#v=1&chapter=quarantine&lang=en`);
+  await page.goto(`${site.base}/#v=1&chapter=quarantine&lang=en`);
   await page.waitForSelector(".lf [data-event]");
   await page.evaluate(() => { location.hash = "#section-2"; });
   await page.waitForTimeout(200);

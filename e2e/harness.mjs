@@ -1,8 +1,10 @@
 // What the page's end-to-end tests and benchmarks share: the real
 // `leasefence serve` on a free port, Debian's Chromium driven by
 // playwright-core, and pages that collect console errors.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { after, before } from "node:test";
 import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
 
@@ -39,3 +41,40 @@ export async function start() {
 
 /** The scenario JSON as a link's `scenario=` value. */
 export const base64url = (text) => Buffer.from(text, "utf8").toString("base64url");
+
+/**
+ * The server and browser one test file shares: started before its first
+ * test, stopped after its last. `site.base` and `site.browser` are set once
+ * it has started.
+ */
+export function serving() {
+  const site = {};
+  before(async () => Object.assign(site, await start()));
+  after(async () => site.stop?.());
+  return site;
+}
+
+/**
+ * A new page of `site` at `path` (the browser context made with `options`),
+ * once `ready` shows. Console errors and uncaught exceptions are kept in
+ * `page.problems`, which `done` requires empty.
+ */
+export async function watched(site, path, options, ready = ".lf [data-event]") {
+  const context = await site.browser.newContext(options);
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(site.base + path);
+  await page.waitForSelector(ready);
+  page.problems = problems;
+  return page;
+}
+
+/** Fails on any problem `watched` kept, then closes the page's context. */
+export async function done(page) {
+  assert.deepEqual(page.problems, [], "no console errors or exceptions");
+  await page.context().close();
+}

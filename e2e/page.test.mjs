@@ -3,45 +3,20 @@
 //   node --test e2e/
 // Screenshots land in target/screenshots/. Timings are measured apart, by
 // `make bench-page` (e2e/budgets.mjs), not here.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { ROOT, SHOTS, base64url, start } from "./harness.mjs";
+import { ROOT, SHOTS, base64url, done, serving, watched } from "./harness.mjs";
 
 
-let base;
-let browser;
-let stop;
+const site = serving();
 
-before(async () => {
-  ({ base, browser, stop } = await start());
-});
+/** A page that fails the test (`done`) on any console error or uncaught exception. */
+const open = (path, { width = 1280, height = 900, lang = "en-US", colorScheme = "light" } = {}) =>
+  watched(site, path, { viewport: { width, height }, locale: lang, colorScheme });
 
-after(async () => {
-  await stop?.();
-});
-
-/** A page that fails the test on any console error or uncaught exception. */
-async function open(path, { width = 1280, height = 900, lang = "en-US", colorScheme = "light" } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: lang, colorScheme });
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  await page.goto(base + path);
-  await page.waitForSelector(".lf [data-event]");
-  page.problems = problems;
-  return page;
-}
-
-async function done(page) {
-  assert.deepEqual(page.problems, [], "no console errors or exceptions");
-  await page.context().close();
-}
 
 const results = (page, scope = ".lf") =>
   page.$$eval(`${scope} [data-event]`, (rows) => rows.map((row) => row.getAttribute("data-result")));
@@ -126,7 +101,7 @@ describe("the playground", () => {
     await page.waitForFunction(() => document.querySelector(".lf-share-status").textContent !== "");
     const link = await page.evaluate(() => navigator.clipboard.readText());
     assert.match(link, /#v=1&scenario=/);
-    const again = await open(link.slice(base.length));
+    const again = await open(link.slice(site.base.length));
     assert.deepEqual(await results(again), ["claimed", "claimed", "rejected", "accepted"], "the link keeps the step too");
     await done(again);
     await done(page);
@@ -437,11 +412,11 @@ describe("the playground", () => {
   });
 
   test("a mistyped chapter shows the first one and warns in the console", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
     const warnings = [];
     page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
-    await page.goto(`${base}/#chapter=expiry-bondary&lang=en`);
+    await page.goto(`${site.base}/#chapter=expiry-bondary&lang=en`);
     await page.waitForSelector(".lf [data-event]");
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "canonical");
     assert.ok(
@@ -480,7 +455,7 @@ describe("the playground", () => {
 /** A raw GET (node:http decompresses nothing): status, headers, body bytes. */
 function get(path, headers) {
   return new Promise((resolve, reject) => {
-    request(new URL(path, base), { headers }, (response) => {
+    request(new URL(path, site.base), { headers }, (response) => {
       const chunks = [];
       response.on("data", (chunk) => chunks.push(chunk));
       response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));

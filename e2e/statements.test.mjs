@@ -3,38 +3,15 @@
 // time, the real queue beside the naive one, with the write lock's lane;
 // in both languages, on the page and in an embed. Screenshots land in
 // target/screenshots/write-lock-*.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { SHOTS, start } from "./harness.mjs";
+import { SHOTS, done, serving, watched } from "./harness.mjs";
 
-let base;
-let browser;
-let stop;
+const site = serving();
 
-before(async () => {
-  ({ base, browser, stop } = await start());
-});
+const open = (path, { width = 1280, height = 900 } = {}) =>
+  watched(site, path, { viewport: { width, height } }, ".lf-statements[open] .lf-side");
 
-after(async () => {
-  await stop?.();
-});
-
-async function open(path, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
-  page.on("pageerror", (error) => problems.push(error.message));
-  await page.goto(base + path);
-  await page.waitForSelector(".lf-statements[open] .lf-side");
-  page.problems = problems;
-  return page;
-}
-
-async function done(page) {
-  assert.deepEqual(page.problems, [], "no console errors or exceptions");
-  await page.context().close();
-}
 
 /** One side as the page shows it: lines' states per actor, lane cells. */
 const side = (page, kind, scope = ".lf") =>
@@ -131,8 +108,8 @@ describe("statement panel", () => {
   });
 
   test("other chapters: the panel opens on request", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${base}/#chapter=canonical&lang=ko`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.base}/#chapter=canonical&lang=ko`);
     await page.waitForSelector(".lf [data-event]");
     assert.equal(await page.$(".lf-statements[open]"), null, "closed at first");
     await page.click(".lf-statements summary");
@@ -142,8 +119,8 @@ describe("statement panel", () => {
   });
 
   test("in an embed, on its own element and language", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${base}/embed-example.html`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.base}/embed-example.html`);
     await page.waitForSelector("[data-scenario=late-delivery] [data-event]");
     await page.evaluate(async () => {
       const host = document.createElement("div");

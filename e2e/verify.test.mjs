@@ -3,43 +3,18 @@
 // invariant, counting finds no bad fenced ordering, and a click opens the
 // shortest failing ordering as a timeline. Screenshots of the chapter in
 // both languages at 360 and 1280 px land in target/screenshots/verify-*.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { SHOTS, base64url, start } from "./harness.mjs";
+import { SHOTS, base64url, done, serving, watched } from "./harness.mjs";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-let base;
-let browser;
-let stop;
+const site = serving();
 
-before(async () => {
-  ({ base, browser, stop } = await start());
-});
+/** A page that records console errors and uncaught exceptions (`done` fails on them). */
+const open = (path, { width = 1280, height = 900, scheme = "light" } = {}) =>
+  watched(site, path, { viewport: { width, height }, colorScheme: scheme });
 
-after(async () => {
-  await stop?.();
-});
-
-/** A page that records console errors and uncaught exceptions. */
-async function open(path, { width = 1280, height = 900, scheme = "light" } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  await page.goto(base + path);
-  await page.waitForSelector(".lf [data-event]");
-  page.problems = problems;
-  return page;
-}
-
-async function done(page) {
-  assert.deepEqual(page.problems, [], "no console errors or exceptions");
-  await page.context().close();
-}
 
 /** The invariants table: per row, [name, fenced, naive] as {holds, text}. */
 const invariants = (page) =>
@@ -145,14 +120,14 @@ describe("invariants and every ordering", () => {
   });
 
   test("in a compact Korean embed the chapter's panel is shown and counts; elsewhere a closed one is hidden", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const body = `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>embed</title></head><body>
 <script type="module" src="leasefence.js"></script>
 <div data-leasefence data-scenario="every-ordering" data-compact></div>
 <div data-leasefence data-scenario="canonical" data-compact></div></body></html>`;
     await page.route("**/embed-verify.html", (route) => route.fulfill({ contentType: "text/html", body }));
-    await page.goto(`${base}/embed-verify.html`);
+    await page.goto(`${site.base}/embed-verify.html`);
     await page.waitForFunction(() => [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
     const [chapter, other] = await page.$$("[data-leasefence] .lf-verify");
     assert.equal(await chapter.isVisible(), true, "every-ordering: the panel is open and shown");
