@@ -1,0 +1,111 @@
+//! The page's drawing: each view the core computes, handed to the panel
+//! that draws it. Nothing here decides; the views come from
+//! `playground::view`, and the panels' own files draw them.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use super::{
+    Page, boundary, compare, lanes, prompt, skeleton, statements, step, tables, timeline, twists,
+    verify,
+};
+use crate::playground::view;
+
+impl Page {
+    /// Draws the whole frame in the current language.
+    pub(super) fn build(self: &Rc<Self>) -> Result<(), JsValue> {
+        let parts = skeleton::build(self)?;
+        lanes::watch(self, &parts.lanes)?;
+        *self.parts.borrow_mut() = Some(parts);
+        self.state.borrow_mut().drawn = None;
+        self.show_scenario(true)
+    }
+
+    /// Draws what depends on the timeline; `refill_editor` puts the
+    /// scenario's JSON in the editor (not after a refused edit, which
+    /// keeps the learner's text).
+    pub(super) fn show_scenario(&self, refill_editor: bool) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        state.drawn = None;
+        let view = view::scenario(&state.session);
+        let borrowed = self.parts.borrow();
+        let Some(parts) = borrowed.as_ref() else {
+            return Ok(());
+        };
+        timeline::draw_lines(&self.doc, parts, &view)?;
+        skeleton::show_scenario(
+            &self.doc,
+            parts,
+            &view,
+            refill_editor,
+            state.share_status.as_deref(),
+        )?;
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)?;
+        drop((state, borrowed));
+        self.show_statements()
+    }
+
+    /// Draws the statement panel, when it is open.
+    pub(super) fn show_statements(&self) -> Result<(), JsValue> {
+        let state = self.state.borrow();
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        let lang = state.session.lang;
+        let view = view::statements(&state.session.races, lang);
+        statements::draw(&self.doc, &parts.statements, lang, view.as_ref())
+    }
+
+    /// Draws what depends on the learner's place, and announces it.
+    pub(super) fn show_position(&self) -> Result<(), JsValue> {
+        let mut state = self.state.borrow_mut();
+        let view = view::position(&state.session, state.drawn, self.lanes_width.get());
+        state.drawn = Some(view.position);
+        let borrowed = self.parts.borrow();
+        let Some(parts) = borrowed.as_ref() else {
+            return Ok(());
+        };
+        let lang = state.session.lang;
+        parts.narration.set_text_content(Some(&view.narration));
+        skeleton::show_notice(parts, view.notice.as_deref())?;
+        skeleton::show_controls(parts, lang, &view, state.playing)?;
+        timeline::draw_marks(parts, &view)?;
+        prompt::draw(&self.doc, parts, &view.prompt)?;
+        lanes::draw(&self.doc, &parts.lanes, &view.lanes)?;
+        step::draw(&self.doc, parts, lang, view.step.as_ref())?;
+        tables::draw_table(&self.doc, parts, &view.table)?;
+        tables::draw_receiver(&self.doc, parts, lang, &view.receiver)?;
+        compare::draw(&self.doc, parts, lang, view.compare.as_ref())?;
+        verify::draw(&self.doc, parts, lang, view.verify.as_ref())?;
+        boundary::draw(parts, &view)?;
+        if let Some(said) = &view.announcement {
+            parts.live.set_text_content(Some(said));
+        }
+        let asked = view.prompt.question.as_ref().map(|q| q.text.clone());
+        let new_question = asked.is_some() && asked != state.asked;
+        state.asked = asked;
+        // A new question needs an answer before the step: the keyboard goes
+        // to the first answer. Focus events reach the host page, whose
+        // listeners may drive the playground again: nothing may be
+        // borrowed when they run.
+        let answer = prompt::first_answer(parts).filter(|_| new_question);
+        drop((state, borrowed));
+        match answer {
+            Some(button) => button.focus(),
+            None => Ok(()),
+        }
+    }
+
+    /// The lanes alone, for a new width.
+    pub(super) fn redraw_lanes(&self) -> Result<(), JsValue> {
+        let state = self.state.borrow();
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return Ok(());
+        };
+        let drawn = view::lanes(&state.session, self.lanes_width.get());
+        lanes::draw(&self.doc, &parts.lanes, &drawn)
+    }
+}
