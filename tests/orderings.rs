@@ -5,8 +5,9 @@
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 //!
-//! Native only for now: nothing on the page calls the mechanism yet, and
-//! its browser tests come with the page's panel.
+//! Native only: the page's invariants panel, which calls the mechanism, is
+//! tested on its view (`tests/verify.rs`) and in Chromium
+//! (`e2e/verify.test.mjs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -19,7 +20,7 @@ use leasefence::mechanism::orderings::{
 };
 use leasefence::playground::CHAPTERS;
 use leasefence::unfenced::Guard;
-use leasefence::{Action, Event, NewJob, Scenario, Timeline};
+use leasefence::{Scenario, Timeline};
 use proptest::prelude::*;
 
 fn chapter(id: &str) -> Scenario {
@@ -366,72 +367,6 @@ fn the_census_of_every_chapter_equals_replaying_each_ordering_alone() {
     }
 }
 
-/// A small scenario by two to four actors (the fourth a restart of the
-/// first under its name, R8), each with one to three events, mostly a
-/// claim followed by sends and finishes, at instants around lease ends
-/// and deadlines: the shape of the chapters, where stale finishes and
-/// repeated deliveries happen in some orderings and not in others.
-fn small_scenario() -> impl Strategy<Value = Scenario> {
-    let job = (
-        1u64..=3,
-        prop::sample::select(vec![150u64, 1000, 5000]),
-        1u64..=3,
-    );
-    let script = prop::collection::vec((0u8..10, prop::sample::select(vec![100u64, 1000])), 1..=3);
-    let instant = prop::sample::select(vec![0u64, 0, 1, 99, 100, 101, 999, 1000, 1001, 1100]);
-    (
-        prop::collection::vec(job, 1..=2),
-        prop::collection::vec(script, 2..=4),
-        prop::collection::vec(instant, 12),
-    )
-        .prop_map(|(jobs, scripts, mut instants)| {
-            let new_job = |id: String, (qty, deadline, max_attempts)| NewJob {
-                max_attempts,
-                ..NewJob::new(id, qty, deadline)
-            };
-            let jobs = (jobs.into_iter().enumerate())
-                .map(|(n, job)| new_job(format!("snack-{n}"), job))
-                .collect();
-            // The actors take turns in the scenario's own order; the census
-            // tries every other order anyway.
-            let mut turns: Vec<(usize, usize)> = Vec::new();
-            for step in 0..3 {
-                turns.extend(
-                    (0..scripts.len())
-                        .filter(|&a| step < scripts[a].len())
-                        .map(|a| (a, step)),
-                );
-            }
-            turns.truncate(6); // at most 180 orderings: quick in a debug build
-            instants.truncate(turns.len());
-            instants.sort_unstable();
-            let events =
-                turns
-                    .into_iter()
-                    .zip(instants)
-                    .enumerate()
-                    .map(|(n, ((actor, step), at))| {
-                        let (what, lease_ms) = scripts[actor][step];
-                        let action = match (step, what) {
-                            (0, 0..=7) | (_, 0..=2) => Action::Claim { lease_ms },
-                            (_, 3..=6) => Action::Finish,
-                            (_, 7 | 8) => Action::Send,
-                            _ => Action::Enqueue(new_job(format!("late-{n}"), (1, 2000, 2))),
-                        };
-                        Event {
-                            at,
-                            worker: ["A", "B", "C", "A-restarted"][actor].into(),
-                            owner: (actor == 3).then(|| "A".into()),
-                            action,
-                        }
-                    });
-            Scenario {
-                jobs,
-                events: events.collect(),
-            }
-        })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -439,7 +374,7 @@ proptest! {
     /// picks exactly what replaying every ordering on its own does.
     #[test]
     fn the_census_of_a_random_scenario_equals_replaying_each_ordering_alone(
-        scenario in small_scenario()
+        scenario in support::random::small_scenario()
     ) {
         let fast = census(&scenario).expect("within the bound");
         let plain = census_one_ordering_at_a_time(&scenario);

@@ -23,10 +23,10 @@ use support::session;
 /// The chapter's session with the panel on `race`, at `position`.
 fn at(race: Race, position: usize, lang: Lang) -> (Session, StatementsView) {
     let mut session = session(CHAPTER, lang);
-    session.races.apply(Move::Race(race)).expect("runs");
-    session.races.apply(Move::Reset).expect("resets");
+    session.statements(Move::Race(race)).expect("runs");
+    session.statements(Move::Reset).expect("resets");
     for _ in 0..position {
-        session.races.apply(Move::Step).expect("steps");
+        session.statements(Move::Step).expect("steps");
     }
     let drawn = view::statements(&session.races, lang).expect("the panel is open");
     (session, drawn)
@@ -229,8 +229,8 @@ fn at_every_position_the_lane_has_one_holder_and_one_statement_just_ran() {
 #[test]
 fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() {
     let mut session = session(CHAPTER, Lang::En);
-    let races = &mut session.races;
-    races.apply(Move::Back).expect("back");
+    session.statements(Move::Back).expect("back");
+    let races = &session.races;
     let real = real_claim_race(1).expect("runs").steps.len();
     let naive = naive_claim_race().expect("runs").steps.len();
     check!(
@@ -238,12 +238,16 @@ fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() 
         (0, real.max(naive)),
         "back at the start, and the longer side's length"
     );
-    races.apply(Move::End).expect("end");
-    races.apply(Move::Step).expect("step");
+    session.statements(Move::End).expect("end");
+    session.statements(Move::Step).expect("step");
+    let races = &session.races;
     check!(races.position, races.total(), "a step at the end");
-    races.apply(Move::Race(Race::Send)).expect("send race");
+    session
+        .statements(Move::Race(Race::Send))
+        .expect("send race");
     let sends = [false, true].map(|inside| send_race(inside, SEND_MS).expect("runs"));
     let longest = sends.iter().map(|run| run.steps.len()).max();
+    let races = &session.races;
     check!(
         (races.race, races.position, Some(races.total())),
         (Race::Send, 0, longest),
@@ -259,7 +263,7 @@ fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
         let mut session = session(chapter.id, Lang::En);
         let open = view::statements(&session.races, Lang::En).is_some();
         check!(open, chapter.id == CHAPTER, "{}: open at load", chapter.id);
-        session.races.apply(Move::Open(true)).expect("opens");
+        session.statements(Move::Open(true)).expect("opens");
         let opened = view::statements(&session.races, Lang::En).map(|v| v.sides.len());
         check!(opened, Some(2), "{}: opened by the learner", chapter.id);
     }

@@ -219,14 +219,26 @@ fn no_interleaving_of_real_claims_hands_a_token_out_twice_and_naive_ones_do_r2_r
             .map(|run| run.claims.values().filter(|claim| claim.is_some()).count())
             .collect()
     };
-    let real = every_run(&jobs, &claimers(Op::Claim { lease_ms: LEASE_MS }));
+    let real = every_run(
+        &jobs,
+        &claimers(Op::Claim {
+            lease_ms: LEASE_MS,
+            owner: None,
+        }),
+    );
     check!(
         tokens_out(&real),
         vec![1; real.len()],
         "claims per run, real claim ({} runs)",
         real.len()
     );
-    let naive = every_run(&jobs, &claimers(Op::NaiveClaim { lease_ms: LEASE_MS }));
+    let naive = every_run(
+        &jobs,
+        &claimers(Op::NaiveClaim {
+            lease_ms: LEASE_MS,
+            owner: None,
+        }),
+    );
     let doubled = tokens_out(&naive).into_iter().filter(|&n| n > 1).count();
     check!(
         doubled > 0,
@@ -320,7 +332,10 @@ fn a_run_serialises_with_statements_bound_values_and_the_lock() {
 /// A turn the script cannot take is refused by type.
 #[test]
 fn turns_for_a_finished_actor_or_back_in_time_are_refused() {
-    let actors = claimers(Op::NaiveClaim { lease_ms: LEASE_MS });
+    let actors = claimers(Op::NaiveClaim {
+        lease_ms: LEASE_MS,
+        owner: None,
+    });
     let mut machine = after(&[], &actors, &[0]);
     let nothing = machine.turn(0, 5);
     check!(

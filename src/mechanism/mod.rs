@@ -62,12 +62,6 @@ pub enum Refusal {
         /// The actor.
         actor: String,
     },
-    /// A finish by an actor that holds no claim.
-    #[error("{actor} holds no claim to finish")]
-    NoClaim {
-        /// The actor.
-        actor: String,
-    },
     /// A turn earlier than the step before it.
     #[error("{at} ms is earlier than the step before it ({previous} ms)")]
     TimeGoesBack {

@@ -3,8 +3,10 @@
 //! transaction beside the real worker's send after `COMMIT`.
 
 use super::Refusal;
-use super::statements::{Actor, Op, Run, round_robin};
+use super::statements::{Actor, Machine, Op, Run, round_robin};
+use crate::error::Error;
 use crate::model::NewJob;
+use crate::scenario::{Action, Scenario};
 
 /// Each statement of the races takes this long.
 pub const TICK_MS: u64 = 1;
@@ -27,7 +29,12 @@ fn actor(name: &str, start_ms: u64, ops: Vec<Op>) -> Actor {
 /// reads, A writes, B writes. Without a write transaction around the read
 /// and the write, both hand out token 1.
 pub fn naive_claim_race() -> Result<Run, Refusal> {
-    let claim = || vec![Op::NaiveClaim { lease_ms: LEASE_MS }];
+    let claim = || {
+        vec![Op::NaiveClaim {
+            lease_ms: LEASE_MS,
+            owner: None,
+        }]
+    };
     let actors = [actor("A", 0, claim()), actor("B", 0, claim())];
     round_robin(&[job(1)], &actors, TICK_MS)
 }
@@ -37,7 +44,12 @@ pub fn naive_claim_race() -> Result<Run, Refusal> {
 /// IMMEDIATE` waits until A commits, then B takes the next job, or nothing
 /// when there is one job.
 pub fn real_claim_race(jobs: usize) -> Result<Run, Refusal> {
-    let claim = || vec![Op::Claim { lease_ms: LEASE_MS }];
+    let claim = || {
+        vec![Op::Claim {
+            lease_ms: LEASE_MS,
+            owner: None,
+        }]
+    };
     let actors = [actor("A", 0, claim()), actor("B", 0, claim())];
     let jobs: Vec<NewJob> = (1..=jobs).map(job).collect();
     round_robin(&jobs, &actors, TICK_MS)
@@ -57,7 +69,14 @@ pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
     let worker = if inside {
         vec![Op::ClaimSendingInside { lease_ms, send_ms }, Op::Finish]
     } else {
-        vec![Op::Claim { lease_ms }, Op::Send { send_ms }, Op::Finish]
+        vec![
+            Op::Claim {
+                lease_ms,
+                owner: None,
+            },
+            Op::Send { send_ms },
+            Op::Finish,
+        ]
     };
     let producer = vec![Op::Enqueue { job: job(2) }];
     let actors = [
@@ -65,4 +84,91 @@ pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
         actor("producer", PRODUCER_STARTS_MS, producer),
     ];
     round_robin(&[job(1)], &actors, TICK_MS)
+}
+
+/// The most events of a timeline [`timeline`] takes apart: each becomes
+/// up to five statements, and the lock lane draws one column per step.
+pub const TIMELINE_MAX_EVENTS: usize = 12;
+
+/// A scenario's own timeline, one statement at a time, with its jobs and
+/// its instants: every statement of an event runs at the event's `at`, so
+/// the lease boundaries and verdicts are the replay's. Events at one
+/// instant run side by side, a statement each in turn in the document's
+/// order (an actor's later event waits for its earlier one), and the
+/// write lock decides who goes on: the real claim makes the others wait,
+/// so the transactions end up in the document's order, as the replay
+/// runs them. With `naive`, every claim is the read-then-write, which two
+/// claims at one instant interleave. A send runs no SQL and takes no time.
+pub fn timeline(scenario: &Scenario, naive: bool) -> Result<Run, Refusal> {
+    let got = scenario.events.len();
+    if got > TIMELINE_MAX_EVENTS {
+        let max = TIMELINE_MAX_EVENTS;
+        return Err(Refusal::TooManyEvents { got, max });
+    }
+    let mut names: Vec<&str> = Vec::new();
+    let mut actors: Vec<Actor> = Vec::new();
+    // Each event as (its actor, the op it is among that actor's).
+    let mut turns: Vec<(usize, usize)> = Vec::new();
+    for event in &scenario.events {
+        let index = match names.iter().position(|name| *name == event.worker) {
+            Some(index) => index,
+            None => {
+                names.push(&event.worker);
+                actors.push(actor(&event.worker, 0, Vec::new()));
+                names.len() - 1
+            }
+        };
+        let owner = event.owner.clone();
+        let op = match &event.action {
+            Action::Claim { lease_ms } if naive => Op::NaiveClaim {
+                lease_ms: *lease_ms,
+                owner,
+            },
+            Action::Claim { lease_ms } => Op::Claim {
+                lease_ms: *lease_ms,
+                owner,
+            },
+            Action::Finish => Op::Finish,
+            Action::Send => Op::Send { send_ms: 0 },
+            Action::Enqueue(job) => Op::Enqueue { job: job.clone() },
+        };
+        turns.push((index, actors[index].ops.len()));
+        actors[index].ops.push(op);
+    }
+    let mut machine = Machine::new(&scenario.jobs, &actors)?;
+    let mut start = 0;
+    for group in scenario.events.chunk_by(|a, b| a.at == b.at) {
+        let instant = &turns[start..start + group.len()];
+        start += group.len();
+        side_by_side(&mut machine, instant, group[0].at)?;
+    }
+    machine.into_run()
+}
+
+/// Runs one instant's events to their end: the next event in turn after
+/// the last one that ran (in the document's order) takes a step, if its
+/// actor's earlier events are done and it is not asleep on the lock.
+fn side_by_side(machine: &mut Machine, turns: &[(usize, usize)], at: u64) -> Result<(), Refusal> {
+    let count = turns.len();
+    let mut last = count - 1;
+    while turns
+        .iter()
+        .any(|&(actor, op)| machine.ops_done(actor) <= op)
+    {
+        let ready = |&index: &usize| {
+            let (actor, op) = turns[index];
+            machine.ops_done(actor) == op && !machine.asleep(actor)
+        };
+        let next = (1..=count)
+            .map(|offset| (last + offset) % count)
+            .find(ready)
+            .ok_or_else(|| {
+                Refusal::Queue(Error::Internal {
+                    what: format!("at {at} ms every event left waits for the lock"),
+                })
+            })?;
+        machine.turn(turns[next].0, at)?;
+        last = next;
+    }
+    Ok(())
 }

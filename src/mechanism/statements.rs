@@ -48,11 +48,17 @@ pub enum Op {
     Claim {
         /// Requested lease length.
         lease_ms: u64,
+        /// The name it claims under; `None`: the actor's own (R8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
     },
     /// The naive claim: `SELECT` the candidate, later `UPDATE` it.
     NaiveClaim {
         /// Requested lease length.
         lease_ms: u64,
+        /// The name it claims under; `None`: the actor's own (R8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
     },
     /// The real claim, but the job is sent before `COMMIT` (breaks R7).
     ClaimSendingInside {
@@ -61,7 +67,9 @@ pub enum Op {
         /// How long the send takes.
         send_ms: u64,
     },
-    /// Deliver the claimed job, outside any transaction (R7).
+    /// Deliver the claimed job, outside any transaction (R7). Like a
+    /// finish, it needs a claim: without one it is a step of its own
+    /// ([`StepKind::NoClaim`]) and runs nothing.
     Send {
         /// How long the send takes.
         send_ms: u64,
@@ -98,6 +106,9 @@ pub enum StepKind {
     SendStarts,
     /// A send came back (no SQL).
     SendReturns,
+    /// A finish or a send by an actor holding no claim: nothing to
+    /// present or deliver, so nothing runs (the replay's `no_claim`).
+    NoClaim,
 }
 
 /// One step: who did what, and the lock and the claims after it.
@@ -137,14 +148,24 @@ pub struct Run {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Stmt {
     Begin,
-    Sweep { expire: bool },
-    Claim { lease_ms: u64 },
+    Sweep {
+        expire: bool,
+    },
+    Claim {
+        lease_ms: u64,
+        owner: Option<String>,
+    },
     Commit,
     NaiveRead,
-    NaiveWrite { lease_ms: u64 },
+    NaiveWrite {
+        lease_ms: u64,
+        owner: Option<String>,
+    },
     Insert(NewJob),
     Finish,
-    SendStarts { send_ms: u64 },
+    SendStarts {
+        send_ms: u64,
+    },
     SendReturns,
 }
 
@@ -169,20 +190,24 @@ impl Stmt {
 }
 
 fn expand(op: &Op) -> Vec<Stmt> {
-    let claim = |lease_ms| {
+    let claim = |lease_ms, owner: &Option<String>| {
         vec![
             Stmt::Begin,
             Stmt::Sweep { expire: false },
             Stmt::Sweep { expire: true },
-            Stmt::Claim { lease_ms },
+            Stmt::Claim {
+                lease_ms,
+                owner: owner.clone(),
+            },
         ]
     };
     match op {
-        Op::Claim { lease_ms } => [claim(*lease_ms), vec![Stmt::Commit]].concat(),
-        Op::NaiveClaim { lease_ms } => vec![
+        Op::Claim { lease_ms, owner } => [claim(*lease_ms, owner), vec![Stmt::Commit]].concat(),
+        Op::NaiveClaim { lease_ms, owner } => vec![
             Stmt::NaiveRead,
             Stmt::NaiveWrite {
                 lease_ms: *lease_ms,
+                owner: owner.clone(),
             },
         ],
         Op::ClaimSendingInside { lease_ms, send_ms } => {
@@ -191,12 +216,21 @@ fn expand(op: &Op) -> Vec<Stmt> {
                 Stmt::SendReturns,
                 Stmt::Commit,
             ];
-            [claim(*lease_ms), send.to_vec()].concat()
+            [claim(*lease_ms, &None), send.to_vec()].concat()
         }
         Op::Send { send_ms } => vec![Stmt::SendStarts { send_ms: *send_ms }, Stmt::SendReturns],
         Op::Finish => vec![Stmt::Begin, Stmt::Finish, Stmt::Commit],
         Op::Enqueue { job } => vec![Stmt::Begin, Stmt::Insert(job.clone()), Stmt::Commit],
     }
+}
+
+/// Where one op's statements lie in an actor's program.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: usize,
+    end: usize,
+    /// A finish or a send: it runs only for an actor holding a claim.
+    needs_claim: bool,
 }
 
 /// An actor while the machine runs.
@@ -205,6 +239,7 @@ struct Running {
     name: String,
     start_ms: u64,
     program: Vec<Stmt>,
+    spans: Vec<Span>,
     next: usize,
     read: Option<Candidate>,
     claim: Option<Claim>,
@@ -216,8 +251,42 @@ struct Running {
 }
 
 impl Running {
+    fn new(actor: &Actor) -> Running {
+        let (mut program, mut spans) = (Vec::new(), Vec::new());
+        for op in &actor.ops {
+            let start = program.len();
+            program.extend(expand(op));
+            let needs_claim = matches!(op, Op::Finish | Op::Send { .. });
+            let end = program.len();
+            spans.push(Span {
+                start,
+                end,
+                needs_claim,
+            });
+        }
+        Running {
+            name: actor.name.clone(),
+            start_ms: actor.start_ms,
+            program,
+            spans,
+            next: 0,
+            read: None,
+            claim: None,
+            since: None,
+            waited_ms: 0,
+            returns_at: None,
+        }
+    }
+
     fn current(&self) -> Option<&Stmt> {
         self.program.get(self.next)
+    }
+
+    /// Where its next op ends, when that op is a finish or a send and it
+    /// holds no claim to present or deliver.
+    fn unclaimed_end(&self) -> Option<usize> {
+        let span = self.spans.iter().find(|span| span.start == self.next)?;
+        (span.needs_claim && self.claim.is_none()).then_some(span.end)
     }
 
     /// The earliest time its next statement may run.
@@ -253,23 +322,9 @@ impl Machine {
     /// A fresh in-memory queue holding `jobs`, and the actors at their
     /// first statement.
     pub fn new(jobs: &[NewJob], actors: &[Actor]) -> Result<Machine, Refusal> {
-        let actors = actors
-            .iter()
-            .map(|actor| Running {
-                name: actor.name.clone(),
-                start_ms: actor.start_ms,
-                program: actor.ops.iter().flat_map(expand).collect(),
-                next: 0,
-                read: None,
-                claim: None,
-                since: None,
-                waited_ms: 0,
-                returns_at: None,
-            })
-            .collect();
         Ok(Machine {
             db: Statements::open(jobs)?,
-            actors,
+            actors: actors.iter().map(Running::new).collect(),
             lock: None,
             waiting: Vec::new(),
             steps: Vec::new(),
@@ -286,6 +341,20 @@ impl Machine {
     fn blocked(&self, actor: usize) -> bool {
         let needs = self.actors[actor].current().is_some_and(Stmt::takes_lock);
         needs && self.lock.is_some_and(|holder| holder != actor)
+    }
+
+    /// Whether `actor` waits for the lock and has said so: its next turn
+    /// would only wait again.
+    pub fn asleep(&self, actor: usize) -> bool {
+        self.blocked(actor) && self.waiting.contains(&actor)
+    }
+
+    /// How many of `actor`'s ops have run to their end.
+    pub fn ops_done(&self, actor: usize) -> usize {
+        self.actors.get(actor).map_or(0, |running| {
+            let done = |span: &&Span| span.end <= running.next;
+            running.spans.iter().filter(done).count()
+        })
     }
 
     /// The actors whose next statement would run now (not wait).
@@ -320,6 +389,11 @@ impl Machine {
         };
         let at = running.ready_at(at);
         self.clock = at;
+        if let Some(end) = running.unclaimed_end() {
+            self.actors[actor].next = end;
+            self.record(actor, StepKind::NoClaim, None);
+            return Ok(());
+        }
         if self.blocked(actor) {
             let running = &mut self.actors[actor];
             running.since.get_or_insert(at);
@@ -363,8 +437,9 @@ impl Machine {
                 self.db.transaction("COMMIT")?
             }
             Stmt::Sweep { expire } => self.db.sweep(*expire, at)?,
-            Stmt::Claim { lease_ms } => {
-                let (ran, claim) = self.db.claim(&running.name, at, *lease_ms)?;
+            Stmt::Claim { lease_ms, owner } => {
+                let owner = owner.as_deref().unwrap_or(&running.name);
+                let (ran, claim) = self.db.claim(owner, at, *lease_ms)?;
                 running.claim = claim.or(running.claim.take());
                 ran
             }
@@ -376,21 +451,20 @@ impl Machine {
                 running.read = read;
                 ran
             }
-            Stmt::NaiveWrite { lease_ms } => {
+            Stmt::NaiveWrite { lease_ms, owner } => {
                 let read = running
                     .read
                     .take()
                     .ok_or_else(|| internal("a write without a read"))?;
-                let (ran, claim) = self.db.naive_write(&running.name, &read, at, *lease_ms)?;
+                let owner = owner.as_deref().unwrap_or(&running.name);
+                let (ran, claim) = self.db.naive_write(owner, &read, at, *lease_ms)?;
                 running.claim = claim.or(running.claim.take());
                 ran
             }
             Stmt::Insert(job) => self.db.insert(job)?,
             Stmt::Finish => {
                 let stamp = running.claim.as_ref().map(Claim::stamp);
-                let stamp = stamp.ok_or_else(|| Refusal::NoClaim {
-                    actor: running.name.clone(),
-                })?;
+                let stamp = stamp.ok_or_else(|| internal("a finish without a claim"))?;
                 self.db.finish(&stamp, at)?.0
             }
             Stmt::SendStarts { send_ms } => {

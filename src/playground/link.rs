@@ -1,5 +1,6 @@
 //! The playground's address: `#v=1&chapter=...` or `#v=1&scenario=...`,
-//! with `lang` and, in a copied link, `step`.
+//! with `lang` and, in a copied link, `step` and (while the statement
+//! panel is open) `stmt=<race>.<statements applied>`.
 //!
 //! A shared link carries a whole scenario as base64url JSON, so a learner
 //! can send exactly what they built. Reading one is as strict as the
@@ -10,6 +11,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use crate::playground::explain::error_text;
+use crate::playground::races::Race;
 use crate::playground::{Lang, chapters};
 use crate::scenario::Scenario;
 
@@ -68,6 +70,18 @@ pub fn compose(chapter: &str, scenario: &Scenario, lang: Lang, step: Option<usiz
     format!("{VERSION}&{what}&lang={}{step}", lang.tag())
 }
 
+/// The statement panel's place as the `stmt=` value of a link.
+pub fn statement_place(race: Race, position: usize) -> String {
+    format!("{}.{position}", race.name())
+}
+
+/// The race and the statements applied a `stmt=` value names; `None`
+/// for anything else (the panel then stays as it would be).
+pub fn read_statement_place(value: &str) -> Option<(Race, usize)> {
+    let (race, position) = value.split_once('.')?;
+    Some((Race::from_name(race)?, position.parse().ok()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +107,15 @@ mod tests {
         assert_eq!(param(&pairs, "step"), Some("2"));
         let encoded = param(&pairs, "scenario").expect("the scenario is in the link");
         assert_eq!(decode(encoded, Lang::En), Ok(changed));
+    }
+
+    #[test]
+    fn a_statement_place_comes_back_equal_and_a_wrong_one_is_none() {
+        let value = statement_place(Race::Timeline, 7);
+        assert_eq!(read_statement_place(&value), Some((Race::Timeline, 7)));
+        for wrong in ["timeline", "lock.3", "claim.-1", "claim.x", ""] {
+            assert_eq!(read_statement_place(wrong), None, "{wrong:?}");
+        }
     }
 
     #[test]

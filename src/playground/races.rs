@@ -1,5 +1,6 @@
-//! The statement panel's state: which of the course's two races the
-//! learner steps through, one statement at a time, and where they stand.
+//! The statement panel's state: which race the learner steps through,
+//! one statement at a time (one of the course's two, or the timeline on
+//! screen), and where they stand.
 //!
 //! Everywhere else on the page a claim is one indivisible step, which
 //! hides the two things the course says about the write lock: choosing
@@ -7,14 +8,16 @@
 //! send (R7). Each race is run twice by the mechanism
 //! ([`crate::mechanism::races`]), the real queue's way and the naive way,
 //! and the learner steps both at once, side by side. The runs are computed
-//! when the panel opens or the race changes (a few dozen statements on an
-//! in-memory database), so a step only moves a number.
+//! when the panel opens, the race changes or (for the timeline) the
+//! timeline changes: a few dozen statements on an in-memory database, so
+//! a step only moves a number.
 
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::mechanism::statements::Run;
 use crate::mechanism::{Refusal, races};
+use crate::scenario::Scenario;
 
 /// The chapter whose point the panel is; it opens there.
 pub const CHAPTER: &str = "write-lock";
@@ -34,17 +37,23 @@ pub enum Race {
     /// A producer enqueues while a worker sends: the send after `COMMIT`
     /// beside the send held inside the claim's transaction (R7).
     Send,
+    /// The timeline on screen, its events taken apart into statements,
+    /// the real claim beside the naive one (at most
+    /// [`races::TIMELINE_MAX_EVENTS`] events: a longer one is taken apart
+    /// up to there).
+    Timeline,
 }
 
 impl Race {
     /// Every race, in the panel's order.
-    pub const ALL: [Race; 2] = [Race::Claim, Race::Send];
+    pub const ALL: [Race; 3] = [Race::Claim, Race::Send, Race::Timeline];
 
     /// The name the page's picker uses.
     pub fn name(self) -> &'static str {
         match self {
             Race::Claim => "claim",
             Race::Send => "send",
+            Race::Timeline => "timeline",
         }
     }
 
@@ -53,9 +62,18 @@ impl Race {
         Race::ALL.into_iter().find(|race| race.name() == name)
     }
 
-    /// The race run the real queue's way, then the naive way.
-    pub fn runs(self) -> Result<[Run; 2]> {
+    /// The race run the real queue's way, then the naive way; the
+    /// timeline race runs `scenario` (its first events, when it is longer
+    /// than the mechanism takes).
+    pub fn runs(self, scenario: &Scenario) -> Result<[Run; 2]> {
         let (real, naive) = match self {
+            Race::Timeline => {
+                let within = first_events(scenario);
+                (
+                    races::timeline(&within, false),
+                    races::timeline(&within, true),
+                )
+            }
             Race::Claim => (races::real_claim_race(1), races::naive_claim_race()),
             Race::Send => (
                 races::send_race(false, SEND_MS),
@@ -66,7 +84,15 @@ impl Race {
     }
 }
 
-/// The races are fixed scripts: only the queue itself can fail them.
+/// `scenario` cut to the events the timeline race takes apart.
+pub fn first_events(scenario: &Scenario) -> Scenario {
+    let mut within = scenario.clone();
+    within.events.truncate(races::TIMELINE_MAX_EVENTS);
+    within
+}
+
+/// The races are fixed scripts and a timeline race is cut to the bound:
+/// only the queue itself can fail them.
 fn refused(refusal: Refusal) -> Error {
     match refusal {
         Refusal::Queue(err) => err,
@@ -91,11 +117,19 @@ pub enum Move {
     Reset,
     /// After the last statement of the longer side.
     End,
+    /// To this many statements applied (a link's place).
+    Seek(usize),
+    /// Nothing: the timeline may have changed under the panel.
+    Follow,
 }
 
 /// The panel: open or not, the race, and how many statements are applied.
 #[derive(Debug, Clone, Default)]
 pub struct Races {
+    /// The timeline the runs were computed from, for the timeline race.
+    timeline: Option<Scenario>,
+    /// Its events, when there were more than the race takes apart.
+    cut: Option<usize>,
     /// Whether the panel is open (the runs are computed only then).
     pub open: bool,
     /// The race on screen.
@@ -112,6 +146,12 @@ impl Races {
         self.runs.as_deref()
     }
 
+    /// For a timeline race over a timeline longer than it takes apart,
+    /// that timeline's events.
+    pub fn cut(&self) -> Option<usize> {
+        self.cut.filter(|_| self.race == Race::Timeline)
+    }
+
     /// The statements of the longer side.
     pub fn total(&self) -> usize {
         self.runs().map_or(0, |runs| {
@@ -119,8 +159,9 @@ impl Races {
         })
     }
 
-    /// Applies a move; an open panel has its runs.
-    pub fn apply(&mut self, change: Move) -> Result<()> {
+    /// Applies a move on the timeline `scenario`; an open panel has its
+    /// runs. A timeline race whose timeline changed starts over.
+    pub fn apply(&mut self, change: Move, scenario: &Scenario) -> Result<()> {
         match change {
             Move::Open(open) => self.open = open,
             Move::Race(race) if race != self.race => {
@@ -130,8 +171,17 @@ impl Races {
             }
             _ => {}
         }
+        let stale = self.timeline.as_ref().is_some_and(|ran| ran != scenario);
+        if self.race == Race::Timeline && stale {
+            self.runs = None;
+            self.position = 0;
+        }
         if self.open && self.runs.is_none() {
-            self.runs = Some(Box::new(self.race.runs()?));
+            self.runs = Some(Box::new(self.race.runs(scenario)?));
+            self.timeline = (self.race == Race::Timeline).then(|| scenario.clone());
+            let events = scenario.events.len();
+            let over = self.timeline.is_some() && events > races::TIMELINE_MAX_EVENTS;
+            self.cut = over.then_some(events);
         }
         let total = self.total();
         self.position = match change {
@@ -139,6 +189,7 @@ impl Races {
             Move::Back => self.position.saturating_sub(1),
             Move::Reset => 0,
             Move::End => total,
+            Move::Seek(position) => position,
             _ => self.position,
         }
         .min(total);

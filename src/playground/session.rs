@@ -11,7 +11,7 @@
 use crate::error::{Error, Problem, Result};
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
-use crate::playground::races::{self, Races};
+use crate::playground::races::{self, Move, Races};
 use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
@@ -195,6 +195,11 @@ impl Session {
             .map(str::to_owned);
         session.notice = notice;
         session.lesson = lesson;
+        if let Some((race, position)) = param("stmt").and_then(link::read_statement_place) {
+            for change in [Move::Race(race), Move::Open(true), Move::Seek(position)] {
+                session.statements(change)?;
+            }
+        }
         Ok(session)
     }
 
@@ -289,14 +294,14 @@ impl Session {
     /// Opens or closes the comparison; an open one replays the naive queue.
     pub fn set_compare_open(&mut self, open: bool) -> Result<()> {
         self.compare_open = open;
-        self.refresh_naive()
+        self.refresh_panels()
     }
 
     /// Picks the naive guard to compare against.
     pub fn set_guard(&mut self, guard: Guard) -> Result<()> {
         self.guard = guard;
         self.naive = None;
-        self.refresh_naive()
+        self.refresh_panels()
     }
 
     /// Turns prediction on or off; a question waiting is dropped.
@@ -324,7 +329,7 @@ impl Session {
             kind: Said::Done,
             text: self.lang.text(forked).to_owned(),
         });
-        self.refresh_naive()
+        self.refresh_panels()
     }
 
     /// Stalls, crashes or restarts `worker` from the learner's place on
@@ -344,7 +349,7 @@ impl Session {
             kind: Said::Done,
             text: self.lang.text("twist.forked").to_owned(),
         });
-        self.refresh_naive()
+        self.refresh_panels()
     }
 
     /// Applies the editor's text as the new timeline, or says why not and
@@ -418,12 +423,22 @@ impl Session {
 
     /// The address of what is on screen (see [`link::compose`]).
     pub fn link(&self, with_step: bool) -> String {
-        link::compose(
+        let mut address = link::compose(
             &self.stepper.chapter,
             &self.stepper.scenario,
             self.lang,
             with_step.then_some(self.stepper.position),
-        )
+        );
+        if with_step && self.races.open {
+            let place = link::statement_place(self.races.race, self.races.position);
+            address.push_str(&format!("&stmt={place}"));
+        }
+        address
+    }
+
+    /// A move in the statement panel, on the timeline on screen.
+    pub fn statements(&mut self, change: Move) -> Result<()> {
+        self.races.apply(change, &self.stepper.scenario)
     }
 
     fn refuse_edit(&mut self, err: &Error) {
@@ -441,15 +456,18 @@ impl Session {
             self.compare_open = true;
         }
         if self.stepper.chapter == races::CHAPTER {
-            self.races.apply(races::Move::Open(true))?;
+            self.races.apply(Move::Open(true), &self.stepper.scenario)?;
         }
         self.open_verify_for_chapter();
-        self.refresh_naive()
+        self.refresh_panels()
     }
 
-    /// Replays the naive queue when the comparison is open and has none.
-    fn refresh_naive(&mut self) -> Result<()> {
+    /// Brings what follows the timeline up to date: the invariants'
+    /// checks, the statement panel's timeline race, and the naive replay
+    /// when the comparison is open and has none.
+    fn refresh_panels(&mut self) -> Result<()> {
         self.refresh_checks()?;
+        self.races.apply(Move::Follow, &self.stepper.scenario)?;
         if self.compare_open && self.naive.is_none() {
             self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
         }

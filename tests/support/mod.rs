@@ -10,6 +10,8 @@ use serde::Serialize;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod processes;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod random;
 
 /// Renders `expected` and `current` as pretty JSON in two columns.
 pub fn side_by_side(expected: &impl Serialize, current: &impl Serialize) -> String {

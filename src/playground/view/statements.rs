@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::mechanism::races;
 use crate::mechanism::statements::{Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::races::{Race, Races};
@@ -27,6 +28,9 @@ pub struct StatementsView {
     pub total: usize,
     /// "Statement n of total".
     pub position_text: String,
+    /// For a timeline longer than the panel takes apart, which part of it
+    /// the statements are.
+    pub cut: Option<String>,
     /// The real queue's side, then the naive one's.
     pub sides: Vec<SideView>,
 }
@@ -123,11 +127,19 @@ pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
         .zip(["real", "naive"])
         .map(|(run, kind)| side(lang, races.race, kind, run, position.min(run.steps.len())))
         .collect();
+    let cut = races.cut().map(|events| {
+        let values = [
+            ("n", races::TIMELINE_MAX_EVENTS.to_string()),
+            ("total", events.to_string()),
+        ];
+        lang.fill("stmt.cut", &values)
+    });
     Some(StatementsView {
         race: races.race,
         position,
         total,
         position_text: lang.fill("stmt.position", &counted),
+        cut,
         sides,
     })
 }
@@ -222,6 +234,7 @@ fn tag(step: &Step) -> &'static str {
     match step.kind {
         StepKind::SendStarts => "stmt.does.send_starts",
         StepKind::SendReturns => "stmt.does.send_returns",
+        StepKind::NoClaim => "stmt.does.no_claim",
         _ if sql == "BEGIN IMMEDIATE" => "stmt.does.begin",
         _ if sql == "COMMIT" => "stmt.does.commit",
         _ if sql == store::QUARANTINE.trim() => "stmt.does.quarantine",
@@ -297,9 +310,13 @@ fn now(lang: Lang, run: &Run, step: &Step) -> NowView {
                 .find(|later| later.actor == step.actor && later.kind == StepKind::SendReturns);
             let ms = back.map_or(0, |back| back.at - step.at);
             values.push(("ms", ms.to_string()));
-            "stmt.now.send_starts"
+            match ms {
+                0 => "stmt.now.send_at_once",
+                _ => "stmt.now.send_starts",
+            }
         }
         (StepKind::SendReturns, _) => "stmt.now.send_returns",
+        (StepKind::NoClaim, _) => "stmt.now.no_claim",
         (_, Some(executed)) if executed.sql == "BEGIN IMMEDIATE" => "stmt.now.begin",
         (_, Some(executed)) if executed.sql == "COMMIT" => "stmt.now.commit",
         (_, Some(executed)) => {
@@ -320,22 +337,38 @@ fn now(lang: Lang, run: &Run, step: &Step) -> NowView {
     }
 }
 
-/// What a side came to: for the claim race, whether a token went to more
-/// than one worker; for the send race, how long the producer waited.
+/// Every claim a run handed out: (job, token) -> who got it, in order.
+fn handed_out(lang: Lang, run: &Run) -> BTreeMap<(&str, u64), Vec<String>> {
+    let taking = [store::CLAIM.trim(), store::NAIVE_CLAIM_WRITE.trim()];
+    let mut by_token: BTreeMap<(&str, u64), Vec<String>> = BTreeMap::new();
+    for step in &run.steps {
+        let took = step.sql.as_ref().filter(|executed| {
+            step.kind == StepKind::Ran && executed.rows > 0 && taking.contains(&executed.sql)
+        });
+        if let (Some(_), Some(claim)) = (took, step.holding.get(&step.actor)) {
+            let holders = by_token.entry((claim.id.as_str(), claim.token));
+            holders.or_default().push(who(lang, &step.actor));
+        }
+    }
+    by_token
+}
+
+/// What a side came to: for a claim race or a timeline, whether a token
+/// went to more than one worker; for the send race, how long the
+/// producer waited.
 fn verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
     match race {
-        Race::Claim => {
-            let mut by_token: BTreeMap<(&str, u64), Vec<String>> = BTreeMap::new();
-            let mut empty = Vec::new();
-            for (actor, claim) in &run.claims {
-                match claim {
-                    Some(claim) => by_token
-                        .entry((claim.id.as_str(), claim.token))
-                        .or_default()
-                        .push(who(lang, actor)),
-                    None => empty.push(who(lang, actor)),
-                }
-            }
+        Race::Claim | Race::Timeline => {
+            let by_token = handed_out(lang, run);
+            let empty: Vec<String> = match race {
+                Race::Claim => run
+                    .claims
+                    .iter()
+                    .filter(|(_, claim)| claim.is_none())
+                    .map(|(actor, _)| who(lang, actor))
+                    .collect(),
+                _ => Vec::new(),
+            };
             let twice = by_token.iter().find(|(_, holders)| holders.len() > 1);
             if let Some(((id, token), holders)) = twice {
                 let values = [

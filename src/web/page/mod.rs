@@ -435,7 +435,7 @@ impl Page {
                 return self.load_hash();
             }
             UserAction::Statements(change) => {
-                session.races.apply(change).map_err(to_js_error)?;
+                session.statements(change).map_err(to_js_error)?;
                 drop(state);
                 self.show_statements()?;
                 return Ok(Redraw::Nothing);

@@ -16,6 +16,7 @@ pub(super) struct Panel {
     details: Element,
     race: HtmlSelectElement,
     position: Element,
+    cut: Element,
     body: Element,
 }
 
@@ -36,11 +37,15 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
             .attr("title", &t(key)))
     };
     let position = El::new(doc, "span")?.class("lf-position");
+    let cut = El::new(doc, "p")?
+        .class("lf-muted lf-cut")
+        .attr("hidden", "");
     let body = El::new(doc, "div")?.class("lf-body lf-sides");
     let panel = Panel {
         details: El::new(doc, "details")?.class("lf-panel lf-statements").0,
         race: race.0.clone().unchecked_into(),
         position: position.0.clone(),
+        cut: cut.0.clone(),
         body: body.0.clone(),
     };
     let tools = El::new(doc, "div")?.class("lf-controls").children([
@@ -58,6 +63,7 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
         .child(El::new(doc, "summary")?.text(&t("stmt.title")))
         .child(tools)
         .child(El::new(doc, "p")?.class("lf-muted").text(&t("stmt.legend")))
+        .child(cut)
         .child(body);
     Ok((details, panel))
 }
@@ -73,6 +79,10 @@ pub(super) fn draw(
     panel.details.set_attribute("open", "")?;
     panel.race.set_value(view.race.name());
     panel.position.set_text_content(Some(&view.position_text));
+    panel.cut.set_text_content(view.cut.as_deref());
+    panel
+        .cut
+        .toggle_attribute_with_force("hidden", view.cut.is_none())?;
     let mut sides = Vec::with_capacity(view.sides.len());
     for side in &view.sides {
         sides.push(self::side(doc, lang, side)?);
