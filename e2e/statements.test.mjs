@@ -1,8 +1,10 @@
 // The statement panel end to end (issue 11, parts 1, 2 and 5): in its
 // chapter a claim race and a send race are stepped one statement at a
 // time, the real queue beside the naive one, with the write lock's lane;
-// in both languages, on the page and in an embed. Screenshots land in
-// target/screenshots/write-lock-*.
+// the timeline on screen taken apart the same way, following the
+// timeline and coming back from a link; in both languages, on the page
+// and in an embed. Screenshots land in target/screenshots/write-lock-*
+// and timeline-statements-*.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { SHOTS, done, serving, watched } from "./harness.mjs";
@@ -116,6 +118,42 @@ describe("statement panel", () => {
     await page.waitForSelector(".lf-statements[open] .lf-side");
     assert.equal(await position(page), "11문장 중 0번째");
     await page.close();
+  });
+
+  test("this timeline, statement by statement: its own events at their own times", async () => {
+    const page = await open("/#chapter=write-lock&lang=en");
+    await page.selectOption(".lf-statements select[data-action=race]", "timeline");
+    const total = Number((await position(page)).match(/of (\d+)/)[1]);
+    await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
+    const [real, naive] = [await side(page, "real"), await side(page, "naive")];
+    assert.deepEqual(real.actors.map((actor) => actor.name), ["A", "B", "C"], "the chapter's actors");
+    assert.equal(real.harm, false);
+    assert.equal(naive.harm, true);
+    assert.match(naive.verdict, /A, B each hold token=1 of snack-1/);
+    assert.ok(real.lane.find((row) => row.actor === "B").cells.includes("lf-wait"), "B waits for A's lock at 0 ms");
+    const times = await page.$$eval(".lf-side[data-side=real] .lf-lock tr:first-child th",
+      (cells) => cells.slice(1).map((th) => th.textContent));
+    assert.equal(times.length, total);
+    assert.deepEqual([...new Set(times)], ["0", "5", "10", "306"], "the chapter's own instants");
+    await page.screenshot({ path: `${SHOTS}/timeline-statements-1280-en.png`, fullPage: true });
+    // Another timeline starts the panel over on it.
+    await page.selectOption("select[data-action=chapter]", "restart-same-name");
+    await page.waitForFunction(() => document.querySelector(".lf-statements .lf-position").textContent.startsWith("Statement 0 of"));
+    const restarted = await side(page, "real");
+    assert.ok(restarted.actors.some((actor) => actor.name === "A-restarted"), "the new chapter's actors");
+    await done(page);
+  });
+
+  test("a link brings back the timeline race and its place, in Korean at 360 and 1280 px", async () => {
+    for (const width of [360, 1280]) {
+      const page = await open("/#chapter=restart-same-name&lang=ko&stmt=timeline.6", { width, height: 800 });
+      assert.match(await position(page), /문장 중 6번째$/);
+      assert.equal(await page.$eval(".lf-statements select[data-action=race]", (el) => el.value), "timeline");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
+      await page.locator(".lf-statements").screenshot({ path: `${SHOTS}/timeline-statements-${width}-ko.png` });
+      await done(page);
+    }
   });
 
   test("in an embed, on its own element and language", async () => {

@@ -127,10 +127,17 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
     }
     let mut parts = vec![
         El::new(doc, "h4")?.text(&side.title),
-        El::new(doc, "table")?
-            .class("lf-lock")
-            .attr("aria-label", lang.text("stmt.lane"))
-            .children(lane),
+        // The lane keeps one column per statement, however many: it
+        // scrolls sideways on its own rather than squeezing its times.
+        El::new(doc, "div")?
+            .class("lf-lock-scroll")
+            .attr("tabindex", "0")
+            .child(
+                El::new(doc, "table")?
+                    .class("lf-lock")
+                    .attr("aria-label", lang.text("stmt.lane"))
+                    .children(lane),
+            ),
         p("lf-lock-text", &side.lane.text)?,
         El::new(doc, "div")?.class("lf-actors").children(actors),
     ];
