@@ -30,6 +30,7 @@ export async function start() {
     args: [
       "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ...(process.env.LF_NETLOG ? [`--log-net-log=${process.env.LF_NETLOG}`, "--net-log-capture-mode=IncludeSensitive"] : []),
     ],
   });
   const stop = async () => {

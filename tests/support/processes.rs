@@ -1,6 +1,7 @@
 //! The command line as real processes, for the tests that run them
-//! (`exercise.rs`, `crash.rs`): the binary on a database file, the receiver
-//! on loopback, and children that cannot outlive a failing test.
+//! (`exercise.rs`, `crash.rs`, `servers.rs`): the binary on a database
+//! file, the receiver and the file server on loopback, and children that
+//! cannot outlive a failing test.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -30,16 +31,31 @@ impl Drop for Running {
 /// and returns it with the URL it announced, once it listens; `None` when
 /// it exited instead (the address was taken).
 pub fn start_receiver(db: &Path, listen: &str) -> Option<(Running, String)> {
-    let mut child = leasefence(db)
-        .args(["receiver", "--listen", listen])
+    start_server(leasefence(db).args(["receiver", "--listen", listen]))
+}
+
+/// Starts `leasefence serve` for `dir` on a free loopback port and returns
+/// it with the URL it announced.
+pub fn start_file_server(dir: &Path) -> (Running, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_leasefence"));
+    command
+        .args(["serve", "--listen", "127.0.0.1:0", "--dir"])
+        .arg(dir);
+    start_server(&mut command).expect("the file server listens")
+}
+
+/// Starts one of the command line's servers and waits for the line
+/// announcing its address.
+fn start_server(command: &mut Command) -> Option<(Running, String)> {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("the receiver starts");
+        .expect("the server starts");
     let mut first_line = String::new();
     BufReader::new(child.stdout.take().expect("piped stdout"))
         .read_line(&mut first_line)
-        .expect("reads the receiver's stdout");
+        .expect("reads the server's stdout");
     let running = Running(child);
     let announced: Value = serde_json::from_str(&first_line).ok()?;
     let url = announced["listening"].as_str()?.to_owned();

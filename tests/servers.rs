@@ -1,0 +1,160 @@
+//! The command line's two HTTP servers as a browser and the exercise meet
+//! them: many connections at once, kept open between requests; copies
+//! compressed by `make web` that must never be older than their file; and
+//! the receiver's refusals as JSON with their status.
+//!
+//! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Value, json};
+use support::processes::{start_file_server, start_receiver};
+
+/// A folder with a page, a script and the script's brotli copy.
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    fs::write(
+        dir.path().join("index.html"),
+        "<!doctype html><title>t</title>",
+    )
+    .expect("writes");
+    fs::write(dir.path().join("app.js"), "export const answer = 42;\n").expect("writes");
+    fs::write(dir.path().join("app.js.br"), b"not really brotli").expect("writes");
+    dir
+}
+
+/// Sends a keep-alive GET for `path` on `stream`.
+fn ask(stream: &mut TcpStream, path: &str, headers: &str) {
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: keep-alive\r\n{headers}\r\n");
+    stream.write_all(request.as_bytes()).expect("sends");
+}
+
+/// The status line and headers of the answer on `stream` (lower-cased),
+/// or `None` when nothing came within `wait`.
+fn answer_head(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+    stream.set_read_timeout(Some(wait)).expect("sets a timeout");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return None,
+        }
+    }
+    Some(String::from_utf8_lossy(&head).to_lowercase())
+}
+
+/// A browser opens several connections at once and keeps them open: a
+/// page with two embedded playgrounds opens about ten. Every request is
+/// answered at once, in every round, however many connections stay open.
+#[test]
+fn connections_opened_at_once_and_kept_open_are_all_answered_at_once() {
+    let dir = site();
+    let (_server, url) = start_file_server(dir.path());
+    let address = url.trim_start_matches("http://");
+    let mut kept = Vec::new();
+    let mut unanswered = 0;
+    for _round in 0..10 {
+        let mut burst: Vec<TcpStream> = (0..10)
+            .map(|_| TcpStream::connect(address).expect("connects"))
+            .collect();
+        for stream in &mut burst {
+            ask(stream, "/index.html", "");
+        }
+        for stream in &mut burst {
+            let head = answer_head(stream, Duration::from_secs(2));
+            unanswered += usize::from(!head.is_some_and(|head| head.starts_with("http/1.1 200")));
+        }
+        kept.extend(burst); // open, idle, as a browser keeps them
+    }
+    check!(unanswered, 0, "requests of 100 unanswered within 2 s");
+}
+
+/// The copy `make web` wrote is served to a client that accepts it, with
+/// `Vary`; once the file is edited after it, the file itself is.
+#[test]
+fn a_precompressed_copy_is_served_only_while_it_is_not_older_than_its_file() {
+    let dir = site();
+    let (_server, url) = start_file_server(dir.path());
+    let address = url.trim_start_matches("http://");
+    let head = |stream: &mut TcpStream| {
+        ask(stream, "/app.js", "Accept-Encoding: gzip, br\r\n");
+        let head = answer_head(stream, Duration::from_secs(5)).expect("an answer");
+        let has = |line: &str| head.lines().any(|l| l.trim() == line);
+        (has("content-encoding: br"), has("vary: accept-encoding"))
+    };
+    let mut stream = TcpStream::connect(address).expect("connects");
+    check!(head(&mut stream), (true, true), "the fresh copy, and Vary");
+    let later = SystemTime::now() + Duration::from_secs(60);
+    File::options()
+        .append(true)
+        .open(dir.path().join("app.js"))
+        .and_then(|file| file.set_modified(later))
+        .expect("the file is edited after its copy");
+    let mut stream = TcpStream::connect(address).expect("connects");
+    check!(
+        head(&mut stream),
+        (false, true),
+        "the file itself, and Vary"
+    );
+}
+
+/// The receiver's refusals are JSON with a status: an unknown path, a body
+/// that is not a delivery, a body over 64 KiB.
+#[test]
+fn the_receiver_refuses_with_a_status_and_a_json_error() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (_receiver, url) =
+        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("listens");
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let post = |path: &str, body: String| {
+        let mut answer = agent
+            .post(&format!("{url}{path}"))
+            .header("Content-Type", "application/json")
+            .send(body)
+            .expect("answers");
+        let status = answer.status().as_u16();
+        let body: Value = answer.body_mut().read_json().expect("JSON");
+        (
+            status,
+            body["error"]
+                .as_str()
+                .map(|error| error.split(':').next().map(str::to_owned)),
+        )
+    };
+    check!(
+        post("/nowhere", "{}".into()),
+        (
+            404,
+            Some(Some("try POST /deliveries or GET /totals".to_owned()))
+        ),
+        "an unknown path"
+    );
+    check!(
+        post("/deliveries", json!({"id": "x"}).to_string()),
+        (400, Some(Some("body".to_owned()))),
+        "a delivery without qty"
+    );
+    let long = json!({"id": "x".repeat(70 * 1024), "qty": 1}).to_string();
+    check!(
+        post("/deliveries", long),
+        (413, Some(Some("body".to_owned()))),
+        "a body over 64 KiB"
+    );
+    check!(
+        post("/deliveries", json!({"id": "x", "qty": 1}).to_string()),
+        (200, None),
+        "a delivery"
+    );
+}
