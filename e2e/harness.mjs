@@ -30,6 +30,8 @@ export async function start() {
     args: [
       "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      // LF_NETLOG=FILE writes Chromium's network log (what a request
+      // waited on): how a stalled module fetch was traced to the server.
       ...(process.env.LF_NETLOG ? [`--log-net-log=${process.env.LF_NETLOG}`, "--net-log-capture-mode=IncludeSensitive"] : []),
     ],
   });
