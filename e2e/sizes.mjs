@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "430" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "425" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -21,9 +21,12 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // 430 KB (2026-11-30): issue 11's statement panel, invariants and census,
 // and issue 10's field question and course points cost 47.4 KB, of which
 // 23.5 KB had been won back just before by building std for size
-// (BENCHMARKS.md has each feature's cost). Issue 9's target, 350 KB, is not
-// met. `make sizes` checks the queue-only package against the issue's
-// 280 KB.
+// (BENCHMARKS.md has each feature's cost). It came down to 425 KB when
+// SQLite's unused SQL functions and defensive checks went and its C was
+// built with bulk memory: 419,303 B on branch size-fns, 422,116 B with main
+// at 65ba614 (the third race) merged in, which is the figure rounded up
+// here. Issue 9's target, 350 KB, is not met. `make sizes` checks the queue-only package against the
+// issue's 280 KB.
 const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm
 // and stylesheet; not the stylesheet's source (leasefence.css, which `make

@@ -2,7 +2,8 @@
 # Regenerates vendor/sqlite/sqlite3.c and sqlite3.h: the amalgamation that
 # sqlite-wasm-rs ships, with its parser (lemon), opcode tables and keyword
 # hash generated again under the grammar-level SQLITE_OMIT_* options of
-# vendor/sqlite/regen/grammar-flags.txt, so those options really drop code.
+# vendor/sqlite/regen/grammar-flags.txt, so those options really drop code,
+# and its built-in SQL functions cut to those of regen/keep-functions.txt.
 # (The shipped parser is pre-generated with every feature in it.)
 #
 # usage: scripts/regen-sqlite.sh [SHIPPED_DIR]
@@ -56,7 +57,12 @@ for pattern in '^  pTm = gmtime(&t);$' '^    strftime(zBuf, 20, zFormat, &sNow);
   grep -q "$pattern" "$W/sqlite3.c" || { echo "regen-sqlite: no line $pattern to patch" >&2; exit 1; }
 done
 sed -i 's/^  pTm = gmtime(&t);$/  pTm = 0; \/* no gmtime in the browser *\//; s/^    strftime(zBuf, 20, zFormat, &sNow);$/    zBuf[0] = 0;/' "$W/sqlite3.c"
-# 7. The marker build.rs reads: which options this parser was made with.
+# 7. Only the built-in SQL functions of regen/keep-functions.txt stay in
+#    SQLite's function tables, so the linker drops the others' code. Stops
+#    when a table is not where it was (see regen/functions.py).
+python3 "$REGEN/functions.py" "$REGEN/keep-functions.txt" "$W/sqlite3.c" "$W/sqlite3.c.kept"
+mv "$W/sqlite3.c.kept" "$W/sqlite3.c"
+# 8. The marker build.rs reads: which options this parser was made with.
 printf '/* OMIT flags baked into the parser: %s */\n' "$FLAGS" >> "$W/sqlite3.c"
 
 # Every option the generators read: build.rs checks the compiler's flags
@@ -66,7 +72,7 @@ printf '/* OMIT flags baked into the parser: %s */\n' "$FLAGS" >> "$W/sqlite3.c"
   { grep -E '^%if' "$REGEN/parse.y"; sed -n '1,/^static Keyword aKeywordTable/p' "$REGEN/mkkeywordhash.c" | grep -E '^#if'; } |
     grep -oE 'SQLITE_[A-Z_]+' | sort -u
 } > "$W/grammar-options.txt"
-# 8. A guard at the top: the C compiler stops at the first grammar-level
+# 9. A guard at the top: the C compiler stops at the first grammar-level
 #    option that differs from the parser's, naming it. (This fires before
 #    build.rs can run, since sqlite-wasm-rs builds first.)
 {
@@ -84,4 +90,4 @@ printf '/* OMIT flags baked into the parser: %s */\n' "$FLAGS" >> "$W/sqlite3.c"
 } > "$OUT/sqlite3.c"
 cp "$AMD/sqlite3.h" "$OUT/sqlite3.h"
 cp "$W/grammar-options.txt" "$OUT/grammar-options.txt"
-echo "regen-sqlite: wrote $OUT/sqlite3.c (SQLite $shipped) with $FLAGS"
+echo "regen-sqlite: wrote $OUT/sqlite3.c (SQLite $shipped) with $FLAGS; SQL functions: $(grep -v '^#' "$REGEN/keep-functions.txt" | grep . | tr '\n' ' ')"

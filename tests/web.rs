@@ -424,9 +424,11 @@ fn a_refused_live_event_throws_naming_the_field_and_changes_nothing() {
 }
 
 /// The browser's SQLite is the trimmed one of `vendor/sqlite/` (its parser
-/// generated without PRAGMA, views, triggers' neighbours, ...), while native
-/// tests use full SQLite: so every statement of `store` is prepared here,
-/// where a statement the trimmed parser refuses would fail.
+/// generated without PRAGMA, views, triggers' neighbours, ...; only the
+/// built-in SQL functions of `vendor/sqlite/regen/keep-functions.txt`),
+/// while native tests use full SQLite: so every statement of `store` is
+/// prepared here, where a statement the trimmed parser refuses, or one
+/// calling a function the trim removed ("no such function"), would fail.
 #[test]
 fn every_statement_of_the_store_parses_in_the_trimmed_browser_sqlite() {
     use leasefence::store;
@@ -436,7 +438,7 @@ fn every_statement_of_the_store_parses_in_the_trimmed_browser_sqlite() {
         .expect("the jobs schema");
     conn.execute_batch(store::DELIVERIES_SCHEMA)
         .expect("the ledger schema");
-    for (name, sql) in [
+    let statements = [
         ("ENQUEUE", store::ENQUEUE),
         ("QUARANTINE", store::QUARANTINE),
         ("EXPIRE", store::EXPIRE),
@@ -444,19 +446,48 @@ fn every_statement_of_the_store_parses_in_the_trimmed_browser_sqlite() {
         ("FINISH", store::FINISH),
         ("NAIVE_FINISH_BY_ID", store::NAIVE_FINISH_BY_ID),
         ("NAIVE_FINISH_BY_OWNER", store::NAIVE_FINISH_BY_OWNER),
+        ("NAIVE_CLAIM_READ", store::NAIVE_CLAIM_READ),
+        ("NAIVE_CLAIM_WRITE", store::NAIVE_CLAIM_WRITE),
+        ("PUT_BACK_ROW", store::PUT_BACK_ROW),
+        ("TAKE_BACK_JOB", store::TAKE_BACK_JOB),
+        ("TAKE_BACK_DELIVERY", store::TAKE_BACK_DELIVERY),
         ("ROW", store::ROW),
         ("ROWS", store::ROWS),
         ("LIVE_COUNT", store::LIVE_COUNT),
         ("DELIVER", store::DELIVER),
         ("COUNT_REPEAT", store::COUNT_REPEAT),
         ("DELIVERIES", store::DELIVERIES),
+    ];
+    // The transactions: the store's and the statement panel's, and the
+    // rollback a dropped rusqlite transaction runs.
+    for (name, sql) in statements.into_iter().chain([
         ("BEGIN IMMEDIATE", "BEGIN IMMEDIATE"),
         ("COMMIT", "COMMIT"),
-    ] {
+        ("ROLLBACK", "ROLLBACK"),
+    ]) {
         if let Err(err) = conn.prepare(sql) {
             panic!("{name} does not parse in the browser's SQLite: {err}");
         }
     }
+    // The list above is every statement of src/store/sql.rs: a constant
+    // added there and not here fails this test.
+    let declared = include_str!("../src/store/sql.rs")
+        .lines()
+        .filter_map(|line| Some(line.strip_prefix("pub const ")?.split_once(": &str")?.0))
+        .filter(|name| !name.ends_with("_SCHEMA"))
+        .collect::<Vec<&str>>();
+    let listed = statements.map(|(name, _)| name);
+    for name in &declared {
+        assert!(
+            listed.contains(name),
+            "store::{name} is not prepared by this test: add it to the list"
+        );
+    }
+    assert_eq!(
+        declared.len(),
+        listed.len(),
+        "every listed statement is in sql.rs"
+    );
 }
 
 /// RETURNING still returns rows: SQLITE_OMIT_TRIGGER would let CLAIM's
@@ -488,6 +519,24 @@ fn the_browser_sqlite_has_no_pragma() {
         pragma.is_err(),
         "PRAGMA parsed: the build uses an untrimmed SQLite ({pragma:?})"
     );
+}
+
+/// The control for the function trim: a built-in function the queue never
+/// calls is gone (SQLite as shipped has `upper`), the two it calls are not.
+#[test]
+fn the_browser_sqlite_has_only_the_kept_functions() {
+    let conn = rusqlite::Connection::open_in_memory().expect("opens");
+    let upper = conn.prepare("SELECT upper('a')").map(|_| ());
+    assert!(
+        upper
+            .as_ref()
+            .is_err_and(|err| err.to_string().contains("no such function")),
+        "upper() prepared: the build uses SQLite's full function table ({upper:?})"
+    );
+    let kept: i64 = conn
+        .query_row("SELECT min(2, 3) + count(*)", [], |row| row.get(0))
+        .expect("min and count are kept");
+    assert_eq!(kept, 3);
 }
 
 /// Objects cross through `serde_wasm_bindgen` with JSON's meaning: an
