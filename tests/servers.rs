@@ -27,6 +27,7 @@ fn site() -> tempfile::TempDir {
     .expect("writes");
     fs::write(dir.path().join("app.js"), "export const answer = 42;\n").expect("writes");
     fs::write(dir.path().join("app.js.br"), b"not really brotli").expect("writes");
+    fs::write(dir.path().join("app.js.gz"), b"not really gzip").expect("writes");
     dir
 }
 
@@ -79,36 +80,58 @@ fn connections_opened_at_once_and_kept_open_are_all_answered_at_once() {
 }
 
 /// The copy `make web` wrote is served to a client that accepts it, with
-/// `Vary`; once the file is edited after it, the file itself is.
+/// `Vary`; once the file is edited after it, the file itself is, whatever
+/// the path's spelling.
 #[test]
 fn a_precompressed_copy_is_served_only_while_it_is_not_older_than_its_file() {
     let dir = site();
     let (_server, url) = start_file_server(dir.path());
     let address = url.trim_start_matches("http://");
-    let head = |stream: &mut TcpStream| {
-        ask(stream, "/app.js", "Accept-Encoding: gzip, br\r\n");
-        let head = answer_head(stream, Duration::from_secs(5)).expect("an answer");
-        let has = |line: &str| head.lines().any(|l| l.trim() == line);
-        (has("content-encoding: br"), has("vary: accept-encoding"))
+    // (Content-Encoding, Vary) of the answer to `path` for `accepts`.
+    let encoding = |path: &str, accepts: &str| {
+        let mut stream = TcpStream::connect(address).expect("connects");
+        ask(
+            &mut stream,
+            path,
+            &format!("Accept-Encoding: {accepts}\r\n"),
+        );
+        let head = answer_head(&mut stream, Duration::from_secs(5)).expect("an answer");
+        let found = |name: &str| {
+            let value = head.lines().find_map(|line| line.strip_prefix(name));
+            value.map(|value| value.trim().to_owned())
+        };
+        (found("content-encoding:"), found("vary:"))
     };
-    let mut stream = TcpStream::connect(address).expect("connects");
-    check!(head(&mut stream), (true, true), "the fresh copy, and Vary");
+    let vary = Some("accept-encoding".to_owned());
+    let said = |encoding: Option<&str>| (encoding.map(str::to_owned), vary.clone());
+    let asked = [
+        ("/app.js", "gzip, br"),
+        ("/app.js", "gzip"),
+        ("/%61pp.js", "br"),
+    ];
+    let answers = || -> Vec<_> {
+        asked
+            .iter()
+            .map(|(path, accepts)| encoding(path, accepts))
+            .collect()
+    };
+    check!(
+        answers(),
+        vec![said(Some("br")), said(Some("gzip")), said(Some("br"))],
+        "fresh copies, brotli first, and Vary"
+    );
     let later = SystemTime::now() + Duration::from_secs(60);
     File::options()
         .append(true)
         .open(dir.path().join("app.js"))
         .and_then(|file| file.set_modified(later))
-        .expect("the file is edited after its copy");
-    let mut stream = TcpStream::connect(address).expect("connects");
-    check!(
-        head(&mut stream),
-        (false, true),
-        "the file itself, and Vary"
-    );
+        .expect("the file is edited after its copies");
+    check!(answers(), vec![said(None); 3], "the file itself, and Vary");
 }
 
-/// The receiver's refusals are JSON with a status: an unknown path, a body
-/// that is not a delivery, a body over 64 KiB.
+/// The receiver's refusals are JSON with a status: an unknown path, a
+/// known path asked with another method, a body that is not a delivery, a
+/// body over 64 KiB.
 #[test]
 fn the_receiver_refuses_with_a_status_and_a_json_error() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -118,43 +141,43 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
         .http_status_as_error(false)
         .build()
         .into();
-    let post = |path: &str, body: String| {
-        let mut answer = agent
-            .post(&format!("{url}{path}"))
-            .header("Content-Type", "application/json")
-            .send(body)
-            .expect("answers");
+    // The status, and what the JSON error names before its first colon.
+    let said = |mut answer: ureq::http::Response<ureq::Body>| {
         let status = answer.status().as_u16();
         let body: Value = answer.body_mut().read_json().expect("JSON");
-        (
-            status,
-            body["error"]
-                .as_str()
-                .map(|error| error.split(':').next().map(str::to_owned)),
-        )
+        let error = body["error"]
+            .as_str()
+            .and_then(|error| error.split(':').next());
+        (status, error.map(str::to_owned))
     };
+    let post = |path: &str, body: String| {
+        let answer = agent
+            .post(&format!("{url}{path}"))
+            .header("Content-Type", "application/json")
+            .send(body);
+        said(answer.expect("answers"))
+    };
+    let routes = Some("try POST /deliveries or GET /totals".to_owned());
     check!(
         post("/nowhere", "{}".into()),
-        (
-            404,
-            Some(Some("try POST /deliveries or GET /totals".to_owned()))
-        ),
+        (404, routes.clone()),
         "an unknown path"
     );
+    let get = agent.get(&format!("{url}/deliveries")).call();
     check!(
-        post("/deliveries", json!({"id": "x"}).to_string()),
-        (400, Some(Some("body".to_owned()))),
+        said(get.expect("answers")),
+        (405, routes),
+        "GET /deliveries"
+    );
+    let body = Some("body".to_owned());
+    let without_qty = json!({"id": "x"}).to_string();
+    check!(
+        post("/deliveries", without_qty),
+        (400, body.clone()),
         "a delivery without qty"
     );
     let long = json!({"id": "x".repeat(70 * 1024), "qty": 1}).to_string();
-    check!(
-        post("/deliveries", long),
-        (413, Some(Some("body".to_owned()))),
-        "a body over 64 KiB"
-    );
-    check!(
-        post("/deliveries", json!({"id": "x", "qty": 1}).to_string()),
-        (200, None),
-        "a delivery"
-    );
+    check!(post("/deliveries", long), (413, body), "a body over 64 KiB");
+    let delivery = json!({"id": "x", "qty": 1}).to_string();
+    check!(post("/deliveries", delivery), (200, None), "a delivery");
 }

@@ -10,7 +10,8 @@
 //! * [`statements`]: claims, finishes, enqueues and sends taken apart into
 //!   their statements, interleaved, with the write lock modelled (who
 //!   holds it, who waits); [`races`] holds the runs the course tells (the
-//!   naive claim's double token 1, the send held inside the transaction).
+//!   naive claim's double token 1, the send held inside the transaction)
+//!   and takes any timeline apart the same way, at its own instants.
 //! * [`orderings`]: every interleaving of a small scenario's actors,
 //!   replayed with the fence on and off, counted, with the shortest
 //!   failing ordering as a scenario; walked as a tree (`tree.rs`) so the
@@ -38,6 +39,15 @@ pub enum Refusal {
     #[error("{got} events: orderings are enumerated for at most {max}")]
     TooManyEvents {
         /// Events in the scenario.
+        got: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A timeline longer than [`races::TIMELINE_MAX_EVENTS`], to be taken
+    /// apart into statements.
+    #[error("{got} events: a timeline is taken apart into statements for at most {max}")]
+    TimelineTooLong {
+        /// Events in the timeline.
         got: usize,
         /// The most allowed.
         max: usize,

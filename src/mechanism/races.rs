@@ -1,6 +1,7 @@
 //! The races the course tells, as statement-level runs ready to show: the
 //! naive claim beside the real one, and a send held inside the claim's
-//! transaction beside the real worker's send after `COMMIT`.
+//! transaction beside the real worker's send after `COMMIT`; and any
+//! timeline taken apart the same way, at its own instants ([`timeline`]).
 
 use super::Refusal;
 use super::statements::{Actor, Machine, Op, Run, round_robin};
@@ -93,28 +94,26 @@ pub const TIMELINE_MAX_EVENTS: usize = 12;
 /// A scenario's own timeline, one statement at a time, with its jobs and
 /// its instants: every statement of an event runs at the event's `at`, so
 /// the lease boundaries and verdicts are the replay's. Events at one
-/// instant run side by side, a statement each in turn in the document's
-/// order (an actor's later event waits for its earlier one), and the
-/// write lock decides who goes on: the real claim makes the others wait,
-/// so the transactions end up in the document's order, as the replay
-/// runs them. With `naive`, every claim is the read-then-write, which two
-/// claims at one instant interleave. A send runs no SQL and takes no time.
+/// instant run side by side, a statement each in turn ([`run_instant`]
+/// says how), and the write lock lines their transactions up in the
+/// document's order, as the replay runs them. With `naive`, every claim
+/// is the read-then-write, which two claims at one instant interleave. A
+/// send runs no SQL and takes no time.
 pub fn timeline(scenario: &Scenario, naive: bool) -> Result<Run, Refusal> {
     let got = scenario.events.len();
     if got > TIMELINE_MAX_EVENTS {
         let max = TIMELINE_MAX_EVENTS;
-        return Err(Refusal::TooManyEvents { got, max });
+        return Err(Refusal::TimelineTooLong { got, max });
     }
     let mut names: Vec<&str> = Vec::new();
     let mut actors: Vec<Actor> = Vec::new();
-    // Each event as (its actor, the op it is among that actor's).
-    let mut turns: Vec<(usize, usize)> = Vec::new();
+    let mut event_ops: Vec<EventOp> = Vec::new();
     for event in &scenario.events {
-        let index = match names.iter().position(|name| *name == event.worker) {
+        let actor = match names.iter().position(|name| *name == event.worker) {
             Some(index) => index,
             None => {
                 names.push(&event.worker);
-                actors.push(actor(&event.worker, 0, Vec::new()));
+                actors.push(self::actor(&event.worker, 0, Vec::new()));
                 names.len() - 1
             }
         };
@@ -132,42 +131,65 @@ pub fn timeline(scenario: &Scenario, naive: bool) -> Result<Run, Refusal> {
             Action::Send => Op::Send { send_ms: 0 },
             Action::Enqueue(job) => Op::Enqueue { job: job.clone() },
         };
-        turns.push((index, actors[index].ops.len()));
-        actors[index].ops.push(op);
+        event_ops.push(EventOp {
+            actor,
+            op: actors[actor].ops.len(),
+        });
+        actors[actor].ops.push(op);
     }
     let mut machine = Machine::new(&scenario.jobs, &actors)?;
     let mut start = 0;
     for group in scenario.events.chunk_by(|a, b| a.at == b.at) {
-        let instant = &turns[start..start + group.len()];
+        let instant = &event_ops[start..start + group.len()];
         start += group.len();
-        side_by_side(&mut machine, instant, group[0].at)?;
+        run_instant(&mut machine, instant, group[0].at)?;
     }
     machine.into_run()
 }
 
-/// Runs one instant's events to their end: the next event in turn after
-/// the last one that ran (in the document's order) takes a step, if its
-/// actor's earlier events are done and it is not asleep on the lock.
-fn side_by_side(machine: &mut Machine, turns: &[(usize, usize)], at: u64) -> Result<(), Refusal> {
-    let count = turns.len();
+/// An event of a timeline as the machine knows it: its actor, and which
+/// of that actor's ops it is.
+#[derive(Debug, Clone, Copy)]
+struct EventOp {
+    actor: usize,
+    op: usize,
+}
+
+/// Runs one instant's events (in the document's order) to their end, one
+/// step at a time:
+/// * an event takes its first step only once every event before it has
+///   taken one (an actor's later event also waits for its earlier one to
+///   end), so events start in the document's order;
+/// * when the lock is free, the first event (in that order) waiting for
+///   it goes on, so transactions take the lock in the document's order;
+/// * otherwise the next event after the last one that stepped goes,
+///   skipping those asleep on the lock: statements interleave.
+fn run_instant(machine: &mut Machine, events: &[EventOp], at: u64) -> Result<(), Refusal> {
+    let count = events.len();
+    let mut started = vec![false; count];
     let mut last = count - 1;
-    while turns
-        .iter()
-        .any(|&(actor, op)| machine.ops_done(actor) <= op)
-    {
-        let ready = |&index: &usize| {
-            let (actor, op) = turns[index];
-            machine.ops_done(actor) == op && !machine.asleep(actor)
+    let done = |machine: &Machine, event: &EventOp| machine.ops_done(event.actor) > event.op;
+    while !events.iter().all(|event| done(machine, event)) {
+        let may_step = |index: usize| {
+            let event = &events[index];
+            let its_turn = machine.ops_done(event.actor) == event.op;
+            let in_order = started[..index].iter().all(|&s| s);
+            its_turn && in_order && !machine.asleep(event.actor)
         };
-        let next = (1..=count)
-            .map(|offset| (last + offset) % count)
-            .find(ready)
+        let woken = (0..count).find(|&index| may_step(index) && machine.waits(events[index].actor));
+        let next = woken
+            .or_else(|| {
+                (1..=count)
+                    .map(|offset| (last + offset) % count)
+                    .find(|&index| may_step(index))
+            })
             .ok_or_else(|| {
                 Refusal::Queue(Error::Internal {
-                    what: format!("at {at} ms every event left waits for the lock"),
+                    what: format!("at {at} ms no event left can take a step"),
                 })
             })?;
-        machine.turn(turns[next].0, at)?;
+        machine.turn(events[next].actor, at)?;
+        started[next] = true;
         last = next;
     }
     Ok(())

@@ -349,6 +349,11 @@ impl Machine {
         self.blocked(actor) && self.waiting.contains(&actor)
     }
 
+    /// Whether `actor` has asked for the lock and not had it yet.
+    pub fn waits(&self, actor: usize) -> bool {
+        self.waiting.contains(&actor)
+    }
+
     /// How many of `actor`'s ops have run to their end.
     pub fn ops_done(&self, actor: usize) -> usize {
         self.actors.get(actor).map_or(0, |running| {

@@ -56,22 +56,38 @@ pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
     Ok(scenario)
 }
 
+/// Where the learner stands, for a copied link: the step, and the
+/// statement panel's race and place while it is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// Events applied.
+    pub step: usize,
+    /// The statement panel's race and statements applied, when open.
+    pub statements: Option<(Race, usize)>,
+}
+
 /// The address of what is on screen: a chapter by its id, anything else
 /// (`sandbox`: a timeline the learner changed or wrote) as the scenario
-/// itself; `step` for copied links only (the address bar does not follow
-/// every step). A timeline keeps a chapter's id only while it is the
-/// chapter's own: every change makes it the sandbox.
-pub fn compose(chapter: &str, scenario: &Scenario, lang: Lang, step: Option<usize>) -> String {
+/// itself; the learner's place for copied links only (the address bar
+/// does not follow every step). A timeline keeps a chapter's id only
+/// while it is the chapter's own: every change makes it the sandbox.
+pub fn compose(chapter: &str, scenario: &Scenario, lang: Lang, place: Option<Place>) -> String {
     let what = match chapters::find(chapter) {
         Some(found) => format!("chapter={}", found.id),
         None => format!("scenario={}", encode(scenario)),
     };
-    let step = step.map(|n| format!("&step={n}")).unwrap_or_default();
-    format!("{VERSION}&{what}&lang={}{step}", lang.tag())
+    let mut address = format!("{VERSION}&{what}&lang={}", lang.tag());
+    if let Some(place) = place {
+        address.push_str(&format!("&step={}", place.step));
+        if let Some((race, position)) = place.statements {
+            address.push_str(&format!("&stmt={}", statement_place(race, position)));
+        }
+    }
+    address
 }
 
 /// The statement panel's place as the `stmt=` value of a link.
-pub fn statement_place(race: Race, position: usize) -> String {
+fn statement_place(race: Race, position: usize) -> String {
     format!("{}.{position}", race.name())
 }
 
@@ -79,6 +95,9 @@ pub fn statement_place(race: Race, position: usize) -> String {
 /// for anything else (the panel then stays as it would be).
 pub fn read_statement_place(value: &str) -> Option<(Race, usize)> {
     let (race, position) = value.split_once('.')?;
+    if position.is_empty() || !position.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None; // no sign, no spaces: the format the page writes
+    }
     Some((Race::from_name(race)?, position.parse().ok()?))
 }
 
@@ -102,9 +121,14 @@ mod tests {
     fn a_changed_scenario_travels_whole_and_comes_back_equal() {
         let mut changed = canonical();
         changed.events.pop();
-        let link = compose("sandbox", &changed, Lang::En, Some(2));
+        let place = Place {
+            step: 2,
+            statements: Some((Race::Send, 3)),
+        };
+        let link = compose("sandbox", &changed, Lang::En, Some(place));
         let pairs = params(&format!("#{link}"));
         assert_eq!(param(&pairs, "step"), Some("2"));
+        assert_eq!(param(&pairs, "stmt"), Some("send.3"));
         let encoded = param(&pairs, "scenario").expect("the scenario is in the link");
         assert_eq!(decode(encoded, Lang::En), Ok(changed));
     }
@@ -113,7 +137,7 @@ mod tests {
     fn a_statement_place_comes_back_equal_and_a_wrong_one_is_none() {
         let value = statement_place(Race::Timeline, 7);
         assert_eq!(read_statement_place(&value), Some((Race::Timeline, 7)));
-        for wrong in ["timeline", "lock.3", "claim.-1", "claim.x", ""] {
+        for wrong in ["timeline", "lock.3", "claim.-1", "claim.+7", "claim.x", ""] {
             assert_eq!(read_statement_place(wrong), None, "{wrong:?}");
         }
     }

@@ -173,6 +173,7 @@ impl Races {
         }
         let stale = self.timeline.as_ref().is_some_and(|ran| ran != scenario);
         if self.race == Race::Timeline && stale {
+            self.timeline = None;
             self.runs = None;
             self.position = 0;
         }

@@ -423,17 +423,19 @@ impl Session {
 
     /// The address of what is on screen (see [`link::compose`]).
     pub fn link(&self, with_step: bool) -> String {
-        let mut address = link::compose(
+        let place = link::Place {
+            step: self.stepper.position,
+            statements: self
+                .races
+                .open
+                .then_some((self.races.race, self.races.position)),
+        };
+        link::compose(
             &self.stepper.chapter,
             &self.stepper.scenario,
             self.lang,
-            with_step.then_some(self.stepper.position),
-        );
-        if with_step && self.races.open {
-            let place = link::statement_place(self.races.race, self.races.position);
-            address.push_str(&format!("&stmt={place}"));
-        }
-        address
+            with_step.then_some(place),
+        )
     }
 
     /// A move in the statement panel, on the timeline on screen.

@@ -11,7 +11,7 @@
 //! 24 of 200 requests unanswered after 2 s). Here every connection is a
 //! task on one thread, and an idle one costs nothing.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -30,6 +30,9 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::output::{invalid, print_json};
+
+/// What the receiver answers, said to a request for anything else.
+const ROUTES: &str = "try POST /deliveries or GET /totals";
 
 /// Largest request body the receiver reads.
 const MAX_BODY: usize = 64 * 1024;
@@ -72,9 +75,8 @@ pub fn run_receiver(listen: &str, db: &Path) -> Result<(), Error> {
     let app = Router::new()
         .route("/totals", get(totals))
         .route("/deliveries", post(deliver))
-        .fallback(|| async {
-            refused(StatusCode::NOT_FOUND, "try POST /deliveries or GET /totals")
-        })
+        .fallback(|| async { refused(StatusCode::NOT_FOUND, ROUTES) })
+        .method_not_allowed_fallback(|| async { refused(StatusCode::METHOD_NOT_ALLOWED, ROUTES) })
         .with_state(ledger);
     run(listen, "receiver", app)
 }
@@ -171,24 +173,41 @@ pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
 /// edited after `make web` is never answered with its stale copy: for such
 /// a file the request is served as if it accepted no encoding.
 async fn no_stale_copies(State(root): State<Arc<PathBuf>>, mut request: Request) -> Request {
-    let mut path = root.join(request.uri().path().trim_start_matches('/'));
-    if path.is_dir() {
-        path.push("index.html");
-    }
-    let modified = |file: &Path| {
-        std::fs::metadata(file)
-            .and_then(|meta| meta.modified())
-            .ok()
-    };
-    let stale = ["br", "gz"].iter().any(|suffix| {
-        let mut copy = path.clone().into_os_string();
-        copy.push(format!(".{suffix}"));
-        matches!((modified(Path::new(&copy)), modified(&path)), (Some(copy), Some(file)) if copy < file)
+    let stale = file_under(&root, request.uri().path()).is_some_and(|file| {
+        let modified = |file: &Path| {
+            std::fs::metadata(file)
+                .and_then(|meta| meta.modified())
+                .ok()
+        };
+        ["br", "gz"].iter().any(|suffix| {
+            let mut copy = file.clone().into_os_string();
+            copy.push(format!(".{suffix}"));
+            let times = (modified(Path::new(&copy)), modified(&file));
+            matches!(times, (Some(copy), Some(file)) if copy < file)
+        })
     });
     if stale {
         request.headers_mut().remove(ACCEPT_ENCODING);
     }
     request
+}
+
+/// The file under `root` a URL path names, as `ServeDir` reads it
+/// (percent-decoded; a folder means its `index.html`); `None` for a path
+/// that is not plain names, which `ServeDir` refuses anyway.
+fn file_under(root: &Path, url_path: &str) -> Option<PathBuf> {
+    let decoded = percent_encoding::percent_decode_str(url_path)
+        .decode_utf8()
+        .ok()?;
+    let relative = Path::new(decoded.trim_start_matches('/'));
+    let plain = relative
+        .components()
+        .all(|part| matches!(part, Component::Normal(_)));
+    let mut file = root.join(relative);
+    if plain && file.is_dir() {
+        file.push("index.html");
+    }
+    plain.then_some(file)
 }
 
 /// Text is UTF-8 here (the page, its scripts and styles), and says so: a

@@ -169,7 +169,7 @@ fn side(lang: Lang, race: Race, kind: &'static str, run: &Run, applied: usize) -
             })
             .collect(),
         lane: lane(lang, run, &names, applied),
-        now: last.map(|step| now(lang, run, step)),
+        now: applied.checked_sub(1).map(|index| now(lang, run, index)),
         holding: match holding.is_empty() {
             true => lang.text("stmt.nobody").to_owned(),
             false => holding.join(" · "),
@@ -293,8 +293,9 @@ fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
     }
 }
 
-/// The statement just run: in full, its bound values, what it did.
-fn now(lang: Lang, run: &Run, step: &Step) -> NowView {
+/// The statement run at `index`: in full, its bound values, what it did.
+fn now(lang: Lang, run: &Run, index: usize) -> NowView {
+    let step = &run.steps[index];
     let worker = who(lang, &step.actor);
     let mut values = vec![("worker", worker), ("at", step.at.to_string())];
     let key = match (step.kind, step.sql.as_ref()) {
@@ -304,8 +305,7 @@ fn now(lang: Lang, run: &Run, step: &Step) -> NowView {
             "stmt.now.waits"
         }
         (StepKind::SendStarts, _) => {
-            let back = run
-                .steps
+            let back = run.steps[index..]
                 .iter()
                 .find(|later| later.actor == step.actor && later.kind == StepKind::SendReturns);
             let ms = back.map_or(0, |back| back.at - step.at);

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlSelectElement};
+use web_sys::{Document, Element, HtmlElement, HtmlSelectElement};
 
 use super::dom::{El, header_row, replace_children};
 use crate::playground::Lang;
@@ -83,11 +83,48 @@ pub(super) fn draw(
     panel
         .cut
         .toggle_attribute_with_force("hidden", view.cut.is_none())?;
+    let focused = focused_lane(doc);
     let mut sides = Vec::with_capacity(view.sides.len());
     for side in &view.sides {
         sides.push(self::side(doc, lang, side)?);
     }
-    replace_children(&panel.body, sides)
+    replace_children(&panel.body, sides)?;
+    follow_lanes(&panel.body, focused.as_deref())
+}
+
+/// The side (`real`, `naive`) whose lock lane has the focus, if one has:
+/// a learner stepping with the keys there keeps it through the redraw.
+fn focused_lane(doc: &Document) -> Option<String> {
+    let active = doc.active_element()?;
+    active.closest(".lf-lock-scroll").ok()??;
+    active.closest(".lf-side").ok()??.get_attribute("data-side")
+}
+
+/// Scrolls each lock lane to its latest column, so a long timeline's step
+/// stays in sight at 360 px, and gives the focus back to the lane that
+/// had it.
+fn follow_lanes(body: &Element, focused: Option<&str>) -> Result<(), JsValue> {
+    let lanes = body.query_selector_all(".lf-lock-scroll")?;
+    for index in 0..lanes.length() {
+        let Some(lane) = lanes
+            .item(index)
+            .and_then(|node| node.dyn_into::<HtmlElement>().ok())
+        else {
+            continue;
+        };
+        let latest = lane.query_selector("th.lf-latest")?;
+        let left = latest
+            .and_then(|cell| cell.dyn_into::<HtmlElement>().ok())
+            .map_or(0, |cell| cell.offset_left() - lane.client_width() / 2);
+        lane.set_scroll_left(left.max(0));
+        let side = lane
+            .closest(".lf-side")?
+            .and_then(|side| side.get_attribute("data-side"));
+        if focused.is_some() && side.as_deref() == focused {
+            lane.focus()?;
+        }
+    }
+    Ok(())
 }
 
 fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
@@ -95,7 +132,11 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
         Ok(El::new(doc, "p")?.class(class).text(text))
     };
     let columns = std::iter::once("ms").chain(side.lane.times.iter().map(String::as_str));
-    let mut lane = vec![header_row(doc, columns)?];
+    let header = header_row(doc, columns)?;
+    if let Some(latest) = header.0.children().item(side.lane.applied as u32) {
+        latest.class_list().add_1("lf-latest")?;
+    }
+    let mut lane = vec![header];
     for row in &side.lane.rows {
         let mut cells = vec![El::new(doc, "th")?.attr("scope", "row").text(&row.actor)];
         for &cell in &row.cells {
