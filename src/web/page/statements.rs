@@ -89,7 +89,16 @@ pub(super) fn draw(
         sides.push(self::side(doc, lang, side)?);
     }
     replace_children(&panel.body, sides)?;
-    follow_lanes(&panel.body, focused.as_deref())
+    refocus_lane(&panel.body, focused.as_deref())?;
+    // Where the latest column is comes from layout: read it in the next
+    // frame, with the layout the browser does then anyway, rather than
+    // force one in the middle of the step.
+    let body = panel.body.clone();
+    let follow = Closure::once_into_js(move || follow_lanes(&body));
+    if let Some(window) = doc.default_view() {
+        window.request_animation_frame(follow.unchecked_ref())?;
+    }
+    Ok(())
 }
 
 /// The side (`real`, `naive`) whose lock lane has the focus, if one has:
@@ -100,31 +109,44 @@ fn focused_lane(doc: &Document) -> Option<String> {
     active.closest(".lf-side").ok()??.get_attribute("data-side")
 }
 
-/// Scrolls each lock lane to its latest column, so a long timeline's step
-/// stays in sight at 360 px, and gives the focus back to the lane that
-/// had it.
-fn follow_lanes(body: &Element, focused: Option<&str>) -> Result<(), JsValue> {
-    let lanes = body.query_selector_all(".lf-lock-scroll")?;
-    for index in 0..lanes.length() {
-        let Some(lane) = lanes
-            .item(index)
-            .and_then(|node| node.dyn_into::<HtmlElement>().ok())
-        else {
-            continue;
-        };
-        let latest = lane.query_selector("th.lf-latest")?;
-        let left = latest
-            .and_then(|cell| cell.dyn_into::<HtmlElement>().ok())
-            .map_or(0, |cell| cell.offset_left() - lane.client_width() / 2);
-        lane.set_scroll_left(left.max(0));
-        let side = lane
-            .closest(".lf-side")?
-            .and_then(|side| side.get_attribute("data-side"));
-        if focused.is_some() && side.as_deref() == focused {
+/// The lock lanes under `body`.
+fn lanes(body: &Element) -> Vec<HtmlElement> {
+    let Ok(found) = body.query_selector_all(".lf-lock-scroll") else {
+        return Vec::new();
+    };
+    (0..found.length())
+        .filter_map(|index| found.item(index)?.dyn_into::<HtmlElement>().ok())
+        .collect()
+}
+
+/// Gives the focus back to the lane of the side that had it.
+fn refocus_lane(body: &Element, focused: Option<&str>) -> Result<(), JsValue> {
+    let Some(focused) = focused else {
+        return Ok(());
+    };
+    for lane in lanes(body) {
+        let side = lane.closest(".lf-side")?;
+        if side
+            .and_then(|side| side.get_attribute("data-side"))
+            .as_deref()
+            == Some(focused)
+        {
             lane.focus()?;
         }
     }
     Ok(())
+}
+
+/// Scrolls each lock lane to its latest column, so a long timeline's step
+/// stays in sight at 360 px.
+fn follow_lanes(body: &Element) {
+    for lane in lanes(body) {
+        let latest = lane.query_selector("th.lf-latest").ok().flatten();
+        let left = latest
+            .and_then(|cell| cell.dyn_into::<HtmlElement>().ok())
+            .map_or(0, |cell| cell.offset_left() - lane.client_width() / 2);
+        lane.set_scroll_left(left.max(0));
+    }
 }
 
 fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
