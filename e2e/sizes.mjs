@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "425" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "430" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -24,8 +24,12 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // (BENCHMARKS.md has each feature's cost). It came down to 425 KB when
 // SQLite's unused SQL functions and defensive checks went and its C was
 // built with bulk memory: 419,303 B on branch size-fns, 422,116 B with main
-// at 65ba614 (the third race) merged in, which is the figure rounded up
-// here. Issue 9's target, 350 KB, is not met. `make sizes` checks the queue-only package against the
+// at 65ba614 (the third race) merged in. It went back to 430 KB, on
+// purpose, at the end of session 5: the statement panel's fixes after a
+// code review and a learner's trial (the lane following its latest column
+// in the next frame and keeping its focus, one header cell per instant,
+// the refused finishes named, the workers' memory labelled) measured
+// 425,481 B. Issue 9's target, 350 KB, is not met. `make sizes` checks the queue-only package against the
 // issue's 280 KB.
 const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm

@@ -24,7 +24,9 @@ const side = (page, kind, scope = ".lf") =>
     })),
     lane: [...el.querySelectorAll(".lf-lock tr")].slice(1).map((row) => ({
       actor: row.querySelector("th").textContent,
-      cells: [...row.querySelectorAll("td")].map((td) => td.className || "-"),
+      // Who holds or waits; the mark of the latest column aside.
+      cells: [...row.querySelectorAll("td")].map((td) =>
+        [...td.classList].filter((name) => name !== "lf-latest").join(" ") || "-"),
     })),
     lock: el.querySelector(".lf-lock-text").textContent,
     holding: el.querySelector(".lf-holding").textContent,
@@ -67,10 +69,10 @@ describe("statement panel", () => {
     const page = await open("/#chapter=write-lock&lang=en");
     await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
     const [real, naive] = [await side(page, "real"), await side(page, "naive")];
-    assert.equal(naive.holding, "A → snack-1 token=1 · B → snack-1 token=1");
+    assert.equal(naive.holding, "In the workers' memory: A → snack-1 token=1 · B → snack-1 token=1");
     assert.equal(naive.harm, true);
     assert.match(naive.verdict, /token=1 of snack-1: one fencing token handed out 2 times/);
-    assert.equal(real.holding, "A → snack-1 token=1");
+    assert.equal(real.holding, "In the workers' memory: A → snack-1 token=1");
     assert.equal(real.harm, false);
     assert.ok(naive.lane.every((row) => row.cells.every((cell) => cell === "-")), "no lock across read and write");
     await done(page);
@@ -131,10 +133,11 @@ describe("statement panel", () => {
     assert.equal(naive.harm, true);
     assert.match(naive.verdict, /A, B each hold token=1 of snack-1/);
     assert.ok(real.lane.find((row) => row.actor === "B").cells.includes("lf-wait"), "B waits for A's lock at 0 ms");
-    const times = await page.$$eval(".lf-side[data-side=real] .lf-lock tr:first-child th",
-      (cells) => cells.slice(1).map((th) => th.textContent));
-    assert.equal(times.length, total);
-    assert.deepEqual([...new Set(times)], ["0", "5", "10", "306"], "the chapter's own instants");
+    // One header cell per instant, over that instant's statements.
+    const instants = await page.$$eval(".lf-side[data-side=real] .lf-lock tr:first-child th",
+      (cells) => cells.slice(1).map((th) => [th.textContent, th.colSpan]));
+    assert.deepEqual(instants.map(([time]) => time), ["0", "5", "10", "306"], "the chapter's own instants");
+    assert.equal(instants.reduce((sum, [, span]) => sum + span, 0), total, "a column per statement");
     await page.screenshot({ path: `${SHOTS}/timeline-statements-1280-en.png`, fullPage: true });
     // Another timeline starts the panel over on it.
     await page.selectOption("select[data-action=chapter]", "restart-same-name");

@@ -75,12 +75,12 @@ fn the_naive_claim_ends_with_two_token_1_claims_and_the_real_one_never_shows_one
     check!(verdicts, (Some(false), Some(true)), "harm: real, naive");
     check!(
         naive.holding.clone(),
-        "A → snack-1 token=1 · B → snack-1 token=1".to_owned(),
+        "In the workers' memory: A → snack-1 token=1 · B → snack-1 token=1".to_owned(),
         "who holds what on the naive side"
     );
     check!(
         real.holding.clone(),
-        "A → snack-1 token=1".to_owned(),
+        "In the workers' memory: A → snack-1 token=1".to_owned(),
         "who holds what on the real side"
     );
     every_position(|race, lang, drawn| {

@@ -405,3 +405,34 @@ fn the_timeline_verdicts_name_the_shared_token_in_both_languages() {
         );
     }
 }
+
+/// R4: at the end of the canonical chapter taken apart, each side names
+/// the finish the fence refused (A's, at 1001 ms, with token 1), and the
+/// naive side, which did no harm here, says why, in both languages.
+#[test]
+fn the_timeline_verdict_names_the_refused_finish_and_why_the_naive_side_agreed_r4() {
+    for lang in [Lang::En, Lang::Ko] {
+        let mut session = support::session("canonical", lang);
+        for change in [Move::Race(Race::Timeline), Move::Open(true), Move::End] {
+            session.statements(change).expect("moves");
+        }
+        let drawn = panel(&session, lang);
+        let said: Vec<(bool, bool, bool)> = drawn
+            .sides
+            .iter()
+            .map(|side| {
+                let verdict = side.verdict.as_ref().expect("at the end");
+                let refused = ["1001", "A", "token=1"]
+                    .iter()
+                    .all(|w| verdict.text.contains(w));
+                let why = verdict.text.contains(lang.text("stmt.no_overlap"));
+                (verdict.harm, refused, why)
+            })
+            .collect();
+        check!(
+            said,
+            vec![(false, true, false), (false, true, true)],
+            "{lang:?}: (harm, names A's refused finish, says why the naive side agreed), real then naive"
+        );
+    }
+}

@@ -48,7 +48,8 @@ pub struct SideView {
     pub lane: LaneView,
     /// The statement that just ran; `None` before the first.
     pub now: Option<NowView>,
-    /// Who holds which claim now.
+    /// Which claims the workers hold in memory now (a stale one too: it
+    /// is what a late worker presents).
     pub holding: String,
     /// At this side's end, what it came to.
     pub verdict: Option<Verdict>,
@@ -172,9 +173,9 @@ fn side(lang: Lang, race: Race, kind: &'static str, run: &Run, applied: usize) -
         now: applied.checked_sub(1).map(|index| now(lang, run, index)),
         holding: match holding.is_empty() {
             true => lang.text("stmt.nobody").to_owned(),
-            false => holding.join(" · "),
+            false => lang.fill("stmt.held", &[("claims", holding.join(" · "))]),
         },
-        verdict: (applied == run.steps.len()).then(|| verdict(lang, race, run)),
+        verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
     }
 }
 
@@ -354,51 +355,89 @@ fn handed_out(lang: Lang, run: &Run) -> BTreeMap<(&str, u64), Vec<String>> {
 }
 
 /// What a side came to: for a claim race or a timeline, whether a token
-/// went to more than one worker; for the send race, how long the
-/// producer waited.
-fn verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
+/// went to more than one worker (for a timeline, also which finishes the
+/// fence refused, and on a naive side that did no harm, why); for the
+/// send race, how long the producer waited.
+fn verdict(lang: Lang, race: Race, kind: &str, run: &Run) -> Verdict {
+    if race == Race::Timeline {
+        let tokens = claims_verdict(lang, race, run);
+        let mut said = vec![tokens.text];
+        said.extend(refused_finishes(lang, run));
+        if kind == "naive" && !tokens.harm {
+            said.push(lang.text("stmt.no_overlap").to_owned());
+        }
+        return Verdict {
+            harm: tokens.harm,
+            text: said.join(" "),
+        };
+    }
     match race {
-        Race::Claim | Race::Timeline => {
-            let by_token = handed_out(lang, run);
-            let empty: Vec<String> = match race {
-                Race::Claim => run
-                    .claims
-                    .iter()
-                    .filter(|(_, claim)| claim.is_none())
-                    .map(|(actor, _)| who(lang, actor))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let twice = by_token.iter().find(|(_, holders)| holders.len() > 1);
-            if let Some(((id, token), holders)) = twice {
-                let values = [
-                    ("workers", holders.join(", ")),
-                    ("id", (*id).to_owned()),
-                    ("token", token.to_string()),
-                    ("n", holders.len().to_string()),
-                ];
-                return Verdict {
-                    harm: true,
-                    text: lang.fill("stmt.twice", &values),
-                };
-            }
-            let mut text = lang.text("stmt.once").to_owned();
-            if !empty.is_empty() {
-                let values = [("workers", empty.join(", "))];
-                text = format!("{text} {}", lang.fill("stmt.empty", &values));
-            }
-            Verdict { harm: false, text }
-        }
-        Race::Send => {
-            let waited = run.waited_ms.get("producer").copied().unwrap_or(0);
-            let key = match waited {
-                0 => "stmt.no_wait",
-                _ => "stmt.waited",
-            };
-            Verdict {
-                harm: waited > 0,
-                text: lang.fill(key, &[("ms", waited.to_string())]),
-            }
-        }
+        Race::Send => send_verdict(lang, run),
+        _ => claims_verdict(lang, race, run),
+    }
+}
+
+/// Each finish whose fenced `UPDATE` changed no row, in words.
+fn refused_finishes(lang: Lang, run: &Run) -> Vec<String> {
+    let finish = store::FINISH.trim();
+    run.steps
+        .iter()
+        .filter(|step| {
+            let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
+            executed.is_some_and(|executed| executed.sql == finish && executed.rows == 0)
+        })
+        .map(|step| {
+            let token = step.holding.get(&step.actor).map_or(0, |claim| claim.token);
+            let values = [
+                ("at", step.at.to_string()),
+                ("worker", who(lang, &step.actor)),
+                ("token", token.to_string()),
+            ];
+            lang.fill("stmt.refused", &values)
+        })
+        .collect()
+}
+
+/// Whether a token went to more than one worker, with the numbers; for
+/// the claim race, also who took nothing.
+fn claims_verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
+    let by_token = handed_out(lang, run);
+    let twice = by_token.iter().find(|(_, holders)| holders.len() > 1);
+    if let Some(((id, token), holders)) = twice {
+        let values = [
+            ("workers", holders.join(", ")),
+            ("id", (*id).to_owned()),
+            ("token", token.to_string()),
+            ("n", holders.len().to_string()),
+        ];
+        return Verdict {
+            harm: true,
+            text: lang.fill("stmt.twice", &values),
+        };
+    }
+    let mut text = lang.text("stmt.once").to_owned();
+    let empty: Vec<String> = run
+        .claims
+        .iter()
+        .filter(|(_, claim)| race == Race::Claim && claim.is_none())
+        .map(|(actor, _)| who(lang, actor))
+        .collect();
+    if !empty.is_empty() {
+        let values = [("workers", empty.join(", "))];
+        text = format!("{text} {}", lang.fill("stmt.empty", &values));
+    }
+    Verdict { harm: false, text }
+}
+
+/// How long the producer's enqueue waited for the lock.
+fn send_verdict(lang: Lang, run: &Run) -> Verdict {
+    let waited = run.waited_ms.get("producer").copied().unwrap_or(0);
+    let key = match waited {
+        0 => "stmt.no_wait",
+        _ => "stmt.waited",
+    };
+    Verdict {
+        harm: waited > 0,
+        text: lang.fill(key, &[("ms", waited.to_string())]),
     }
 }

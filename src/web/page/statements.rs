@@ -6,10 +6,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement};
 
-use super::dom::{El, header_row, replace_children};
+use super::dom::{El, replace_children};
 use crate::playground::Lang;
 use crate::playground::races::Race;
-use crate::playground::view::{SideView, StatementsView};
+use crate::playground::view::{LaneView, SideView, StatementsView};
 
 /// The panel's elements that change.
 pub(super) struct Panel {
@@ -42,7 +42,12 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
         .attr("hidden", "");
     let body = El::new(doc, "div")?.class("lf-body lf-sides");
     let panel = Panel {
-        details: El::new(doc, "details")?.class("lf-panel lf-statements").0,
+        // Focusable, so that after a click anywhere in the panel the keys
+        // step its statements, not the timeline.
+        details: El::new(doc, "details")?
+            .class("lf-panel lf-statements")
+            .attr("tabindex", "-1")
+            .0,
         race: race.0.clone().unchecked_into(),
         position: position.0.clone(),
         cut: cut.0.clone(),
@@ -141,7 +146,7 @@ fn refocus_lane(body: &Element, focused: Option<&str>) -> Result<(), JsValue> {
 /// stays in sight at 360 px.
 fn follow_lanes(body: &Element) {
     for lane in lanes(body) {
-        let latest = lane.query_selector("th.lf-latest").ok().flatten();
+        let latest = lane.query_selector("td.lf-latest").ok().flatten();
         let left = latest
             .and_then(|cell| cell.dyn_into::<HtmlElement>().ok())
             .map_or(0, |cell| cell.offset_left() - lane.client_width() / 2);
@@ -149,28 +154,55 @@ fn follow_lanes(body: &Element) {
     }
 }
 
-fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
-    let p = |class: &str, text: &str| -> Result<El, JsValue> {
-        Ok(El::new(doc, "p")?.class(class).text(text))
-    };
-    let columns = std::iter::once("ms").chain(side.lane.times.iter().map(String::as_str));
-    let header = header_row(doc, columns)?;
-    if let Some(latest) = header.0.children().item(side.lane.applied as u32) {
-        latest.class_list().add_1("lf-latest")?;
+/// The lock lane: a column per step, a row per actor. Its header has one
+/// cell per instant, over the run of columns at that time (a timeline's
+/// statements at one instant share it). The latest column is marked, for
+/// the lane to scroll to. It keeps one column per step however many: it
+/// scrolls sideways on its own rather than squeezing its times.
+fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> Result<El, JsValue> {
+    let mut header = vec![El::new(doc, "th")?.attr("scope", "col").text("ms")];
+    for instant in lane.times.chunk_by(|a, b| a == b) {
+        let cell = El::new(doc, "th")?
+            .attr("scope", "colgroup")
+            .attr("colspan", &instant.len().to_string());
+        header.push(cell.text(&instant[0]));
     }
-    let mut lane = vec![header];
-    for row in &side.lane.rows {
+    let mut rows = vec![El::new(doc, "tr")?.children(header)];
+    for row in &lane.rows {
         let mut cells = vec![El::new(doc, "th")?.attr("scope", "row").text(&row.actor)];
-        for &cell in &row.cells {
+        for (column, &cell) in row.cells.iter().enumerate() {
             let (class, mark) = match cell {
                 "hold" => ("lf-hold", "■"),
                 "wait" => ("lf-wait", "░"),
                 _ => ("", ""),
             };
-            cells.push(El::new(doc, "td")?.class(class).text(mark));
+            let latest = if column + 1 == lane.applied {
+                " lf-latest"
+            } else {
+                ""
+            };
+            cells.push(
+                El::new(doc, "td")?
+                    .class(&format!("{class}{latest}"))
+                    .text(mark),
+            );
         }
-        lane.push(El::new(doc, "tr")?.children(cells));
+        rows.push(El::new(doc, "tr")?.children(cells));
     }
+    let table = El::new(doc, "table")?
+        .class("lf-lock")
+        .attr("aria-label", lang.text("stmt.lane"))
+        .children(rows);
+    Ok(El::new(doc, "div")?
+        .class("lf-lock-scroll")
+        .attr("tabindex", "0")
+        .child(table))
+}
+
+fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
+    let p = |class: &str, text: &str| -> Result<El, JsValue> {
+        Ok(El::new(doc, "p")?.class(class).text(text))
+    };
     let mut actors = Vec::with_capacity(side.actors.len());
     for actor in &side.actors {
         let mut lines = Vec::with_capacity(actor.lines.len());
@@ -190,17 +222,7 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
     }
     let mut parts = vec![
         El::new(doc, "h4")?.text(&side.title),
-        // The lane keeps one column per statement, however many: it
-        // scrolls sideways on its own rather than squeezing its times.
-        El::new(doc, "div")?
-            .class("lf-lock-scroll")
-            .attr("tabindex", "0")
-            .child(
-                El::new(doc, "table")?
-                    .class("lf-lock")
-                    .attr("aria-label", lang.text("stmt.lane"))
-                    .children(lane),
-            ),
+        lane_table(doc, lang, &side.lane)?,
         p("lf-lock-text", &side.lane.text)?,
         El::new(doc, "div")?.class("lf-actors").children(actors),
     ];
