@@ -100,7 +100,7 @@ describe("statement panel", () => {
         const page = await open(`/#chapter=write-lock&lang=${lang}`, { width, height: 800 });
         for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
         if (lang === "ko") {
-          assert.equal(await position(page), "11문장 중 4번째");
+          assert.equal(await position(page), "실행한 SQL 문장 4/11");
           assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 쥐고 있고 B가 기다립니다.");
         }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -118,7 +118,7 @@ describe("statement panel", () => {
     assert.equal(await page.$(".lf-statements[open]"), null, "closed at first");
     await page.click(".lf-statements summary");
     await page.waitForSelector(".lf-statements[open] .lf-side");
-    assert.equal(await position(page), "11문장 중 0번째");
+    assert.equal(await position(page), "실행한 SQL 문장 0/11");
     await page.close();
   });
 
@@ -150,7 +150,7 @@ describe("statement panel", () => {
   test("a link brings back the timeline race and its place, in Korean at 360 and 1280 px", async () => {
     for (const width of [360, 1280]) {
       const page = await open("/#chapter=restart-same-name&lang=ko&stmt=timeline.6", { width, height: 800 });
-      assert.match(await position(page), /문장 중 6번째$/);
+      assert.match(await position(page), /^실행한 SQL 문장 6\/\d+$/);
       assert.equal(await page.$eval(".lf-statements select[data-action=race]", (el) => el.value), "timeline");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
