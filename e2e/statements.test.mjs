@@ -178,6 +178,13 @@ describe("statement panel", () => {
     const naive = await side(page, "naive", "#mine");
     assert.equal(naive.harm, true);
     assert.match(naive.verdict, /token=1을 받았습니다/);
+    // The embed's own timeline, taken apart: the same verdicts, in Korean.
+    await page.selectOption("#mine .lf-statements select[data-action=race]", "timeline");
+    await page.locator("#mine .lf-statements [data-arg=end]").click();
+    const [real, ownNaive] = [await side(page, "real", "#mine"), await side(page, "naive", "#mine")];
+    assert.equal(real.harm, false);
+    assert.equal(ownNaive.harm, true);
+    assert.match(ownNaive.verdict, /A, B 모두 snack-1의 token=1을 받았습니다/);
     await page.close();
   });
 });
