@@ -354,26 +354,27 @@ fn handed_out(lang: Lang, run: &Run) -> BTreeMap<(&str, u64), Vec<String>> {
     by_token
 }
 
-/// What a side came to: for a claim race or a timeline, whether a token
-/// went to more than one worker (for a timeline, also which finishes the
-/// fence refused, and on a naive side that did no harm, why); for the
-/// send race, how long the producer waited.
+/// What a side came to, at its end.
 fn verdict(lang: Lang, race: Race, kind: &str, run: &Run) -> Verdict {
-    if race == Race::Timeline {
-        let tokens = claims_verdict(lang, race, run);
-        let mut said = vec![tokens.text];
-        said.extend(refused_finishes(lang, run));
-        if kind == "naive" && !tokens.harm {
-            said.push(lang.text("stmt.no_overlap").to_owned());
-        }
-        return Verdict {
-            harm: tokens.harm,
-            text: said.join(" "),
-        };
-    }
     match race {
+        Race::Claim => claims_verdict(lang, race, run),
         Race::Send => send_verdict(lang, run),
-        _ => claims_verdict(lang, race, run),
+        Race::Timeline => timeline_verdict(lang, kind, run),
+    }
+}
+
+/// A timeline's end: the tokens handed out, the finishes the fence
+/// refused, and on a naive side that did no harm, why.
+fn timeline_verdict(lang: Lang, kind: &str, run: &Run) -> Verdict {
+    let tokens = claims_verdict(lang, Race::Timeline, run);
+    let mut said = vec![tokens.text];
+    said.extend(refused_finishes(lang, run));
+    if kind == "naive" && !tokens.harm {
+        said.push(lang.text("stmt.no_overlap").to_owned());
+    }
+    Verdict {
+        harm: tokens.harm,
+        text: said.join(" "),
     }
 }
 
