@@ -159,6 +159,58 @@ describe("statement panel", () => {
     }
   });
 
+  test("where both sides do not fit, a switch shows one at a time; where they do, both show and the switch hides", async () => {
+    const shown = (page) => page.$$eval(".lf-statements .lf-side", (sides) =>
+      sides.filter((el) => el.checkVisibility()).map((el) => el.dataset.side));
+    const pressed = (page) => page.$$eval(".lf-side-switch button", (buttons) =>
+      buttons.map((b) => `${b.textContent}:${b.getAttribute("aria-pressed")}`));
+    const narrow = await open("/#chapter=write-lock&lang=ko", { width: 360, height: 800 });
+    assert.deepEqual(await shown(narrow), ["real"]);
+    assert.deepEqual(await pressed(narrow), ["실제 선점:true", "단순한 선점:false"]);
+    await narrow.getByRole("button", { name: "단순한 선점" }).click();
+    assert.deepEqual(await shown(narrow), ["naive"]);
+    assert.deepEqual(await pressed(narrow), ["실제 선점:false", "단순한 선점:true"]);
+    // Stepping keeps the side picked; the switch names the race's sides.
+    await narrow.locator(".lf-statements [data-arg=step]").click();
+    assert.deepEqual(await shown(narrow), ["naive"]);
+    await narrow.selectOption(".lf-statements select[data-action=race]", "timeline");
+    assert.deepEqual(await pressed(narrow), ["실제 큐:false", "단순한 큐:true"]);
+    await done(narrow);
+    const wide = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 800 });
+    assert.deepEqual(await shown(wide), ["real", "naive"]);
+    assert.equal(await wide.locator(".lf-side-switch").isVisible(), false);
+    await done(wide);
+  });
+
+  test("a link to a place in the panel opens the page at the panel", async () => {
+    for (const [hash, atPanel] of [["chapter=write-lock&lang=ko&stmt=timeline.9", true], ["chapter=write-lock&lang=ko", false]]) {
+      const page = await open(`/#${hash}`, { width: 360, height: 800 });
+      const top = await page.$eval(".lf-statements", (el) => el.getBoundingClientRect().top);
+      if (atPanel) assert.ok(Math.abs(top) < 2, `the panel's top is at ${top}px, expected 0 (${hash})`);
+      else assert.equal(await page.evaluate(() => scrollY), 0, `the page scrolled without a place (${hash})`);
+      await done(page);
+    }
+  });
+
+  test("step buttons with nothing to do at an end say so, and keep the focus", async () => {
+    const page = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 800 });
+    const idle = (scope) => page.$$eval(`${scope} button[aria-disabled=true]`, (buttons) =>
+      buttons.map((b) => b.dataset.arg ?? b.dataset.action));
+    assert.deepEqual(await idle(".lf-statements .lf-controls"), ["reset", "back"]);
+    const player = "[role=group][aria-label='Timeline controls']";
+    assert.deepEqual(await idle(player), ["reset", "back"]);
+    await page.locator(`${player} [data-action=end]`).click();
+    assert.deepEqual(await idle(player), ["step", "end"]);
+    const end = page.locator(".lf-statements [data-arg=end]");
+    await end.click();
+    assert.deepEqual(await idle(".lf-statements .lf-controls"), ["step", "end"]);
+    assert.equal(await end.evaluate((el) => el === document.activeElement), true);
+    // The keys still step back from the focused button.
+    await page.keyboard.press("ArrowLeft");
+    assert.deepEqual(await idle(".lf-statements .lf-controls"), []);
+    await done(page);
+  });
+
   test("in an embed, on its own element and language", async () => {
     const page = await site.browser.newPage();
     await page.goto(`${site.base}/embed-example.html`);

@@ -104,6 +104,9 @@ pub struct Session {
     progress: Vec<&'static str>,
     /// The statement panel: its race and the learner's place in it.
     pub races: Races,
+    /// The link the session began from named a place in the statement
+    /// panel (`&stmt=timeline.7`): the page opens there, not at its top.
+    pub linked_statement: bool,
     /// The invariants panel: its checks and the census ([`super::verify`]).
     pub(crate) verify: super::verify::Verify,
 }
@@ -123,6 +126,7 @@ impl Session {
             lesson: None,
             progress: Vec::new(),
             races: Races::default(),
+            linked_statement: false,
             verify: Default::default(),
         };
         session.open_compare_for_chapter()?;
@@ -199,6 +203,7 @@ impl Session {
             for change in [Move::Race(race), Move::Open(true), Move::Seek(position)] {
                 session.statements(change)?;
             }
+            session.linked_statement = true;
         }
         Ok(session)
     }

@@ -40,6 +40,9 @@ pub struct StatementsView {
 pub struct SideView {
     /// `real` or `naive`, for styling.
     pub kind: &'static str,
+    /// The side's short name, for the switch that shows one side at a
+    /// time where the panel is too narrow for both.
+    pub name: String,
     /// Which way the actors go about it.
     pub title: String,
     /// Each actor's statements, in order of their first.
@@ -159,6 +162,9 @@ fn side(lang: Lang, race: Race, kind: &'static str, run: &Run, applied: usize) -
         .collect();
     SideView {
         kind,
+        name: lang
+            .text(&format!("stmt.{}.{kind}.name", race.name()))
+            .to_owned(),
         title: lang
             .text(&format!("stmt.{}.{kind}", race.name()))
             .to_owned(),

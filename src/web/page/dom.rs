@@ -93,3 +93,23 @@ pub fn replace_children(
     }
     Ok(())
 }
+
+/// An end of a run of steps, where some step buttons have nothing to do.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    First,
+    Last,
+}
+
+/// Marks the step buttons that have nothing to do at `position` of
+/// `total` with `aria-disabled`: unlike `disabled`, it keeps the focus on
+/// a button a learner pressed to the end, so the keys go on working.
+pub fn mark_ends(steps: &[(Element, End)], position: usize, total: usize) {
+    for (button, end) in steps {
+        let idle = match end {
+            End::First => position == 0,
+            End::Last => position >= total,
+        };
+        let _ = button.set_attribute("aria-disabled", if idle { "true" } else { "false" });
+    }
+}

@@ -64,6 +64,9 @@ pub(super) enum UserAction {
     LoadHash,
     /// A move in the statement panel.
     Statements(Move),
+    /// Show the statement panel's `real` or `naive` side, where only one
+    /// fits (a matter of layout: the session does not change).
+    ShowSide(String),
 }
 
 /// Where a listener is attached.
@@ -233,6 +236,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         }
         "guess" => UserAction::Guess(arg == "accept"),
         "stmt" => UserAction::Statements(statement_move(&arg)?),
+        "stmt-side" => UserAction::ShowSide(arg),
         "race" if kind == "change" => {
             UserAction::Statements(Move::Race(Race::from_name(&value())?))
         }

@@ -126,6 +126,11 @@ pub fn mount(
     input::listen(&page)?;
     page.build()?;
     page.show_position()?;
+    if page.state.borrow().session.linked_statement
+        && let Some(parts) = page.parts.borrow().as_ref()
+    {
+        statements::reveal(&parts.statements);
+    }
     MOUNTED.with(|mounted| mounted.borrow_mut().push(Rc::clone(&page)));
     Ok(Playground { page })
 }
@@ -439,6 +444,12 @@ impl Page {
                 drop(state);
                 self.show_statements()?;
                 return Ok(Redraw::Nothing);
+            }
+            UserAction::ShowSide(kind) => {
+                if let Some(parts) = self.parts.borrow().as_ref() {
+                    statements::show_side(&parts.statements, &kind);
+                }
+                Redraw::Nothing
             }
             _ => Redraw::Nothing,
         };

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::boundary::{self, Slider};
-use super::dom::{El, replace_children};
+use super::dom::{El, End, mark_ends, replace_children};
 use super::{Page, SPEEDS};
 use crate::playground::Lang;
 use crate::playground::session::{Said, Status};
@@ -25,6 +25,8 @@ pub(super) struct Parts {
     pub chapter_select: HtmlSelectElement,
     pub position: Element,
     pub play_button: Element,
+    /// `⇤ ← → ⇥`, each with the end where it has nothing to do.
+    pub steps: Vec<(Element, End)>,
     pub seek: HtmlInputElement,
     pub prompt: Element,
     pub events: Element,
@@ -68,7 +70,15 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         .attr("role", "alert")
         .attr("hidden", "");
     let narration = El::new(doc, "p")?.class("lf-narration");
-    let (controls, seek, position, play_button) = controls(doc, lang, state.speed_ms)?;
+    let (
+        controls,
+        Handles {
+            seek,
+            position,
+            play_button,
+            steps,
+        },
+    ) = controls(doc, lang, state.speed_ms)?;
     let prompt = El::new(doc, "div")?
         .class("lf-prompt")
         .attr("role", "group");
@@ -85,6 +95,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         chapter_select,
         position,
         play_button,
+        steps,
         seek,
         prompt: prompt.0.clone(),
         events: bodies.events,
@@ -265,13 +276,16 @@ fn chapter_select(doc: &Document) -> Result<HtmlSelectElement, JsValue> {
     Ok(select.0.unchecked_into())
 }
 
-/// The playback controls; also returns the scrub bar, the position label
-/// and the play button, which change with every step.
-fn controls(
-    doc: &Document,
-    lang: Lang,
-    speed_ms: i32,
-) -> Result<(El, HtmlInputElement, Element, Element), JsValue> {
+/// The playback controls' elements that change with every step.
+struct Handles {
+    seek: HtmlInputElement,
+    position: Element,
+    play_button: Element,
+    steps: Vec<(Element, End)>,
+}
+
+/// The playback controls, and their [`Handles`].
+fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let speed = El::new(doc, "select")?.attr("data-action", "speed");
     for (ms, name) in SPEEDS {
@@ -296,21 +310,33 @@ fn controls(
     };
     let play = icon_button("play", "▶", "controls.play")?;
     let position = El::new(doc, "span")?.class("lf-position");
-    let handles = (
-        seek.0.clone().unchecked_into(),
-        position.0.clone(),
-        play.0.clone(),
-    );
+    let [reset, back, step, end] = [
+        icon_button("reset", "⇤", "controls.reset")?,
+        icon_button("back", "←", "controls.back")?,
+        icon_button("step", "→", "controls.step")?,
+        icon_button("end", "⇥", "controls.end")?,
+    ];
+    let handles = Handles {
+        seek: seek.0.clone().unchecked_into(),
+        position: position.0.clone(),
+        play_button: play.0.clone(),
+        steps: vec![
+            (reset.0.clone(), End::First),
+            (back.0.clone(), End::First),
+            (step.0.clone(), End::Last),
+            (end.0.clone(), End::Last),
+        ],
+    };
     let controls = El::new(doc, "div")?
         .class("lf-controls")
         .attr("role", "group")
         .attr("aria-label", &t("controls.label"))
         .children([
-            icon_button("reset", "⇤", "controls.reset")?,
-            icon_button("back", "←", "controls.back")?,
+            reset,
+            back,
             play,
-            icon_button("step", "→", "controls.step")?,
-            icon_button("end", "⇥", "controls.end")?,
+            step,
+            end,
             El::new(doc, "label")?
                 .class("lf-speed")
                 .child(El::new(doc, "span")?.text(&t("controls.speed")))
@@ -321,7 +347,7 @@ fn controls(
                 .class("lf-keys")
                 .text(&t("controls.keys")),
         ]);
-    Ok((controls, handles.0, handles.1, handles.2))
+    Ok((controls, handles))
 }
 
 /// The fencing off vs on panel, closed, and its body.
@@ -476,6 +502,7 @@ pub(super) fn show_controls(
         .seek
         .set_attribute("aria-valuetext", &view.position_text)?;
     parts.position.set_text_content(Some(&view.position_text));
+    mark_ends(&parts.steps, view.position, view.total);
     let (icon, key) = if playing {
         ("❚❚", "controls.pause")
     } else {

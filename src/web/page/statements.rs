@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement};
 
-use super::dom::{El, replace_children};
+use super::dom::{El, End, mark_ends, replace_children};
 use crate::playground::Lang;
 use crate::playground::races::Race;
 use crate::playground::view::{LaneView, SideView, StatementsView};
@@ -17,6 +17,12 @@ pub(super) struct Panel {
     race: HtmlSelectElement,
     position: Element,
     cut: Element,
+    /// The buttons that pick the side shown where only one fits, in the
+    /// order of [`StatementsView::sides`].
+    switch: [Element; 2],
+    /// The step buttons, each with the end it cannot pass: `⇤ ←` at the
+    /// first statement, `→ ⇥` at the last.
+    steps: Vec<(Element, End)>,
     body: Element,
 }
 
@@ -37,10 +43,24 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
             .attr("title", &t(key)))
     };
     let position = El::new(doc, "span")?.class("lf-position");
+    let side_button = |kind: &str, shown: &str| -> Result<El, JsValue> {
+        Ok(El::button(doc, "stmt-side", "")?
+            .attr("data-arg", kind)
+            .attr("aria-pressed", shown))
+    };
+    let switch = [side_button("real", "true")?, side_button("naive", "false")?];
+    let steps = [
+        button("reset", "⇤", "stmt.reset")?,
+        button("back", "←", "stmt.back")?,
+        button("step", "→", "stmt.step")?,
+        button("end", "⇥", "stmt.end")?,
+    ];
     let cut = El::new(doc, "p")?
         .class("lf-muted lf-cut")
         .attr("hidden", "");
-    let body = El::new(doc, "div")?.class("lf-body lf-sides");
+    let body = El::new(doc, "div")?
+        .class("lf-body lf-sides")
+        .attr("data-show", "real");
     let panel = Panel {
         // Focusable, so that after a click anywhere in the panel the keys
         // step its statements, not the timeline.
@@ -51,24 +71,38 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
         race: race.0.clone().unchecked_into(),
         position: position.0.clone(),
         cut: cut.0.clone(),
+        switch: [switch[0].0.clone(), switch[1].0.clone()],
+        steps: steps
+            .iter()
+            .zip([End::First, End::First, End::Last, End::Last])
+            .map(|(button, end)| (button.0.clone(), end))
+            .collect(),
         body: body.0.clone(),
     };
-    let tools = El::new(doc, "div")?.class("lf-controls").children([
-        El::new(doc, "label")?
-            .class("lf-guard")
-            .child(El::new(doc, "span")?.text(&t("stmt.race")))
-            .child(race),
-        button("reset", "⇤", "stmt.reset")?,
-        button("back", "←", "stmt.back")?,
-        button("step", "→", "stmt.step")?,
-        button("end", "⇥", "stmt.end")?,
-        position,
-    ]);
+    let tools = El::new(doc, "div")?
+        .class("lf-controls")
+        .child(
+            El::new(doc, "label")?
+                .class("lf-guard")
+                .child(El::new(doc, "span")?.text(&t("stmt.race")))
+                .child(race),
+        )
+        .children(steps)
+        .child(position);
+    // Shown only where the panel is too narrow for the sides side by side
+    // (the stylesheet's container query): one side at a time, a tap apart,
+    // instead of one below the other's long statement lists.
+    let switch = El::new(doc, "div")?
+        .class("lf-side-switch")
+        .attr("role", "group")
+        .attr("aria-label", &t("stmt.show"))
+        .children(switch);
     let details = El(panel.details.clone())
         .child(El::new(doc, "summary")?.text(&t("stmt.title")))
         .child(tools)
         .child(El::new(doc, "p")?.class("lf-muted").text(&t("stmt.legend")))
         .child(cut)
+        .child(switch)
         .child(body);
     Ok((details, panel))
 }
@@ -84,6 +118,10 @@ pub(super) fn draw(
     panel.details.set_attribute("open", "")?;
     panel.race.set_value(view.race.name());
     panel.position.set_text_content(Some(&view.position_text));
+    mark_ends(&panel.steps, view.position, view.total);
+    for (button, side) in panel.switch.iter().zip(&view.sides) {
+        button.set_text_content(Some(&side.name));
+    }
     panel.cut.set_text_content(view.cut.as_deref());
     panel
         .cut
@@ -104,6 +142,28 @@ pub(super) fn draw(
         window.request_animation_frame(follow.unchecked_ref())?;
     }
     Ok(())
+}
+
+/// Scrolls the page to the panel if it is open: a link that names a place
+/// in it (`&stmt=timeline.7`) opens the page there, not at its top.
+pub(super) fn reveal(panel: &Panel) {
+    if panel.details.has_attribute("open") {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Start);
+        panel
+            .details
+            .scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
+/// Shows one side (`real` or `naive`) where only one fits, and presses
+/// its button.
+pub(super) fn show_side(panel: &Panel, kind: &str) {
+    let _ = panel.body.set_attribute("data-show", kind);
+    for button in &panel.switch {
+        let pressed = button.get_attribute("data-arg").as_deref() == Some(kind);
+        let _ = button.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+    }
 }
 
 /// The side (`real`, `naive`) whose lock lane has the focus, if one has:
