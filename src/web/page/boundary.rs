@@ -26,23 +26,23 @@ pub(super) struct Slider {
 impl Slider {
     /// A slider the page maps to `action`; also returns its four elements,
     /// in order, for the panel to hold.
-    fn new(doc: &Document, action: &str) -> Result<(Slider, [El; 4]), JsValue> {
-        let label = El::new(doc, "label")?.class(&format!("lf-{action}-label"));
-        let input = El::new(doc, "input")?
+    fn new(doc: &Document, action: &str) -> (Slider, [El; 4]) {
+        let label = El::new(doc, "label").class(&format!("lf-{action}-label"));
+        let input = El::new(doc, "input")
             .attr("type", "range")
             .attr("data-action", action)
             .class(&format!("lf-{action}-range"));
-        let value = El::new(doc, "output")?
+        let value = El::new(doc, "output")
             .class(&format!("lf-{action}-value"))
             .attr("aria-live", "polite");
-        let cost = El::new(doc, "p")?.class(&format!("lf-{action}-cost"));
+        let cost = El::new(doc, "p").class(&format!("lf-{action}-cost"));
         let slider = Slider {
             label: label.0.clone(),
             input: input.0.clone().unchecked_into(),
             value: value.0.clone(),
             cost: cost.0.clone(),
         };
-        Ok((slider, [label, input, value, cost]))
+        (slider, [label, input, value, cost])
     }
 
     fn show(&self, view: &SliderView) -> Result<(), JsValue> {
@@ -77,22 +77,22 @@ impl Slider {
 }
 
 /// The panel, closed, and its two sliders.
-pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Slider, Slider), JsValue> {
-    let (finish, finish_els) = Slider::new(doc, "boundary")?;
+pub(super) fn build(doc: &Document, lang: Lang) -> (El, Slider, Slider) {
+    let (finish, finish_els) = Slider::new(doc, "boundary");
     // The lease of the claim that finish presents: the other way across
     // the same boundary, with the course's warning beside it.
-    let (lease, lease_els) = Slider::new(doc, "lease")?;
-    let panel = El::new(doc, "details")?
+    let (lease, lease_els) = Slider::new(doc, "lease");
+    let panel = El::new(doc, "details")
         .class("lf-panel lf-boundary")
-        .child(El::new(doc, "summary")?.text(lang.text("boundary.title")))
+        .child(El::new(doc, "summary").text(lang.text("boundary.title")))
         .children(finish_els)
         .children(lease_els)
         .child(
-            El::new(doc, "p")?
+            El::new(doc, "p")
                 .class("lf-lease-note")
                 .text(lang.text("lease.note")),
         );
-    Ok((panel, finish, lease))
+    (panel, finish, lease)
 }
 
 /// Both sliders, for the learner's place.

@@ -22,12 +22,12 @@ pub(super) fn draw(
         lang.text("compare.fenced"),
         &view.guard_name,
     ];
-    let mut rows = vec![header_row(doc, titles)?];
+    let mut rows = vec![header_row(doc, titles)];
     for row in &view.rows {
-        let line = El::new(doc, "tr")?.children([
-            El::new(doc, "th")?.attr("scope", "row").text(&row.event),
-            El::new(doc, "td")?.text(&row.fenced),
-            El::new(doc, "td")?.text(&row.naive),
+        let line = El::new(doc, "tr").children([
+            El::new(doc, "th").attr("scope", "row").text(&row.event),
+            El::new(doc, "td").text(&row.fenced),
+            El::new(doc, "td").text(&row.naive),
         ]);
         if row.harm {
             line.0.set_attribute("class", "lf-harm")?;
@@ -42,13 +42,13 @@ pub(super) fn draw(
     replace_children(
         &parts.compare,
         [
-            El::new(doc, "pre")?
+            El::new(doc, "pre")
                 .class("lf-naive-sql")
                 .text(view.guard_sql),
-            El::new(doc, "table")?
+            El::new(doc, "table")
                 .class("lf-compare-table")
                 .children(rows),
-            El::new(doc, "p")?.class(note_class).text(&view.note),
+            El::new(doc, "p").class(note_class).text(&view.note),
         ],
     )
 }

@@ -12,14 +12,21 @@ const SVG_NS: &str = "http://www.w3.org/2000/svg";
 pub struct El(pub Element);
 
 impl El {
-    /// A new HTML element.
-    pub fn new(doc: &Document, tag: &str) -> Result<El, JsValue> {
-        Ok(El(doc.create_element(tag)?))
+    /// A new HTML element. Tag names here are constants, which
+    /// `createElement` never refuses (it throws only for a name that is
+    /// not an XML name), so the builder does not make each of its ~180
+    /// call sites handle an error that cannot happen.
+    pub fn new(doc: &Document, tag: &str) -> El {
+        El(doc
+            .create_element(tag)
+            .expect("createElement takes every constant tag name"))
     }
 
-    /// A new SVG element.
-    pub fn svg(doc: &Document, tag: &str) -> Result<El, JsValue> {
-        Ok(El(doc.create_element_ns(Some(SVG_NS), tag)?))
+    /// A new SVG element (a constant tag name, as [`El::new`]).
+    pub fn svg(doc: &Document, tag: &str) -> El {
+        El(doc
+            .create_element_ns(Some(SVG_NS), tag)
+            .expect("createElementNS takes every constant tag name"))
     }
 
     /// Sets an attribute. Names here are constants, which the DOM never
@@ -58,28 +65,25 @@ impl El {
     }
 
     /// A `<button>` that the page's click handler maps to `action`.
-    pub fn button(doc: &Document, action: &str, label: &str) -> Result<El, JsValue> {
-        Ok(El::new(doc, "button")?
+    pub fn button(doc: &Document, action: &str, label: &str) -> El {
+        El::new(doc, "button")
             .attr("type", "button")
             .attr("data-action", action)
-            .text(label))
+            .text(label)
     }
 }
 
 /// A table's header row: one `<th scope="col">` per label; an empty label
 /// (a corner above row labels) is a plain cell, since it heads nothing.
-pub fn header_row<'a>(
-    doc: &Document,
-    labels: impl IntoIterator<Item = &'a str>,
-) -> Result<El, JsValue> {
+pub fn header_row<'a>(doc: &Document, labels: impl IntoIterator<Item = &'a str>) -> El {
     let mut cells = Vec::new();
     for label in labels {
         cells.push(match label {
-            "" => El::new(doc, "td")?,
-            _ => El::new(doc, "th")?.attr("scope", "col").text(label),
+            "" => El::new(doc, "td"),
+            _ => El::new(doc, "th").attr("scope", "col").text(label),
         });
     }
-    Ok(El::new(doc, "tr")?.children(cells))
+    El::new(doc, "tr").children(cells)
 }
 
 /// Replaces every child of `parent` with `children`.

@@ -20,11 +20,11 @@ pub(super) struct Observer {
 
 /// Draws `view` into the panel's body.
 pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) -> Result<(), JsValue> {
-    let mut shapes = vec![El::svg(doc, "title")?.text(&view.summary)];
+    let mut shapes = vec![El::svg(doc, "title").text(&view.summary)];
     for shape in &view.shapes {
-        shapes.push(element(doc, shape)?);
+        shapes.push(element(doc, shape));
     }
-    let svg = El::svg(doc, "svg")?
+    let svg = El::svg(doc, "svg")
         .attr(
             "viewBox",
             &format!("0 0 {:.0} {:.0}", view.width, view.height),
@@ -36,22 +36,22 @@ pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) -> Res
     replace_children(container, [svg])
 }
 
-fn element(doc: &Document, shape: &Shape) -> Result<El, JsValue> {
+fn element(doc: &Document, shape: &Shape) -> El {
     let n = |value: f64| format!("{value:.1}");
     match shape {
-        Shape::Line { from, to, class } => Ok(El::svg(doc, "line")?
+        Shape::Line { from, to, class } => El::svg(doc, "line")
             .attr("x1", &n(from.0))
             .attr("y1", &n(from.1))
             .attr("x2", &n(to.0))
             .attr("y2", &n(to.1))
-            .class(class)),
-        Shape::Bar { x, y, width, class } => Ok(El::svg(doc, "rect")?
+            .class(class),
+        Shape::Bar { x, y, width, class } => El::svg(doc, "rect")
             .attr("x", &n(*x))
             .attr("y", &n(*y))
             .attr("width", &n(*width))
             .attr("height", "20")
             .attr("rx", "4")
-            .class(class)),
+            .class(class),
         Shape::Text {
             at,
             text,
@@ -63,12 +63,12 @@ fn element(doc: &Document, shape: &Shape) -> Result<El, JsValue> {
                 Anchor::Middle => "middle",
                 Anchor::End => "end",
             };
-            Ok(El::svg(doc, "text")?
+            El::svg(doc, "text")
                 .attr("x", &n(at.0))
                 .attr("y", &n(at.1))
                 .attr("text-anchor", anchor)
                 .class(class)
-                .text(text))
+                .text(text)
         }
     }
 }

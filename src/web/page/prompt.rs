@@ -13,20 +13,20 @@ use crate::playground::view::PromptView;
 pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(), JsValue> {
     let mut children = Vec::new();
     if let Some(question) = &view.question {
-        children.push(El::new(doc, "span")?.text(&question.text));
+        children.push(El::new(doc, "span").text(&question.text));
         for answer in &question.answers {
             children
-                .push(El::button(doc, answer.action, &answer.label)?.attr("data-arg", answer.arg));
+                .push(El::button(doc, answer.action, &answer.label).attr("data-arg", answer.arg));
         }
     }
     if let Some(feedback) = &view.feedback {
-        children.push(El::new(doc, "span")?.class("lf-feedback").text(feedback));
+        children.push(El::new(doc, "span").class("lf-feedback").text(feedback));
     }
     if let Some(score) = &view.score {
-        children.push(El::new(doc, "span")?.class("lf-score").text(score));
+        children.push(El::new(doc, "span").class("lf-score").text(score));
     }
     if let Some(next) = &view.next {
-        let button = El::button(doc, "next-chapter", &next.label)?.attr("data-arg", next.id);
+        let button = El::button(doc, "next-chapter", &next.label).attr("data-arg", next.id);
         children.push(button.class("lf-primary"));
     }
     let open = if children.is_empty() { "false" } else { "true" };

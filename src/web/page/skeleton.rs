@@ -64,12 +64,12 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
 
     // A link to share only where the URL is the learner's (not an iframe's).
     let shares = state.use_hash && !state.compact;
-    let (header, chapter_select, share_status) = header(doc, lang, shares)?;
-    let notice = El::new(doc, "p")?
+    let (header, chapter_select, share_status) = header(doc, lang, shares);
+    let notice = El::new(doc, "p")
         .class("lf-notice")
         .attr("role", "alert")
         .attr("hidden", "");
-    let narration = El::new(doc, "p")?.class("lf-narration");
+    let narration = El::new(doc, "p").class("lf-narration");
     let (
         controls,
         Handles {
@@ -79,15 +79,13 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             steps,
         },
     ) = controls(doc, lang, state.speed_ms)?;
-    let prompt = El::new(doc, "div")?
-        .class("lf-prompt")
-        .attr("role", "group");
+    let prompt = El::new(doc, "div").class("lf-prompt").attr("role", "group");
     let (grid, lanes_panel, bodies) = grid(doc, lang)?;
-    let (boundary_panel, finish, lease) = boundary::build(doc, lang)?;
-    let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard())?;
+    let (boundary_panel, finish, lease) = boundary::build(doc, lang);
+    let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
     let (statements_panel, statements) = super::statements::build(doc, lang)?;
-    let (verify_panel, verify) = super::verify::build(doc, lang)?;
-    let (editor_panel, editor, editor_status) = editor_panel(doc, lang)?;
+    let (verify_panel, verify) = super::verify::build(doc, lang);
+    let (editor_panel, editor, editor_status) = editor_panel(doc, lang);
     let predict = predict_toggle(doc, lang, state.session.stepper.predict)?;
     let parts = Parts {
         notice: notice.0.clone(),
@@ -114,12 +112,12 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         editor,
         editor_status,
         share_status: share_status.0.clone(),
-        live: live_region(doc)?.0,
+        live: live_region(doc).0,
         statements,
     };
     let extras = [compare_panel, predict, editor_panel];
-    let extras = El::new(doc, "div")?.class("lf-extras").children(extras);
-    let footer = El::new(doc, "p")?
+    let extras = El::new(doc, "div").class("lf-extras").children(extras);
+    let footer = El::new(doc, "p")
         .class("lf-footer")
         .text(lang.text("footer.rules"));
     replace_children(
@@ -155,52 +153,48 @@ fn dress_root(root: &Element, lang: Lang, compact: bool) -> Result<(), JsValue> 
 
 /// Where announcements are made for screen readers (politely: after what
 /// the reader is saying).
-fn live_region(doc: &Document) -> Result<El, JsValue> {
-    Ok(El::new(doc, "div")?
+fn live_region(doc: &Document) -> El {
+    El::new(doc, "div")
         .class("lf-live")
         .attr("role", "status")
-        .attr("aria-live", "polite"))
+        .attr("aria-live", "polite")
 }
 
 /// The header: title, tagline, chapter picker, language switch, Copy link
 /// (only for a page that owns its URL) and its status. Also returns the
 /// picker and the status.
-fn header(
-    doc: &Document,
-    lang: Lang,
-    shares: bool,
-) -> Result<(El, HtmlSelectElement, El), JsValue> {
+fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, El) {
     let t = |key: &str| lang.text(key).to_owned();
-    let chapter_select = chapter_select(doc)?;
-    let share_status = El::new(doc, "span")?
+    let chapter_select = chapter_select(doc);
+    let share_status = El::new(doc, "span")
         .class("lf-share-status")
         .attr("aria-live", "polite");
-    let tools = El::new(doc, "div")?.class("lf-tools").children([
-        El::new(doc, "label")?
+    let tools = El::new(doc, "div").class("lf-tools").children([
+        El::new(doc, "label")
             .class("lf-chapter")
-            .child(El::new(doc, "span")?.text(&t("chapter.label")))
+            .child(El::new(doc, "span").text(&t("chapter.label")))
             .child(El(chapter_select.clone().into())),
         // The name is the visible text (axe: label-content-name-mismatch);
         // what the button does is its title.
-        El::button(doc, "lang", &t("lang.switch"))?
+        El::button(doc, "lang", &t("lang.switch"))
             .attr("title", &t("lang.switch_label"))
             .attr("lang", lang.other().tag()),
-        El::button(doc, "copy-link", &t("share.copy"))?
+        El::button(doc, "copy-link", &t("share.copy"))
             .attr("data-hidden", if shares { "false" } else { "true" }),
         El(share_status.0.clone()),
     ]);
     // A div, not a <header>: a page with three playgrounds would have three
     // banner landmarks.
-    let header = El::new(doc, "div")?.class("lf-head").children([
-        El::new(doc, "div")?.class("lf-brand").children([
-            El::new(doc, "h2")?.class("lf-title").text(&t("app.title")),
-            El::new(doc, "p")?
+    let header = El::new(doc, "div").class("lf-head").children([
+        El::new(doc, "div").class("lf-brand").children([
+            El::new(doc, "h2").class("lf-title").text(&t("app.title")),
+            El::new(doc, "p")
                 .class("lf-tagline")
                 .text(&t("app.tagline")),
         ]),
         tools,
     ]);
-    Ok((header, chapter_select, share_status))
+    (header, chapter_select, share_status)
 }
 
 /// The bodies of the panels the position redraws.
@@ -218,30 +212,30 @@ struct Bodies {
 fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let panel = |class: &str, title_key: &str| -> Result<(El, Element), JsValue> {
-        let body = El::new(doc, "div")?.class("lf-body");
+        let body = El::new(doc, "div").class("lf-body");
         let body_ref = body.0.clone();
-        let section = El::new(doc, "section")?
+        let section = El::new(doc, "section")
             .class(&format!("lf-panel {class}"))
-            .child(El::new(doc, "h3")?.text(&t(title_key)))
+            .child(El::new(doc, "h3").text(&t(title_key)))
             .child(body);
         Ok((section, body_ref))
     };
-    let events = El::new(doc, "ol")?.class("lf-events");
+    let events = El::new(doc, "ol").class("lf-events");
     let events_ref = events.0.clone();
-    let timeline = El::new(doc, "section")?
+    let timeline = El::new(doc, "section")
         .class("lf-panel lf-timeline")
-        .child(El::new(doc, "h3")?.text(&t("timeline.title")))
+        .child(El::new(doc, "h3").text(&t("timeline.title")))
         .child(events);
     let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
-    let twists = El::new(doc, "div")?.class("lf-twists");
+    let twists = El::new(doc, "div").class("lf-twists");
     let twists_ref = twists.0.clone();
     let lanes_panel = lanes_panel.child(twists);
     let (step_panel, step) = panel("lf-step", "step.title")?;
     let (table_panel, table) = panel("lf-table", "table.title")?;
     let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
-    let grid = El::new(doc, "div")?.class("lf-grid").children([
-        El::new(doc, "div")?.class("lf-col").children([timeline]),
-        El::new(doc, "div")?
+    let grid = El::new(doc, "div").class("lf-grid").children([
+        El::new(doc, "div").class("lf-col").children([timeline]),
+        El::new(doc, "div")
             .class("lf-col")
             .children([step_panel, table_panel, receiver_panel]),
     ]);
@@ -258,22 +252,22 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
 
 /// The checkbox that turns prediction on.
 fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> Result<El, JsValue> {
-    let checkbox = El::new(doc, "input")?
+    let checkbox = El::new(doc, "input")
         .attr("type", "checkbox")
         .attr("data-action", "predict");
     if on {
         checkbox.0.set_attribute("checked", "")?;
     }
-    Ok(El::new(doc, "label")?
+    Ok(El::new(doc, "label")
         .class("lf-predict-toggle")
         .child(checkbox)
-        .child(El::new(doc, "span")?.text(lang.text("predict.toggle"))))
+        .child(El::new(doc, "span").text(lang.text("predict.toggle"))))
 }
 
 /// The chapter picker, empty: [`show_scenario`] fills it from the view.
-fn chapter_select(doc: &Document) -> Result<HtmlSelectElement, JsValue> {
-    let select = El::new(doc, "select")?.attr("data-action", "chapter");
-    Ok(select.0.unchecked_into())
+fn chapter_select(doc: &Document) -> HtmlSelectElement {
+    let select = El::new(doc, "select").attr("data-action", "chapter");
+    select.0.unchecked_into()
 }
 
 /// The playback controls' elements that change with every step.
@@ -287,9 +281,9 @@ struct Handles {
 /// The playback controls, and their [`Handles`].
 fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
-    let speed = El::new(doc, "select")?.attr("data-action", "speed");
+    let speed = El::new(doc, "select").attr("data-action", "speed");
     for (ms, name) in SPEEDS {
-        let option = El::new(doc, "option")?
+        let option = El::new(doc, "option")
             .attr("value", &ms.to_string())
             .text(lang.text(&format!("controls.speed.{name}")));
         if ms == speed_ms {
@@ -297,24 +291,24 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), 
         }
         speed.0.append_child(&option.0)?;
     }
-    let seek = El::new(doc, "input")?
+    let seek = El::new(doc, "input")
         .attr("type", "range")
         .attr("min", "0")
         .attr("data-action", "seek")
         .attr("aria-label", &t("controls.scrub"))
         .class("lf-seek");
-    let icon_button = |action: &str, icon: &str, key: &str| -> Result<El, JsValue> {
-        Ok(El::button(doc, action, icon)?
+    let icon_button = |action: &str, icon: &str, key: &str| -> El {
+        El::button(doc, action, icon)
             .attr("aria-label", &t(key))
-            .attr("title", &t(key)))
+            .attr("title", &t(key))
     };
-    let play = icon_button("play", "▶", "controls.play")?;
-    let position = El::new(doc, "span")?.class("lf-position");
+    let play = icon_button("play", "▶", "controls.play");
+    let position = El::new(doc, "span").class("lf-position");
     let [reset, back, step, end] = [
-        icon_button("reset", "⇤", "controls.reset")?,
-        icon_button("back", "←", "controls.back")?,
-        icon_button("step", "→", "controls.step")?,
-        icon_button("end", "⇥", "controls.end")?,
+        icon_button("reset", "⇤", "controls.reset"),
+        icon_button("back", "←", "controls.back"),
+        icon_button("step", "→", "controls.step"),
+        icon_button("end", "⇥", "controls.end"),
     ];
     let handles = Handles {
         seek: seek.0.clone().unchecked_into(),
@@ -327,7 +321,7 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), 
             (end.0.clone(), End::Last),
         ],
     };
-    let controls = El::new(doc, "div")?
+    let controls = El::new(doc, "div")
         .class("lf-controls")
         .attr("role", "group")
         .attr("aria-label", &t("controls.label"))
@@ -337,13 +331,13 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), 
             play,
             step,
             end,
-            El::new(doc, "label")?
+            El::new(doc, "label")
                 .class("lf-speed")
-                .child(El::new(doc, "span")?.text(&t("controls.speed")))
+                .child(El::new(doc, "span").text(&t("controls.speed")))
                 .child(speed),
             seek,
             position,
-            El::new(doc, "span")?
+            El::new(doc, "span")
                 .class("lf-keys")
                 .text(&t("controls.keys")),
         ]);
@@ -351,15 +345,15 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), 
 }
 
 /// The fencing off vs on panel, closed, and its body.
-fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> Result<(El, Element), JsValue> {
+fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
     let t = |key: &str| lang.text(key).to_owned();
-    let guard_select = El::new(doc, "select")?
+    let guard_select = El::new(doc, "select")
         .attr("data-action", "guard")
         .children([
-            El::new(doc, "option")?
+            El::new(doc, "option")
                 .attr("value", "id_only")
                 .text(&t("compare.id_only")),
-            El::new(doc, "option")?
+            El::new(doc, "option")
                 .attr("value", "id_and_owner")
                 .text(&t("compare.id_and_owner")),
         ]);
@@ -369,51 +363,46 @@ fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> Result<(El, Elemen
             .unchecked_ref::<HtmlSelectElement>()
             .set_value("id_and_owner");
     }
-    let body = El::new(doc, "div")?.class("lf-body");
+    let body = El::new(doc, "div").class("lf-body");
     let body_ref = body.0.clone();
-    let panel = El::new(doc, "details")?
+    let panel = El::new(doc, "details")
         .class("lf-panel lf-compare")
-        .child(El::new(doc, "summary")?.text(&t("compare.title")))
+        .child(El::new(doc, "summary").text(&t("compare.title")))
         .child(
-            El::new(doc, "label")?
+            El::new(doc, "label")
                 .class("lf-guard")
-                .child(El::new(doc, "span")?.text(&t("compare.intro")))
+                .child(El::new(doc, "span").text(&t("compare.intro")))
                 .child(guard_select),
         )
         .child(body);
-    Ok((panel, body_ref))
+    (panel, body_ref)
 }
 
 /// The JSON editor, closed: its text area, the add buttons, Apply, and the
 /// status line.
-fn editor_panel(doc: &Document, lang: Lang) -> Result<(El, HtmlTextAreaElement, Element), JsValue> {
+fn editor_panel(doc: &Document, lang: Lang) -> (El, HtmlTextAreaElement, Element) {
     let t = |key: &str| lang.text(key).to_owned();
-    let editor = El::new(doc, "textarea")?
+    let editor = El::new(doc, "textarea")
         .attr("rows", "14")
         .attr("spellcheck", "false")
         .attr("aria-label", &t("editor.title"));
-    let status = El::new(doc, "p")?
+    let status = El::new(doc, "p")
         .class("lf-editor-status")
         .attr("role", "status");
     let handles = (editor.0.clone().unchecked_into(), status.0.clone());
     let mut tools = Vec::new();
     for what in ["job", "claim", "finish", "send"] {
-        tools.push(
-            El::button(doc, "add", &t(&format!("editor.add_{what}")))?.attr("data-arg", what),
-        );
+        tools
+            .push(El::button(doc, "add", &t(&format!("editor.add_{what}"))).attr("data-arg", what));
     }
-    tools.push(El::button(doc, "apply-editor", &t("editor.apply"))?.class("lf-primary"));
-    let panel = El::new(doc, "details")?
+    tools.push(El::button(doc, "apply-editor", &t("editor.apply")).class("lf-primary"));
+    let panel = El::new(doc, "details")
         .class("lf-panel lf-editor")
-        .child(El::new(doc, "summary")?.text(&t("editor.title")))
+        .child(El::new(doc, "summary").text(&t("editor.title")))
         .child(editor)
-        .child(
-            El::new(doc, "div")?
-                .class("lf-editor-tools")
-                .children(tools),
-        )
+        .child(El::new(doc, "div").class("lf-editor-tools").children(tools))
         .child(status);
-    Ok((panel, handles.0, handles.1))
+    (panel, handles.0, handles.1)
 }
 
 /// What depends on the timeline outside the panels: the chapter picker,
@@ -447,7 +436,7 @@ pub(super) fn show_chapters(
     let mut options = Vec::with_capacity(chapters.len());
     for option in chapters {
         options.push(
-            El::new(doc, "option")?
+            El::new(doc, "option")
                 .attr("value", option.id)
                 .text(&option.label),
         );

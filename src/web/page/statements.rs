@@ -29,42 +29,42 @@ pub(super) struct Panel {
 /// Builds the panel, closed and empty: [`draw`] fills it.
 pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
-    let race = El::new(doc, "select")?.attr("data-action", "race");
+    let race = El::new(doc, "select").attr("data-action", "race");
     for choice in Race::ALL {
         let name = choice.name();
-        let option = El::new(doc, "option")?.attr("value", name);
+        let option = El::new(doc, "option").attr("value", name);
         race.0
             .append_child(&option.text(&t(&format!("stmt.race.{name}"))).0)?;
     }
-    let button = |arg: &str, icon: &str, key: &str| -> Result<El, JsValue> {
-        Ok(El::button(doc, "stmt", icon)?
+    let button = |arg: &str, icon: &str, key: &str| -> El {
+        El::button(doc, "stmt", icon)
             .attr("data-arg", arg)
             .attr("aria-label", &t(key))
-            .attr("title", &t(key)))
+            .attr("title", &t(key))
     };
-    let position = El::new(doc, "span")?.class("lf-position");
-    let side_button = |kind: &str, shown: &str| -> Result<El, JsValue> {
-        Ok(El::button(doc, "stmt-side", "")?
+    let position = El::new(doc, "span").class("lf-position");
+    let side_button = |kind: &str, shown: &str| -> El {
+        El::button(doc, "stmt-side", "")
             .attr("data-arg", kind)
-            .attr("aria-pressed", shown))
+            .attr("aria-pressed", shown)
     };
-    let switch = [side_button("real", "true")?, side_button("naive", "false")?];
+    let switch = [side_button("real", "true"), side_button("naive", "false")];
     let steps = [
-        button("reset", "⇤", "stmt.reset")?,
-        button("back", "←", "stmt.back")?,
-        button("step", "→", "stmt.step")?,
-        button("end", "⇥", "stmt.end")?,
+        button("reset", "⇤", "stmt.reset"),
+        button("back", "←", "stmt.back"),
+        button("step", "→", "stmt.step"),
+        button("end", "⇥", "stmt.end"),
     ];
-    let cut = El::new(doc, "p")?
+    let cut = El::new(doc, "p")
         .class("lf-muted lf-cut")
         .attr("hidden", "");
-    let body = El::new(doc, "div")?
+    let body = El::new(doc, "div")
         .class("lf-body lf-sides")
         .attr("data-show", "real");
     let panel = Panel {
         // Focusable, so that after a click anywhere in the panel the keys
         // step its statements, not the timeline.
-        details: El::new(doc, "details")?
+        details: El::new(doc, "details")
             .class("lf-panel lf-statements")
             .attr("tabindex", "-1")
             .0,
@@ -79,12 +79,12 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
             .collect(),
         body: body.0.clone(),
     };
-    let tools = El::new(doc, "div")?
+    let tools = El::new(doc, "div")
         .class("lf-controls")
         .child(
-            El::new(doc, "label")?
+            El::new(doc, "label")
                 .class("lf-guard")
-                .child(El::new(doc, "span")?.text(&t("stmt.race")))
+                .child(El::new(doc, "span").text(&t("stmt.race")))
                 .child(race),
         )
         .children(steps)
@@ -92,15 +92,15 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
     // Shown only where the panel is too narrow for the sides side by side
     // (the stylesheet's container query): one side at a time, a tap apart,
     // instead of one below the other's long statement lists.
-    let switch = El::new(doc, "div")?
+    let switch = El::new(doc, "div")
         .class("lf-side-switch")
         .attr("role", "group")
         .attr("aria-label", &t("stmt.show"))
         .children(switch);
     let details = El(panel.details.clone())
-        .child(El::new(doc, "summary")?.text(&t("stmt.title")))
+        .child(El::new(doc, "summary").text(&t("stmt.title")))
         .child(tools)
-        .child(El::new(doc, "p")?.class("lf-muted").text(&t("stmt.legend")))
+        .child(El::new(doc, "p").class("lf-muted").text(&t("stmt.legend")))
         .child(cut)
         .child(switch)
         .child(body);
@@ -129,7 +129,7 @@ pub(super) fn draw(
     let focused = focused_lane(doc);
     let mut sides = Vec::with_capacity(view.sides.len());
     for side in &view.sides {
-        sides.push(self::side(doc, lang, side)?);
+        sides.push(self::side(doc, lang, side));
     }
     replace_children(&panel.body, sides)?;
     refocus_lane(&panel.body, focused.as_deref())?;
@@ -219,17 +219,17 @@ fn follow_lanes(body: &Element) {
 /// statements at one instant share it). The latest column is marked, for
 /// the lane to scroll to. It keeps one column per step however many: it
 /// scrolls sideways on its own rather than squeezing its times.
-fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> Result<El, JsValue> {
-    let mut header = vec![El::new(doc, "th")?.attr("scope", "col").text("ms")];
+fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> El {
+    let mut header = vec![El::new(doc, "th").attr("scope", "col").text("ms")];
     for instant in lane.times.chunk_by(|a, b| a == b) {
-        let cell = El::new(doc, "th")?
+        let cell = El::new(doc, "th")
             .attr("scope", "colgroup")
             .attr("colspan", &instant.len().to_string());
         header.push(cell.text(&instant[0]));
     }
-    let mut rows = vec![El::new(doc, "tr")?.children(header)];
+    let mut rows = vec![El::new(doc, "tr").children(header)];
     for row in &lane.rows {
-        let mut cells = vec![El::new(doc, "th")?.attr("scope", "row").text(&row.actor)];
+        let mut cells = vec![El::new(doc, "th").attr("scope", "row").text(&row.actor)];
         for (column, &cell) in row.cells.iter().enumerate() {
             let (class, mark) = match cell {
                 "hold" => ("lf-hold", "■"),
@@ -242,70 +242,68 @@ fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> Result<El, JsValue
                 ""
             };
             cells.push(
-                El::new(doc, "td")?
+                El::new(doc, "td")
                     .class(&format!("{class}{latest}"))
                     .text(mark),
             );
         }
-        rows.push(El::new(doc, "tr")?.children(cells));
+        rows.push(El::new(doc, "tr").children(cells));
     }
-    let table = El::new(doc, "table")?
+    let table = El::new(doc, "table")
         .class("lf-lock")
         .attr("aria-label", lang.text("stmt.lane"))
         .children(rows);
-    Ok(El::new(doc, "div")?
+    El::new(doc, "div")
         .class("lf-lock-scroll")
         .attr("tabindex", "0")
-        .child(table))
+        .child(table)
 }
 
-fn side(doc: &Document, lang: Lang, side: &SideView) -> Result<El, JsValue> {
-    let p = |class: &str, text: &str| -> Result<El, JsValue> {
-        Ok(El::new(doc, "p")?.class(class).text(text))
-    };
+fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
+    let p = |class: &str, text: &str| -> El { El::new(doc, "p").class(class).text(text) };
     let mut actors = Vec::with_capacity(side.actors.len());
     for actor in &side.actors {
         let mut lines = Vec::with_capacity(actor.lines.len());
         for line in &actor.lines {
             lines.push(
-                El::new(doc, "li")?
+                El::new(doc, "li")
                     .attr("data-state", line.state)
-                    .child(El::new(doc, "code")?.text(line.sql))
-                    .child(El::new(doc, "span")?.text(&line.tag)),
+                    .child(El::new(doc, "code").text(line.sql))
+                    .child(El::new(doc, "span").text(&line.tag)),
             );
         }
         actors.push(
-            El::new(doc, "div")?
-                .child(El::new(doc, "h5")?.text(&actor.name))
-                .child(El::new(doc, "ol")?.children(lines)),
+            El::new(doc, "div")
+                .child(El::new(doc, "h5").text(&actor.name))
+                .child(El::new(doc, "ol").children(lines)),
         );
     }
     let mut parts = vec![
-        El::new(doc, "h4")?.text(&side.title),
-        lane_table(doc, lang, &side.lane)?,
-        p("lf-lock-text", &side.lane.text)?,
-        El::new(doc, "div")?.class("lf-actors").children(actors),
+        El::new(doc, "h4").text(&side.title),
+        lane_table(doc, lang, &side.lane),
+        p("lf-lock-text", &side.lane.text),
+        El::new(doc, "div").class("lf-actors").children(actors),
     ];
     if let Some(now) = &side.now {
-        parts.push(p("lf-said", &now.said)?);
+        parts.push(p("lf-said", &now.said));
         if !now.sql.is_empty() {
-            parts.push(El::new(doc, "pre")?.class("lf-naive-sql").text(now.sql));
+            parts.push(El::new(doc, "pre").class("lf-naive-sql").text(now.sql));
         }
         if !now.params.is_empty() {
-            parts.push(p("lf-muted", &now.params)?);
+            parts.push(p("lf-muted", &now.params));
         }
     }
-    parts.push(p("lf-holding", &side.holding)?);
+    parts.push(p("lf-holding", &side.holding));
     if let Some(verdict) = &side.verdict {
         let class = if verdict.harm {
             "lf-harm-note"
         } else {
             "lf-ok"
         };
-        parts.push(p(class, &verdict.text)?);
+        parts.push(p(class, &verdict.text));
     }
-    Ok(El::new(doc, "section")?
+    El::new(doc, "section")
         .class("lf-side")
         .attr("data-side", side.kind)
-        .children(parts))
+        .children(parts)
 }

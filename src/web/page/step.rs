@@ -19,13 +19,13 @@ pub(super) fn draw(
 ) -> Result<(), JsValue> {
     let t = |key: &str| lang.text(key).to_owned();
     let Some(view) = view else {
-        let none = El::new(doc, "p")?.class("lf-summary").text(&t("step.none"));
+        let none = El::new(doc, "p").class("lf-summary").text(&t("step.none"));
         return replace_children(&parts.step, [none]);
     };
     let mut blocks = Vec::new();
     if let Some(summary) = &view.summary {
         blocks.push(
-            El::new(doc, "p")?
+            El::new(doc, "p")
                 .class("lf-summary")
                 .attr("data-result", summary.result)
                 .text(&summary.text),
@@ -37,42 +37,38 @@ pub(super) fn draw(
         } else {
             ("lf-verdict lf-rejected", "verdict.rejected")
         };
-        let mut card = El::new(doc, "div")?
+        let mut card = El::new(doc, "div")
             .class(class)
-            .child(El::new(doc, "strong")?.text(&t(key)))
-            .child(
-                El::new(doc, "span")?
-                    .class("lf-reason")
-                    .text(&verdict.words),
-            );
+            .child(El::new(doc, "strong").text(&t(key)))
+            .child(El::new(doc, "span").class("lf-reason").text(&verdict.words));
         if let (Some(name), Some(code)) = (&verdict.reason_name, verdict.reason) {
-            let chip = El::new(doc, "span")?
+            let chip = El::new(doc, "span")
                 .class("lf-reason-chip")
-                .child(El::new(doc, "span")?.text(name))
-                .child(El::new(doc, "code")?.text(code));
+                .child(El::new(doc, "span").text(name))
+                .child(El::new(doc, "code").text(code));
             card = card.child(chip);
         }
         blocks.push(card);
     }
     if let Some(point) = &view.point {
-        blocks.push(point_box(doc, point)?);
+        blocks.push(point_box(doc, point));
     }
     if !view.conditions.is_empty() {
-        blocks.push(El::new(doc, "h4")?.text(&t("verdict.side_by_side")));
+        blocks.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
         blocks.push(conditions(doc, lang, &view.conditions)?);
     }
-    blocks.push(El::new(doc, "h4")?.text(&t("sql.title")));
+    blocks.push(El::new(doc, "h4").text(&t("sql.title")));
     if view.statements.is_empty() {
-        blocks.push(El::new(doc, "p")?.class("lf-muted").text(&t("sql.none")));
+        blocks.push(El::new(doc, "p").class("lf-muted").text(&t("sql.none")));
     } else {
         let mut items = Vec::with_capacity(view.statements.len());
         for statement in &view.statements {
-            items.push(statement_item(doc, statement)?);
+            items.push(statement_item(doc, statement));
         }
-        blocks.push(El::new(doc, "ol")?.class("lf-sql").children(items));
+        blocks.push(El::new(doc, "ol").class("lf-sql").children(items));
     }
     if !view.changes.is_empty() {
-        blocks.push(El::new(doc, "h4")?.text(&t("row.title")));
+        blocks.push(El::new(doc, "h4").text(&t("row.title")));
         blocks.extend(changes(doc, lang, &view.changes)?);
     }
     replace_children(&parts.step, blocks)
@@ -80,46 +76,42 @@ pub(super) fn draw(
 
 /// A course point of the chapter: its heading, its text, and the claim it
 /// is about when it shows one.
-fn point_box(doc: &Document, point: &PointView) -> Result<El, JsValue> {
-    let mut card = El::new(doc, "div")?
+fn point_box(doc: &Document, point: &PointView) -> El {
+    let mut card = El::new(doc, "div")
         .class("lf-point")
         .attr("data-point", point.key)
-        .child(El::new(doc, "h4")?.text(&point.title))
-        .child(El::new(doc, "p")?.text(&point.text));
+        .child(El::new(doc, "h4").text(&point.title))
+        .child(El::new(doc, "p").text(&point.text));
     if let Some(code) = &point.code {
-        card = card.child(El::new(doc, "pre")?.text(code));
+        card = card.child(El::new(doc, "pre").text(code));
     }
-    Ok(card)
+    card
 }
 
 /// The stamp and the row side by side, the failed conditions marked.
 fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> Result<El, JsValue> {
     let titles = ["verdict.field", "verdict.expected", "verdict.current"].map(|key| lang.text(key));
-    let mut rows = vec![header_row(doc, titles)?];
+    let mut rows = vec![header_row(doc, titles)];
     for line in lines {
-        let row = El::new(doc, "tr")?.children([
-            El::new(doc, "th")?.attr("scope", "row").text(line.field),
-            El::new(doc, "td")?.text(&line.expected),
-            El::new(doc, "td")?.text(&line.current),
+        let row = El::new(doc, "tr").children([
+            El::new(doc, "th").attr("scope", "row").text(line.field),
+            El::new(doc, "td").text(&line.expected),
+            El::new(doc, "td").text(&line.current),
         ]);
         if line.differs {
             row.0.set_attribute("class", "lf-differs")?;
         }
         rows.push(row);
     }
-    Ok(El::new(doc, "table")?
+    Ok(El::new(doc, "table")
         .class("lf-compare-table")
         .children(rows))
 }
 
-fn statement_item(doc: &Document, statement: &StatementView) -> Result<El, JsValue> {
-    let mut item = El::new(doc, "li")?.child(El::new(doc, "pre")?.text(statement.sql));
+fn statement_item(doc: &Document, statement: &StatementView) -> El {
+    let mut item = El::new(doc, "li").child(El::new(doc, "pre").text(statement.sql));
     if !statement.params.is_empty() {
-        item = item.child(
-            El::new(doc, "p")?
-                .class("lf-params")
-                .text(&statement.params),
-        );
+        item = item.child(El::new(doc, "p").class("lf-params").text(&statement.params));
     }
     if let Some(effect) = &statement.effect {
         let class = if statement.refusal {
@@ -127,9 +119,9 @@ fn statement_item(doc: &Document, statement: &StatementView) -> Result<El, JsVal
         } else {
             "lf-effect"
         };
-        item = item.child(El::new(doc, "p")?.class(class).text(effect));
+        item = item.child(El::new(doc, "p").class(class).text(effect));
     }
-    Ok(item)
+    item
 }
 
 /// The rows before and after, changed cells marked; a row that did not
@@ -139,37 +131,35 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>
     let mut rows = vec![header_row(
         doc,
         std::iter::once("").chain(COLUMNS.iter().copied()),
-    )?];
+    )];
     for change in changes {
         for (label, cells, after) in [
             ("row.before", &change.before, false),
             ("row.after", &change.after, true),
         ] {
             let mut line = vec![
-                El::new(doc, "th")?
+                El::new(doc, "th")
                     .attr("scope", "row")
                     .text(lang.text(label)),
             ];
             for (text, changed) in cells.iter().zip(&change.changed) {
-                let td = El::new(doc, "td")?.text(text);
+                let td = El::new(doc, "td").text(text);
                 if after && *changed {
                     td.0.set_attribute("class", "lf-changed")?;
                     td.0.set_attribute("title", lang.text("row.changed"))?;
                 }
                 line.push(td);
             }
-            rows.push(El::new(doc, "tr")?.children(line));
+            rows.push(El::new(doc, "tr").children(line));
         }
         if change.unchanged() {
             let said = format!("{}: {}", change.id, lang.text("row.unchanged"));
-            blocks.push(El::new(doc, "p")?.class("lf-unchanged").text(&said));
+            blocks.push(El::new(doc, "p").class("lf-unchanged").text(&said));
         }
     }
-    let table = El::new(doc, "table")?.class("lf-rows").children(rows);
+    let table = El::new(doc, "table").class("lf-rows").children(rows);
     // Focusable, so the keyboard can scroll a wide table.
-    let scroll = El::new(doc, "div")?
-        .class("lf-scroll")
-        .attr("tabindex", "0");
+    let scroll = El::new(doc, "div").class("lf-scroll").attr("tabindex", "0");
     blocks.push(scroll.child(table));
     Ok(blocks)
 }

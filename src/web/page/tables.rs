@@ -10,23 +10,23 @@ use crate::playground::explain::COLUMNS;
 use crate::playground::view::{ReceiverView, TableRow};
 
 pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) -> Result<(), JsValue> {
-    let mut lines = vec![header_row(doc, COLUMNS.iter().copied())?];
+    let mut lines = vec![header_row(doc, COLUMNS.iter().copied())];
     for row in rows {
         let mut cells = Vec::with_capacity(row.cells.len());
         for text in &row.cells {
-            cells.push(El::new(doc, "td")?.text(text));
+            cells.push(El::new(doc, "td").text(text));
         }
         lines.push(
-            El::new(doc, "tr")?
+            El::new(doc, "tr")
                 .attr("data-state", row.state)
                 .children(cells),
         );
     }
-    let table = El::new(doc, "table")?.class("lf-rows").children(lines);
+    let table = El::new(doc, "table").class("lf-rows").children(lines);
     replace_children(
         &parts.table,
         // Focusable, so the keyboard can scroll a wide table.
-        [El::new(doc, "div")?
+        [El::new(doc, "div")
             .class("lf-scroll")
             .attr("tabindex", "0")
             .child(table)],
@@ -40,20 +40,20 @@ pub(super) fn draw_receiver(
     view: &ReceiverView,
 ) -> Result<(), JsValue> {
     let Some(total) = &view.total else {
-        let empty = El::new(doc, "p")?
+        let empty = El::new(doc, "p")
             .class("lf-muted")
             .text(lang.text("receiver.empty"));
         return replace_children(&parts.receiver, [empty]);
     };
     let mut items = Vec::with_capacity(view.items.len());
     for item in &view.items {
-        items.push(El::new(doc, "li")?.text(item));
+        items.push(El::new(doc, "li").text(item));
     }
     replace_children(
         &parts.receiver,
         [
-            El::new(doc, "ul")?.class("lf-ledger").children(items),
-            El::new(doc, "p")?.text(total),
+            El::new(doc, "ul").class("lf-ledger").children(items),
+            El::new(doc, "p").text(total),
         ],
     )
 }

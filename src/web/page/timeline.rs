@@ -20,12 +20,12 @@ pub(super) fn draw_lines(
 ) -> Result<(), JsValue> {
     // One template row, cloned per event: far fewer calls into the DOM
     // than building each row (2,000-event scenarios load in time).
-    let template = El::new(doc, "li")?.class("lf-event").children([
-        El::new(doc, "span")?.class("lf-at"),
-        El::new(doc, "span")?.class("lf-who"),
-        El::new(doc, "span")?.class("lf-what"),
-        El::new(doc, "span")?.class("lf-detail"),
-        El::new(doc, "span")?.class("lf-result"),
+    let template = El::new(doc, "li").class("lf-event").children([
+        El::new(doc, "span").class("lf-at"),
+        El::new(doc, "span").class("lf-who"),
+        El::new(doc, "span").class("lf-what"),
+        El::new(doc, "span").class("lf-detail"),
+        El::new(doc, "span").class("lf-result"),
     ]);
     let mut rows = Vec::with_capacity(view.events.len());
     for (index, line) in view.events.iter().enumerate() {

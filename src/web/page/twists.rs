@@ -15,17 +15,17 @@ pub(super) fn draw(
     lang: Lang,
     actors: &[String],
 ) -> Result<(), JsValue> {
-    let mut groups = vec![El::new(doc, "span")?.text(lang.text("twist.title"))];
+    let mut groups = vec![El::new(doc, "span").text(lang.text("twist.title"))];
     for worker in actors {
-        let mut group = El::new(doc, "span")?
+        let mut group = El::new(doc, "span")
             .class("lf-twist")
             .attr("role", "group")
             .attr("aria-label", worker)
-            .child(El::new(doc, "strong")?.text(worker));
+            .child(El::new(doc, "strong").text(worker));
         for twist in ["stall", "crash", "restart"] {
             let label = lang.text(&format!("twist.{twist}")).to_owned();
             let button =
-                El::button(doc, "twist", &label)?.attr("data-arg", &format!("{twist}:{worker}"));
+                El::button(doc, "twist", &label).attr("data-arg", &format!("{twist}:{worker}"));
             group = group.child(button.attr("aria-label", &format!("{worker}: {label}")));
         }
         groups.push(group);

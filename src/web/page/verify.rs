@@ -14,14 +14,14 @@ use crate::playground::view::{Light, OrderingsView, VerifyView};
 
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.
-pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Element), JsValue> {
-    let body = El::new(doc, "div")?.class("lf-body");
+pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
+    let body = El::new(doc, "div").class("lf-body");
     let body_ref = body.0.clone();
-    let panel = El::new(doc, "details")?
+    let panel = El::new(doc, "details")
         .class("lf-panel lf-verify")
-        .child(El::new(doc, "summary")?.text(lang.text("verify.title")))
+        .child(El::new(doc, "summary").text(lang.text("verify.title")))
         .child(body);
-    Ok((panel, body_ref))
+    (panel, body_ref)
 }
 
 /// Draws the panel, opening it if the session did (a chapter about it);
@@ -39,30 +39,30 @@ pub(super) fn draw(
         lang.text("verify.fenced"),
         &view.naive_name,
     ];
-    let mut rows = vec![header_row(doc, titles)?];
+    let mut rows = vec![header_row(doc, titles)];
     for row in &view.rows {
-        rows.push(El::new(doc, "tr")?.children([
-            El::new(doc, "th")?.attr("scope", "row").text(&row.name),
-            light(doc, &row.fenced)?,
-            light(doc, &row.naive)?,
+        rows.push(El::new(doc, "tr").children([
+            El::new(doc, "th").attr("scope", "row").text(&row.name),
+            light(doc, &row.fenced),
+            light(doc, &row.naive),
         ]));
     }
     let mut children = vec![
-        El::new(doc, "table")?
+        El::new(doc, "table")
             .class("lf-verify-table")
             .children(rows),
-        El::new(doc, "p")?.class("lf-verify-note").text(&view.note),
+        El::new(doc, "p").class("lf-verify-note").text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children)?;
     replace_children(&parts.verify, children)
 }
 
 /// One invariant on one side: its words, and `data-holds` for the colour.
-fn light(doc: &Document, light: &Light) -> Result<El, JsValue> {
+fn light(doc: &Document, light: &Light) -> El {
     let holds = if light.holds { "true" } else { "false" };
-    Ok(El::new(doc, "td")?
+    El::new(doc, "td")
         .attr("data-holds", holds)
-        .text(&light.text))
+        .text(&light.text)
 }
 
 /// The orderings part: the summary, the count button or the counts, and
@@ -73,46 +73,46 @@ fn orderings(
     view: &OrderingsView,
     parts: &mut Vec<El>,
 ) -> Result<(), JsValue> {
-    parts.push(El::new(doc, "p")?.class("lf-muted").text(&view.summary));
+    parts.push(El::new(doc, "p").class("lf-muted").text(&view.summary));
     if let Some(label) = &view.count {
-        parts.push(El::button(doc, "count-orderings", label)?.class("lf-primary"));
+        parts.push(El::button(doc, "count-orderings", label).class("lf-primary"));
     }
     if let Some(table) = &view.table {
         let titles = std::iter::once("").chain(table.columns.iter().map(String::as_str));
-        let mut rows = vec![header_row(doc, titles)?];
+        let mut rows = vec![header_row(doc, titles)];
         for row in &table.rows {
-            let mut line = El::new(doc, "tr")?
-                .child(El::new(doc, "th")?.attr("scope", "row").text(&row.label));
+            let mut line =
+                El::new(doc, "tr").child(El::new(doc, "th").attr("scope", "row").text(&row.label));
             for (cell, zero) in row.cells.iter().zip(&row.zero) {
                 let holds = if *zero { "true" } else { "false" };
-                line = line.child(El::new(doc, "td")?.attr("data-holds", holds).text(cell));
+                line = line.child(El::new(doc, "td").attr("data-holds", holds).text(cell));
             }
             rows.push(line);
         }
-        let mut open = El::new(doc, "tr")?.child(
-            El::new(doc, "th")?
+        let mut open = El::new(doc, "tr").child(
+            El::new(doc, "th")
                 .attr("scope", "row")
                 .text(lang.text("verify.shortest")),
         );
         for button in &table.open {
-            let cell = El::new(doc, "td")?;
+            let cell = El::new(doc, "td");
             open = open.child(match button {
                 Some(button) => cell.child(
-                    El::button(doc, "open-shortest", &button.label)?.attr("data-arg", button.id),
+                    El::button(doc, "open-shortest", &button.label).attr("data-arg", button.id),
                 ),
                 None => cell.text("—"),
             });
         }
         rows.push(open);
         parts.push(
-            El::new(doc, "table")?
+            El::new(doc, "table")
                 .class("lf-verify-table")
                 .children(rows),
         );
-        parts.push(El::new(doc, "p")?.class("lf-verify-note").text(&table.note));
+        parts.push(El::new(doc, "p").class("lf-verify-note").text(&table.note));
     }
     if let Some(opened) = &view.opened {
-        parts.push(El::new(doc, "p")?.class("lf-verify-note").text(opened));
+        parts.push(El::new(doc, "p").class("lf-verify-note").text(opened));
     }
     Ok(())
 }
