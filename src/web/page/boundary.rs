@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement};
 
 use super::dom::El;
@@ -45,7 +44,7 @@ impl Slider {
         (slider, [label, input, value, cost])
     }
 
-    fn show(&self, view: &SliderView) -> Result<(), JsValue> {
+    fn show(&self, view: &SliderView) {
         match view {
             SliderView::Enabled {
                 label,
@@ -60,17 +59,16 @@ impl Slider {
                 self.input.set_value(&value.to_string());
                 self.input.set_disabled(false);
                 self.label.set_text_content(Some(label));
-                self.input.set_attribute("aria-label", label)?;
+                let _ = self.input.set_attribute("aria-label", label);
                 self.value.set_text_content(Some(readout));
                 self.cost.set_text_content(cost.as_deref());
-                self.input.set_attribute("aria-valuetext", readout)
+                let _ = self.input.set_attribute("aria-valuetext", readout);
             }
             SliderView::Disabled { why } => {
                 self.input.set_disabled(true);
                 self.label.set_text_content(Some(why));
                 self.value.set_text_content(None);
                 self.cost.set_text_content(None);
-                Ok(())
             }
         }
     }
@@ -96,8 +94,8 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Slider, Slider) {
 }
 
 /// Both sliders, for the learner's place.
-pub(super) fn draw(parts: &Parts, view: &PositionView) -> Result<(), JsValue> {
-    parts.finish.show(&view.finish)?;
+pub(super) fn draw(parts: &Parts, view: &PositionView) {
+    parts.finish.show(&view.finish);
     parts.lease.show(&view.lease)
 }
 

@@ -41,7 +41,7 @@ impl Page {
             refill_editor,
             state.share_status.as_deref(),
         )?;
-        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors)?;
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors);
         drop((state, borrowed));
         self.show_statements()
     }
@@ -69,17 +69,17 @@ impl Page {
         };
         let lang = state.session.lang;
         parts.narration.set_text_content(Some(&view.narration));
-        skeleton::show_notice(parts, view.notice.as_deref())?;
-        skeleton::show_controls(parts, lang, &view, state.playing)?;
-        timeline::draw_marks(parts, &view)?;
-        prompt::draw(&self.doc, parts, &view.prompt)?;
-        lanes::draw(&self.doc, &parts.lanes, &view.lanes)?;
-        step::draw(&self.doc, parts, lang, view.step.as_ref())?;
-        tables::draw_table(&self.doc, parts, &view.table)?;
-        tables::draw_receiver(&self.doc, parts, lang, &view.receiver)?;
-        compare::draw(&self.doc, parts, lang, view.compare.as_ref())?;
-        verify::draw(&self.doc, parts, lang, view.verify.as_ref())?;
-        boundary::draw(parts, &view)?;
+        skeleton::show_notice(parts, view.notice.as_deref());
+        skeleton::show_controls(parts, lang, &view, state.playing);
+        timeline::draw_marks(parts, &view);
+        prompt::draw(&self.doc, parts, &view.prompt);
+        lanes::draw(&self.doc, &parts.lanes, &view.lanes);
+        step::draw(&self.doc, parts, lang, view.step.as_ref());
+        tables::draw_table(&self.doc, parts, &view.table);
+        tables::draw_receiver(&self.doc, parts, lang, &view.receiver);
+        compare::draw(&self.doc, parts, lang, view.compare.as_ref());
+        verify::draw(&self.doc, parts, lang, view.verify.as_ref());
+        boundary::draw(parts, &view);
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));
         }
@@ -99,11 +99,11 @@ impl Page {
     }
 
     /// The lanes alone, for a new width.
-    pub(super) fn redraw_lanes(&self) -> Result<(), JsValue> {
+    pub(super) fn redraw_lanes(&self) {
         let state = self.state.borrow();
         let parts = self.parts.borrow();
         let Some(parts) = parts.as_ref() else {
-            return Ok(());
+            return;
         };
         let drawn = view::lanes(&state.session, self.lanes_width.get());
         lanes::draw(&self.doc, &parts.lanes, &drawn)

@@ -19,7 +19,7 @@ pub(super) struct Observer {
 }
 
 /// Draws `view` into the panel's body.
-pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) -> Result<(), JsValue> {
+pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) {
     let mut shapes = vec![El::svg(doc, "title").text(&view.summary)];
     for shape in &view.shapes {
         shapes.push(element(doc, shape));
@@ -91,9 +91,7 @@ pub(super) fn watch(page: &Rc<Page>, lanes: &Element) -> Result<(), JsValue> {
             let width = entry.content_rect().width().round();
             if width > 0.0 && width != page.lanes_width.get() {
                 page.lanes_width.set(width);
-                if let Err(err) = page.redraw_lanes() {
-                    web_sys::console::error_2(&"leasefence:".into(), &err);
-                }
+                page.redraw_lanes();
             }
         });
         let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref())?;

@@ -250,7 +250,7 @@ impl Page {
                 | UserAction::OpenShortest(_)
         );
         let redraw = self.apply(action)?;
-        self.keep_progress()?;
+        self.keep_progress();
         match redraw {
             Redraw::Nothing if moves_address => return address::write(self),
             Redraw::Nothing => return Ok(()),
@@ -283,18 +283,17 @@ impl Page {
 
     /// Marks the chapter finished when the learner reaches its end, keeps
     /// that for the next visit, and marks it in the picker.
-    fn keep_progress(&self) -> Result<(), JsValue> {
+    fn keep_progress(&self) {
         let mut state = self.state.borrow_mut();
         if !state.session.note_progress() {
-            return Ok(());
+            return;
         }
         progress::save(&self.window, state.session.progress());
         let options = view::chapter_options(&state.session);
         let chapter = state.session.stepper.chapter.clone();
         drop(state);
-        match self.parts.borrow().as_ref() {
-            Some(parts) => skeleton::show_chapters(&self.doc, parts, &options, &chapter),
-            None => Ok(()),
+        if let Some(parts) = self.parts.borrow().as_ref() {
+            skeleton::show_chapters(&self.doc, parts, &options, &chapter);
         }
     }
 

@@ -3,14 +3,13 @@
 //! field), then the feedback and the score.
 
 use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
 use super::dom::{El, replace_children};
 use super::skeleton::Parts;
 use crate::playground::view::PromptView;
 
-pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(), JsValue> {
+pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) {
     let mut children = Vec::new();
     if let Some(question) = &view.question {
         children.push(El::new(doc, "span").text(&question.text));
@@ -30,7 +29,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) -> Result<(
         children.push(button.class("lf-primary"));
     }
     let open = if children.is_empty() { "false" } else { "true" };
-    parts.prompt.set_attribute("data-open", open)?;
+    let _ = parts.prompt.set_attribute("data-open", open);
     replace_children(&parts.prompt, children)
 }
 

@@ -60,7 +60,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let state = page.state.borrow();
     let lang = state.session.lang;
     let root = &page.root;
-    dress_root(root, lang, state.compact)?;
+    dress_root(root, lang, state.compact);
 
     // A link to share only where the URL is the learner's (not an iframe's).
     let shares = state.use_hash && !state.compact;
@@ -78,15 +78,15 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             play_button,
             steps,
         },
-    ) = controls(doc, lang, state.speed_ms)?;
+    ) = controls(doc, lang, state.speed_ms);
     let prompt = El::new(doc, "div").class("lf-prompt").attr("role", "group");
     let (grid, lanes_panel, bodies) = grid(doc, lang)?;
     let (boundary_panel, finish, lease) = boundary::build(doc, lang);
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
-    let (statements_panel, statements) = super::statements::build(doc, lang)?;
+    let (statements_panel, statements) = super::statements::build(doc, lang);
     let (verify_panel, verify) = super::verify::build(doc, lang);
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang);
-    let predict = predict_toggle(doc, lang, state.session.stepper.predict)?;
+    let predict = predict_toggle(doc, lang, state.session.stepper.predict);
     let parts = Parts {
         notice: notice.0.clone(),
         narration: narration.0.clone(),
@@ -138,17 +138,17 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             footer,
             El(parts.live.clone()),
         ],
-    )?;
+    );
     Ok(parts)
 }
 
 /// The playground's own element: its language, a place in the tab order
 /// (its keys work once it has the focus) and its name.
-fn dress_root(root: &Element, lang: Lang, compact: bool) -> Result<(), JsValue> {
-    root.set_attribute("lang", lang.tag())?;
-    root.set_attribute("tabindex", "0")?;
-    root.set_attribute("aria-label", lang.text("app.title"))?;
-    root.set_attribute("class", if compact { "lf lf-compact" } else { "lf" })
+fn dress_root(root: &Element, lang: Lang, compact: bool) {
+    let _ = root.set_attribute("lang", lang.tag());
+    let _ = root.set_attribute("tabindex", "0");
+    let _ = root.set_attribute("aria-label", lang.text("app.title"));
+    let _ = root.set_attribute("class", if compact { "lf lf-compact" } else { "lf" });
 }
 
 /// Where announcements are made for screen readers (politely: after what
@@ -251,17 +251,17 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
 }
 
 /// The checkbox that turns prediction on.
-fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> Result<El, JsValue> {
+fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> El {
     let checkbox = El::new(doc, "input")
         .attr("type", "checkbox")
         .attr("data-action", "predict");
     if on {
-        checkbox.0.set_attribute("checked", "")?;
+        let _ = checkbox.0.set_attribute("checked", "");
     }
-    Ok(El::new(doc, "label")
+    El::new(doc, "label")
         .class("lf-predict-toggle")
         .child(checkbox)
-        .child(El::new(doc, "span").text(lang.text("predict.toggle"))))
+        .child(El::new(doc, "span").text(lang.text("predict.toggle")))
 }
 
 /// The chapter picker, empty: [`show_scenario`] fills it from the view.
@@ -279,7 +279,7 @@ struct Handles {
 }
 
 /// The playback controls, and their [`Handles`].
-fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), JsValue> {
+fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
     let t = |key: &str| lang.text(key).to_owned();
     let speed = El::new(doc, "select").attr("data-action", "speed");
     for (ms, name) in SPEEDS {
@@ -287,9 +287,9 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), 
             .attr("value", &ms.to_string())
             .text(lang.text(&format!("controls.speed.{name}")));
         if ms == speed_ms {
-            option.0.set_attribute("selected", "")?;
+            let _ = option.0.set_attribute("selected", "");
         }
-        speed.0.append_child(&option.0)?;
+        let _ = speed.0.append_child(&option.0);
     }
     let seek = El::new(doc, "input")
         .attr("type", "range")
@@ -341,7 +341,7 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> Result<(El, Handles), 
                 .class("lf-keys")
                 .text(&t("controls.keys")),
         ]);
-    Ok((controls, handles))
+    (controls, handles)
 }
 
 /// The fencing off vs on panel, closed, and its body.
@@ -414,9 +414,9 @@ pub(super) fn show_scenario(
     refill_editor: bool,
     share_status: Option<&str>,
 ) -> Result<(), JsValue> {
-    show_chapters(doc, parts, &view.chapters, &view.chapter)?;
+    show_chapters(doc, parts, &view.chapters, &view.chapter);
     if view.compare_open {
-        parts.compare_panel.set_attribute("open", "")?;
+        let _ = parts.compare_panel.set_attribute("open", "");
     }
     if refill_editor {
         parts.editor.set_value(&view.editor_text);
@@ -432,7 +432,7 @@ pub(super) fn show_chapters(
     parts: &Parts,
     chapters: &[ChapterOption],
     chosen: &str,
-) -> Result<(), JsValue> {
+) {
     let mut options = Vec::with_capacity(chapters.len());
     for option in chapters {
         options.push(
@@ -441,9 +441,8 @@ pub(super) fn show_chapters(
                 .text(&option.label),
         );
     }
-    replace_children(&parts.chapter_select, options)?;
+    replace_children(&parts.chapter_select, options);
     parts.chapter_select.set_value(chosen);
-    Ok(())
 }
 
 /// The editor's status line; a refusal opens the editor so it is seen.
@@ -454,14 +453,14 @@ fn show_status(parts: &Parts, status: Option<&Status>) -> Result<(), JsValue> {
     };
     let refused = status.kind == Said::Refused;
     parts.editor_status.set_text_content(Some(&status.text));
-    parts
+    let _ = parts
         .editor_status
-        .set_attribute("data-said", status.kind.name())?;
-    parts
+        .set_attribute("data-said", status.kind.name());
+    let _ = parts
         .editor_status
-        .set_attribute("role", if refused { "alert" } else { "status" })?;
+        .set_attribute("role", if refused { "alert" } else { "status" });
     if refused {
-        parts.editor_panel.set_attribute("open", "")?;
+        let _ = parts.editor_panel.set_attribute("open", "");
     }
     Ok(())
 }
@@ -479,17 +478,12 @@ pub(super) fn show_editor(page: &Page, text: Option<&str>) -> Result<(), JsValue
 }
 
 /// The controls' position label, scrub bar and play button.
-pub(super) fn show_controls(
-    parts: &Parts,
-    lang: Lang,
-    view: &PositionView,
-    playing: bool,
-) -> Result<(), JsValue> {
+pub(super) fn show_controls(parts: &Parts, lang: Lang, view: &PositionView, playing: bool) {
     parts.seek.set_max(&view.total.to_string());
     parts.seek.set_value(&view.position.to_string());
-    parts
+    let _ = parts
         .seek
-        .set_attribute("aria-valuetext", &view.position_text)?;
+        .set_attribute("aria-valuetext", &view.position_text);
     parts.position.set_text_content(Some(&view.position_text));
     mark_ends(&parts.steps, view.position, view.total);
     let (icon, key) = if playing {
@@ -499,18 +493,18 @@ pub(super) fn show_controls(
     };
     let button = &parts.play_button;
     button.set_text_content(Some(icon));
-    button.set_attribute("aria-label", lang.text(key))?;
-    button.set_attribute("title", lang.text(key))?;
-    button.set_attribute("aria-pressed", if playing { "true" } else { "false" })
+    let _ = button.set_attribute("aria-label", lang.text(key));
+    let _ = button.set_attribute("title", lang.text(key));
+    let _ = button.set_attribute("aria-pressed", if playing { "true" } else { "false" });
 }
 
 /// The notice above the narration, shown only when there is one.
-pub(super) fn show_notice(parts: &Parts, notice: Option<&str>) -> Result<(), JsValue> {
+pub(super) fn show_notice(parts: &Parts, notice: Option<&str>) {
     parts.notice.set_text_content(notice);
-    match notice {
+    let _ = match notice {
         Some(_) => parts.notice.remove_attribute("hidden"),
         None => parts.notice.set_attribute("hidden", ""),
-    }
+    };
 }
 
 /// After a language switch the button was redrawn: keep the keyboard on it.

@@ -27,14 +27,15 @@ pub(super) struct Panel {
 }
 
 /// Builds the panel, closed and empty: [`draw`] fills it.
-pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> {
+pub(super) fn build(doc: &Document, lang: Lang) -> (El, Panel) {
     let t = |key: &str| lang.text(key).to_owned();
     let race = El::new(doc, "select").attr("data-action", "race");
     for choice in Race::ALL {
         let name = choice.name();
         let option = El::new(doc, "option").attr("value", name);
-        race.0
-            .append_child(&option.text(&t(&format!("stmt.race.{name}"))).0)?;
+        let _ = race
+            .0
+            .append_child(&option.text(&t(&format!("stmt.race.{name}"))).0);
     }
     let button = |arg: &str, icon: &str, key: &str| -> El {
         El::button(doc, "stmt", icon)
@@ -104,7 +105,7 @@ pub(super) fn build(doc: &Document, lang: Lang) -> Result<(El, Panel), JsValue> 
         .child(cut)
         .child(switch)
         .child(body);
-    Ok((details, panel))
+    (details, panel)
 }
 
 /// Draws the panel; a closed one is left as it was.
@@ -115,7 +116,7 @@ pub(super) fn draw(
     view: Option<&StatementsView>,
 ) -> Result<(), JsValue> {
     let Some(view) = view else { return Ok(()) };
-    panel.details.set_attribute("open", "")?;
+    let _ = panel.details.set_attribute("open", "");
     panel.race.set_value(view.race.name());
     panel.position.set_text_content(Some(&view.position_text));
     mark_ends(&panel.steps, view.position, view.total);
@@ -123,15 +124,15 @@ pub(super) fn draw(
         button.set_text_content(Some(&side.name));
     }
     panel.cut.set_text_content(view.cut.as_deref());
-    panel
+    let _ = panel
         .cut
-        .toggle_attribute_with_force("hidden", view.cut.is_none())?;
+        .toggle_attribute_with_force("hidden", view.cut.is_none());
     let focused = focused_lane(doc);
     let mut sides = Vec::with_capacity(view.sides.len());
     for side in &view.sides {
         sides.push(self::side(doc, lang, side));
     }
-    replace_children(&panel.body, sides)?;
+    replace_children(&panel.body, sides);
     refocus_lane(&panel.body, focused.as_deref())?;
     // Where the latest column is comes from layout: read it in the next
     // frame, with the layout the browser does then anyway, rather than

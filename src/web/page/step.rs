@@ -2,7 +2,6 @@
 //! the SQL with its bound values (the refusal marked), and the rows before
 //! and after with the changed cells marked.
 
-use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
 use super::dom::{El, header_row, replace_children};
@@ -11,12 +10,7 @@ use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, Compared};
 use crate::playground::view::{ChangeView, PointView, StatementView, StepView};
 
-pub(super) fn draw(
-    doc: &Document,
-    parts: &Parts,
-    lang: Lang,
-    view: Option<&StepView>,
-) -> Result<(), JsValue> {
+pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {
     let t = |key: &str| lang.text(key).to_owned();
     let Some(view) = view else {
         let none = El::new(doc, "p").class("lf-summary").text(&t("step.none"));
@@ -55,7 +49,7 @@ pub(super) fn draw(
     }
     if !view.conditions.is_empty() {
         blocks.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
-        blocks.push(conditions(doc, lang, &view.conditions)?);
+        blocks.push(conditions(doc, lang, &view.conditions));
     }
     blocks.push(El::new(doc, "h4").text(&t("sql.title")));
     if view.statements.is_empty() {
@@ -69,7 +63,7 @@ pub(super) fn draw(
     }
     if !view.changes.is_empty() {
         blocks.push(El::new(doc, "h4").text(&t("row.title")));
-        blocks.extend(changes(doc, lang, &view.changes)?);
+        blocks.extend(changes(doc, lang, &view.changes));
     }
     replace_children(&parts.step, blocks)
 }
@@ -89,7 +83,7 @@ fn point_box(doc: &Document, point: &PointView) -> El {
 }
 
 /// The stamp and the row side by side, the failed conditions marked.
-fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> Result<El, JsValue> {
+fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> El {
     let titles = ["verdict.field", "verdict.expected", "verdict.current"].map(|key| lang.text(key));
     let mut rows = vec![header_row(doc, titles)];
     for line in lines {
@@ -99,13 +93,13 @@ fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> Result<El, JsVa
             El::new(doc, "td").text(&line.current),
         ]);
         if line.differs {
-            row.0.set_attribute("class", "lf-differs")?;
+            let _ = row.0.set_attribute("class", "lf-differs");
         }
         rows.push(row);
     }
-    Ok(El::new(doc, "table")
+    El::new(doc, "table")
         .class("lf-compare-table")
-        .children(rows))
+        .children(rows)
 }
 
 fn statement_item(doc: &Document, statement: &StatementView) -> El {
@@ -126,7 +120,7 @@ fn statement_item(doc: &Document, statement: &StatementView) -> El {
 
 /// The rows before and after, changed cells marked; a row that did not
 /// change says so.
-fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>, JsValue> {
+fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Vec<El> {
     let mut blocks = Vec::new();
     let mut rows = vec![header_row(
         doc,
@@ -145,8 +139,8 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>
             for (text, changed) in cells.iter().zip(&change.changed) {
                 let td = El::new(doc, "td").text(text);
                 if after && *changed {
-                    td.0.set_attribute("class", "lf-changed")?;
-                    td.0.set_attribute("title", lang.text("row.changed"))?;
+                    let _ = td.0.set_attribute("class", "lf-changed");
+                    let _ = td.0.set_attribute("title", lang.text("row.changed"));
                 }
                 line.push(td);
             }
@@ -161,5 +155,5 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Result<Vec<El>
     // Focusable, so the keyboard can scroll a wide table.
     let scroll = El::new(doc, "div").class("lf-scroll").attr("tabindex", "0");
     blocks.push(scroll.child(table));
-    Ok(blocks)
+    blocks
 }

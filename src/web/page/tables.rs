@@ -1,6 +1,5 @@
 //! The jobs table as it is now, and the receiver's ledger.
 
-use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
 use super::dom::{El, header_row, replace_children};
@@ -9,7 +8,7 @@ use crate::playground::Lang;
 use crate::playground::explain::COLUMNS;
 use crate::playground::view::{ReceiverView, TableRow};
 
-pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) -> Result<(), JsValue> {
+pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) {
     let mut lines = vec![header_row(doc, COLUMNS.iter().copied())];
     for row in rows {
         let mut cells = Vec::with_capacity(row.cells.len());
@@ -33,12 +32,7 @@ pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) -> Re
     )
 }
 
-pub(super) fn draw_receiver(
-    doc: &Document,
-    parts: &Parts,
-    lang: Lang,
-    view: &ReceiverView,
-) -> Result<(), JsValue> {
+pub(super) fn draw_receiver(doc: &Document, parts: &Parts, lang: Lang, view: &ReceiverView) {
     let Some(total) = &view.total else {
         let empty = El::new(doc, "p")
             .class("lf-muted")

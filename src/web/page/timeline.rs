@@ -30,7 +30,7 @@ pub(super) fn draw_lines(
     let mut rows = Vec::with_capacity(view.events.len());
     for (index, line) in view.events.iter().enumerate() {
         let row: Element = template.0.clone_node_with_deep(true)?.unchecked_into();
-        row.set_attribute("data-event", &index.to_string())?;
+        let _ = row.set_attribute("data-event", &index.to_string());
         let cells = row.children();
         for (slot, text) in [&line.at, &line.who, &line.what, &line.detail]
             .into_iter()
@@ -42,27 +42,28 @@ pub(super) fn draw_lines(
         }
         rows.push(El(row));
     }
-    replace_children(&parts.events, rows)?;
+    replace_children(&parts.events, rows);
     let class = if view.events.len() > 60 {
         "lf-events lf-long"
     } else {
         "lf-events"
     };
-    parts.events.set_attribute("class", class)
+    let _ = parts.events.set_attribute("class", class);
+    Ok(())
 }
 
 /// The marks that changed, and the current event kept in view inside the
 /// list (not the page).
-pub(super) fn draw_marks(parts: &Parts, view: &PositionView) -> Result<(), JsValue> {
+pub(super) fn draw_marks(parts: &Parts, view: &PositionView) {
     let items = parts.events.children();
     for mark in &view.marks {
         let Some(item) = items.item(mark.event as u32) else {
             continue;
         };
-        match mark.result {
-            Some(result) => item.set_attribute("data-result", result)?,
-            None => item.remove_attribute("data-result")?,
-        }
+        let _ = match mark.result {
+            Some(result) => item.set_attribute("data-result", result),
+            None => item.remove_attribute("data-result"),
+        };
         if let Some(span) = item.last_element_child() {
             span.set_text_content(
                 Some(&mark.text)
@@ -71,9 +72,9 @@ pub(super) fn draw_marks(parts: &Parts, view: &PositionView) -> Result<(), JsVal
             );
         }
         if mark.current {
-            item.set_attribute("aria-current", "step")?;
+            let _ = item.set_attribute("aria-current", "step");
         } else {
-            item.remove_attribute("aria-current")?;
+            let _ = item.remove_attribute("aria-current");
         }
     }
     // Reading a position forces layout, so short lists that never scroll
@@ -90,5 +91,4 @@ pub(super) fn draw_marks(parts: &Parts, view: &PositionView) -> Result<(), JsVal
             .events
             .set_scroll_top((current.offset_top() - 40).max(0));
     }
-    Ok(())
 }

@@ -2,19 +2,13 @@
 //! under the same name from where the learner stands. The core rewrites
 //! the timeline ([`crate::playground::twist`]); here are only the buttons.
 
-use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
 use crate::playground::Lang;
 
 /// One group of buttons per worker, under a short title.
-pub(super) fn draw(
-    doc: &Document,
-    container: &Element,
-    lang: Lang,
-    actors: &[String],
-) -> Result<(), JsValue> {
+pub(super) fn draw(doc: &Document, container: &Element, lang: Lang, actors: &[String]) {
     let mut groups = vec![El::new(doc, "span").text(lang.text("twist.title"))];
     for worker in actors {
         let mut group = El::new(doc, "span")

@@ -4,7 +4,6 @@
 //! [`VerifyView`] only; a state is said in words and a mark (✓, ✗), not
 //! by colour alone.
 
-use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use super::dom::{El, header_row, replace_children};
@@ -26,14 +25,9 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
 
 /// Draws the panel, opening it if the session did (a chapter about it);
 /// a closed one is left as it was.
-pub(super) fn draw(
-    doc: &Document,
-    parts: &Parts,
-    lang: Lang,
-    view: Option<&VerifyView>,
-) -> Result<(), JsValue> {
-    let Some(view) = view else { return Ok(()) };
-    parts.verify_panel.set_attribute("open", "")?;
+pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&VerifyView>) {
+    let Some(view) = view else { return };
+    let _ = parts.verify_panel.set_attribute("open", "");
     let titles = [
         lang.text("verify.invariant"),
         lang.text("verify.fenced"),
@@ -53,7 +47,7 @@ pub(super) fn draw(
             .children(rows),
         El::new(doc, "p").class("lf-verify-note").text(&view.note),
     ];
-    orderings(doc, lang, &view.orderings, &mut children)?;
+    orderings(doc, lang, &view.orderings, &mut children);
     replace_children(&parts.verify, children)
 }
 
@@ -67,12 +61,7 @@ fn light(doc: &Document, light: &Light) -> El {
 
 /// The orderings part: the summary, the count button or the counts, and
 /// what was opened.
-fn orderings(
-    doc: &Document,
-    lang: Lang,
-    view: &OrderingsView,
-    parts: &mut Vec<El>,
-) -> Result<(), JsValue> {
+fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<El>) {
     parts.push(El::new(doc, "p").class("lf-muted").text(&view.summary));
     if let Some(label) = &view.count {
         parts.push(El::button(doc, "count-orderings", label).class("lf-primary"));
@@ -114,5 +103,4 @@ fn orderings(
     if let Some(opened) = &view.opened {
         parts.push(El::new(doc, "p").class("lf-verify-note").text(opened));
     }
-    Ok(())
 }
