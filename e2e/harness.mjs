@@ -42,6 +42,11 @@ export async function start() {
   return { base, browser, stop };
 }
 
+// A step button at its end carries `aria-disabled="true"`, and
+// playwright's `click()` waits for such a button to be enabled: a test
+// that clicks one there hangs until its timeout instead of failing at
+// once. Read the attribute instead (e2e/statements.test.mjs).
+
 /** The scenario JSON as a link's `scenario=` value. */
 export const base64url = (text) => Buffer.from(text, "utf8").toString("base64url");
 

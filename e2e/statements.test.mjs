@@ -175,6 +175,11 @@ describe("statement panel", () => {
     assert.deepEqual(await shown(narrow), ["naive"]);
     await narrow.selectOption(".lf-statements select[data-action=race]", "timeline");
     assert.deepEqual(await pressed(narrow), ["실제 큐:false", "단순한 큐:true"]);
+    // A language switch rebuilds the page: the side picked stays.
+    await narrow.locator("[data-action=lang]").click();
+    await narrow.waitForSelector(".lf-statements[open] .lf-side[data-side=naive]");
+    assert.deepEqual(await shown(narrow), ["naive"]);
+    assert.deepEqual(await pressed(narrow), ["Real queue:false", "Naive queue:true"]);
     await done(narrow);
     const wide = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 800 });
     assert.deepEqual(await shown(wide), ["real", "naive"]);

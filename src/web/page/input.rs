@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::Page;
+use super::statements::Side;
 use crate::playground::races::{Move, Race};
 use crate::playground::session::Knob;
 use crate::playground::twist::Twist;
@@ -64,9 +65,9 @@ pub(super) enum UserAction {
     LoadHash,
     /// A move in the statement panel.
     Statements(Move),
-    /// Show the statement panel's `real` or `naive` side, where only one
-    /// fits (a matter of layout: the session does not change).
-    ShowSide(String),
+    /// Show one side of the statement panel, where only one fits (a
+    /// matter of layout: the session does not change).
+    ShowSide(Side),
 }
 
 /// Where a listener is attached.
@@ -212,6 +213,10 @@ fn action_for(event: &Event) -> Option<UserAction> {
         }
     }
     let source = target.closest("[data-action]").ok()??;
+    // A step button at its end has nothing to do (the keys are read above).
+    if source.get_attribute("aria-disabled").as_deref() == Some("true") {
+        return None;
+    }
     let kind = event.type_();
     let is_field = source.tag_name() == "INPUT" || source.tag_name() == "SELECT";
     // Buttons act on click; fields on input (sliders) or change.
@@ -236,7 +241,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         }
         "guess" => UserAction::Guess(arg == "accept"),
         "stmt" => UserAction::Statements(statement_move(&arg)?),
-        "stmt-side" => UserAction::ShowSide(arg),
+        "stmt-side" => UserAction::ShowSide(Side::from_name(&arg)?),
         "race" if kind == "change" => {
             UserAction::Statements(Move::Race(Race::from_name(&value())?))
         }

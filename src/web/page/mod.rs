@@ -51,6 +51,7 @@ use crate::playground::{CHAPTERS, view};
 use input::{Listeners, UserAction};
 use options::Options;
 use skeleton::Parts;
+use statements::Side;
 
 /// A mounted playground; JavaScript keeps it to read where it is.
 #[wasm_bindgen]
@@ -126,10 +127,10 @@ pub fn mount(
     input::listen(&page)?;
     page.build()?;
     page.show_position()?;
-    if page.state.borrow().session.linked_statement
-        && let Some(parts) = page.parts.borrow().as_ref()
-    {
-        statements::reveal(&parts.statements);
+    // The module loads after the page: a reader who has scrolled already
+    // is left where they are.
+    if page.window.scroll_y() == Ok(0.0) {
+        page.reveal_linked_place();
     }
     MOUNTED.with(|mounted| mounted.borrow_mut().push(Rc::clone(&page)));
     Ok(Playground { page })
@@ -151,6 +152,9 @@ struct State {
     /// The question the last drawing asked, if any (a new one takes focus:
     /// a field question follows its finish's answer at once).
     asked: Option<String>,
+    /// The statement panel's side shown where only one fits: a matter of
+    /// layout, kept here (not in the session) through a rebuild.
+    side: Side,
 }
 
 impl State {
@@ -192,6 +196,7 @@ impl State {
             use_hash: options.hash,
             drawn: None,
             asked: None,
+            side: Side::Real,
         })
     }
 }
@@ -235,6 +240,7 @@ impl Page {
         let switched = action == UserAction::SwitchLang;
         // An opened ordering's button is gone: the keyboard goes to the root.
         let opened = matches!(action, UserAction::OpenShortest(_));
+        let loaded = action == UserAction::LoadHash;
         // The address bar follows the scenario and the language; the step
         // goes into copied links only (rewriting history on every step is
         // slow and floods the back button).
@@ -269,6 +275,9 @@ impl Page {
         if opened {
             self.root.unchecked_ref::<web_sys::HtmlElement>().focus()?;
         }
+        if loaded {
+            self.reveal_linked_place();
+        }
         // Host pages hear about it last, with no borrow held: a listener
         // may drive the playground again. A new timeline reveals nothing.
         let new_timeline = redraw != Redraw::Position;
@@ -279,6 +288,16 @@ impl Page {
             address::write(self)?;
         }
         Ok(())
+    }
+
+    /// Scrolls to the statement panel when the link the session began from
+    /// named a place in it.
+    fn reveal_linked_place(&self) {
+        if self.state.borrow().session.linked_statement
+            && let Some(parts) = self.parts.borrow().as_ref()
+        {
+            statements::reveal(&self.window, &parts.statements);
+        }
     }
 
     /// Marks the chapter finished when the learner reaches its end, keeps
@@ -426,7 +445,7 @@ impl Page {
             UserAction::AddToEditor { what, text } => {
                 let added = session.add_to_editor(&text, &what);
                 drop(state);
-                skeleton::show_editor(self, added.as_deref())?;
+                skeleton::show_editor(self, added.as_deref());
                 return Ok(Redraw::Nothing);
             }
             UserAction::CopyLink => {
@@ -444,9 +463,10 @@ impl Page {
                 self.show_statements()?;
                 return Ok(Redraw::Nothing);
             }
-            UserAction::ShowSide(kind) => {
+            UserAction::ShowSide(side) => {
+                state.side = side;
                 if let Some(parts) = self.parts.borrow().as_ref() {
-                    statements::show_side(&parts.statements, &kind);
+                    statements::show_side(&parts.statements, side);
                 }
                 Redraw::Nothing
             }

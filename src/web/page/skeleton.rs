@@ -80,10 +80,10 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         },
     ) = controls(doc, lang, state.speed_ms);
     let prompt = El::new(doc, "div").class("lf-prompt").attr("role", "group");
-    let (grid, lanes_panel, bodies) = grid(doc, lang)?;
+    let (grid, lanes_panel, bodies) = grid(doc, lang);
     let (boundary_panel, finish, lease) = boundary::build(doc, lang);
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
-    let (statements_panel, statements) = super::statements::build(doc, lang);
+    let (statements_panel, statements) = super::statements::build(doc, lang, state.side);
     let (verify_panel, verify) = super::verify::build(doc, lang);
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang);
     let predict = predict_toggle(doc, lang, state.session.stepper.predict);
@@ -209,16 +209,16 @@ struct Bodies {
 
 /// The lanes panel, and the grid of the timeline beside the step, the
 /// table and the receiver.
-fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
+fn grid(doc: &Document, lang: Lang) -> (El, El, Bodies) {
     let t = |key: &str| lang.text(key).to_owned();
-    let panel = |class: &str, title_key: &str| -> Result<(El, Element), JsValue> {
+    let panel = |class: &str, title_key: &str| -> (El, Element) {
         let body = El::new(doc, "div").class("lf-body");
         let body_ref = body.0.clone();
         let section = El::new(doc, "section")
             .class(&format!("lf-panel {class}"))
             .child(El::new(doc, "h3").text(&t(title_key)))
             .child(body);
-        Ok((section, body_ref))
+        (section, body_ref)
     };
     let events = El::new(doc, "ol").class("lf-events");
     let events_ref = events.0.clone();
@@ -226,13 +226,13 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
         .class("lf-panel lf-timeline")
         .child(El::new(doc, "h3").text(&t("timeline.title")))
         .child(events);
-    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title")?;
+    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title");
     let twists = El::new(doc, "div").class("lf-twists");
     let twists_ref = twists.0.clone();
     let lanes_panel = lanes_panel.child(twists);
-    let (step_panel, step) = panel("lf-step", "step.title")?;
-    let (table_panel, table) = panel("lf-table", "table.title")?;
-    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title")?;
+    let (step_panel, step) = panel("lf-step", "step.title");
+    let (table_panel, table) = panel("lf-table", "table.title");
+    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title");
     let grid = El::new(doc, "div").class("lf-grid").children([
         El::new(doc, "div").class("lf-col").children([timeline]),
         El::new(doc, "div")
@@ -247,7 +247,7 @@ fn grid(doc: &Document, lang: Lang) -> Result<(El, El, Bodies), JsValue> {
         table,
         receiver,
     };
-    Ok((grid, lanes_panel, bodies))
+    (grid, lanes_panel, bodies)
 }
 
 /// The checkbox that turns prediction on.
@@ -421,7 +421,7 @@ pub(super) fn show_scenario(
     if refill_editor {
         parts.editor.set_value(&view.editor_text);
     }
-    show_status(parts, view.editor_status.as_ref())?;
+    show_status(parts, view.editor_status.as_ref());
     parts.share_status.set_text_content(share_status);
     Ok(())
 }
@@ -446,10 +446,10 @@ pub(super) fn show_chapters(
 }
 
 /// The editor's status line; a refusal opens the editor so it is seen.
-fn show_status(parts: &Parts, status: Option<&Status>) -> Result<(), JsValue> {
+fn show_status(parts: &Parts, status: Option<&Status>) {
     let Some(status) = status else {
         parts.editor_status.set_text_content(None);
-        return Ok(());
+        return;
     };
     let refused = status.kind == Said::Refused;
     parts.editor_status.set_text_content(Some(&status.text));
@@ -462,14 +462,13 @@ fn show_status(parts: &Parts, status: Option<&Status>) -> Result<(), JsValue> {
     if refused {
         let _ = parts.editor_panel.set_attribute("open", "");
     }
-    Ok(())
 }
 
 /// After a template was added: the new text (if any) and the status.
-pub(super) fn show_editor(page: &Page, text: Option<&str>) -> Result<(), JsValue> {
+pub(super) fn show_editor(page: &Page, text: Option<&str>) {
     let parts = page.parts.borrow();
     let Some(parts) = parts.as_ref() else {
-        return Ok(());
+        return;
     };
     if let Some(text) = text {
         parts.editor.set_value(text);

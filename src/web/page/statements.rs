@@ -4,12 +4,35 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlElement, HtmlSelectElement};
+use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
 use super::dom::{El, End, mark_ends, replace_children};
 use crate::playground::Lang;
 use crate::playground::races::Race;
 use crate::playground::view::{LaneView, SideView, StatementsView};
+
+/// A side of the panel: the real queue's or the naive one's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Side {
+    Real,
+    Naive,
+}
+
+impl Side {
+    const ALL: [Side; 2] = [Side::Real, Side::Naive];
+
+    /// The side's name, as [`SideView::kind`] and the stylesheet say it.
+    fn name(self) -> &'static str {
+        match self {
+            Side::Real => "real",
+            Side::Naive => "naive",
+        }
+    }
+
+    pub(super) fn from_name(name: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|side| side.name() == name)
+    }
+}
 
 /// The panel's elements that change.
 pub(super) struct Panel {
@@ -18,7 +41,7 @@ pub(super) struct Panel {
     position: Element,
     cut: Element,
     /// The buttons that pick the side shown where only one fits, in the
-    /// order of [`StatementsView::sides`].
+    /// order of [`Side::ALL`].
     switch: [Element; 2],
     /// The step buttons, each with the end it cannot pass: `⇤ ←` at the
     /// first statement, `→ ⇥` at the last.
@@ -26,8 +49,9 @@ pub(super) struct Panel {
     body: Element,
 }
 
-/// Builds the panel, closed and empty: [`draw`] fills it.
-pub(super) fn build(doc: &Document, lang: Lang) -> (El, Panel) {
+/// Builds the panel, closed and empty, `shown` the side shown where only
+/// one fits: [`draw`] fills it.
+pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
     let t = |key: &str| lang.text(key).to_owned();
     let race = El::new(doc, "select").attr("data-action", "race");
     for choice in Race::ALL {
@@ -44,12 +68,11 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Panel) {
             .attr("title", &t(key))
     };
     let position = El::new(doc, "span").class("lf-position");
-    let side_button = |kind: &str, shown: &str| -> El {
+    let switch = Side::ALL.map(|side| {
         El::button(doc, "stmt-side", "")
-            .attr("data-arg", kind)
-            .attr("aria-pressed", shown)
-    };
-    let switch = [side_button("real", "true"), side_button("naive", "false")];
+            .attr("data-arg", side.name())
+            .attr("aria-pressed", if side == shown { "true" } else { "false" })
+    });
     let steps = [
         button("reset", "⇤", "stmt.reset"),
         button("back", "←", "stmt.back"),
@@ -61,7 +84,7 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Panel) {
         .attr("hidden", "");
     let body = El::new(doc, "div")
         .class("lf-body lf-sides")
-        .attr("data-show", "real");
+        .attr("data-show", shown.name());
     let panel = Panel {
         // Focusable, so that after a click anywhere in the panel the keys
         // step its statements, not the timeline.
@@ -120,8 +143,9 @@ pub(super) fn draw(
     panel.race.set_value(view.race.name());
     panel.position.set_text_content(Some(&view.position_text));
     mark_ends(&panel.steps, view.position, view.total);
-    for (button, side) in panel.switch.iter().zip(&view.sides) {
-        button.set_text_content(Some(&side.name));
+    for (button, side) in panel.switch.iter().zip(Side::ALL) {
+        let named = view.sides.iter().find(|drawn| drawn.kind == side.name());
+        button.set_text_content(named.map(|drawn| drawn.name.as_str()));
     }
     panel.cut.set_text_content(view.cut.as_deref());
     let _ = panel
@@ -145,25 +169,23 @@ pub(super) fn draw(
     Ok(())
 }
 
-/// Scrolls the page to the panel if it is open: a link that names a place
-/// in it (`&stmt=timeline.7`) opens the page there, not at its top.
-pub(super) fn reveal(panel: &Panel) {
+/// Scrolls the page to the panel, if it is open: a link that names a place
+/// in it (`&stmt=timeline.7`) opens there. Only this document scrolls
+/// (`scrollIntoView` would also move a course page around an iframe).
+pub(super) fn reveal(window: &Window, panel: &Panel) {
     if panel.details.has_attribute("open") {
-        let options = web_sys::ScrollIntoViewOptions::new();
-        options.set_block(web_sys::ScrollLogicalPosition::Start);
-        panel
-            .details
-            .scroll_into_view_with_scroll_into_view_options(&options);
+        let top = panel.details.get_bounding_client_rect().top();
+        let scrolled = window.scroll_y().unwrap_or(0.0);
+        window.scroll_to_with_x_and_y(0.0, scrolled + top);
     }
 }
 
-/// Shows one side (`real` or `naive`) where only one fits, and presses
-/// its button.
-pub(super) fn show_side(panel: &Panel, kind: &str) {
-    let _ = panel.body.set_attribute("data-show", kind);
-    for button in &panel.switch {
-        let pressed = button.get_attribute("data-arg").as_deref() == Some(kind);
-        let _ = button.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+/// Shows `side` where only one fits, and presses its button.
+pub(super) fn show_side(panel: &Panel, side: Side) {
+    let _ = panel.body.set_attribute("data-show", side.name());
+    for (button, each) in panel.switch.iter().zip(Side::ALL) {
+        let pressed = if each == side { "true" } else { "false" };
+        let _ = button.set_attribute("aria-pressed", pressed);
     }
 }
 
