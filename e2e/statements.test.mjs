@@ -180,6 +180,9 @@ describe("statement panel", () => {
     await narrow.waitForSelector(".lf-statements[open] .lf-side[data-side=naive]");
     assert.deepEqual(await shown(narrow), ["naive"]);
     assert.deepEqual(await pressed(narrow), ["Real queue:false", "Naive queue:true"]);
+    // What a step did comes first: the open panel follows the step card.
+    assert.equal(await narrow.$eval(".lf-step", (step) =>
+      Boolean(step.compareDocumentPosition(document.querySelector(".lf-statements")) & Node.DOCUMENT_POSITION_FOLLOWING)), true);
     await done(narrow);
     const wide = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 800 });
     assert.deepEqual(await shown(wide), ["real", "naive"]);
@@ -191,8 +194,15 @@ describe("statement panel", () => {
     for (const [hash, atPanel] of [["chapter=write-lock&lang=ko&stmt=timeline.9", true], ["chapter=write-lock&lang=ko", false]]) {
       const page = await open(`/#${hash}`, { width: 360, height: 800 });
       const top = await page.$eval(".lf-statements", (el) => el.getBoundingClientRect().top);
-      if (atPanel) assert.ok(Math.abs(top) < 2, `the panel's top is at ${top}px, expected 0 (${hash})`);
-      else assert.equal(await page.evaluate(() => scrollY), 0, `the page scrolled without a place (${hash})`);
+      if (atPanel) {
+        assert.ok(Math.abs(top) < 2, `the panel's top is at ${top}px, expected 0 (${hash})`);
+        // The keys step its statements: ← goes back from 9 to 8.
+        assert.equal(await page.evaluate(() => document.activeElement.className), "lf-panel lf-statements");
+        await page.keyboard.press("ArrowLeft");
+        assert.match(await position(page), /^실행한 SQL 문장 8\/\d+$/);
+      } else {
+        assert.equal(await page.evaluate(() => scrollY), 0, `the page scrolled without a place (${hash})`);
+      }
       await done(page);
     }
   });
@@ -206,6 +216,8 @@ describe("statement panel", () => {
     assert.deepEqual(await idle(player), ["reset", "back"]);
     await page.locator(`${player} [data-action=end]`).click();
     assert.deepEqual(await idle(player), ["step", "end"]);
+    // At the end, play starts over, and says so.
+    assert.equal(await page.getAttribute(`${player} [data-action=play]`, "aria-label"), "Play again from the start");
     const end = page.locator(".lf-statements [data-arg=end]");
     await end.click();
     assert.deepEqual(await idle(".lf-statements .lf-controls"), ["step", "end"]);

@@ -3,7 +3,7 @@
 
 use web_sys::Document;
 
-use super::dom::{El, header_row, replace_children};
+use super::dom::{El, code, header_row, replace_children};
 use super::skeleton::Parts;
 use crate::playground::Lang;
 use crate::playground::view::CompareView;
@@ -36,9 +36,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Comp
     replace_children(
         &parts.compare,
         [
-            El::new(doc, "pre")
-                .class("lf-naive-sql")
-                .text(view.guard_sql),
+            code(doc, view.guard_sql).class("lf-naive-sql"),
             El::new(doc, "table")
                 .class("lf-compare-table")
                 .children(rows),

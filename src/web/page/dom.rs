@@ -80,6 +80,22 @@ impl El {
     }
 }
 
+/// Code (SQL) in a `<pre>`, one block per line, so that a line too long
+/// for a narrow screen wraps under its own start (the stylesheet's hanging
+/// indent for `.lf-line`), not at the left edge, where the rest would read
+/// as the statement's next line. Each line but the last keeps its newline:
+/// the text, copied or read, is the statement as written.
+pub fn code(doc: &Document, text: &str) -> El {
+    let last = text.lines().count().saturating_sub(1);
+    El::new(doc, "pre").children(text.lines().enumerate().map(|(index, line)| {
+        let line = El::new(doc, "span").class("lf-line").text(line);
+        if index < last {
+            let _ = line.0.append_with_str_1("\n");
+        }
+        line
+    }))
+}
+
 /// A table's header row: one `<th scope="col">` per label; an empty label
 /// (a corner above row labels) is a plain cell, since it heads nothing.
 pub fn header_row<'a>(doc: &Document, labels: impl IntoIterator<Item = &'a str>) -> El {

@@ -131,8 +131,10 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             lanes_panel,
             // Right under the lanes it moves, on a phone as on a desktop.
             boundary_panel,
-            statements_panel,
             grid,
+            // After the step it takes apart: on a phone an open panel above
+            // the step card would push what a step did a screen away.
+            statements_panel,
             verify_panel,
             extras,
             footer,
@@ -485,8 +487,11 @@ pub(super) fn show_controls(parts: &Parts, lang: Lang, view: &PositionView, play
         .set_attribute("aria-valuetext", &view.position_text);
     parts.position.set_text_content(Some(&view.position_text));
     mark_ends(&parts.steps, view.position, view.total);
+    // Playing from the end starts over: the button says so there.
     let (icon, key) = if playing {
         ("❚❚", "controls.pause")
+    } else if view.position >= view.total {
+        ("▶", "controls.replay")
     } else {
         ("▶", "controls.play")
     };

@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
-use super::dom::{El, End, mark_ends, replace_children};
+use super::dom::{El, End, code, mark_ends, replace_children};
 use crate::playground::Lang;
 use crate::playground::races::Race;
 use crate::playground::view::{LaneView, SideView, StatementsView};
@@ -169,14 +169,18 @@ pub(super) fn draw(
     Ok(())
 }
 
-/// Scrolls the page to the panel, if it is open: a link that names a place
-/// in it (`&stmt=timeline.7`) opens there. Only this document scrolls
+/// Scrolls the page to the panel, if it is open, and gives it the keys (←
+/// → step its statements): a link that names a place in it
+/// (`&stmt=timeline.7`) opens there. Only this document scrolls
 /// (`scrollIntoView` would also move a course page around an iframe).
 pub(super) fn reveal(window: &Window, panel: &Panel) {
     if panel.details.has_attribute("open") {
         let top = panel.details.get_bounding_client_rect().top();
         let scrolled = window.scroll_y().unwrap_or(0.0);
         window.scroll_to_with_x_and_y(0.0, scrolled + top);
+        if let Some(details) = panel.details.dyn_ref::<HtmlElement>() {
+            let _ = details.focus();
+        }
     }
 }
 
@@ -310,7 +314,7 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
     if let Some(now) = &side.now {
         parts.push(p("lf-said", &now.said));
         if !now.sql.is_empty() {
-            parts.push(El::new(doc, "pre").class("lf-naive-sql").text(now.sql));
+            parts.push(code(doc, now.sql).class("lf-naive-sql"));
         }
         if !now.params.is_empty() {
             parts.push(p("lf-muted", &now.params));

@@ -4,7 +4,7 @@
 
 use web_sys::Document;
 
-use super::dom::{El, header_row, replace_children};
+use super::dom::{El, code, header_row, replace_children};
 use super::skeleton::Parts;
 use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, Compared};
@@ -103,7 +103,7 @@ fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> El {
 }
 
 fn statement_item(doc: &Document, statement: &StatementView) -> El {
-    let mut item = El::new(doc, "li").child(El::new(doc, "pre").text(statement.sql));
+    let mut item = El::new(doc, "li").child(code(doc, statement.sql));
     if !statement.params.is_empty() {
         item = item.child(El::new(doc, "p").class("lf-params").text(&statement.params));
     }
