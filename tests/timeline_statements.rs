@@ -436,3 +436,44 @@ fn the_timeline_verdict_names_the_refused_finish_and_why_the_naive_side_agreed_r
         );
     }
 }
+
+/// A side with fewer statements has run them all while the other goes on:
+/// it says so from its last statement until the panel's end (where both
+/// have their verdicts), and the longer side never does.
+#[test]
+fn a_side_that_ends_first_says_so_while_the_other_goes_on() {
+    let mut session = support::session(CHAPTER, Lang::Ko);
+    session
+        .statements(Move::Race(Race::Timeline))
+        .expect("moves");
+    let opened = panel(&session, Lang::Ko);
+    let lengths: Vec<usize> = opened
+        .sides
+        .iter()
+        .map(|side| side.lane.times.len())
+        .collect();
+    let (real, naive) = (lengths[0], lengths[1]);
+    check!(
+        naive < real,
+        true,
+        "the naive side is the shorter: {lengths:?}"
+    );
+    for position in 0..=opened.total {
+        session.statements(Move::Seek(position)).expect("seeks");
+        let drawn = panel(&session, Lang::Ko);
+        let said: Vec<bool> = drawn.sides.iter().map(|side| side.done.is_some()).collect();
+        let expected = vec![false, position >= naive && position < real];
+        check!(
+            said,
+            expected,
+            "at statement {position} of {real}: which sides say they ended"
+        );
+        if let Some(done) = &drawn.sides[1].done {
+            check!(
+                done.contains(&format!("SQL 문장 {naive}개")),
+                true,
+                "{done:?} counts the naive side's statements"
+            );
+        }
+    }
+}

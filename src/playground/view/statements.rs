@@ -56,6 +56,9 @@ pub struct SideView {
     pub holding: String,
     /// At this side's end, what it came to.
     pub verdict: Option<Verdict>,
+    /// While the other side goes on after this one has run all its
+    /// statements, says so (a step changes nothing here then).
+    pub done: Option<String>,
 }
 
 /// An actor and its statements.
@@ -129,7 +132,7 @@ pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
     let sides = runs
         .iter()
         .zip(["real", "naive"])
-        .map(|(run, kind)| side(lang, races.race, kind, run, position.min(run.steps.len())))
+        .map(|(run, kind)| side(lang, races.race, kind, run, (position, total)))
         .collect();
     let cut = races.cut().map(|events| {
         let values = [
@@ -148,7 +151,16 @@ pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
     })
 }
 
-fn side(lang: Lang, race: Race, kind: &'static str, run: &Run, applied: usize) -> SideView {
+/// One side at `position` of the panel's `total` statements (a side with
+/// fewer has run them all by then).
+fn side(
+    lang: Lang,
+    race: Race,
+    kind: &'static str,
+    run: &Run,
+    (position, total): (usize, usize),
+) -> SideView {
+    let applied = position.min(run.steps.len());
     let last = applied.checked_sub(1).map(|index| &run.steps[index]);
     let names = actors(run);
     let holding: Vec<String> = last
@@ -182,6 +194,8 @@ fn side(lang: Lang, race: Race, kind: &'static str, run: &Run, applied: usize) -
             false => lang.fill("stmt.held", &[("claims", holding.join(" · "))]),
         },
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
+        done: (applied == run.steps.len() && position < total)
+            .then(|| lang.fill("stmt.side_done", &[("n", applied.to_string())])),
     }
 }
 

@@ -305,12 +305,15 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
                 .child(El::new(doc, "ol").children(lines)),
         );
     }
-    let mut parts = vec![
-        El::new(doc, "h4").text(&side.title),
+    let mut parts = vec![El::new(doc, "h4").text(&side.title)];
+    if let Some(done) = &side.done {
+        parts.push(p("lf-muted lf-side-done", done));
+    }
+    parts.extend([
         lane_table(doc, lang, &side.lane),
         p("lf-lock-text", &side.lane.text),
         El::new(doc, "div").class("lf-actors").children(actors),
-    ];
+    ]);
     if let Some(now) = &side.now {
         parts.push(p("lf-said", &now.said));
         if !now.sql.is_empty() {
