@@ -197,7 +197,7 @@ describe("statement panel", () => {
       if (atPanel) {
         assert.ok(Math.abs(top) < 2, `the panel's top is at ${top}px, expected 0 (${hash})`);
         // The keys step its statements: ← goes back from 9 to 8.
-        assert.equal(await page.evaluate(() => document.activeElement.className), "lf-panel lf-statements");
+        assert.equal(await page.evaluate(() => document.activeElement.matches(".lf-statements > summary")), true);
         await page.keyboard.press("ArrowLeft");
         assert.match(await position(page), /^실행한 SQL 문장 8\/\d+$/);
       } else {
@@ -225,6 +225,51 @@ describe("statement panel", () => {
     // The keys still step back from the focused button.
     await page.keyboard.press("ArrowLeft");
     assert.deepEqual(await idle(".lf-statements .lf-controls"), []);
+    await done(page);
+  });
+
+  test("SQL reads and copies as written, and a wrapped line goes on further in than its own start", async () => {
+    const page = await open("/#chapter=write-lock&lang=ko", { width: 360, height: 800 });
+    // Step to the claim's choose-and-take UPDATE on the real side.
+    const sql = page.locator(".lf-side[data-side=real] pre.lf-naive-sql");
+    for (let i = 0; i < 12 && !/SET state = 'leased'/.test(await sql.textContent().catch(() => "")); i++) {
+      await page.locator(".lf-statements [data-arg=step]").click();
+    }
+    const { lines, copied, wraps } = await sql.evaluate((pre) => {
+      const lines = [...pre.children].map((line) => line.textContent);
+      const wraps = [...pre.children].map((line) => {
+        const text = line.firstChild;
+        const spaces = text.data.length - text.data.trimStart().length;
+        const at = (from, to) => {
+          const range = document.createRange();
+          range.setStart(text, from);
+          range.setEnd(text, to);
+          return range.getClientRects();
+        };
+        // Where the line's own text starts (after its leading spaces), and
+        // where each of its wrapped rows starts.
+        const starts = at(spaces, spaces + 1)[0].left;
+        const rows = [...new Set([...at(spaces, text.data.length)].map((box) => Math.round(box.top)))];
+        const lefts = rows.slice(1).map((top) => {
+          for (let i = spaces; i < text.data.length; i++) {
+            const box = at(i, i + 1)[0];
+            if (Math.round(box.top) === top && text.data[i] !== " ") return box.left;
+          }
+          return null;
+        });
+        return { spaces, starts, lefts };
+      });
+      return { lines, copied: pre.innerText, wraps };
+    });
+    assert.ok(lines.length > 3, `the claim's UPDATE has its lines: ${JSON.stringify(lines)}`);
+    assert.equal(copied, lines.join("\n"), "innerText: one line per line, no blank ones");
+    const wrapped = wraps.filter((line) => line.lefts.length > 0 && line.spaces > 0);
+    assert.ok(wrapped.length > 0, `an indented line wraps at 360 px: ${JSON.stringify(wraps)}`);
+    for (const line of wrapped) {
+      for (const left of line.lefts) {
+        assert.ok(left > line.starts, `a wrapped row starts right of its line's own start: ${JSON.stringify(line)}`);
+      }
+    }
     await done(page);
   });
 

@@ -11,7 +11,8 @@
 //! every call, which the module learners download would pay for (5.7 KB
 //! gzip, BENCHMARKS.md).
 
-use web_sys::{Document, Element};
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlElement};
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
@@ -81,18 +82,21 @@ impl El {
 }
 
 /// Code (SQL) in a `<pre>`, one block per line, so that a line too long
-/// for a narrow screen wraps under its own start (the stylesheet's hanging
-/// indent for `.lf-line`), not at the left edge, where the rest would read
-/// as the statement's next line. Each line but the last keeps its newline:
-/// the text, copied or read, is the statement as written.
+/// for a narrow screen goes on under its own start, further in (the
+/// stylesheet's hanging indent for `.lf-line`, from the line's own leading
+/// spaces in `--i`), not at the left edge, where the rest would read as
+/// the statement's next line. The blocks are the line breaks: copied or
+/// read (`innerText`), the text is the statement as written.
 pub fn code(doc: &Document, text: &str) -> El {
-    let last = text.lines().count().saturating_sub(1);
-    El::new(doc, "pre").children(text.lines().enumerate().map(|(index, line)| {
-        let line = El::new(doc, "span").class("lf-line").text(line);
-        if index < last {
-            let _ = line.0.append_with_str_1("\n");
+    El::new(doc, "pre").children(text.split('\n').map(|line| {
+        let span = El::new(doc, "span").class("lf-line").text(line);
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if let Some(html) = span.0.dyn_ref::<HtmlElement>().filter(|_| indent > 0) {
+            // Through the CSSOM, not a `style` attribute: a host page's
+            // Content-Security-Policy may refuse inline styles.
+            let _ = html.style().set_property("--i", &indent.to_string());
         }
-        line
+        span
     }))
 }
 

@@ -282,7 +282,8 @@ fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
     let key: &web_sys::KeyboardEvent = event.dyn_ref()?;
     let tag = target.tag_name();
     if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-        || (tag == "BUTTON" && matches!(key.key().as_str(), " " | "Enter"))
+        || (matches!(tag.as_str(), "BUTTON" | "SUMMARY")
+            && matches!(key.key().as_str(), " " | "Enter"))
         || key.ctrl_key()
         || key.meta_key()
         || key.alt_key()
@@ -297,9 +298,9 @@ fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
         "End" => UserAction::End,
         _ => return None,
     };
-    event.prevent_default();
-    // Inside the statement panel the keys step statements.
-    if target.closest(".lf-statements").ok().flatten().is_some() {
+    // Inside the statement panel the keys step statements (and a key the
+    // panel does not take keeps what the browser does with it).
+    let action = if target.closest(".lf-statements").ok().flatten().is_some() {
         let name = match action {
             UserAction::Step => "step",
             UserAction::Back => "back",
@@ -307,8 +308,11 @@ fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
             UserAction::End => "end",
             _ => return None,
         };
-        return Some(UserAction::Statements(statement_move(name)?));
-    }
+        UserAction::Statements(statement_move(name)?)
+    } else {
+        action
+    };
+    event.prevent_default();
     Some(action)
 }
 

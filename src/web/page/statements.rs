@@ -169,18 +169,31 @@ pub(super) fn draw(
     Ok(())
 }
 
-/// Scrolls the page to the panel, if it is open, and gives it the keys (←
-/// → step its statements): a link that names a place in it
-/// (`&stmt=timeline.7`) opens there. Only this document scrolls
-/// (`scrollIntoView` would also move a course page around an iframe).
+/// Scrolls the page to the panel, if it is open: a link that names a place
+/// in it (`&stmt=timeline.7`) opens there. Only this document scrolls
+/// (`scrollIntoView` would also move a course page around an iframe). On
+/// a page of its own the panel's summary also takes the keys (← → step
+/// its statements); in an iframe the host page keeps its focus (README,
+/// "Iframes").
 pub(super) fn reveal(window: &Window, panel: &Panel) {
-    if panel.details.has_attribute("open") {
-        let top = panel.details.get_bounding_client_rect().top();
-        let scrolled = window.scroll_y().unwrap_or(0.0);
-        window.scroll_to_with_x_and_y(0.0, scrolled + top);
-        if let Some(details) = panel.details.dyn_ref::<HtmlElement>() {
-            let _ = details.focus();
-        }
+    if !panel.details.has_attribute("open") {
+        return;
+    }
+    let top = panel.details.get_bounding_client_rect().top();
+    let scrolled = window.scroll_y().unwrap_or(0.0);
+    window.scroll_to_with_x_and_y(0.0, scrolled + top);
+    let own_page = window
+        .parent()
+        .ok()
+        .flatten()
+        .is_some_and(|parent| js_sys::Object::is(&parent, window));
+    let summary = panel.details.first_element_child();
+    if let Some(summary) = summary.and_then(|s| s.dyn_into::<HtmlElement>().ok())
+        && own_page
+    {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = summary.focus_with_options(&options);
     }
 }
 
@@ -307,7 +320,7 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
     }
     let mut parts = vec![El::new(doc, "h4").text(&side.title)];
     if let Some(done) = &side.done {
-        parts.push(p("lf-muted lf-side-done", done));
+        parts.push(p("lf-muted", done));
     }
     parts.extend([
         lane_table(doc, lang, &side.lane),
