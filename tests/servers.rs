@@ -181,3 +181,54 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
     let delivery = json!({"id": "x", "qty": 1}).to_string();
     check!(post("/deliveries", delivery), (200, None), "a delivery");
 }
+
+/// Skips the body of an answer whose head is `head` (its `content-length`).
+fn skip_body(stream: &mut TcpStream, head: &str) {
+    let length: usize = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length:"))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("the body");
+}
+
+/// A refusal waits for the request's body, so the connection carries the
+/// next request. A client that sends its body after its headers (ureq
+/// does) is refused, and then answered again down the same connection;
+/// a refusal sent before the body arrived once closed it without a word.
+#[test]
+fn a_refusal_reads_the_body_and_the_connection_carries_the_next_request() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (_receiver, url) =
+        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("listens");
+    let mut stream = TcpStream::connect(url.trim_start_matches("http://")).expect("connects");
+    for (method, path, status) in [("POST", "/nowhere", 404), ("PUT", "/deliveries", 405)] {
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n"
+        );
+        // A write to a connection the server closed fails: no answer then.
+        let answer = stream
+            .write_all(head.as_bytes())
+            .and_then(|()| {
+                std::thread::sleep(Duration::from_millis(100));
+                stream.write_all(b"{}")
+            })
+            .ok()
+            .and_then(|()| answer_head(&mut stream, Duration::from_secs(5)))
+            .unwrap_or_default();
+        check!(
+            answer.starts_with(&format!("http/1.1 {status}")),
+            true,
+            "{method} {path} with its body late, on the connection so far: {answer:?}"
+        );
+        skip_body(&mut stream, &answer);
+    }
+    ask(&mut stream, "/totals", "");
+    let totals = answer_head(&mut stream, Duration::from_secs(5)).unwrap_or_default();
+    check!(
+        totals.starts_with("http/1.1 200"),
+        true,
+        "GET /totals down the same connection: {totals:?}"
+    );
+}

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_TYPE, VARY};
+use axum::http::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONNECTION, CONTENT_TYPE, VARY};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -75,8 +75,10 @@ pub fn run_receiver(listen: &str, db: &Path) -> Result<(), Error> {
     let app = Router::new()
         .route("/totals", get(totals))
         .route("/deliveries", post(deliver))
-        .fallback(|| async { refused(StatusCode::NOT_FOUND, ROUTES) })
-        .method_not_allowed_fallback(|| async { refused(StatusCode::METHOD_NOT_ALLOWED, ROUTES) })
+        .fallback(|body: Body| refused_after(body, StatusCode::NOT_FOUND, ROUTES))
+        .method_not_allowed_fallback(|body: Body| {
+            refused_after(body, StatusCode::METHOD_NOT_ALLOWED, ROUTES)
+        })
         .with_state(ledger);
     run(listen, "receiver", app)
 }
@@ -84,6 +86,28 @@ pub fn run_receiver(listen: &str, db: &Path) -> Result<(), Error> {
 fn refused(status: StatusCode, message: impl std::fmt::Display) -> Response {
     let body = json!({ "error": message.to_string() });
     (status, axum::Json(body)).into_response()
+}
+
+/// A refusal sent once the request's body is read. A refusal sent before
+/// its body had all arrived left the connection closed without a word
+/// (hyper does not wait for a body nobody reads), and a client that sent
+/// its next request down it lost it ("Peer disconnected", once in a CI
+/// run of `tests/servers.rs`). A body too long to read (over `MAX_BODY`)
+/// is left, and the answer says the connection closes.
+async fn refused_after(body: Body, status: StatusCode, message: &str) -> Response {
+    match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(_) => refused(status, message),
+        Err(_) => closing(refused(status, message)),
+    }
+}
+
+/// `answer` with `Connection: close`: the request's body was not read to
+/// its end, so the connection cannot carry another request.
+fn closing(mut answer: Response) -> Response {
+    answer
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    answer
 }
 
 fn answered(body: Value) -> Response {
@@ -114,9 +138,9 @@ async fn deliver(State(ledger): State<Ledger>, body: Body) -> Response {
             let inner = std::error::Error::source(&err);
             if inner.is_some_and(|inner| inner.is::<LengthLimitError>()) {
                 let message = format!("body: over {MAX_BODY} bytes");
-                return refused(StatusCode::PAYLOAD_TOO_LARGE, message);
+                return closing(refused(StatusCode::PAYLOAD_TOO_LARGE, message));
             }
-            return refused(StatusCode::BAD_REQUEST, format!("body: {err}"));
+            return closing(refused(StatusCode::BAD_REQUEST, format!("body: {err}")));
         }
     };
     let delivery: Delivery = match serde_json::from_slice(&body) {
