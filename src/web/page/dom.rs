@@ -121,22 +121,18 @@ pub fn replace_children(parent: &Element, children: impl IntoIterator<Item = El>
     }
 }
 
-/// An end of a run of steps, where some step buttons have nothing to do.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum End {
-    First,
-    Last,
-}
-
-/// Marks the step buttons that have nothing to do at `position` of
-/// `total` with `aria-disabled`: unlike `disabled`, it keeps the focus on
+/// Marks the step buttons `⇤ ← → ⇥` (in that order) that have nothing to
+/// do at `position` of `total` with `aria-disabled`: the first two at the
+/// start, the last two at the end. Unlike `disabled`, it keeps the focus on
 /// a button a learner pressed to the end, so the keys go on working.
-pub fn mark_ends(steps: &[(Element, End)], position: usize, total: usize) {
-    for (button, end) in steps {
-        let idle = match end {
-            End::First => position == 0,
-            End::Last => position >= total,
-        };
+pub fn mark_ends(steps: &[Element; 4], position: usize, total: usize) {
+    let idle = [
+        position == 0,
+        position == 0,
+        position >= total,
+        position >= total,
+    ];
+    for (button, idle) in steps.iter().zip(idle) {
         let _ = button.set_attribute("aria-disabled", if idle { "true" } else { "false" });
     }
 }

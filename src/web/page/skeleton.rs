@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::boundary::{self, Slider};
-use super::dom::{El, End, mark_ends, replace_children};
+use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
 use crate::playground::Lang;
 use crate::playground::session::{Said, Status};
@@ -25,8 +25,8 @@ pub(super) struct Parts {
     pub chapter_select: HtmlSelectElement,
     pub position: Element,
     pub play_button: Element,
-    /// `⇤ ← → ⇥`, each with the end where it has nothing to do.
-    pub steps: Vec<(Element, End)>,
+    /// `⇤ ← → ⇥`, for [`mark_ends`].
+    pub steps: [Element; 4],
     pub seek: HtmlInputElement,
     pub prompt: Element,
     pub events: Element,
@@ -277,7 +277,7 @@ struct Handles {
     seek: HtmlInputElement,
     position: Element,
     play_button: Element,
-    steps: Vec<(Element, End)>,
+    steps: [Element; 4],
 }
 
 /// The playback controls, and their [`Handles`].
@@ -316,12 +316,7 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
         seek: seek.0.clone().unchecked_into(),
         position: position.0.clone(),
         play_button: play.0.clone(),
-        steps: vec![
-            (reset.0.clone(), End::First),
-            (back.0.clone(), End::First),
-            (step.0.clone(), End::Last),
-            (end.0.clone(), End::Last),
-        ],
+        steps: [&reset, &back, &step, &end].map(|button| button.0.clone()),
     };
     let controls = El::new(doc, "div")
         .class("lf-controls")

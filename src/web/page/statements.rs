@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
-use super::dom::{El, End, code, mark_ends, replace_children};
+use super::dom::{El, code, mark_ends, replace_children};
 use crate::playground::Lang;
 use crate::playground::races::Race;
 use crate::playground::view::{LaneView, SideView, StatementsView};
@@ -43,9 +43,8 @@ pub(super) struct Panel {
     /// The buttons that pick the side shown where only one fits, in the
     /// order of [`Side::ALL`].
     switch: [Element; 2],
-    /// The step buttons, each with the end it cannot pass: `⇤ ←` at the
-    /// first statement, `→ ⇥` at the last.
-    steps: Vec<(Element, End)>,
+    /// The step buttons `⇤ ← → ⇥`, for [`mark_ends`].
+    steps: [Element; 4],
     body: Element,
 }
 
@@ -96,11 +95,7 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
         position: position.0.clone(),
         cut: cut.0.clone(),
         switch: [switch[0].0.clone(), switch[1].0.clone()],
-        steps: steps
-            .iter()
-            .zip([End::First, End::First, End::Last, End::Last])
-            .map(|(button, end)| (button.0.clone(), end))
-            .collect(),
+        steps: steps.each_ref().map(|button| button.0.clone()),
         body: body.0.clone(),
     };
     let tools = El::new(doc, "div")
