@@ -75,7 +75,7 @@ impl Receiver {
     /// Job id -> applied qty, sorted by id.
     pub fn applied(&self) -> Result<BTreeMap<String, u64>> {
         let mut applied = BTreeMap::new();
-        for (id, (qty, _repeats)) in store::deliveries(&self.conn)? {
+        for (id, qty, _repeats) in store::deliveries(&self.conn)? {
             applied.insert(id, qty);
         }
         Ok(applied)
@@ -85,7 +85,7 @@ impl Receiver {
     /// error rather than a number JavaScript would round.
     pub fn totals(&self) -> Result<Totals> {
         let mut totals = Totals::default();
-        for (id, (qty, repeats)) in store::deliveries(&self.conn)? {
+        for (id, qty, repeats) in store::deliveries(&self.conn)? {
             totals.jobs += 1;
             totals.qty = totals
                 .qty

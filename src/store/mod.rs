@@ -20,8 +20,6 @@ mod open;
 mod sql;
 mod steps;
 
-use std::collections::BTreeMap;
-
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
 
 use crate::error::{Error, Result};
@@ -353,18 +351,15 @@ pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded>
     Ok(Recorded::Repeat)
 }
 
-/// The ledger: job id -> (qty applied, repeats ignored). Filled by
-/// inserting, not collected: a collected map sorts its entries first, and
-/// that sort is code the browser module would carry for nothing.
-pub(crate) fn deliveries(conn: &Connection) -> Result<BTreeMap<String, (u64, u64)>> {
+/// The ledger in arrival order: (job id, qty applied, repeats ignored).
+/// A list, not a map: each caller builds the map it answers with, and a
+/// second map type would be code the browser's module carries for nothing.
+pub(crate) fn deliveries(conn: &Connection) -> Result<Vec<(String, u64, u64)>> {
     let mut stmt = conn.prepare_cached(DELIVERIES)?;
     let mut rows = stmt.query([])?;
-    let mut ledger = BTreeMap::new();
+    let mut ledger = Vec::new();
     while let Some(row) = rows.next()? {
-        ledger.insert(
-            row.get::<_, String>(0)?,
-            (read_u64(row, 1)?, read_u64(row, 2)?),
-        );
+        ledger.push((row.get(0)?, read_u64(row, 1)?, read_u64(row, 2)?));
     }
     Ok(ledger)
 }
