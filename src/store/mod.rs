@@ -34,9 +34,24 @@ pub(crate) use open::{Kind, open_memory};
 pub use sql::*;
 pub(crate) use steps::{Candidate, Statements};
 
+/// `sql`, compiled once per connection and kept (rusqlite's statement
+/// cache): a queue runs the same few statements again and again.
+#[cfg(any(not(target_arch = "wasm32"), feature = "statement-cache"))]
+fn prepare<'c>(conn: &'c Connection, sql: &str) -> rusqlite::Result<rusqlite::CachedStatement<'c>> {
+    conn.prepare_cached(sql)
+}
+
+/// `sql`, compiled each time it runs: a browser package built without the
+/// `statement-cache` feature (the queue-only one) leaves rusqlite's cache
+/// out, for its bytes (see `Cargo.toml`).
+#[cfg(all(target_arch = "wasm32", not(feature = "statement-cache")))]
+fn prepare<'c>(conn: &'c Connection, sql: &str) -> rusqlite::Result<rusqlite::Statement<'c>> {
+    conn.prepare(sql)
+}
+
 /// Runs a write of the job named by its `:id` and notes it.
 fn write(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params) -> Result<usize> {
-    let changed = conn.prepare_cached(sql)?.execute(bind(params).as_slice())?;
+    let changed = prepare(conn, sql)?.execute(bind(params).as_slice())?;
     log.note(sql, params, true, changed);
     if changed > 0 {
         for (name, value) in params {
@@ -51,7 +66,7 @@ fn write(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params
 /// Runs a sweep (a write over any number of jobs, `RETURNING id`) and
 /// notes it with the jobs it changed.
 fn sweep(conn: &Connection, log: &mut SqlLog, sql: &'static str, params: &Params) -> Result<usize> {
-    let mut statement = conn.prepare_cached(sql)?;
+    let mut statement = prepare(conn, sql)?;
     let ids = statement
         .query_map(bind(params).as_slice(), |row| row.get::<_, String>(0))?
         .collect::<rusqlite::Result<Vec<String>>>()?;
@@ -71,8 +86,7 @@ fn one<T>(
     params: &Params,
     map: impl FnOnce(&Row<'_>) -> rusqlite::Result<T>,
 ) -> Result<Option<T>> {
-    let found = conn
-        .prepare_cached(sql)?
+    let found = prepare(conn, sql)?
         .query_row(bind(params).as_slice(), map)
         .optional()?;
     log.note(sql, params, write, usize::from(found.is_some()));
@@ -258,7 +272,7 @@ pub(crate) fn naive_finish(
 
 /// All rows in enqueue order.
 pub(crate) fn rows(conn: &Connection) -> Result<Vec<JobRow>> {
-    let mut stmt = conn.prepare_cached(ROWS)?;
+    let mut stmt = prepare(conn, ROWS)?;
     let rows = stmt
         .query_map([], read_job)?
         .collect::<rusqlite::Result<_>>()?;
@@ -279,7 +293,7 @@ pub(crate) fn put_back(conn: &Connection, now: &[JobRow], then: &[JobRow]) -> Re
         match then.iter().find(|old| old.id == row.id) {
             Some(old) if old == row => {}
             Some(old) => {
-                conn.prepare_cached(PUT_BACK_ROW)?.execute(named_params! {
+                prepare(conn, PUT_BACK_ROW)?.execute(named_params! {
                     ":state": old.state.as_str(),
                     ":owner": old.owner.as_deref(),
                     ":lease_until": old.lease_until.map(|v| i64::try_from(v).unwrap_or(i64::MAX)),
@@ -289,8 +303,7 @@ pub(crate) fn put_back(conn: &Connection, now: &[JobRow], then: &[JobRow]) -> Re
                 })?;
             }
             None => {
-                conn.prepare_cached(TAKE_BACK_JOB)?
-                    .execute(named_params! {":id": row.id})?;
+                prepare(conn, TAKE_BACK_JOB)?.execute(named_params! {":id": row.id})?;
             }
         }
     }
@@ -301,17 +314,14 @@ pub(crate) fn put_back(conn: &Connection, now: &[JobRow], then: &[JobRow]) -> Re
 /// as [`put_back`]).
 pub(crate) fn take_back_deliveries(conn: &Connection, ids: &[String]) -> Result<()> {
     for id in ids {
-        conn.prepare_cached(TAKE_BACK_DELIVERY)?
-            .execute(named_params! {":id": id})?;
+        prepare(conn, TAKE_BACK_DELIVERY)?.execute(named_params! {":id": id})?;
     }
     Ok(())
 }
 
 /// Jobs still pending or leased.
 pub(crate) fn live_count(conn: &Connection) -> Result<u64> {
-    let count: i64 = conn
-        .prepare_cached(LIVE_COUNT)?
-        .query_row([], |row| row.get(0))?;
+    let count: i64 = prepare(conn, LIVE_COUNT)?.query_row([], |row| row.get(0))?;
     Ok(count.max(0) as u64)
 }
 
@@ -328,16 +338,14 @@ pub(crate) enum Recorded {
 /// changes nothing.
 pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded> {
     let tx = immediate(conn)?;
-    let inserted = tx
-        .prepare_cached(DELIVER)?
+    let inserted = prepare(&tx, DELIVER)?
         .execute(named_params! {":id": id, ":qty": i64::try_from(qty).unwrap_or(i64::MAX)})?;
     if inserted == 1 {
         tx.commit()?;
         return Ok(Recorded::Applied);
     }
-    let stored: i64 = tx
-        .prepare_cached(COUNT_REPEAT)?
-        .query_row(named_params! {":id": id}, |row| row.get(0))?;
+    let stored: i64 =
+        prepare(&tx, COUNT_REPEAT)?.query_row(named_params! {":id": id}, |row| row.get(0))?;
     let stored = stored.max(0) as u64;
     if stored != qty {
         // Dropping the transaction rolls the repeat count back.
@@ -355,7 +363,7 @@ pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded>
 /// A list, not a map: each caller builds the map it answers with, and a
 /// second map type would be code the browser's module carries for nothing.
 pub(crate) fn deliveries(conn: &Connection) -> Result<Vec<(String, u64, u64)>> {
-    let mut stmt = conn.prepare_cached(DELIVERIES)?;
+    let mut stmt = prepare(conn, DELIVERIES)?;
     let mut rows = stmt.query([])?;
     let mut ledger = Vec::new();
     while let Some(row) = rows.next()? {
