@@ -110,10 +110,15 @@ impl Checker {
     /// Checks one step and remembers it.
     pub(crate) fn step(&mut self, seen: &Seen<'_>) -> Vec<Broken> {
         let mut broken = Vec::new();
-        let mut valid: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        // Job -> the workers whose claims on it are still valid, in the
+        // order the holders' names sort.
+        let mut valid: Vec<(&str, Vec<String>)> = Vec::new();
         for (worker, claim) in seen.holding {
             if seen.at < claim.lease_until {
-                valid.entry(&claim.id).or_default().push(worker.clone());
+                match valid.iter_mut().find(|(job, _)| *job == claim.id) {
+                    Some((_, workers)) => workers.push(worker.clone()),
+                    None => valid.push((&claim.id, vec![worker.clone()])),
+                }
             }
         }
         for (job, workers) in valid.into_iter().filter(|(_, w)| w.len() > 1) {

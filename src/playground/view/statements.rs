@@ -358,17 +358,22 @@ fn now(lang: Lang, run: &Run, index: usize) -> NowView {
     }
 }
 
-/// Every claim a run handed out: (job, token) -> who got it, in order.
-fn handed_out(lang: Lang, run: &Run) -> BTreeMap<(&str, u64), Vec<String>> {
+/// Every claim a run handed out, in the order first handed out: (job,
+/// token) and who got it, in order.
+fn handed_out(lang: Lang, run: &Run) -> Vec<((&str, u64), Vec<String>)> {
     let taking = [store::CLAIM.trim(), store::NAIVE_CLAIM_WRITE.trim()];
-    let mut by_token: BTreeMap<(&str, u64), Vec<String>> = BTreeMap::new();
+    let mut by_token: Vec<((&str, u64), Vec<String>)> = Vec::new();
     for step in &run.steps {
         let took = step.sql.as_ref().filter(|executed| {
             step.kind == StepKind::Ran && executed.rows > 0 && taking.contains(&executed.sql)
         });
         if let (Some(_), Some(claim)) = (took, step.holding.get(&step.actor)) {
-            let holders = by_token.entry((claim.id.as_str(), claim.token));
-            holders.or_default().push(who(lang, &step.actor));
+            let key = (claim.id.as_str(), claim.token);
+            let holder = who(lang, &step.actor);
+            match by_token.iter_mut().find(|(known, _)| *known == key) {
+                Some((_, holders)) => holders.push(holder),
+                None => by_token.push((key, vec![holder])),
+            }
         }
     }
     by_token
