@@ -486,11 +486,12 @@ impl Machine {
 
     fn record(&mut self, actor: usize, kind: StepKind, sql: Option<Executed>) {
         let name = |index: usize| self.actors[index].name.clone();
-        let holding = self
-            .actors
-            .iter()
-            .filter_map(|actor| Some((actor.name.clone(), actor.claim.clone()?)))
-            .collect();
+        let mut holding = BTreeMap::new(); // inserted, not collected: see `into_run`
+        for actor in &self.actors {
+            if let Some(claim) = &actor.claim {
+                holding.insert(actor.name.clone(), claim.clone());
+            }
+        }
         let step = Step {
             at: self.clock,
             actor: name(actor),
@@ -525,18 +526,17 @@ impl Machine {
 
     /// The run so far, with each actor's final claim and wait.
     pub fn into_run(self) -> Result<Run, Refusal> {
+        // Filled by inserting, not collected: a collected map sorts its
+        // entries first, code the browser's module would carry for nothing.
+        let (mut claims, mut waited_ms) = (BTreeMap::new(), BTreeMap::new());
+        for actor in &self.actors {
+            claims.insert(actor.name.clone(), actor.claim.clone());
+            waited_ms.insert(actor.name.clone(), actor.waited_ms);
+        }
         Ok(Run {
             rows: self.db.rows()?,
-            claims: self
-                .actors
-                .iter()
-                .map(|actor| (actor.name.clone(), actor.claim.clone()))
-                .collect(),
-            waited_ms: self
-                .actors
-                .iter()
-                .map(|actor| (actor.name.clone(), actor.waited_ms))
-                .collect(),
+            claims,
+            waited_ms,
             steps: self.steps,
         })
     }
