@@ -7,8 +7,6 @@
 //!
 //! Everything is read from the mechanism's runs; the page draws it.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::mechanism::races;
