@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "415" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "420" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -33,10 +33,13 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // its error paths (elements and attributes the DOM never refuses): 421,423
 // B. It came down to 415 KB in session 7, when the core's maps stopped
 // costing a copy of the B-tree code each (sorted lists, maps filled by
-// inserting instead of collecting): 414,031 B. Issue 9's target, 350 KB,
+// inserting instead of collecting): 414,031 B, and went to 420 KB, on
+// purpose, when whole scenarios from JavaScript began to cross through
+// `serde_wasm_bindgen` as issue 9's item 3 asks (they had gone through
+// `JSON.stringify`): 418,610 B. Issue 9's target, 350 KB,
 // is not met. `make size-check` also checks
 // the queue-only package against the issue's 280 KB (`--budget 280
-// --check`), which it meets since session 7 (277,830 B).
+// --check`), which it meets since session 7 (273,499 B).
 const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm
 // and stylesheet; not the stylesheet's source (leasefence.css, which `make

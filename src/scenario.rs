@@ -358,6 +358,20 @@ impl Scenario {
         event_from_raw(index, &read(value, &place, &format!("{place}."))?)
     }
 
+    /// JSON text as a JSON value, refusing text that is not JSON as
+    /// [`Scenario::parse`] does (the last place the parser knew, and the
+    /// line and column).
+    pub fn json_value(json: &str) -> Result<serde_json::Value> {
+        deserialize(json, "(document)", "")
+    }
+
+    /// Reads and checks a scenario document that arrived as a JSON value
+    /// (the JavaScript API's objects, through `serde_wasm_bindgen`), with
+    /// [`Scenario::parse`]'s checks and places.
+    pub fn from_value(value: serde_json::Value) -> Result<Scenario> {
+        Scenario::from_raw(read(value, "(document)", "")?)
+    }
+
     fn from_raw(raw: RawScenario) -> Result<Scenario> {
         check_counts(raw.jobs.len(), raw.events.len())?;
         let mut order = Order::with_jobs(&raw.jobs)?;

@@ -13,8 +13,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    error, from_js, function_arg, integer_arg, json_text, plain, refused, string_arg, to_js,
-    wrong_type,
+    error, from_js, function_arg, integer_arg, plain, refused, string_arg, to_js, wrong_type,
 };
 use crate::model::{NewJob, Stamp};
 
@@ -97,14 +96,19 @@ fn core_error(err: crate::Error) -> JsValue {
     }
 }
 
-/// A scenario given as an object or as JSON text.
+/// A scenario given as an object or as JSON text. Both are read as one
+/// JSON value (an object through `serde_wasm_bindgen`, text as
+/// `JSON.parse` reads it: a key given twice keeps its last value), then by
+/// one reader, so a caller gets the same result and the same messages
+/// either way, and the module carries one scenario deserializer. Text that
+/// is not JSON is refused with the place and the line and column.
 fn scenario_arg(value: &JsValue) -> Result<crate::Scenario, JsValue> {
     match value.as_string() {
-        Some(json) => crate::Scenario::parse(&json).map_err(core_error),
-        // As JSON text: no line breaks, and the words drop positions, so
-        // no message points into text the caller never wrote.
+        Some(json) => crate::Scenario::json_value(&json)
+            .and_then(crate::Scenario::from_value)
+            .map_err(core_error),
         None if value.is_object() && !value.is_function() && !js_sys::Array::is_array(value) => {
-            crate::Scenario::parse(&json_text("scenario", value)?).map_err(core_error)
+            crate::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
         }
         None => Err(wrong_type(
             "scenario",

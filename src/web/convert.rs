@@ -133,17 +133,6 @@ pub(crate) fn plain(field: &str, value: &JsValue) -> Result<serde_json::Value, J
     Ok(plain)
 }
 
-/// A JavaScript object, checked as [`plain`] checks it, as JSON text
-/// (`JSON.stringify`), for a reader that parses text: a whole scenario is
-/// read that way, so the module needs one scenario deserializer, not a
-/// second one over `serde_json::Value` (1.2 KB of gzip, measured).
-pub(crate) fn json_text(field: &str, value: &JsValue) -> Result<String, JsValue> {
-    checked(field, value)?;
-    js_sys::JSON::stringify(value)
-        .map(String::from)
-        .map_err(|_| error(&format!("{field}: cannot be written as JSON")))
-}
-
 /// Checks that `value` is an object whose values JSON can hold; returns
 /// where its `undefined` properties are (see [`check_values`]).
 fn checked(field: &str, value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {

@@ -107,7 +107,10 @@ fn flag(object: &JsValue, name: &str) -> Result<bool, JsValue> {
 }
 
 /// The `scenario` option as text: a chapter id or JSON text as given, an
-/// object through the browser's own `JSON.stringify`.
+/// object through the browser's own `JSON.stringify`. Text, not a value
+/// through `serde_wasm_bindgen` as the JavaScript API reads one: the page
+/// keeps an author's scenario as the text its editor shows and its links
+/// carry, and parses that text when the lesson starts.
 fn scenario(value: &JsValue) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
