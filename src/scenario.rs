@@ -6,6 +6,8 @@
 //! path of the first bad field (`events[2].lease_ms`), and nothing of it is
 //! applied.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Problem, Result};
@@ -259,9 +261,7 @@ fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
 /// go back, and a job id is used once.
 #[derive(Debug, Default)]
 pub(crate) struct Order {
-    /// The job ids so far, sorted: a binary search finds one. (A
-    /// `BTreeSet` would say the same in 1 KB more of the browser's module.)
-    ids: Vec<String>,
+    ids: BTreeSet<String>,
     previous_at: u64,
 }
 
@@ -273,7 +273,7 @@ impl Order {
         for (index, job) in jobs.iter().enumerate() {
             let prefix = format!("jobs[{index}].");
             job.validate(&prefix).map_err(at_path)?;
-            if !order.add_id(&job.id) {
+            if !order.ids.insert(job.id.clone()) {
                 return Err(refuse(
                     format!("{prefix}id"),
                     Problem::JobListedTwice { id: job.id.clone() },
@@ -302,7 +302,7 @@ impl Order {
             ));
         }
         match &event.action {
-            Action::Enqueue(job) if self.slot(&job.id).is_ok() => Err(refuse(
+            Action::Enqueue(job) if self.ids.contains(job.id.as_str()) => Err(refuse(
                 format!("events[{index}].job.id"),
                 Problem::JobAlreadyInScenario { id: job.id.clone() },
             )),
@@ -313,25 +313,9 @@ impl Order {
     /// Takes note of an event that was accepted.
     pub(crate) fn record(&mut self, event: &Event) {
         if let Action::Enqueue(job) = &event.action {
-            self.add_id(&job.id);
+            self.ids.insert(job.id.clone());
         }
         self.previous_at = event.at;
-    }
-
-    /// Where `id` is among the ids so far (`Ok`), or where it would go.
-    fn slot(&self, id: &str) -> std::result::Result<usize, usize> {
-        self.ids.binary_search_by(|known| known.as_str().cmp(id))
-    }
-
-    /// Notes `id`; false if it was already there.
-    fn add_id(&mut self, id: &str) -> bool {
-        match self.slot(id) {
-            Ok(_) => false,
-            Err(at) => {
-                self.ids.insert(at, id.to_owned());
-                true
-            }
-        }
     }
 }
 
@@ -358,11 +342,18 @@ impl Scenario {
         event_from_raw(index, &read(value, &place, &format!("{place}."))?)
     }
 
-    /// JSON text as a JSON value, refusing text that is not JSON as
-    /// [`Scenario::parse`] does (the last place the parser knew, and the
-    /// line and column).
-    pub fn json_value(json: &str) -> Result<serde_json::Value> {
-        deserialize(json, "(document)", "")
+    /// Parses a scenario's JSON text as the JavaScript API reads it: into
+    /// a JSON value first, as `JSON.parse` would (a key given twice keeps
+    /// its last value, where [`Scenario::parse`] refuses it), then as
+    /// [`Scenario::from_value`] reads an object, so text and object give
+    /// the same result. Text that is not JSON is refused as
+    /// [`Scenario::parse`] refuses it (the last place the parser knew, and
+    /// the line and column); a value that does not fit has no line and
+    /// column, and when several are wrong, the one named comes first in
+    /// key order rather than in the order written (CONTRACT.md, "Scenarios
+    /// from JavaScript are JSON values").
+    pub fn parse_as_javascript(json: &str) -> Result<Scenario> {
+        Scenario::from_value(deserialize(json, "(document)", "")?)
     }
 
     /// Reads and checks a scenario document that arrived as a JSON value

@@ -14,9 +14,19 @@ use leasefence::{Error, Scenario};
 
 const JOB: &str = r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#;
 
-fn refusal(events: &str) -> String {
+/// A reader of scenario text.
+type Reader = fn(&str) -> Result<Scenario, Error>;
+
+/// The two readers of scenario text: the library's and the command line's,
+/// and the JavaScript API's (`parse_as_javascript`, through a JSON value).
+const READERS: [(&str, Reader); 2] = [
+    ("parse", Scenario::parse),
+    ("parse_as_javascript", Scenario::parse_as_javascript),
+];
+
+fn refusal(read: Reader, events: &str) -> String {
     let json = format!(r#"{{"jobs": [{JOB}], "events": [{events}]}}"#);
-    match Scenario::parse(&json) {
+    match read(&json) {
         Ok(scenario) => panic!("accepted a malformed scenario: {json}\nparsed as {scenario:?}"),
         Err(err @ Error::Scenario { .. }) => err.to_string(),
         Err(other) => panic!("expected a scenario error, got {other:?}"),
@@ -52,11 +62,27 @@ fn each_malformed_event_is_refused_naming_index_and_field() {
             "events[0].job.qty",
         ),
     ];
-    for (events, path) in cases {
-        let message = refusal(&events);
+    for (reader, read) in READERS {
+        for (events, path) in &cases {
+            let message = refusal(read, events);
+            assert!(
+                message.starts_with(&format!("scenario: {path}")),
+                "{reader}: expected a message naming {path:?}\n  events: {events}\n  message: {message}"
+            );
+        }
+    }
+}
+
+/// The JavaScript API's reader reads every golden scenario as the
+/// library's does.
+#[test]
+fn both_readers_of_scenario_text_read_every_golden_scenario_alike() {
+    for (name, scenario, _) in support::SCENARIOS {
+        let expected = Scenario::parse(scenario).expect("a golden scenario parses");
+        let current = Scenario::parse_as_javascript(scenario);
         assert!(
-            message.starts_with(&format!("scenario: {path}")),
-            "expected a message naming {path:?}\n  events: {events}\n  message: {message}"
+            matches!(&current, Ok(read) if *read == expected),
+            "{name}: expected {expected:?}\n  current: {current:?}"
         );
     }
 }

@@ -539,42 +539,6 @@ fn the_browser_sqlite_has_only_the_kept_functions() {
     assert_eq!(kept, 3);
 }
 
-/// A whole scenario given as an object crosses the same way (issue 9's
-/// item 3: no JSON text in between): an `undefined` optional field takes
-/// its default, and a bad key is refused with its place in the scenario,
-/// before anything is replayed.
-#[test]
-fn a_scenario_object_reads_as_its_json_and_names_a_bad_key() {
-    let document = replay(js_eval(
-        "({ jobs: [{ id: 'j', qty: 1, deadline: 5000, max_attempts: undefined }], \
-            events: [{ at: 0, worker: 'A', do: 'claim', lease_ms: 1000, owner: undefined }] })",
-    ))
-    .expect("undefined fields are left out");
-    check!(
-        as_json(&document)["rows"][0]["max_attempts"],
-        serde_json::json!(3),
-        "the default max_attempts"
-    );
-    let message = thrown(replay(js(
-        r#"{"events": [{"at": 0, "do": "enqueue", "job": {"id": "j", "qty": 1, "deadline": 5000}},
-                       {"at": 1, "worker": "A", "do": "claim", "lease_ms": 1000, "colour": "red"}]}"#,
-    )));
-    assert!(
-        message.starts_with("scenario: events[1].colour: unknown key"),
-        "expected the bad key's place, current: {message}"
-    );
-    let as_text = thrown(replay(JsValue::from_str(
-        r#"{"events": [{"at": 0, "do": "enqueue", "job": {"id": "j", "qty": 1, "deadline": 5000}},
-                       {"at": 1, "worker": "A", "do": "claim", "lease_ms": 1000, "colour": "red"}]}"#,
-    )));
-    check!(as_text, message, "the same scenario as JSON text");
-    let broken = thrown(replay(JsValue::from_str(r#"{"events": [}"#)));
-    assert!(
-        broken.contains("line 1 column 13"),
-        "expected text that is not JSON refused with its place, current: {broken}"
-    );
-}
-
 /// Objects cross through `serde_wasm_bindgen` with JSON's meaning: an
 /// `undefined` optional field takes its default (as `JSON.stringify`
 /// leaves it out), and an unknown key is refused, naming it.

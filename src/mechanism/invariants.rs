@@ -110,8 +110,10 @@ impl Checker {
     /// Checks one step and remembers it.
     pub(crate) fn step(&mut self, seen: &Seen<'_>) -> Vec<Broken> {
         let mut broken = Vec::new();
-        // Job -> the workers whose claims on it are still valid, in the
-        // order the holders' names sort.
+        // Job -> the workers whose claims on it are still valid. `holding`
+        // is keyed by actor, so each job's workers come in name order, and
+        // the jobs (and their `OneValidHolder` entries) in the order of
+        // their first valid holder's name.
         let mut valid: Vec<(&str, Vec<String>)> = Vec::new();
         for (worker, claim) in seen.holding {
             if seen.at < claim.lease_until {

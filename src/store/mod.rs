@@ -360,7 +360,7 @@ pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded>
 }
 
 /// The ledger in arrival order: (job id, qty applied, repeats ignored).
-/// A list, not a map: each caller builds the map it answers with, and a
+/// A list, not a map: the callers build what they answer with, and a
 /// second map type would be code the browser's module carries for nothing.
 pub(crate) fn deliveries(conn: &Connection) -> Result<Vec<(String, u64, u64)>> {
     let mut stmt = prepare(conn, DELIVERIES)?;

@@ -98,15 +98,13 @@ fn core_error(err: crate::Error) -> JsValue {
 
 /// A scenario given as an object or as JSON text. Both are read as one
 /// JSON value (an object through `serde_wasm_bindgen`, text as
-/// `JSON.parse` reads it: a key given twice keeps its last value), then by
-/// one reader, so a caller gets the same result and the same messages
-/// either way, and the module carries one scenario deserializer. Text that
-/// is not JSON is refused with the place and the line and column.
+/// [`crate::Scenario::parse_as_javascript`] says), then by one reader, so a
+/// caller gets the same result and the same messages either way, and the
+/// queue-only module carries no reader of scenario text of its own (the
+/// page keeps one for its editor, whose messages give line and column).
 fn scenario_arg(value: &JsValue) -> Result<crate::Scenario, JsValue> {
     match value.as_string() {
-        Some(json) => crate::Scenario::json_value(&json)
-            .and_then(crate::Scenario::from_value)
-            .map_err(core_error),
+        Some(json) => crate::Scenario::parse_as_javascript(&json).map_err(core_error),
         None if value.is_object() && !value.is_function() && !js_sys::Array::is_array(value) => {
             crate::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
         }

@@ -422,8 +422,10 @@ fn refused_finishes(lang: Lang, run: &Run) -> Vec<String> {
         .collect()
 }
 
-/// Whether a token went to more than one worker, with the numbers; for
-/// the claim race, also who took nothing.
+/// Whether a token went to more than one worker, with the numbers (of the
+/// first (job, token) handed out that went to more than one, in the order
+/// pairs were first handed out); for the claim race, also who took
+/// nothing.
 fn claims_verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
     let by_token = handed_out(lang, run);
     let twice = by_token.iter().find(|(_, holders)| holders.len() > 1);
