@@ -4,14 +4,31 @@
 // target/replay-native.json, then this script). Both replay the scenario of
 // `Scenario::generated(10000)`; the browser times `replay()` from the wasm
 // package, which parses, replays and returns the document as a JS object.
-import { readFileSync } from "node:fs";
+// `--package DIR` times another build of the package instead of the page's
+// (`www/pkg`), e.g. the queue-only one, with or without its statement cache:
+//   make queue-only && node e2e/replay-speed.mjs --package target/pkg-queue-only
+//   make queue-only WEB_FEATURES=statement-cache && node e2e/replay-speed.mjs --package target/pkg-queue-only
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 
 const ROOT = new URL("../", import.meta.url).pathname;
+const { values: options } = parseArgs({ options: { package: { type: "string" } } });
+// Another package is copied beside a blank page (`leasefence serve` wants
+// an index.html), so its module is `/leasefence.js`.
+let served = `${ROOT}www`;
+if (options.package) {
+  served = mkdtempSync(join(tmpdir(), "leasefence-replay-speed-"));
+  cpSync(options.package, served, { recursive: true });
+  writeFileSync(join(served, "index.html"), "<!doctype html><title>replay speed</title>\n");
+}
+const module = options.package ? "/leasefence.js" : "/pkg/leasefence.js";
 const native = JSON.parse(readFileSync(`${ROOT}target/replay-native.json`, "utf8"));
-const server = spawn(`${ROOT}target/debug/leasefence`, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], {
+const server = spawn(`${ROOT}target/debug/leasefence`, ["serve", "--listen", "127.0.0.1:0", "--dir", served], {
   stdio: ["ignore", "pipe", "inherit"],
 });
 const { value: line } = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next();
@@ -22,9 +39,10 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage();
-  await page.goto(`${base}/embed-example.html`);
-  const ms = await page.evaluate(async (events) => {
-    const pkg = await import("/pkg/leasefence.js");
+  await page.goto(options.package ? `${base}/` : `${base}/embed-example.html`);
+  const ms = await page.evaluate(async ([events, module]) => {
+    const pkg = await import(module);
+    await pkg.default();
     const json = pkg.generatedScenario(events);
     const times = [];
     for (let run = 0; run < 5; run++) {
@@ -35,12 +53,12 @@ try {
     }
     times.sort((a, b) => a - b);
     return times[2];
-  }, native.events);
+  }, [native.events, module]);
   const browserRate = native.events / (ms / 1000);
   console.log(`| target | ms for ${native.events} events | events/s |`);
   console.log("| --- | ---: | ---: |");
   console.log(`| native (release) | ${native.ms.toFixed(1)} | ${native.events_per_s} |`);
-  console.log(`| headless Chromium (wasm, profile web) | ${ms.toFixed(1)} | ${browserRate.toFixed(0)} |`);
+  console.log(`| headless Chromium (wasm, profile web, ${options.package ?? "www/pkg"}) | ${ms.toFixed(1)} | ${browserRate.toFixed(0)} |`);
   console.log(`\nbrowser / native: ${(browserRate / native.events_per_s).toFixed(2)}`);
 } finally {
   await browser.close();

@@ -10,21 +10,12 @@
 mod support;
 
 use leasefence::web::{Player, Queue, Receiver, generated_scenario, replay};
+use support::browser::{as_json, js};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A JavaScript expression's value.
-fn js(expression: &str) -> JsValue {
-    js_sys::eval(&format!("({expression})")).expect("a valid expression")
-}
-
-fn as_json(value: &JsValue) -> serde_json::Value {
-    let text = js_sys::JSON::stringify(value).expect("stringifies");
-    serde_json::from_str(&String::from(text)).expect("valid JSON")
-}
 
 /// The message of the `TypeError` a call threw; fails on anything else.
 fn type_error<T>(result: Result<T, JsValue>) -> String {

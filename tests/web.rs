@@ -11,16 +11,11 @@
 mod support;
 
 use leasefence::web::{Player, Queue, Receiver, replay};
+use support::browser::{as_json, thrown};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A JavaScript value as JSON, via the browser's own `JSON.stringify`.
-fn as_json(value: &JsValue) -> serde_json::Value {
-    let text = js_sys::JSON::stringify(value).expect("stringifies");
-    serde_json::from_str(&String::from(text)).expect("valid JSON")
-}
 
 fn js(json: &str) -> JsValue {
     js_sys::JSON::parse(json).expect("valid JSON literal")
@@ -38,13 +33,6 @@ fn with_number(field: &str, value: f64) -> JsValue {
 /// BigInt, getters, `toJSON`).
 fn js_eval(expression: &str) -> JsValue {
     js_sys::eval(expression).expect("a valid expression")
-}
-
-/// The message of the `Error` a facade call threw.
-fn thrown(result: Result<impl std::fmt::Debug, JsValue>) -> String {
-    let err = result.expect_err("the call must throw");
-    let err: js_sys::Error = err.dyn_into().expect("an Error object");
-    String::from(err.message())
 }
 
 #[test]

@@ -10,28 +10,11 @@
 mod support;
 
 use leasefence::web::replay;
-use wasm_bindgen::{JsCast, JsValue};
+use support::browser::{as_json, js, thrown};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A JavaScript expression's value (for what JSON cannot write:
-/// `undefined`).
-fn js(expression: &str) -> JsValue {
-    js_sys::eval(&format!("({expression})")).expect("a valid expression")
-}
-
-fn as_json(value: &JsValue) -> serde_json::Value {
-    let text = js_sys::JSON::stringify(value).expect("stringifies");
-    serde_json::from_str(&String::from(text)).expect("valid JSON")
-}
-
-/// The message of the `Error` a call threw.
-fn thrown(result: Result<impl std::fmt::Debug, JsValue>) -> String {
-    let err = result.expect_err("the call must throw");
-    let err: js_sys::Error = err.dyn_into().expect("an Error object");
-    String::from(err.message())
-}
 
 /// A claim by A at 1 ms with a key no event takes.
 const WITH_COLOUR: &str = r#"{"events": [

@@ -8,6 +8,8 @@
 
 use serde::Serialize;
 
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod processes;
 #[cfg(not(target_arch = "wasm32"))]
