@@ -8,7 +8,7 @@
 // (`www/pkg`), e.g. the queue-only one, with or without its statement cache:
 //   make queue-only && node e2e/replay-speed.mjs --package target/pkg-queue-only
 //   make queue-only WEB_FEATURES=statement-cache && node e2e/replay-speed.mjs --package target/pkg-queue-only
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
@@ -63,4 +63,5 @@ try {
 } finally {
   await browser.close();
   server.kill();
+  if (options.package) rmSync(served, { recursive: true, force: true });
 }
