@@ -260,14 +260,14 @@ describe("the playground", () => {
     await page.getByRole("button", { name: "Rejected" }).click();
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"]);
     assert.match(await page.textContent(".lf-prompt"), /Right: it was rejected/);
-    assert.match(await page.textContent(".lf-prompt"), /A's finish was refused\. Which field decided it\?/);
+    assert.match(await page.textContent(".lf-prompt"), /A's finish was refused\. Pick a condition it failed\./);
     assert.match(await page.textContent(".lf-narration"), /appears once you have answered/, "the field is the last question");
     await page.getByRole("button", { name: "token" }).click();
     assert.match(await page.textContent(".lf-narration"), /B reclaims it/, "every answer given: the story");
     await done(page);
   });
 
-  test("after a refusal, which field decided it: asked, hidden until answered, scored (screenshots field-*)", async () => {
+  test("after a refusal, which condition it failed: asked, hidden until answered, any failed one right (screenshots field-*)", async () => {
     const looks = [360, 1280].flatMap((width) => ["light", "dark"].flatMap((colorScheme) =>
       ["en", "ko"].map((lang) => ({ width, colorScheme, lang }))));
     for (const { width, colorScheme, lang } of looks) {
@@ -287,8 +287,8 @@ describe("the playground", () => {
       await page.locator(".lf-prompt [data-arg=owner]").click();
       const said = await page.textContent(".lf-prompt");
       const expected = lang === "en"
-        ? [/Not quite: token decided it/, /token is 2, the stamp's is 1/, /owner differs too, but the queue checks token first/, /Right so far: 2\/4/]
-        : [/거절을 결정한 항목은 token입니다/, /token은 2인데 표식의 token은 1/, /owner 값도 다르지만 큐는 token을 먼저 검사합니다/, /4번 중 2번/];
+        ? [/Right: the owner condition failed/, /owner is B, the stamp's is A/, /This finish failed 3: owner, token, attempt\./, /Right so far: 3\/4/]
+        : [/맞았습니다\. owner 조건이 충족되지 않았습니다/, /owner는 B인데 표식의 owner는 A/, /충족되지 않은 조건은 3개입니다: owner, token, attempt\./, /4번 중 3번/];
       for (const pattern of expected) assert.match(said, pattern, lang);
       assert.equal(await page.$eval(".lf-step .lf-reason-chip code", (el) => el.textContent), "token_mismatch", "answered: the chip is back");
       await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-answered-${shot}.png` });

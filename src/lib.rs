@@ -12,7 +12,9 @@
 //! Lower modules never import higher ones; the list goes from the bottom up.
 //!
 //! * [`error`]: the one error type, and [`Problem`], what was wrong.
-//! * [`model`]: the vocabulary (jobs, rows, claims, stamps, verdicts).
+//! * [`model`]: the vocabulary (jobs, rows, claims, stamps, finishes).
+//! * [`fence`]: R4 stated once: the finish's conditions, the set a refusal
+//!   failed, the verdict.
 //! * [`store`]: the schema, every SQL statement (the naive finishes the
 //!   fence replaces too), and what runs them.
 //! * [`queue`]: the queue API; checks input, supplies nothing but `now`.
@@ -61,7 +63,8 @@
 //!   (R2) and sets `lease_until = min(now + lease_ms, deadline)` (R9).
 //! * A finish is accepted iff `id`, `owner`, `token` and `attempt` equal the
 //!   row, the row is `leased`, `now < lease_until` and `now < deadline`
-//!   (R4). A rejected finish changes nothing.
+//!   (R4, [`Condition::ALL`]). A rejected finish changes nothing, and its
+//!   verdict lists every condition that failed.
 //! * Choosing and writing happen in one `BEGIN IMMEDIATE` transaction (R6);
 //!   nothing waits on the network inside it (R7).
 //! * The core never reads a clock: every operation takes `now` in
@@ -73,7 +76,7 @@
 //! finish at 1001 ms is refused.
 //!
 //! ```
-//! use leasefence::{NewJob, Queue, Reason};
+//! use leasefence::{Condition, Conditions, NewJob, Queue, Reason, Verdict};
 //!
 //! let queue = Queue::open_in_memory()?;
 //! queue.enqueue(&NewJob::new("snack-1", 2, 5000))?;
@@ -85,8 +88,10 @@
 //! assert_eq!(b.token, 2);
 //!
 //! let late = queue.finish(&a.stamp(), 1001)?;
-//! assert!(!late.accepted);
-//! assert_eq!(late.reason, Some(Reason::TokenMismatch));
+//! // The row disagrees with A's stamp on three conditions at once.
+//! let failed = Conditions::of(&[Condition::Owner, Condition::Token, Condition::Attempt]);
+//! assert_eq!(late.verdict, Verdict::Refused(failed));
+//! assert_eq!(late.reason(), Some(Reason::TokenMismatch));
 //! assert_eq!(late.current.unwrap().owner.as_deref(), Some("B"));
 //! # Ok::<(), leasefence::Error>(())
 //! ```
@@ -94,6 +99,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod fence;
 pub mod mechanism;
 pub mod model;
 pub mod playground;
@@ -110,6 +116,7 @@ pub mod unfenced;
 pub mod web;
 
 pub use error::{Error, Problem, Result};
+pub use fence::{Condition, Conditions, Verdict};
 pub use model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
 pub use queue::{ProcessError, Processed, Queue};
 pub use receiver::{Receiver, Totals};

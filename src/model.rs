@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Problem, Result};
+use crate::fence::Verdict;
 
 /// The largest integer the queue accepts for a time, a quantity, a lease, a
 /// token or an attempt count: 2^53 - 1.
@@ -227,7 +228,9 @@ impl Stamp {
     }
 }
 
-/// Why a finish was refused. The first that applies is named, in this order.
+/// Why a finish was refused, in one word: the document's `reason`. A
+/// refusal may fail several conditions at once; [`crate::fence::Conditions::reason`]
+/// says which of them is named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
@@ -263,42 +266,17 @@ impl Reason {
             Reason::DeadlinePassed => "deadline_passed",
         }
     }
-
-    /// Names the first reason `stamp` may not finish `row` at `now`, or
-    /// `None` when every condition of R4 holds.
-    ///
-    /// The queue never decides with this alone: the guarded `UPDATE` decides
-    /// inside the transaction, and this only explains its "0 rows changed".
-    pub fn first(stamp: &Stamp, row: Option<&JobRow>, now: u64) -> Option<Reason> {
-        let Some(row) = row else {
-            return Some(Reason::UnknownJob);
-        };
-        if row.state != JobState::Leased {
-            Some(Reason::NotLeased)
-        } else if row.token != stamp.token {
-            Some(Reason::TokenMismatch)
-        } else if row.owner.as_deref() != Some(stamp.owner.as_str()) {
-            Some(Reason::OwnerMismatch)
-        } else if row.attempts != stamp.attempt {
-            Some(Reason::AttemptMismatch)
-        } else if row.lease_until.is_none_or(|until| now >= until) {
-            Some(Reason::LeaseExpired)
-        } else if now >= row.deadline {
-            Some(Reason::DeadlinePassed)
-        } else {
-            None
-        }
-    }
 }
 
-/// The outcome of a finish: accepted, or rejected with the reason, what was
-/// presented and what the row holds, side by side (R14).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The outcome of a finish: its verdict, what was presented and what the
+/// row holds, side by side (R14).
+///
+/// In JSON it is the contract's shape: `accepted`, `reason` (the one the
+/// verdict names, `null` when accepted), `expected` and `current`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finish {
-    /// Whether the row was marked done.
-    pub accepted: bool,
-    /// Why not, when not.
-    pub reason: Option<Reason>,
+    /// Accepted, or refused and why.
+    pub verdict: Verdict,
     /// The stamp that was presented (`None` when the actor held none).
     pub expected: Option<Stamp>,
     /// The row as it is after the attempt (`None` for an unknown id).
@@ -306,13 +284,35 @@ pub struct Finish {
 }
 
 impl Finish {
-    /// A finish the queue refused.
-    pub fn rejected(reason: Reason, expected: Option<Stamp>, current: Option<JobRow>) -> Self {
-        Finish {
-            accepted: false,
-            reason: Some(reason),
-            expected,
-            current,
+    /// Whether the row was marked done.
+    pub fn accepted(&self) -> bool {
+        self.verdict.accepted()
+    }
+
+    /// The reason the document names, `None` when accepted.
+    pub fn reason(&self) -> Option<Reason> {
+        self.verdict.reason()
+    }
+}
+
+impl Serialize for Finish {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Document<'a> {
+            accepted: bool,
+            reason: Option<Reason>,
+            expected: &'a Option<Stamp>,
+            current: &'a Option<JobRow>,
         }
+        Document {
+            accepted: self.accepted(),
+            reason: self.reason(),
+            expected: &self.expected,
+            current: &self.current,
+        }
+        .serialize(serializer)
     }
 }

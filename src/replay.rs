@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::error::{Error, Problem};
+use crate::fence::Verdict;
 use crate::model::{Claim, Finish, JobRow, Reason};
 use crate::queue::Queue;
 use crate::receiver::Receiver;
@@ -79,7 +80,7 @@ impl Outcome {
         match self {
             Outcome::Claimed { claim: Some(_) } => "claimed",
             Outcome::Claimed { claim: None } => "empty",
-            Outcome::Finished(finish) if finish.accepted => "accepted",
+            Outcome::Finished(finish) if finish.accepted() => "accepted",
             Outcome::Finished(_) => "rejected",
             Outcome::Sent {
                 reason: Some(_), ..
@@ -269,7 +270,11 @@ impl Player {
             }
             Action::Finish => match self.memory.get(&event.worker) {
                 Some(claim) => Outcome::Finished(self.queue.finish(&claim.stamp(), event.at)?),
-                None => Outcome::Finished(Finish::rejected(Reason::NoClaim, None, None)),
+                None => Outcome::Finished(Finish {
+                    verdict: Verdict::NoClaim,
+                    expected: None,
+                    current: None,
+                }),
             },
             Action::Send => match self.memory.get(&event.worker) {
                 Some(claim) => Outcome::Sent {

@@ -78,7 +78,7 @@ fn another_connection_enqueues_while_a_job_is_being_sent() -> Result<(), Error> 
         "R7: enqueue inside send must succeed at once, got {inserted:?}"
     );
     check!(
-        processed.finish.accepted,
+        processed.finish.accepted(),
         true,
         "R7: the job is then finished"
     );

@@ -17,7 +17,9 @@
 
 mod support;
 
-use leasefence::{Claim, Error, Finish, JobRow, JobState, NewJob, Queue, Reason, Stamp};
+use leasefence::{
+    Claim, Condition, Conditions, Error, Finish, JobRow, JobState, NewJob, Queue, Stamp, Verdict,
+};
 use proptest::prelude::*;
 
 /// The contract as a plain in-memory table.
@@ -82,37 +84,40 @@ impl Model {
         })
     }
 
-    /// The first reason in the contract's order, or `None` if accepted.
-    fn refusal(row: Option<&JobRow>, stamp: &Stamp, now: u64) -> Option<Reason> {
+    /// Every condition of R4 the stamp fails against the row at `now`,
+    /// restated here field by field; empty if the finish is accepted.
+    fn failed(row: Option<&JobRow>, stamp: &Stamp, now: u64) -> Vec<Condition> {
         let Some(row) = row else {
-            return Some(Reason::UnknownJob);
+            return vec![Condition::Id];
         };
         let checks = [
-            (row.state != JobState::Leased, Reason::NotLeased),
-            (row.token != stamp.token, Reason::TokenMismatch),
-            (
-                row.owner.as_deref() != Some(&stamp.owner),
-                Reason::OwnerMismatch,
-            ),
-            (row.attempts != stamp.attempt, Reason::AttemptMismatch),
-            (Self::lease_over(row, now), Reason::LeaseExpired),
-            (now >= row.deadline, Reason::DeadlinePassed),
+            (row.id != stamp.id, Condition::Id),
+            (row.owner.as_deref() != Some(&stamp.owner), Condition::Owner),
+            (row.token != stamp.token, Condition::Token),
+            (row.attempts != stamp.attempt, Condition::Attempt),
+            (row.state != JobState::Leased, Condition::State),
+            (Self::lease_over(row, now), Condition::LeaseUntil),
+            (now >= row.deadline, Condition::Deadline),
         ];
         checks
             .into_iter()
-            .find(|(failed, _)| *failed)
-            .map(|(_, reason)| reason)
+            .filter(|(failed, _)| *failed)
+            .map(|(_, condition)| condition)
+            .collect()
     }
 
     fn finish(&mut self, stamp: &Stamp, now: u64) -> Finish {
         let index = self.jobs.iter().position(|row| row.id == stamp.id);
-        let reason = Self::refusal(index.map(|i| &self.jobs[i]), stamp, now);
-        if let (None, Some(i)) = (reason, index) {
-            self.jobs[i].state = JobState::Done;
-        }
+        let failed = Self::failed(index.map(|i| &self.jobs[i]), stamp, now);
+        let verdict = match (failed.is_empty(), index) {
+            (true, Some(i)) => {
+                self.jobs[i].state = JobState::Done;
+                Verdict::Accepted
+            }
+            _ => Verdict::Refused(Conditions::of(&failed)),
+        };
         Finish {
-            accepted: reason.is_none(),
-            reason,
+            verdict,
             expected: Some(stamp.clone()),
             current: index.map(|i| self.jobs[i].clone()),
         }
@@ -163,7 +168,7 @@ fn valid_holders(rows: &[JobRow], held: &[Option<Claim>], id: &str, now: u64) ->
         .filter(|claim| claim.id == id)
         .filter(|claim| {
             let row = rows.iter().find(|row| row.id == claim.id);
-            Model::refusal(row, &claim.stamp(), now).is_none()
+            Model::failed(row, &claim.stamp(), now).is_empty()
         })
         .count()
 }
@@ -240,7 +245,7 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
                         claim,
                         now
                     );
-                    if !current.accepted {
+                    if !current.accepted() {
                         prop_assert_eq!(
                             &queue.rows().map_err(fail)?,
                             &before,

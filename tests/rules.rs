@@ -13,7 +13,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::{Claim, Error, JobState, NewJob, Queue, Reason, Receiver, Stamp};
+use leasefence::{
+    Claim, Condition, Conditions, Error, JobState, NewJob, Queue, Reason, Receiver, Stamp, Verdict,
+};
 
 type TestResult = Result<(), Error>;
 
@@ -95,7 +97,7 @@ fn current_holder_finishes_inside_its_lease() -> TestResult {
     let claim = claimed(&queue, "A", 0, 1000)?;
     let finish = queue.finish(&claim.stamp(), 500)?;
     check!(
-        (finish.accepted, finish.reason),
+        (finish.accepted(), finish.reason()),
         (true, None),
         "R4: finish by the holder at 500 ms"
     );
@@ -117,7 +119,7 @@ fn stale_token_finish_is_rejected_after_reclaim() -> TestResult {
     let before = queue.rows()?;
     let finish = queue.finish(&a.stamp(), 1001)?;
     check!(
-        finish.reason,
+        finish.reason(),
         Some(Reason::TokenMismatch),
         "R4: A's finish with token=1 at 1001 ms"
     );
@@ -168,7 +170,7 @@ fn a_stamp_with_any_field_wrong_is_rejected_and_changes_nothing() -> TestResult 
     ];
     for (forged, reason) in cases {
         let finish = queue.finish(&forged, 10)?;
-        check!(finish.reason, Some(reason), "R4: finish with {forged:?}");
+        check!(finish.reason(), Some(reason), "R4: finish with {forged:?}");
         check!(
             queue.rows()?,
             before,
@@ -185,7 +187,7 @@ fn a_second_finish_of_a_done_job_is_not_leased() -> TestResult {
     let stamp = claimed(&queue, "A", 0, 1000)?.stamp();
     queue.finish(&stamp, 10)?;
     check!(
-        queue.finish(&stamp, 20)?.reason,
+        queue.finish(&stamp, 20)?.reason(),
         Some(Reason::NotLeased),
         "R4: finish twice"
     );
@@ -198,7 +200,7 @@ fn finish_one_ms_before_lease_end_is_accepted() -> TestResult {
     let queue = queue_with_snack()?;
     let claim = claimed(&queue, "A", 0, 1000)?;
     check!(
-        queue.finish(&claim.stamp(), 999)?.reason,
+        queue.finish(&claim.stamp(), 999)?.reason(),
         None,
         "R5: finish at lease_until - 1"
     );
@@ -212,7 +214,7 @@ fn finish_at_exact_lease_end_is_rejected() -> TestResult {
     let claim = claimed(&queue, "A", 0, 1000)?;
     let finish = queue.finish(&claim.stamp(), 1000)?;
     check!(
-        finish.reason,
+        finish.reason(),
         Some(Reason::LeaseExpired),
         "R5: finish at lease_until"
     );
@@ -230,7 +232,7 @@ fn finish_one_ms_after_lease_end_is_rejected() -> TestResult {
     let queue = queue_with_snack()?;
     let claim = claimed(&queue, "A", 0, 1000)?;
     check!(
-        queue.finish(&claim.stamp(), 1001)?.reason,
+        queue.finish(&claim.stamp(), 1001)?.reason(),
         Some(Reason::LeaseExpired),
         "R5: finish at lease_until + 1"
     );
@@ -286,7 +288,7 @@ fn at_every_instant_either_the_holder_may_finish_or_another_may_claim() -> TestR
         let queue = queue_with_snack()?;
         let a = claimed(&queue, "A", 0, 1000)?;
         // Ask each question on its own fresh copy of the same history.
-        let a_may_finish = queue.finish(&a.stamp(), now)?.accepted;
+        let a_may_finish = queue.finish(&a.stamp(), now)?.accepted();
         let other = queue_with_snack()?;
         claimed(&other, "A", 0, 1000)?;
         let b_may_claim = other.claim("B", now, 1000)?.is_some();
@@ -309,12 +311,12 @@ fn a_restart_under_the_same_name_fences_the_old_claim() -> TestResult {
     check!(after_restart.owner, before_restart.owner, "R8: same name");
     let stale = queue.finish(&before_restart.stamp(), 1001)?;
     check!(
-        stale.reason,
+        stale.reason(),
         Some(Reason::TokenMismatch),
         "R8: the old run's finish"
     );
     check!(
-        queue.finish(&after_restart.stamp(), 1002)?.reason,
+        queue.finish(&after_restart.stamp(), 1002)?.reason(),
         None,
         "R8: the new run's finish"
     );
@@ -387,7 +389,7 @@ fn polling_cannot_take_a_valid_lease() -> TestResult {
         );
     }
     check!(
-        queue.finish(&a.stamp(), 999)?.accepted,
+        queue.finish(&a.stamp(), 999)?.accepted(),
         true,
         "R11: A still finishes"
     );
@@ -456,17 +458,19 @@ fn a_guessed_stamp_passes_so_the_token_is_no_credential() -> TestResult {
         attempt: 1,
     };
     check!(
-        queue.finish(&guess, 10)?.accepted,
+        queue.finish(&guess, 10)?.accepted(),
         true,
         "R15: a stamp built by guessing, not received"
     );
     Ok(())
 }
 
-/// R4 reason order when several conditions fail at once: the first in the
-/// contract's list is named.
+/// R4 when several conditions fail at once: the verdict lists every one
+/// that failed (one `WHERE` clause checks them together), and the document
+/// names one of them by the contract's naming order.
 #[test]
-fn the_first_failing_condition_names_the_rejection() -> TestResult {
+fn a_refusal_lists_every_failed_condition_and_names_one() -> TestResult {
+    use Condition::*;
     let queue = queue_with_snack()?;
     let a = claimed(&queue, "A", 0, 1000)?.stamp();
     let cases = [
@@ -476,6 +480,7 @@ fn the_first_failing_condition_names_the_rejection() -> TestResult {
                 ..a.clone()
             },
             1000,
+            vec![Owner, LeaseUntil],
             Reason::OwnerMismatch,
         ),
         (
@@ -485,6 +490,7 @@ fn the_first_failing_condition_names_the_rejection() -> TestResult {
                 ..a.clone()
             },
             10,
+            vec![Owner, Token],
             Reason::TokenMismatch,
         ),
         (
@@ -493,21 +499,27 @@ fn the_first_failing_condition_names_the_rejection() -> TestResult {
                 ..a.clone()
             },
             5000,
+            vec![Attempt, LeaseUntil, Deadline],
             Reason::AttemptMismatch,
         ),
     ];
-    for (stamp, now, reason) in cases {
+    for (stamp, now, failed, reason) in cases {
+        let finish = queue.finish(&stamp, now)?;
         check!(
-            queue.finish(&stamp, now)?.reason,
-            Some(reason),
+            (finish.verdict, finish.reason()),
+            (Verdict::Refused(Conditions::of(&failed)), Some(reason)),
             "R4: {stamp:?} at {now} ms"
         );
     }
     queue.finish(&a, 10)?;
     let stale = Stamp { token: 7, ..a };
+    let finish = queue.finish(&stale, 2000)?;
     check!(
-        queue.finish(&stale, 2000)?.reason,
-        Some(Reason::NotLeased),
+        (finish.verdict, finish.reason()),
+        (
+            Verdict::Refused(Conditions::of(&[Token, State, LeaseUntil])),
+            Some(Reason::NotLeased)
+        ),
         "R4: a done row, stale token, late"
     );
     Ok(())

@@ -94,13 +94,14 @@ fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
     );
 }
 
-/// R4's reason order, asked: after a refused finish the learner picks the
-/// field that decided it; the answer is scored, and the feedback names the
-/// field with the row's value beside the stamp's, and says of another
-/// field that differs too that the queue checks the deciding one first.
-/// Until then nothing on the step card names or marks the answer.
+/// R4 asked: after a refused finish the learner picks a condition it
+/// failed. One `WHERE` clause checks every condition at once, so any failed
+/// one is right: after B's reclaim, A's stamp fails owner as much as token.
+/// The feedback says whether the pick failed (its values side by side),
+/// then lists every failed condition. Until then nothing on the step card
+/// names or marks the answer.
 #[test]
-fn a_refusal_asks_which_field_decided_it_and_scores_the_answer() {
+fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
     use leasefence::playground::session::Session;
     use leasefence::playground::view;
     let answered = |field: &str| {
@@ -135,102 +136,181 @@ fn a_refusal_asks_which_field_decided_it_and_scores_the_answer() {
             .answer_field(field)
             .expect("the question was open");
         let told = view::position(&session, None, 640.0);
+        let marked: Vec<&str> = told
+            .step
+            .expect("still shown")
+            .conditions
+            .iter()
+            .filter(|line| line.differs)
+            .map(|line| line.field)
+            .collect::<Vec<_>>();
         (
-            guess.decided,
+            guess.right(),
             session.stepper.score,
+            marked.join(", "),
             told.prompt.feedback.unwrap_or_default(),
         )
     };
     fn values<'a>(pairs: &[(&'a str, &str)]) -> Vec<(&'a str, String)> {
         pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
     }
-    let reason = Lang::En.fill(
-        "reason.token_mismatch",
-        &values(&[("expected", "1"), ("current", "2")]),
+    let all = Lang::En.fill(
+        "predict.field_all",
+        &values(&[("n", "3"), ("fields", "owner, token, attempt")]),
     );
-    check!(
-        answered("token"),
+    let right = |picked: &str, key: &str, expected: &str, current: &str| {
+        let reason = Lang::En.fill(
+            key,
+            &values(&[("expected", expected), ("current", current)]),
+        );
+        let verdict = Lang::En.fill(
+            "predict.field_right",
+            &values(&[("picked", picked), ("reason", &reason)]),
+        );
+        format!("{verdict} {all}")
+    };
+    for (picked, feedback) in [
+        ("token", right("token", "reason.token_mismatch", "1", "2")),
+        ("owner", right("owner", "reason.owner_mismatch", "A", "B")),
         (
-            "token",
-            (2, 2),
-            Lang::En.fill(
-                "predict.field_right",
-                &values(&[("field", "token"), ("reason", &reason)])
-            )
+            "attempt",
+            right("attempt", "reason.attempt_mismatch", "1", "2"),
         ),
-        "token: right (and the verdict before it), the row's 2 beside the stamp's 1"
-    );
-    for (picked, why) in [
-        ("owner", "predict.field_also"),
-        ("deadline", "predict.field_none"),
     ] {
-        let why = Lang::En.fill(why, &values(&[("picked", picked), ("field", "token")]));
         check!(
             answered(picked),
-            (
-                "token",
-                (1, 2),
-                Lang::En.fill(
-                    "predict.field_wrong",
-                    &values(&[("field", "token"), ("reason", &reason), ("why", &why)])
-                )
-            ),
-            "{picked}: wrong; owner differs too (B), the deadline does not"
+            (true, (2, 2), "owner, token, attempt".to_owned(), feedback),
+            "{picked}: failed, so right; the card marks the same three"
         );
     }
+    let wrong = Lang::En.fill("predict.field_wrong", &values(&[("picked", "deadline")]));
+    check!(
+        answered("deadline"),
+        (
+            false,
+            (1, 2),
+            "owner, token, attempt".to_owned(),
+            format!("{wrong} {all}")
+        ),
+        "deadline: held (5000 ms is ahead), so wrong"
+    );
 }
 
-/// Every refusal the chapters show with a stamp asks its field, and the
-/// field is the one its reason names (R4's order): the question covers the
-/// course's reasons, not only the token.
+/// After the field question, the next prediction's feedback is its own:
+/// no answer's words outlive the next move.
 #[test]
-fn each_chapters_refusal_is_decided_by_the_field_its_reason_names() {
+fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
+    use leasefence::playground::session::Session;
+    use leasefence::playground::view;
+    let chapter = CHAPTERS
+        .iter()
+        .find(|chapter| chapter.id == "restart-same-name")
+        .expect("a chapter");
+    let scenario = Scenario::parse(chapter.scenario()).expect("valid");
+    let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
+    session.set_predict(true);
+    session.stepper.seek(2);
+    session.stepper.step();
+    session.stepper.guess(false);
+    session.stepper.answer_field("token").expect("asked");
+    // A-restarted's finish at 1500 ms: accepted.
+    session.stepper.step();
+    session.stepper.guess(false);
+    let told = view::position(&session, None, 640.0);
+    check!(
+        told.prompt.feedback,
+        Some(Lang::En.fill("predict.wrong", &[("verdict", "accepted".to_owned())])),
+        "guessed refused, it was accepted: that finish's feedback"
+    );
+}
+
+/// Every refusal the chapters show with a stamp asks for a failed
+/// condition, and the question, the step card's marks and the named reason
+/// all read one set: the right answers are exactly the marked lines, and
+/// the reason the document names is one of them.
+#[test]
+fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
     use leasefence::Outcome;
-    let mut decided = std::collections::BTreeSet::new();
+    use leasefence::playground::session::Session;
+    use leasefence::playground::stepper::Stepped;
+    use leasefence::playground::view;
+    let mut asked = Vec::new();
     for chapter in CHAPTERS {
         let scenario = Scenario::parse(chapter.scenario()).expect("valid");
-        let mut stepper =
-            leasefence::playground::stepper::Stepper::new(chapter.id, scenario, 0).expect("builds");
-        stepper.predict = true;
-        while stepper.position < stepper.total() {
-            if stepper.step() == leasefence::playground::stepper::Stepped::AskFirst {
-                stepper.guess(true);
+        let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
+        session.set_predict(true);
+        while session.stepper.position < session.stepper.total() {
+            if session.stepper.step() == Stepped::AskFirst {
+                session.stepper.guess(true);
             }
-            let Some(Outcome::Finished(finish)) = stepper.frame().map(|f| f.result.outcome.clone())
+            let Some(Outcome::Finished(finish)) =
+                session.stepper.frame().map(|f| f.result.outcome.clone())
             else {
                 continue;
             };
-            let asked = stepper.awaiting_field;
-            let field = stepper.decided_field();
-            if let Some(field) = field {
-                check!(
-                    stepper.answer_field(field).map(|g| g.right()),
-                    Some(true),
-                    "{}",
-                    chapter.id
-                );
+            let failed = session.stepper.failed_conditions();
+            let fields = [
+                "id",
+                "owner",
+                "token",
+                "attempt",
+                "state",
+                "lease_until",
+                "deadline",
+            ];
+            let right: Vec<&str> = fields
+                .into_iter()
+                .filter(|field| {
+                    let mut trial = session.stepper.clone();
+                    trial.answer_field(field).is_some_and(|guess| guess.right())
+                })
+                .collect();
+            if !failed.is_empty() {
+                session.stepper.answer_field("id");
             }
-            let stamped = finish
-                .reason
-                .is_some_and(|r| r != leasefence::Reason::NoClaim);
+            let card = view::position(&session, None, 640.0).step.expect("a card");
+            let marked: Vec<&str> = card
+                .conditions
+                .iter()
+                .filter(|line| line.differs)
+                .map(|line| line.field)
+                .collect();
+            let named = finish.reason().map(|reason| reason.as_str());
             check!(
-                (asked, field.is_some()),
-                (stamped, stamped),
-                "{} asks iff refused with a stamp",
+                right,
+                marked,
+                "{}: the right answers are the lines the card marks",
                 chapter.id
             );
-            decided.extend(finish.reason.map(|r| (r.as_str(), field)));
+            if let Some(named) = named {
+                asked.push((chapter.id, named, right.join(" ")));
+            }
         }
     }
+    let row = |chapter, named, failed: &str| (chapter, named, failed.to_owned());
     check!(
-        decided.into_iter().collect::<Vec<_>>(),
+        asked,
         vec![
-            ("lease_expired", Some("lease_until")),
-            ("no_claim", None),
-            ("not_leased", Some("state")),
-            ("token_mismatch", Some("token")),
+            // A's stamp against B's claim: three fields differ at once.
+            row("canonical", "token_mismatch", "owner token attempt"),
+            row("expiry-boundary", "lease_expired", "lease_until"),
+            row("expiry-boundary", "lease_expired", "lease_until"),
+            // The lease was cut to the deadline: both end at 100 ms.
+            row(
+                "deadline-caps-lease",
+                "lease_expired",
+                "lease_until deadline"
+            ),
+            row("quarantine", "not_leased", "state lease_until"),
+            // Same owner name: only the claim's generation differs.
+            row("restart-same-name", "token_mismatch", "token attempt"),
+            row("late-delivery", "not_leased", "owner token attempt state"),
+            row("deadline-expired", "no_claim", ""),
+            row("fencing-off-vs-on", "token_mismatch", "owner token attempt"),
+            row("fencing-off-vs-on", "token_mismatch", "token attempt"),
+            row("every-ordering", "no_claim", ""),
         ],
-        "the chapters' reasons and their fields"
+        "the chapters' refusals: the named reason, and every condition failed"
     );
 }
 
@@ -248,7 +328,7 @@ fn moving_the_finish_flips_the_verdict_at_lease_until() {
             .result
             .outcome
         {
-            Outcome::Finished(finish) => finish.reason,
+            Outcome::Finished(finish) => finish.reason(),
             other => panic!("expected the finish, got {other:?}"),
         }
     };
@@ -308,7 +388,7 @@ fn lengthening_the_lease_saves_the_late_finish_and_empties_the_reclaim() {
         "lease_until 1001: at 1001 ms the lease has ended (R5), though nobody reclaimed"
     );
     let rejected = match &stepper.frame().expect("after the finish").result.outcome {
-        Outcome::Finished(finish) => finish.reason,
+        Outcome::Finished(finish) => finish.reason(),
         other => panic!("expected the finish, got {other:?}"),
     };
     check!(

@@ -70,10 +70,10 @@ fn in_order_by_replay(scenario: &Scenario) -> Vec<(String, String)> {
                 format!("claimed {} token={}", claim.id, claim.token)
             }
             Outcome::Claimed { claim: None } => "empty".to_owned(),
-            Outcome::Finished(finish) if finish.reason == Some(Reason::NoClaim) => {
+            Outcome::Finished(finish) if finish.reason() == Some(Reason::NoClaim) => {
                 "no_claim".to_owned()
             }
-            Outcome::Finished(finish) if finish.accepted => "accepted".to_owned(),
+            Outcome::Finished(finish) if finish.accepted() => "accepted".to_owned(),
             Outcome::Finished(_) => "rejected".to_owned(),
             Outcome::Sent {
                 reason: Some(_), ..

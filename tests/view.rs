@@ -184,7 +184,7 @@ fn the_step_card_names_the_refusal_statement_and_the_failed_condition() {
         let refusals: Vec<_> = step.statements.iter().filter(|s| s.refusal).collect();
         let place = format!("{chapter} at {} ({})", view.position, session.lang.tag());
         match &frame.result.outcome {
-            Outcome::Finished(finish) if !finish.accepted && finish.expected.is_some() => {
+            Outcome::Finished(finish) if !finish.accepted() && finish.expected.is_some() => {
                 check!(refusals.len(), 1, "{place}: one refusal statement");
                 check!(
                     refusals[0].sql,
@@ -199,7 +199,7 @@ fn the_step_card_names_the_refusal_statement_and_the_failed_condition() {
                     "{place}"
                 );
             }
-            Outcome::Finished(finish) if finish.accepted => {
+            Outcome::Finished(finish) if finish.accepted() => {
                 check!(refusals.len(), 0, "{place}: no refusal");
                 check!(
                     step.conditions.iter().any(|c| c.differs),

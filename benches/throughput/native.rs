@@ -119,7 +119,7 @@ fn worker(db: &Path, owner: &str) {
         );
         waits.push(asked.elapsed().as_micros() as u64);
         match result {
-            Ok(Some(processed)) if processed.finish.accepted => jobs += 1,
+            Ok(Some(processed)) if processed.finish.accepted() => jobs += 1,
             Ok(Some(_)) => errors += 1,
             Ok(None) => break,
             Err(err) => {
@@ -211,7 +211,7 @@ fn claim_and_finish(queue: &Queue, now: u64) {
         .expect("claims")
         .expect("a job");
     let finish = queue.finish(&claim.stamp(), now + 1).expect("finishes");
-    assert!(finish.accepted, "the holder's finish is accepted");
+    assert!(finish.accepted(), "the holder's finish is accepted");
 }
 
 /// Microseconds per claim+finish over `cycles` cycles.

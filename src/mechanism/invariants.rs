@@ -213,7 +213,7 @@ pub fn along_timeline(timeline: &Timeline) -> Vec<StepCheck> {
         let finish = match &result.outcome {
             Outcome::Finished(finish) => finish.expected.as_ref().map(|stamp| {
                 let row = before.iter().copied().find(|row| row.id == stamp.id);
-                (stamp, finish.accepted, row)
+                (stamp, finish.accepted(), row)
             }),
             _ => None,
         };
@@ -325,7 +325,7 @@ pub(crate) fn play(
     };
     let (accepted, delivered) = match side {
         Side::Fenced => match player.apply(event)? {
-            Outcome::Finished(finish) => (finish.accepted, false),
+            Outcome::Finished(finish) => (finish.accepted(), false),
             Outcome::Sent { applied, .. } => (false, applied),
             _ => (false, false),
         },

@@ -3,7 +3,8 @@
 //! the stamp beside the row (R14).
 
 use crate::error::{Error, Problem};
-use crate::model::{Finish, JobRow, JobState, Reason};
+use crate::fence::{Condition, Verdict};
+use crate::model::{Finish, JobRow, Reason};
 use crate::playground::Lang;
 use crate::playground::parser_words::{parser_words, parser_words_at};
 use crate::replay::Outcome;
@@ -80,28 +81,39 @@ pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
         .collect()
 }
 
-/// The refusal in words, with the numbers that decided it.
+/// The refusal in words: the condition the verdict names, with its
+/// numbers (empty when accepted).
 pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
-    let Some(reason) = finish.reason else {
-        return String::new();
-    };
-    let key = format!("reason.{}", reason.as_str());
+    match finish.verdict {
+        Verdict::Accepted => String::new(),
+        Verdict::NoClaim => lang.text("reason.no_claim").to_owned(),
+        Verdict::Refused(failed) => failed
+            .named()
+            .map(|condition| condition_text(lang, condition, finish, at))
+            .unwrap_or_default(),
+    }
+}
+
+/// One failed condition of `finish` in words, the stamp's value beside the
+/// row's (`reason.token_mismatch`: "the token is 2, the stamp's is 1").
+pub fn condition_text(lang: Lang, condition: Condition, finish: &Finish, at: u64) -> String {
+    let key = format!("reason.{}", condition.reason().as_str());
     let (Some(stamp), Some(row)) = (&finish.expected, &finish.current) else {
         return lang.fill(&key, &[]);
     };
     let pair =
         |expected: String, current: String| vec![("expected", expected), ("current", current)];
-    let values = match reason {
-        Reason::NotLeased => vec![("state", row.state.as_str().to_owned())],
-        Reason::TokenMismatch => pair(stamp.token.to_string(), row.token.to_string()),
-        Reason::OwnerMismatch => pair(stamp.owner.clone(), cell(row, "owner")),
-        Reason::AttemptMismatch => pair(stamp.attempt.to_string(), row.attempts.to_string()),
-        Reason::LeaseExpired => vec![
+    let values = match condition {
+        Condition::Id => Vec::new(),
+        Condition::State => vec![("state", row.state.as_str().to_owned())],
+        Condition::Token => pair(stamp.token.to_string(), row.token.to_string()),
+        Condition::Owner => pair(stamp.owner.clone(), cell(row, "owner")),
+        Condition::Attempt => pair(stamp.attempt.to_string(), row.attempts.to_string()),
+        Condition::LeaseUntil => vec![
             ("lease_until", cell(row, "lease_until")),
             ("at", at.to_string()),
         ],
-        Reason::DeadlinePassed => vec![("deadline", row.deadline.to_string())],
-        Reason::NoClaim | Reason::UnknownJob => Vec::new(),
+        Condition::Deadline => vec![("deadline", row.deadline.to_string())],
     };
     lang.fill(&key, &values)
 }
@@ -247,7 +259,7 @@ fn describe_event(lang: Lang, frame: &Frame) -> String {
         Outcome::Claimed { claim: None } => {
             lang.fill("step.empty", &[worker, ("at", result.at.to_string())])
         }
-        Outcome::Finished(finish) if finish.accepted => {
+        Outcome::Finished(finish) if finish.accepted() => {
             let id = finish
                 .expected
                 .as_ref()
@@ -285,33 +297,6 @@ fn describe_event(lang: Lang, frame: &Frame) -> String {
     }
 }
 
-/// The fields of the stamp-beside-row table, in its order: what a refused
-/// finish's "which field decided it?" offers.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "owner",
-    "token",
-    "attempt",
-    "state",
-    "lease_until",
-    "deadline",
-];
-
-/// The field whose condition names `reason` (its line in
-/// [`side_by_side`]); `None` for `no_claim`, where no stamp was presented.
-pub fn deciding_field(reason: Reason) -> Option<&'static str> {
-    Some(match reason {
-        Reason::NoClaim => return None,
-        Reason::UnknownJob => "id",
-        Reason::NotLeased => "state",
-        Reason::TokenMismatch => "token",
-        Reason::OwnerMismatch => "owner",
-        Reason::AttemptMismatch => "attempt",
-        Reason::LeaseExpired => "lease_until",
-        Reason::DeadlinePassed => "deadline",
-    })
-}
-
 /// One line of the stamp-beside-row table (R14).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Compared {
@@ -325,61 +310,40 @@ pub struct Compared {
     pub differs: bool,
 }
 
-/// The stamp and the row side by side, one line per condition of R4, with
-/// the failing ones marked. `at` is the finish's time. An accepted finish
-/// shows the row after it (`done`: the change it made), with nothing
-/// marked, since every condition held.
+/// The stamp and the row side by side, one line per condition of R4 in the
+/// guarded `UPDATE`'s order, marked where the verdict says it failed. `at`
+/// is the finish's time. An accepted finish shows the row after it
+/// (`done`: the change it made), with nothing marked, since every
+/// condition held.
 pub fn side_by_side(finish: &Finish, at: u64) -> Vec<Compared> {
     let Some(stamp) = &finish.expected else {
         return Vec::new();
     };
-    let row = finish.current.as_ref();
-    let current = |column: &str| row.map_or_else(|| "—".to_owned(), |row| cell(row, column));
-    let line = |field, expected: String, current: String, differs: bool| Compared {
-        field,
-        expected,
-        current,
-        differs: differs && !finish.accepted,
+    let current = |column: &str| {
+        finish
+            .current
+            .as_ref()
+            .map_or_else(|| "—".to_owned(), |row| cell(row, column))
     };
-    // With no row there is nothing to compare but the id.
-    let lease_over = row.is_some_and(|row| row.lease_until.is_none_or(|until| at >= until));
-    vec![
-        line("id", stamp.id.clone(), current("id"), row.is_none()),
-        line(
-            "owner",
-            stamp.owner.clone(),
-            current("owner"),
-            row.is_some_and(|r| r.owner.as_deref() != Some(&stamp.owner)),
-        ),
-        line(
-            "token",
-            stamp.token.to_string(),
-            current("token"),
-            row.is_some_and(|r| r.token != stamp.token),
-        ),
-        line(
-            "attempt",
-            stamp.attempt.to_string(),
-            current("attempts"),
-            row.is_some_and(|r| r.attempts != stamp.attempt),
-        ),
-        line(
-            "state",
-            "leased".to_owned(),
-            current("state"),
-            row.is_some_and(|r| r.state != JobState::Leased),
-        ),
-        line(
-            "lease_until",
-            format!("> {at}"),
-            current("lease_until"),
-            lease_over,
-        ),
-        line(
-            "deadline",
-            format!("> {at}"),
-            current("deadline"),
-            row.is_some_and(|r| at >= r.deadline),
-        ),
-    ]
+    let failed = finish.verdict.failed();
+    Condition::ALL
+        .into_iter()
+        .map(|condition| {
+            let (expected, column) = match condition {
+                Condition::Id => (stamp.id.clone(), "id"),
+                Condition::Owner => (stamp.owner.clone(), "owner"),
+                Condition::Token => (stamp.token.to_string(), "token"),
+                Condition::Attempt => (stamp.attempt.to_string(), "attempts"),
+                Condition::State => ("leased".to_owned(), "state"),
+                Condition::LeaseUntil => (format!("> {at}"), "lease_until"),
+                Condition::Deadline => (format!("> {at}"), "deadline"),
+            };
+            Compared {
+                field: condition.field(),
+                expected,
+                current: current(column),
+                differs: failed.contains(condition),
+            }
+        })
+        .collect()
 }

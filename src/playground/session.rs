@@ -312,8 +312,7 @@ impl Session {
     /// Turns prediction on or off; a question waiting is dropped.
     pub fn set_predict(&mut self, on: bool) {
         self.stepper.predict = on;
-        self.stepper.awaiting_guess = false;
-        self.stepper.awaiting_field = false;
+        self.stepper.drop_question();
     }
 
     /// Moves a boundary slider: the chosen finish's time, or the length of

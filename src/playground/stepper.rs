@@ -7,6 +7,7 @@
 //! computed ([`Timeline`]), so moving back is exact.
 
 use crate::error::Result;
+use crate::fence::{Condition, Conditions};
 use crate::model::MAX_INT;
 use crate::replay::Outcome;
 use crate::scenario::{Action, Scenario};
@@ -35,8 +36,8 @@ pub enum Question {
     Finish,
     /// Will this claim get a job?
     Claim,
-    /// Which field decided the refusal just shown? Asked after a refused
-    /// finish that presented a stamp.
+    /// Which condition did the refused finish just shown fail? Asked after
+    /// a refused finish that presented a stamp.
     Field,
 }
 
@@ -51,21 +52,39 @@ pub struct Guessed {
     pub right: bool,
 }
 
-/// The learner's answer to "which field decided the refusal?".
+/// The learner's answer to "which condition did the refused finish fail?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldGuess {
-    /// The field the learner picked.
-    pub picked: &'static str,
-    /// The field that decided it: the first failed condition in the order
-    /// of `model::Reason::first`.
-    pub decided: &'static str,
+    /// The condition the learner picked, by its field.
+    pub picked: Condition,
+    /// Every condition the finish failed (R4: one `WHERE` clause checks
+    /// them together, so any of them is a right answer).
+    pub failed: Conditions,
 }
 
 impl FieldGuess {
-    /// Whether the learner picked the deciding field.
+    /// Whether the learner picked a condition the finish failed.
     pub fn right(&self) -> bool {
-        self.picked == self.decided
+        self.failed.contains(self.picked)
     }
+}
+
+/// What the learner is asked, or was last told, at their place. One value
+/// rather than a flag per question, so no feedback outlives its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Prompt {
+    /// Nothing asked or answered here.
+    #[default]
+    Idle,
+    /// A prediction about the next event awaits; the event is not applied.
+    Predicting(Question),
+    /// The prediction was answered and its event applied.
+    Guessed(Guessed),
+    /// The prediction was answered, its finish refused with a stamp, and
+    /// "which condition did it fail?" awaits.
+    AskingField(Guessed),
+    /// That question was answered.
+    AnsweredField(FieldGuess),
 }
 
 /// A timeline and the learner's place in it.
@@ -81,14 +100,8 @@ pub struct Stepper {
     pub position: usize,
     /// Whether each finish and claim is predicted before it is shown.
     pub predict: bool,
-    /// A prediction is awaited before the next step.
-    pub awaiting_guess: bool,
-    /// The last prediction, shown until the next move.
-    pub guessed: Option<Guessed>,
-    /// After a refused finish, "which field decided it?" awaits an answer.
-    pub awaiting_field: bool,
-    /// The answer to that question, shown until the next move.
-    pub field_guess: Option<FieldGuess>,
+    /// What is asked or told at this place (see [`Stepper::prompt`]).
+    prompt: Prompt,
     /// Predictions right, and made.
     pub score: (usize, usize),
     /// The finish the boundary slider moves (see [`Stepper::new`]).
@@ -138,10 +151,7 @@ impl Stepper {
             scenario,
             timeline,
             predict: false,
-            awaiting_guess: false,
-            guessed: None,
-            awaiting_field: false,
-            field_guess: None,
+            prompt: Prompt::Idle,
             score: (0, 0),
             ranges: Ranges {
                 finish_max: 0,
@@ -235,22 +245,33 @@ impl Stepper {
             .and_then(|i| self.timeline.frames.get(i))
     }
 
+    /// What is asked or told at the learner's place.
+    pub fn prompt(&self) -> Prompt {
+        self.prompt
+    }
+
+    /// Drops an open question (prediction was turned off).
+    pub fn drop_question(&mut self) {
+        if matches!(self.prompt, Prompt::Predicting(_) | Prompt::AskingField(_)) {
+            self.prompt = Prompt::Idle;
+        }
+    }
+
     /// One event forward, or a question first when predicting a finish or
     /// a claim.
     pub fn step(&mut self) -> Stepped {
-        if self.awaiting_guess || self.awaiting_field {
+        if self.question().is_some() {
             return Stepped::Waiting;
         }
         if self.position >= self.total() {
             return Stepped::AtEnd;
         }
-        if self.predict && self.question_at(self.position).is_some() {
-            self.awaiting_guess = true;
+        if let Some(question) = self.question_at(self.position).filter(|_| self.predict) {
+            self.prompt = Prompt::Predicting(question);
             return Stepped::AskFirst;
         }
         self.position += 1;
-        self.guessed = None;
-        self.field_guess = None;
+        self.prompt = Prompt::Idle;
         Stepped::Moved
     }
 
@@ -265,12 +286,11 @@ impl Stepper {
 
     /// The question awaiting an answer.
     pub fn question(&self) -> Option<Question> {
-        if self.awaiting_field {
-            return Some(Question::Field);
+        match self.prompt {
+            Prompt::Predicting(question) => Some(question),
+            Prompt::AskingField(_) => Some(Question::Field),
+            _ => None,
         }
-        self.awaiting_guess
-            .then(|| self.question_at(self.position))
-            .flatten()
     }
 
     /// Whether a question lies at or after the learner's place, or the
@@ -278,65 +298,67 @@ impl Stepper {
     /// those events end (or why the last one was refused) would give the
     /// answers away.
     pub fn answers_ahead(&self) -> bool {
-        self.awaiting_field
+        matches!(self.prompt, Prompt::AskingField(_))
             || self.predict && (self.position..self.total()).any(|i| self.question_at(i).is_some())
     }
 
-    /// Answers the awaited question ("yes": accepted, or gets a job) and
+    /// Answers the awaited prediction ("yes": accepted, or gets a job) and
     /// reveals the event. A refused finish that presented a stamp then asks
-    /// which field decided it. `None` when no such question was open.
+    /// which condition it failed. `None` when no prediction was open.
     pub fn guess(&mut self, yes: bool) -> Option<Guessed> {
-        let question = self.question().filter(|q| *q != Question::Field)?;
-        self.awaiting_guess = false;
+        let Prompt::Predicting(question) = self.prompt else {
+            return None;
+        };
         self.position += 1;
         let happened = match self.frame().map(|frame| &frame.result.outcome) {
-            Some(Outcome::Finished(finish)) => finish.accepted,
+            Some(Outcome::Finished(finish)) => finish.accepted(),
             Some(Outcome::Claimed { claim }) => claim.is_some(),
             _ => false,
         };
-        // Only a refused finish has a deciding field.
-        self.awaiting_field = self.decided_field().is_some();
         let guessed = Guessed {
             question,
             happened,
             right: yes == happened,
         };
         self.score = (self.score.0 + usize::from(guessed.right), self.score.1 + 1);
-        self.guessed = Some(guessed);
+        self.prompt = if self.failed_conditions().is_empty() {
+            Prompt::Guessed(guessed)
+        } else {
+            Prompt::AskingField(guessed)
+        };
         Some(guessed)
     }
 
-    /// The field that decided the refusal of the last applied event, when
-    /// it is a finish refused on a condition of its stamp or its time.
-    pub fn decided_field(&self) -> Option<&'static str> {
-        match &self.frame()?.result.outcome {
-            Outcome::Finished(finish) => crate::playground::explain::deciding_field(finish.reason?),
-            _ => None,
+    /// The conditions the last applied event failed, when it is a finish
+    /// refused on its stamp or its time (empty otherwise, and for a finish
+    /// by an actor that presented no stamp).
+    pub fn failed_conditions(&self) -> Conditions {
+        match self.frame().map(|frame| &frame.result.outcome) {
+            Some(Outcome::Finished(finish)) => finish.verdict.failed(),
+            _ => Conditions::default(),
         }
     }
 
-    /// Answers "which field decided the refusal?" with one of
-    /// [`FIELDS`](crate::playground::explain::FIELDS), and scores it.
-    /// `None` when that question was not open or `field` is none of them.
+    /// Answers "which condition did it fail?" with a field of the
+    /// stamp-beside-row table, and scores it. `None` when that question was
+    /// not open or `field` names no condition.
     pub fn answer_field(&mut self, field: &str) -> Option<FieldGuess> {
-        let decided = self.decided_field().filter(|_| self.awaiting_field)?;
-        let picked = crate::playground::explain::FIELDS
-            .iter()
-            .find(|known| **known == field)?;
-        let answer = FieldGuess { picked, decided };
-        self.awaiting_field = false;
+        let Prompt::AskingField(_) = self.prompt else {
+            return None;
+        };
+        let answer = FieldGuess {
+            picked: Condition::parse(field)?,
+            failed: self.failed_conditions(),
+        };
         self.score = (self.score.0 + usize::from(answer.right()), self.score.1 + 1);
-        self.field_guess = Some(answer);
+        self.prompt = Prompt::AnsweredField(answer);
         Some(answer)
     }
 
     /// Goes to `position` (clamped), dropping any open question.
     pub fn seek(&mut self, position: usize) {
         self.position = position.min(self.total());
-        self.awaiting_guess = false;
-        self.awaiting_field = false;
-        self.guessed = None;
-        self.field_guess = None;
+        self.prompt = Prompt::Idle;
     }
 
     /// One event back.
@@ -413,9 +435,9 @@ fn lesson_finish(timeline: &Timeline) -> Option<usize> {
                 _ => None,
             })
     };
-    let with_claim = |finish: &&crate::Finish| finish.reason != Some(crate::Reason::NoClaim);
+    let with_claim = |finish: &&crate::Finish| finish.verdict != crate::Verdict::NoClaim;
     finishes()
-        .rfind(|(_, finish)| with_claim(finish) && !finish.accepted)
+        .rfind(|(_, finish)| with_claim(finish) && !finish.accepted())
         .or_else(|| finishes().rfind(|(_, finish)| with_claim(finish)))
         .or_else(|| finishes().next_back())
         .map(|(index, _)| index)

@@ -23,7 +23,8 @@ mod steps;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
 
 use crate::error::{Error, Result};
-use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Reason, Stamp};
+use crate::fence::{Conditions, Verdict};
+use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Stamp};
 use log::{Params, bind, int, text};
 use open::immediate;
 
@@ -228,23 +229,27 @@ pub(crate) fn finish(
     let changed = write(&tx, log, FINISH, &finish_params(stamp, now))?;
     let current = job_row(&tx, log, &stamp.id)?;
     commit(tx, log)?;
-    if changed == 1 {
-        return Ok(Finish {
-            accepted: true,
-            reason: None,
-            expected: Some(stamp.clone()),
-            current,
-        });
-    }
-    // The row was read after the UPDATE found nothing, inside the same
-    // transaction, so it is exactly the row the guard refused.
-    let reason = Reason::first(stamp, current.as_ref(), now).ok_or_else(|| Error::Internal {
-        what: format!(
-            "finish of {:?} changed nothing, yet every condition holds",
-            stamp.id
-        ),
-    })?;
-    Ok(Finish::rejected(reason, Some(stamp.clone()), current))
+    // The row was read after the UPDATE, inside the same transaction, so it
+    // is exactly the row the guard decided on.
+    let verdict = if changed == 1 {
+        Verdict::Accepted
+    } else {
+        let failed = Conditions::failed(stamp, current.as_ref(), now);
+        if failed.is_empty() {
+            return Err(Error::Internal {
+                what: format!(
+                    "finish of {:?} changed nothing, yet every condition holds",
+                    stamp.id
+                ),
+            });
+        }
+        Verdict::Refused(failed)
+    };
+    Ok(Finish {
+        verdict,
+        expected: Some(stamp.clone()),
+        current,
+    })
 }
 
 /// Runs one of the naive finishes on purpose, for the side-by-side

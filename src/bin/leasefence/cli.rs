@@ -231,7 +231,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
             };
             let finish = open_existing(db)?.finish(&stamp, now)?;
             print_json(&finish)?;
-            if !finish.accepted {
+            if !finish.accepted() {
                 return Ok(ExitCode::from(1));
             }
         }

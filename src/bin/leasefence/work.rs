@@ -81,7 +81,7 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
         };
         match queue.process_one(&args.owner, args.lease_ms, || clock.now(), send) {
             Ok(Some(processed)) => {
-                if processed.finish.accepted {
+                if processed.finish.accepted() {
                     finished += 1;
                 } else {
                     rejected += 1;

@@ -80,7 +80,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
         rows.push(CompareRow {
             event: format!("{} ms · {}", event.at, event.worker),
             fenced: if shown {
-                verdict(fenced.accepted, fenced.current.as_ref())
+                verdict(fenced.accepted(), fenced.current.as_ref())
             } else {
                 t("timeline.pending")
             },
@@ -117,5 +117,5 @@ pub fn view(session: &Session) -> Option<CompareView> {
 /// Harm: the naive queue let through what the fence refused, and its row
 /// is not what the fenced row is.
 fn harmed(fenced: &crate::Finish, naive: &NaiveFinish) -> bool {
-    naive.accepted && !fenced.accepted && naive.current != fenced.current
+    naive.accepted && !fenced.accepted() && naive.current != fenced.current
 }

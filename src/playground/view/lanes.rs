@@ -245,7 +245,7 @@ impl Lanes<'_> {
         let finished: Vec<(&str, u64, u64)> = applied
             .iter()
             .filter_map(|frame| match &frame.result.outcome {
-                Outcome::Finished(finish) if finish.accepted => {
+                Outcome::Finished(finish) if finish.accepted() => {
                     let stamp = finish.expected.as_ref()?;
                     Some((stamp.id.as_str(), stamp.token, frame.result.at))
                 }
@@ -276,7 +276,7 @@ impl Lanes<'_> {
                 // Finishes above the bars, deliveries below, so neighbours
                 // in time do not write over each other.
                 Outcome::Finished(finish) => {
-                    let (mark, class) = if finish.accepted {
+                    let (mark, class) = if finish.accepted() {
                         ("✓", "lf-mark lf-accepted")
                     } else {
                         ("✗", "lf-mark lf-rejected")

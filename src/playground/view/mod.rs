@@ -35,10 +35,11 @@ pub use statements::{
 };
 pub use step::{ChangeView, PointView, StatementView, StepView, Summary, VerdictView};
 
-use crate::playground::explain::{COLUMNS, FIELDS, cell, describe, reason_text, side_by_side};
+use crate::fence::Condition;
+use crate::playground::explain::{COLUMNS, cell, condition_text, describe, reason_text};
 use crate::playground::lesson::LESSON;
 use crate::playground::session::{Session, Status};
-use crate::playground::stepper::{FieldGuess, Guessed, Question, SANDBOX};
+use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question, SANDBOX};
 use crate::playground::{CHAPTERS, Lang, twist};
 use crate::replay::Outcome;
 use serde::Serialize;
@@ -294,7 +295,7 @@ fn story(session: &Session) -> String {
                 ("worker", frame.result.worker.clone()),
                 ("at", frame.result.at.to_string()),
             ];
-            let key = if finish.accepted {
+            let key = if finish.accepted() {
                 "story.accepted"
             } else {
                 values.push(("reason", reason_text(lang, finish, frame.result.at)));
@@ -325,12 +326,12 @@ fn prompt(session: &Session) -> PromptView {
             ("at", event.at.to_string()),
         ];
         let answers = match question {
-            Question::Field => FIELDS
+            Question::Field => Condition::ALL
                 .iter()
-                .map(|field| Answer {
+                .map(|condition| Answer {
                     action: "field",
-                    arg: field,
-                    label: (*field).to_owned(),
+                    arg: condition.field(),
+                    label: condition.field().to_owned(),
                 })
                 .collect(),
             _ => [(true, "accept"), (false, "reject")]
@@ -347,10 +348,10 @@ fn prompt(session: &Session) -> PromptView {
         }
     });
     // The verdict's feedback stays beside the field question it leads to.
-    let feedback = match (question.is_some(), stepper.field_guess) {
-        (false, Some(answer)) => field_feedback(session, answer),
-        (true, _) if !stepper.awaiting_field => None,
-        _ => stepper.guessed.map(|guessed| feedback(lang, guessed)),
+    let feedback = match stepper.prompt() {
+        Prompt::Idle | Prompt::Predicting(_) => None,
+        Prompt::Guessed(guessed) | Prompt::AskingField(guessed) => Some(feedback(lang, guessed)),
+        Prompt::AnsweredField(answer) => field_feedback(session, answer),
     };
     let (right, made) = stepper.score;
     let score = (stepper.predict && made > 0).then(|| {
@@ -367,32 +368,32 @@ fn prompt(session: &Session) -> PromptView {
     }
 }
 
-/// What the page says after "which field decided it?": the field, the
-/// row's value beside the stamp's (the refusal's own words), and about the
-/// field picked instead, whether it differed too (then the order decided)
-/// or was no reason at all.
+/// What the page says after "which condition did it fail?": whether the
+/// picked condition failed (with the stamp's value beside the row's), then
+/// every condition that failed, since one `WHERE` clause checks them all
+/// at once (R4).
 fn field_feedback(session: &Session, answer: FieldGuess) -> Option<String> {
     let lang = session.lang;
     let frame = session.stepper.frame()?;
     let Outcome::Finished(finish) = &frame.result.outcome else {
         return None;
     };
-    let at = frame.result.at;
-    let field = ("field", answer.decided.to_owned());
-    let reason = ("reason", reason_text(lang, finish, at));
-    if answer.right() {
-        return Some(lang.fill("predict.field_right", &[field, reason]));
-    }
-    let also = side_by_side(finish, at)
-        .iter()
-        .any(|line| line.field == answer.picked && line.differs);
-    let picked = ("picked", answer.picked.to_owned());
-    let why = if also {
-        lang.fill("predict.field_also", &[picked, field.clone()])
+    let picked = ("picked", answer.picked.field().to_owned());
+    let verdict = if answer.right() {
+        let reason = condition_text(lang, answer.picked, finish, frame.result.at);
+        lang.fill("predict.field_right", &[picked, ("reason", reason)])
     } else {
-        lang.fill("predict.field_none", &[picked])
+        lang.fill("predict.field_wrong", &[picked])
     };
-    Some(lang.fill("predict.field_wrong", &[field, reason, ("why", why)]))
+    let fields: Vec<&str> = answer.failed.iter().map(Condition::field).collect();
+    let all = lang.fill(
+        "predict.field_all",
+        &[
+            ("n", answer.failed.len().to_string()),
+            ("fields", fields.join(", ")),
+        ],
+    );
+    Some(format!("{verdict} {all}"))
 }
 
 /// The picker's choices: the author's lesson (if any), every chapter in

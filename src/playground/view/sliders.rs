@@ -157,7 +157,7 @@ fn verdict(session: &Session) -> Option<String> {
     let stepper = &session.stepper;
     let frame = stepper.timeline.frames.get(stepper.boundary_event?)?;
     match &frame.result.outcome {
-        Outcome::Finished(finish) if finish.accepted => {
+        Outcome::Finished(finish) if finish.accepted() => {
             Some(lang.text("verdict.accepted").to_owned())
         }
         Outcome::Finished(finish) => Some(format!(

@@ -9,6 +9,7 @@ use crate::playground::explain::{
 };
 use crate::playground::points;
 use crate::playground::session::Session;
+use crate::playground::stepper::Question;
 use crate::replay::Outcome;
 use crate::store::{self, Executed};
 use serde::Serialize;
@@ -107,7 +108,7 @@ pub fn card(session: &Session) -> Option<StepView> {
     let frame = stepper.frame()?;
     let (summary, verdict, conditions, refused) = match &frame.result.outcome {
         Outcome::Finished(finish) => {
-            let words = if finish.accepted {
+            let words = if finish.accepted() {
                 describe(lang, frame)
             } else {
                 format!(
@@ -117,20 +118,20 @@ pub fn card(session: &Session) -> Option<StepView> {
                 )
             };
             let mut verdict = VerdictView {
-                accepted: finish.accepted,
+                accepted: finish.accepted(),
                 words,
-                reason: finish.reason.map(|reason| reason.as_str()),
-                reason_name: finish.reason.map(|reason| reason_name(lang, reason)),
+                reason: finish.reason().map(|reason| reason.as_str()),
+                reason_name: finish.reason().map(|reason| reason_name(lang, reason)),
             };
             let mut conditions = side_by_side(finish, frame.result.at);
             // "Which field decided it?" is open: the stamp and the row stay
             // side by side, but nothing names or marks the answer.
-            if stepper.awaiting_field {
+            if stepper.question() == Some(Question::Field) {
                 verdict.words = frame.result.worker.clone();
                 (verdict.reason, verdict.reason_name) = (None, None);
                 conditions.iter_mut().for_each(|line| line.differs = false);
             }
-            (None, Some(verdict), conditions, !finish.accepted)
+            (None, Some(verdict), conditions, !finish.accepted())
         }
         outcome => {
             let summary = Summary {
