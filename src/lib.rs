@@ -23,7 +23,8 @@
 //!   [`scenarios`]: the ones the product ships (`scenarios/`).
 //! * [`replay`]: a scenario played on an in-memory queue and receiver.
 //! * [`timeline`]: a replay kept for stepping back and forth.
-//! * [`unfenced`]: teaching only, the same timeline with a naive finish.
+//! * [`variants`]: teaching only, the naive systems the course warns about,
+//!   each defined once; [`unfenced`]: a timeline with a naive finish.
 //! * [`mechanism`]: statements and the write lock, every ordering, invariants.
 //! * [`playground`]: everything the page shows and decides, testable
 //!   natively: chapters, Korean/English messages, the learner's session
@@ -111,6 +112,7 @@ pub mod scenarios;
 pub mod store;
 pub mod timeline;
 pub mod unfenced;
+pub mod variants;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

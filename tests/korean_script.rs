@@ -208,6 +208,7 @@ fn strings(value: &serde_json::Value, path: &str, out: &mut Vec<(String, String)
 fn korean_sessions() -> Vec<(String, Session)> {
     use leasefence::playground::session::Knob;
     use leasefence::unfenced::Guard;
+    use leasefence::variants::Variant;
     let start = |id: &str| {
         let chapter = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");
         Session::new(
@@ -268,7 +269,9 @@ fn korean_sessions() -> Vec<(String, Session)> {
     let mut counted = start("every-ordering");
     counted.count_orderings().expect("counts");
     sessions.push(("every-ordering counted".to_owned(), counted.clone()));
-    counted.open_shortest(Guard::IdAndOwner).expect("opens");
+    counted
+        .open_shortest(Variant::ReceiverWithoutLedger)
+        .expect("opens");
     sessions.push(("every-ordering shortest".to_owned(), counted));
     let mut long = start("fencing-off-vs-on");
     let mut events = long.stepper.scenario.clone();

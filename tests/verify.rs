@@ -18,6 +18,7 @@ use leasefence::playground::verify::{Countable, countable};
 use leasefence::playground::view::{self, INVARIANTS, VerifyView};
 use leasefence::playground::{CHAPTERS, Lang, link};
 use leasefence::unfenced::Guard;
+use leasefence::variants::Variant;
 use serde_json::json;
 use support::narration::{chapter, narrates, pick, replayed};
 use support::session;
@@ -29,10 +30,10 @@ fn panel(session: &Session) -> VerifyView {
         .expect("the panel is open")
 }
 
-/// Per invariant, the step where it broke (None: holds), (fenced, naive).
-fn broke_at(panel: &VerifyView) -> Vec<(Option<usize>, Option<usize>)> {
+/// Per invariant, the step where it broke (None: holds), per column.
+fn broke_at(panel: &VerifyView) -> Vec<Vec<Option<usize>>> {
     let rows = panel.rows.iter();
-    rows.map(|row| (row.fenced.broke_at, row.naive.broke_at))
+    rows.map(|row| row.lights.iter().map(|light| light.broke_at).collect())
         .collect()
 }
 
@@ -51,8 +52,10 @@ fn with_the_fence_every_invariant_holds_at_every_step_of_every_chapter_r2_r4_r5_
                 let red: Vec<(String, String)> = panel
                     .rows
                     .iter()
-                    .filter(|row| !row.fenced.holds || row.fenced.text != lang.text("verify.holds"))
-                    .map(|row| (row.name.clone(), row.fenced.text.clone()))
+                    .filter(|row| {
+                        !row.lights[0].holds || row.lights[0].text != lang.text("verify.holds")
+                    })
+                    .map(|row| (row.name.clone(), row.lights[0].text.clone()))
                     .collect();
                 check!(
                     red,
@@ -66,16 +69,19 @@ fn with_the_fence_every_invariant_holds_at_every_step_of_every_chapter_r2_r4_r5_
     }
 }
 
-/// R4, R8, R12: without the fence the naive column turns red at the step
-/// where an invariant breaks (step n is the n-th event), not before, and
-/// stays red after; the reason names the worker and the job.
+/// R4, R8, R12: on a naive side the column turns red at the step where
+/// an invariant breaks (step n is the n-th event), not before, and stays
+/// red after; the reason names the worker and the job. Each side changes
+/// one part: a naive finish breaks the finish's invariant, the receiver
+/// without its ledger the receiver's, and never the other's.
 #[test]
 fn without_the_fence_an_invariant_turns_red_at_the_step_where_it_breaks_r4_r8_r12() {
-    // (chapter, guard, invariant's row, the step it breaks at, words).
+    // (chapter, guard, column, invariant's row, the step it breaks at, words).
     let cases = [
         (
             "fencing-off-vs-on",
             Guard::IdOnly,
+            1,
             1,
             3,
             "A's finish of snack-1",
@@ -84,26 +90,39 @@ fn without_the_fence_an_invariant_turns_red_at_the_step_where_it_breaks_r4_r8_r1
             "fencing-off-vs-on",
             Guard::IdAndOwner,
             1,
+            1,
             7,
             "C's finish of snack-2",
         ),
         (
             "late-delivery",
             Guard::IdOnly,
+            2,
             3,
             4,
             "applied snack-1 again (B's",
         ),
-        ("canonical", Guard::IdOnly, 1, 3, "A's finish of snack-1"),
+        ("canonical", Guard::IdOnly, 1, 1, 3, "A's finish of snack-1"),
     ];
-    for (id, guard, row, step, words) in cases {
+    for (id, guard, column, row, step, words) in cases {
         let mut session = session(id, Lang::En);
         session.set_verify_open(true).expect("checks");
         session.set_guard(guard).expect("guards");
         for position in 0..=session.stepper.total() {
             session.stepper.seek(position);
             let panel = panel(&session);
-            let naive = &panel.rows[row].naive;
+            let others: Vec<usize> = broke_at(&panel)
+                .iter()
+                .enumerate()
+                .filter(|(r, columns)| *r != row && columns[column].is_some())
+                .map(|(r, _)| r)
+                .collect();
+            check!(
+                others,
+                Vec::<usize>::new(),
+                "{id} column {column}: no other invariant breaks"
+            );
+            let naive = &panel.rows[row].lights[column];
             let expected = (position >= step).then_some(step);
             check!(
                 naive.broke_at,
@@ -209,15 +228,18 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
         .collect();
     check!(
         buttons,
-        vec![None, Some("id_only"), Some("id_and_owner")],
-        "an open button per failing naive queue"
+        // The id + owner finish fails in no ordering here: every stale
+        // finish meets another owner. The double delivery some orderings
+        // make is the receiver's, and only its own column says so.
+        vec![None, Some("id_only"), None, Some("without_ledger")],
+        "an open button per failing naive side, the receiver's too (the chapter sends)"
     );
     let native = census(&scenario).expect("within the bound");
     let tally = &native.sides[1];
-    check!(tally.side, Side::Naive(Guard::IdOnly), "the side");
+    check!(tally.side, Side::NaiveFinish(Guard::IdOnly), "the side");
     let failing = tally.shortest.clone().expect("fails without the fence");
 
-    session.open_shortest(Guard::IdOnly).expect("opens");
+    session.open_shortest(Variant::IdOnlyFinish).expect("opens");
     check!(
         (
             session.stepper.chapter.as_str(),
@@ -242,7 +264,7 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
         session.stepper.seek(position);
         let red: Vec<usize> = broke_at(&panel(&session))
             .into_iter()
-            .filter_map(|(fenced, naive)| fenced.or(naive))
+            .filter_map(|columns| columns.into_iter().flatten().next())
             .collect();
         let expected = if position == last {
             vec![last; failing.broken.len()]
@@ -348,10 +370,14 @@ fn every_ordering_the_order_on_screen_is_fine_but_some_orderings_are_not() {
         ],
         "R4, R5: A in time, C on snack-2, B finds nothing"
     );
-    for guard in [Guard::IdOnly, Guard::IdAndOwner] {
-        let on_screen = along(&scenario, Side::Naive(guard)).expect("replays");
+    for side in [
+        Side::NaiveFinish(Guard::IdOnly),
+        Side::NaiveFinish(Guard::IdAndOwner),
+        Side::ReceiverWithoutLedger,
+    ] {
+        let on_screen = along(&scenario, side).expect("replays");
         let broken: usize = on_screen.iter().map(|check| check.broken.len()).sum();
-        check!(broken, 0, "{guard:?}: the order on screen breaks nothing");
+        check!(broken, 0, "{side:?}: the order on screen breaks nothing");
     }
     let tally = |side| {
         counted
@@ -360,15 +386,17 @@ fn every_ordering_the_order_on_screen_is_fine_but_some_orderings_are_not() {
             .find(|t| t.side == side)
             .expect("a side")
     };
-    let naive = tally(Side::Naive(Guard::IdOnly));
+    let naive = tally(Side::NaiveFinish(Guard::IdOnly));
+    let no_ledger = tally(Side::ReceiverWithoutLedger);
     check!(
         (
             tally(Side::Fenced).bad,
-            naive.stale_finish > 0,
-            naive.applied_twice > 0
+            (naive.stale_finish > 0, naive.applied_twice),
+            (no_ledger.stale_finish, no_ledger.applied_twice > 0),
         ),
-        (0, true, true),
-        "R4, R12 over {} orderings: fenced bad, naive stale finish, applied twice",
+        (0, (true, 0), (0, true)),
+        "R4, R12 over {} orderings: fenced bad; the id-only finish accepts a stale \
+         finish and applies nothing twice; the receiver without its ledger the reverse",
         counted.orderings
     );
 }

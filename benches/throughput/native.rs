@@ -308,7 +308,7 @@ fn replay_speed() {
 /// chapter; this is the native figure (`e2e/budgets.mjs` measures the
 /// browser's). Median of `RUNS` per chapter.
 fn census_speed() {
-    use leasefence::mechanism::orderings::{MAX_ACTORS, MAX_EVENTS, SIDES, census};
+    use leasefence::mechanism::orderings::{MAX_ACTORS, MAX_EVENTS, census, sides};
     const RUNS: usize = 5;
     println!(
         "## Every ordering of each chapter, native (bound {MAX_EVENTS} events, {MAX_ACTORS} actors; median of {RUNS})\n"
@@ -331,7 +331,7 @@ fn census_speed() {
             .collect();
         times.sort_by(f64::total_cmp);
         let median = times[RUNS / 2];
-        let replays = orderings * SIDES.len();
+        let replays = orderings * sides(&scenario).len();
         println!(
             "| {} | {} | {orderings} | {replays} | {:.1} | {:.1} |",
             chapter.id,

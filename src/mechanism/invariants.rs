@@ -12,10 +12,12 @@
 //! * **Applied once**: the receiver applied each job at most once (R12).
 //!
 //! The real side is read from a [`Timeline`] (what the page steps through)
-//! or played afresh; the naive side is played with the finish of
-//! [`crate::unfenced`] and a receiver without its ledger, which applies
-//! whatever arrives: the system the course starts from, before leases,
-//! tokens and an idempotent receiver. Both sides feed one [`Checker`].
+//! or played afresh. A naive side swaps one part for a teaching
+//! [`Variant`] and keeps the rest real: a naive finish
+//! ([`crate::unfenced`]) beside the real receiver, or the real queue
+//! beside a receiver without its ledger, which applies whatever arrives.
+//! So a broken invariant is that one part's fault. Every side feeds one
+//! [`Checker`].
 
 use std::collections::BTreeMap;
 
@@ -27,6 +29,7 @@ use crate::replay::{Outcome, Player};
 use crate::scenario::{Action, Event, Scenario};
 use crate::timeline::Timeline;
 use crate::unfenced::{self, Guard};
+use crate::variants::Variant;
 
 use super::statements::Run;
 
@@ -66,15 +69,51 @@ pub struct StepCheck {
     pub broken: Vec<Broken>,
 }
 
-/// Which queue plays a scenario: the real one, or the naive finish `guard`
-/// with a receiver that applies every delivery.
+/// Which system plays a scenario: the real one, or the real one with one
+/// part naive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The real queue and receiver.
     Fenced,
-    /// The naive finish and a receiver without a ledger.
-    Naive(Guard),
+    /// The finish guarded by `guard` only; the receiver keeps its ledger.
+    NaiveFinish(Guard),
+    /// The real queue; the receiver applies every delivery.
+    ReceiverWithoutLedger,
+}
+
+impl Side {
+    /// The teaching variant this side runs; `None` for the real system.
+    pub fn variant(self) -> Option<Variant> {
+        match self {
+            Side::Fenced => None,
+            Side::NaiveFinish(guard) => Some(Variant::finish(guard)),
+            Side::ReceiverWithoutLedger => Some(Variant::ReceiverWithoutLedger),
+        }
+    }
+
+    /// Whether this side can differ from the real system on `scenario`:
+    /// a receiver without its ledger only where something is sent.
+    pub fn applies_to(self, scenario: &Scenario) -> bool {
+        match self {
+            Side::ReceiverWithoutLedger => scenario
+                .events
+                .iter()
+                .any(|event| event.action == Action::Send),
+            Side::Fenced | Side::NaiveFinish(_) => true,
+        }
+    }
+
+    /// The side that runs `variant`; `None` for a variant no event-level
+    /// side plays (the read-then-write claim is a statement-level one).
+    pub fn of(variant: Variant) -> Option<Side> {
+        match variant {
+            Variant::IdOnlyFinish => Some(Side::NaiveFinish(Guard::IdOnly)),
+            Variant::IdAndOwnerFinish => Some(Side::NaiveFinish(Guard::IdAndOwner)),
+            Variant::ReceiverWithoutLedger => Some(Side::ReceiverWithoutLedger),
+            Variant::ReadThenWriteClaim => None,
+        }
+    }
 }
 
 /// What one step showed, as the checker needs it.
@@ -323,16 +362,26 @@ pub(crate) fn play(
         (Action::Finish, Some(claim)) => rows.iter().find(|row| row.id == claim.id).cloned(),
         _ => None,
     };
-    let (accepted, delivered) = match side {
-        Side::Fenced => match player.apply(event)? {
+    let real = |player: &mut Player| -> Result<(bool, bool)> {
+        Ok(match player.apply(event)? {
             Outcome::Finished(finish) => (finish.accepted(), false),
             Outcome::Sent { applied, .. } => (false, applied),
             _ => (false, false),
-        },
-        Side::Naive(guard) => {
+        })
+    };
+    let (accepted, delivered) = match side {
+        Side::Fenced => real(player)?,
+        // The naive finish is applied here; anything else as the real
+        // system does, the receiver's ledger included.
+        Side::NaiveFinish(guard) if event.action == Action::Finish => {
             let naive = unfenced::apply(player, guard, index, event)?;
-            let sent = event.action == Action::Send && held.is_some();
-            (naive.is_some_and(|finish| finish.accepted), sent)
+            (naive.is_some_and(|finish| finish.accepted), false)
+        }
+        Side::NaiveFinish(_) => real(player)?,
+        // Without a ledger every delivery of a held claim counts.
+        Side::ReceiverWithoutLedger => {
+            let (accepted, _) = real(player)?;
+            (accepted, event.action == Action::Send && held.is_some())
         }
     };
     *rows = player.rows()?;

@@ -22,8 +22,9 @@
 //! The scenario's own order is one of the orderings.
 //!
 //! **The bound.** At most [`MAX_EVENTS`] events and [`MAX_ACTORS`] actors:
-//! at most 8!/(2!·2!·2!·2!) = 2,520 orderings, each replayed on three
-//! sides (fenced, and the two naive guards). Larger scenarios are refused
+//! at most 8!/(2!·2!·2!·2!) = 2,520 orderings, each replayed on every
+//! side of [`sides`] (fenced, the two naive finishes, and the receiver
+//! without its ledger when the scenario sends). Larger scenarios are refused
 //! with [`Refusal::TooManyEvents`] or [`Refusal::TooManyActors`] before
 //! anything runs; [`within_bound`] cuts one to the prefix the census can
 //! count.
@@ -52,12 +53,20 @@ pub const MAX_EVENTS: usize = 8;
 /// The most actors whose orderings are enumerated.
 pub const MAX_ACTORS: usize = 4;
 
-/// The sides every ordering is replayed on.
-pub const SIDES: [Side; 3] = [
-    Side::Fenced,
-    Side::Naive(Guard::IdOnly),
-    Side::Naive(Guard::IdAndOwner),
-];
+/// The sides every ordering of `scenario` is replayed on: the real
+/// system, each naive finish, and, when the scenario sends anything, the
+/// receiver without its ledger ([`Side::applies_to`]).
+pub fn sides(scenario: &Scenario) -> Vec<Side> {
+    [
+        Side::Fenced,
+        Side::NaiveFinish(Guard::IdOnly),
+        Side::NaiveFinish(Guard::IdAndOwner),
+        Side::ReceiverWithoutLedger,
+    ]
+    .into_iter()
+    .filter(|side| side.applies_to(scenario))
+    .collect()
+}
 
 /// A failing ordering, cut after the step where it first broke.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -101,7 +110,7 @@ pub struct Census {
     pub actors: Vec<String>,
     /// How many orderings there are.
     pub orderings: usize,
-    /// One tally per side of [`SIDES`], in that order.
+    /// One tally per side of [`sides`], in that order.
     pub sides: Vec<Tally>,
 }
 
@@ -205,7 +214,7 @@ pub fn ordered(scenario: &Scenario, order: &[usize]) -> Scenario {
 }
 
 /// Enumerates every ordering of `scenario` and replays each on every side
-/// of [`SIDES`]. The orderings are walked as a tree (see `tree.rs`):
+/// of [`sides`]. The orderings are walked as a tree (see `tree.rs`):
 /// shared prefixes are played once and equal states counted once, with
 /// the counts and the shortest failing ordering of replaying each
 /// ordering on its own.
@@ -214,17 +223,17 @@ pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
     let lanes = lanes(scenario)?;
     let (actors, events): (Vec<String>, Vec<Vec<usize>>) = lanes.into_iter().unzip();
     let mut player = Player::new(jobs_only(scenario))?;
-    let mut sides = Vec::with_capacity(SIDES.len());
+    let mut tallies = Vec::new();
     let mut orderings = 0;
-    for side in SIDES {
+    for side in sides(scenario) {
         let subtree = tree::count(scenario, &events, side, &mut player)?;
         orderings = subtree.by_kinds.iter().sum();
-        sides.push(tally(scenario, side, subtree));
+        tallies.push(tally(scenario, side, subtree));
     }
     Ok(Census {
         actors,
         orderings,
-        sides,
+        sides: tallies,
     })
 }
 

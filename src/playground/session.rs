@@ -471,7 +471,7 @@ impl Session {
     /// Brings what follows the timeline up to date: the invariants'
     /// checks, the statement panel's timeline race, and the naive replay
     /// when the comparison is open and has none.
-    fn refresh_panels(&mut self) -> Result<()> {
+    pub(crate) fn refresh_panels(&mut self) -> Result<()> {
         self.refresh_checks()?;
         self.races.apply(Move::Follow, &self.stepper.scenario)?;
         if self.compare_open && self.naive.is_none() {

@@ -1,7 +1,9 @@
 //! What the learner asked the mechanism to verify about the timeline on
-//! screen: the four invariants at every step, on the fenced queue and on
-//! the naive one the comparison uses, and every ordering of the actors,
-//! counted on demand, with the shortest failing one ready to open.
+//! screen: the four invariants at every step, on the real system and on
+//! each naive side the panel shows (the comparison's naive finish, and
+//! the receiver without its ledger where the timeline sends), and every
+//! ordering of the actors, counted on demand, with the shortest failing
+//! one ready to open.
 //!
 //! The checks replay the timeline on the naive side, and counting
 //! replays it once per ordering and side, so both are kept here, each
@@ -19,6 +21,7 @@ use crate::playground::session::{Said, Session, Status};
 use crate::playground::stepper::SANDBOX;
 use crate::scenario::Scenario;
 use crate::unfenced::Guard;
+use crate::variants::Variant;
 
 /// The chapters that open the panel when loaded: the one about it, and
 /// the fencing comparison, whose counterexamples it counts.
@@ -98,16 +101,28 @@ pub struct Verify {
     opened: Option<Opened>,
 }
 
-/// The invariants after every step of one timeline, on both sides.
+/// The invariants after every step of one timeline, on each side.
 #[derive(Debug, Clone)]
 pub struct Checks {
     scenario: Scenario,
-    /// The naive side's guard.
-    pub guard: Guard,
-    /// After each event, with the fence.
-    pub fenced: Vec<StepCheck>,
-    /// After each event, without it.
-    pub naive: Vec<StepCheck>,
+    guard: Guard,
+    /// Per side, in the panel's order ([`panel_sides`]), the invariants
+    /// after each event.
+    pub sides: Vec<(Side, Vec<StepCheck>)>,
+}
+
+/// The sides the panel shows for `scenario`: the real system, the naive
+/// finish of `guard` (the comparison's), and the receiver without its
+/// ledger where the timeline sends.
+pub fn panel_sides(scenario: &Scenario, guard: Guard) -> Vec<Side> {
+    [
+        Side::Fenced,
+        Side::NaiveFinish(guard),
+        Side::ReceiverWithoutLedger,
+    ]
+    .into_iter()
+    .filter(|side| side.applies_to(scenario))
+    .collect()
 }
 
 /// A shortest failing ordering the learner opened.
@@ -116,8 +131,8 @@ pub struct Opened {
     scenario: Scenario,
     /// The chapter (or `sandbox`) whose orderings it came from.
     pub from: String,
-    /// The naive guard it fails under.
-    pub guard: Guard,
+    /// The naive side it fails on.
+    pub side: Side,
 }
 
 impl Session {
@@ -169,12 +184,16 @@ impl Session {
         Ok(())
     }
 
-    /// Opens the shortest ordering that fails under `guard` as the
-    /// learner's own timeline, at its start, with the comparison and the
-    /// panel on that guard; nothing changes if there is none.
-    pub fn open_shortest(&mut self, guard: Guard) -> Result<()> {
+    /// Opens the shortest ordering that fails on `variant`'s side as the
+    /// learner's own timeline, at its start, with the panel open (and, for
+    /// a naive finish, the comparison on its guard); nothing changes if
+    /// there is none.
+    pub fn open_shortest(&mut self, variant: Variant) -> Result<()> {
+        let Some(side) = Side::of(variant) else {
+            return Ok(());
+        };
         let failing = self.census().and_then(|census| {
-            let tally = census.sides.iter().find(|t| t.side == Side::Naive(guard))?;
+            let tally = census.sides.iter().find(|t| t.side == side)?;
             Some(tally.shortest.as_ref()?.scenario.clone())
         });
         let Some(scenario) = failing else {
@@ -190,13 +209,16 @@ impl Session {
         self.verify.opened = Some(Opened {
             scenario,
             from,
-            guard,
+            side,
         });
         self.editor_status = Some(Status {
             kind: Said::Done,
             text: self.lang.text("verify.opened_status").to_owned(),
         });
-        self.set_guard(guard)
+        match side {
+            Side::NaiveFinish(guard) => self.set_guard(guard),
+            Side::Fenced | Side::ReceiverWithoutLedger => self.refresh_panels(),
+        }
     }
 
     /// Opens the panel for a chapter about it ([`OPENS_IN`]).
@@ -217,9 +239,12 @@ impl Session {
         // A replay rather than the timeline's frames (`along_timeline`,
         // which agrees, tests/orderings.rs): the census needs the replay's
         // code anyway, and the page carries one checker path, not two.
+        let sides = panel_sides(&scenario, guard)
+            .into_iter()
+            .map(|side| Ok((side, along(&scenario, side)?)))
+            .collect::<Result<_>>()?;
         self.verify.checks = Some(Checks {
-            fenced: along(&scenario, Side::Fenced)?,
-            naive: along(&scenario, Side::Naive(guard))?,
+            sides,
             scenario,
             guard,
         });

@@ -1,16 +1,17 @@
 //! The invariants panel: the four facts of
-//! [`crate::mechanism::invariants`] at the learner's place, on the fenced
-//! queue and on the naive one, each green or red with the step where it
+//! [`crate::mechanism::invariants`] at the learner's place, on the real
+//! system and on each naive side (one teaching variant each, named as
+//! [`crate::variants`] names it), each green or red with the step where it
 //! broke and why; below them, every ordering ([`super::orderings`]).
 //!
 //! An invariant stays red from the step that broke it on: a broken fact
 //! is not mended by what comes after, and the learner should see where it
 //! happened, not only that it did.
 
-use crate::mechanism::invariants::{Broken, Invariant, StepCheck};
+use crate::mechanism::invariants::{Broken, Invariant, Side, StepCheck};
 use crate::playground::Lang;
 use crate::playground::session::Session;
-use crate::unfenced::Guard;
+use crate::variants::Variant;
 use serde::Serialize;
 
 use super::orderings::{self, OrderingsView};
@@ -26,8 +27,11 @@ pub const INVARIANTS: [Invariant; 4] = [
 /// The panel, while it is open.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VerifyView {
-    /// The naive side's column header.
-    pub naive_name: String,
+    /// The column headers after the invariant's: the real system, then
+    /// each naive side by its variant's name.
+    pub columns: Vec<String>,
+    /// What every naive column is: one part changed, the rest real.
+    pub columns_note: String,
     /// One row per invariant of [`INVARIANTS`].
     pub rows: Vec<InvariantRow>,
     /// The conclusion at this step.
@@ -36,15 +40,13 @@ pub struct VerifyView {
     pub orderings: OrderingsView,
 }
 
-/// One invariant on both queues.
+/// One invariant on every side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InvariantRow {
     /// The invariant, in words.
     pub name: String,
-    /// With the fence.
-    pub fenced: Light,
-    /// Without it.
-    pub naive: Light,
+    /// Per column of [`VerifyView::columns`], the real system first.
+    pub lights: Vec<Light>,
 }
 
 /// An invariant on one side, at the learner's place.
@@ -70,37 +72,56 @@ pub fn view(session: &Session) -> Option<VerifyView> {
         .iter()
         .map(|&invariant| InvariantRow {
             name: lang.text(key(invariant)).to_owned(),
-            fenced: light(lang, applied(&checks.fenced, position), invariant),
-            naive: light(lang, applied(&checks.naive, position), invariant),
+            lights: checks
+                .sides
+                .iter()
+                .map(|(_, side)| light(lang, applied(side, position), invariant))
+                .collect(),
         })
         .collect();
-    let broken = |side: fn(&InvariantRow) -> &Light| rows.iter().filter(|r| !side(r).holds).count();
-    let (fenced, naive) = (broken(|r| &r.fenced), broken(|r| &r.naive));
-    let note = match (fenced, naive) {
-        (0, 0) => lang.text("verify.all_hold").to_owned(),
-        (0, n) => lang.fill("verify.naive_broke", &[("n", n.to_string())]),
+    let broken = |column: usize| rows.iter().filter(|r| !r.lights[column].holds).count();
+    let said: Vec<String> = (checks.sides.iter().enumerate())
+        .filter_map(|(column, (side, _))| {
+            let variant = side.variant()?;
+            let n = broken(column);
+            (n > 0).then(|| {
+                let values = [
+                    ("variant", variant_name(lang, variant)),
+                    ("n", n.to_string()),
+                ];
+                lang.fill("verify.variant_broke", &values)
+            })
+        })
+        .collect();
+    let note = match (broken(0), said.is_empty()) {
+        (0, true) => lang.text("verify.all_hold").to_owned(),
+        (0, false) => format!("{} {}", lang.text("verify.fenced_kept"), said.join(" ")),
         (n, _) => lang.fill("verify.fenced_broke", &[("n", n.to_string())]),
     };
     Some(VerifyView {
-        naive_name: naive_name(lang, checks.guard),
+        columns: checks
+            .sides
+            .iter()
+            .map(|(side, _)| side_name(lang, *side))
+            .collect(),
+        columns_note: lang.text("verify.columns_note").to_owned(),
         rows,
         note,
         orderings: orderings::view(session),
     })
 }
 
-/// The naive queue's name: "Without the fence (id only)".
-pub(super) fn naive_name(lang: Lang, guard: Guard) -> String {
-    lang.fill("verify.naive", &[("guard", guard_name(lang, guard))])
+/// A side's column header: the real system, or its variant's name.
+pub(super) fn side_name(lang: Lang, side: Side) -> String {
+    match side.variant() {
+        Some(variant) => variant_name(lang, variant),
+        None => lang.text("verify.fenced").to_owned(),
+    }
 }
 
-/// What the naive guard checks: "id only".
-pub(super) fn guard_name(lang: Lang, guard: Guard) -> String {
-    let key = match guard {
-        Guard::IdOnly => "compare.id_only",
-        Guard::IdAndOwner => "compare.id_and_owner",
-    };
-    lang.text(key).to_owned()
+/// A teaching variant's one name, the same on every panel.
+pub(super) fn variant_name(lang: Lang, variant: Variant) -> String {
+    lang.text(&format!("variant.{}", variant.id())).to_owned()
 }
 
 fn key(invariant: Invariant) -> &'static str {

@@ -27,7 +27,7 @@ pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, Light, VerifyView};
 pub use lanes::{Anchor, LanesView, Shape};
-pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView, guard_id};
+pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
 pub use sliders::SliderView;
 pub use statements::{
     ActorView, LaneRow, LaneView, LineView, NowView, SideView, StatementsView, Verdict,

@@ -8,10 +8,9 @@ use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};
 use crate::playground::Lang;
 use crate::playground::session::Session;
 use crate::playground::verify::{Countable, countable};
-use crate::unfenced::Guard;
 use serde::Serialize;
 
-use super::invariants::{guard_name, naive_name};
+use super::invariants::side_name;
 
 /// The orderings part of the panel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -30,7 +29,7 @@ pub struct OrderingsView {
 /// The counts: one column per queue, one row per kind of failure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CountTable {
-    /// The queues: fenced, then each naive guard.
+    /// The sides: the real system, then each naive side by its variant.
     pub columns: Vec<String>,
     /// Each kind of failure, with its count per queue.
     pub rows: Vec<CountRow>,
@@ -51,22 +50,14 @@ pub struct CountRow {
     pub zero: Vec<bool>,
 }
 
-/// Opens a naive queue's shortest failing ordering as a timeline.
+/// Opens a naive side's shortest failing ordering as a timeline.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OpenButton {
-    /// The id of the guard it fails under (`id_only`, `id_and_owner`),
-    /// which the button carries back.
+    /// The id of the variant it fails on (`id_only`, `id_and_owner`,
+    /// `without_ledger`), which the button carries back.
     pub id: &'static str,
     /// `Open (5 steps)`.
     pub label: String,
-}
-
-/// The name the page's button carries for `guard`.
-pub fn guard_id(guard: Guard) -> &'static str {
-    match guard {
-        Guard::IdOnly => "id_only",
-        Guard::IdAndOwner => "id_and_owner",
-    }
 }
 
 /// The orderings part, for the timeline on screen.
@@ -101,7 +92,7 @@ pub fn view(session: &Session) -> OrderingsView {
     let opened = session.opened().map(|opened| {
         let values = [
             ("title", session.title_of(&opened.from)),
-            ("guard", guard_name(lang, opened.guard)),
+            ("variant", side_name(lang, opened.side)),
             ("step", scenario.events.len().to_string()),
         ];
         lang.fill("verify.opened", &values)
@@ -121,10 +112,7 @@ fn table(lang: Lang, census: &Census) -> CountTable {
     let columns = census
         .sides
         .iter()
-        .map(|tally| match tally.side {
-            Side::Fenced => lang.text("verify.fenced").to_owned(),
-            Side::Naive(guard) => naive_name(lang, guard),
-        })
+        .map(|tally| side_name(lang, tally.side))
         .collect();
     let kinds: [Kind; 5] = [
         ("verify.bad", |t| t.bad),
@@ -151,12 +139,12 @@ fn table(lang: Lang, census: &Census) -> CountTable {
         .sides
         .iter()
         .map(|tally| {
-            let (Side::Naive(guard), Some(failing)) = (tally.side, &tally.shortest) else {
+            let (Some(variant), Some(failing)) = (tally.side.variant(), &tally.shortest) else {
                 return None;
             };
             let steps = failing.scenario.events.len().to_string();
             Some(OpenButton {
-                id: guard_id(guard),
+                id: variant.id(),
                 label: lang.fill("verify.open", &[("step", steps)]),
             })
         })

@@ -19,6 +19,7 @@ use crate::playground::races::{Move, Race};
 use crate::playground::session::Knob;
 use crate::playground::twist::Twist;
 use crate::unfenced::Guard;
+use crate::variants::Variant;
 
 /// What the learner can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,8 +42,8 @@ pub(super) enum UserAction {
     VerifyToggled(bool),
     /// Count every ordering of the timeline.
     CountOrderings,
-    /// Open the shortest ordering that fails under this guard.
-    OpenShortest(Guard),
+    /// Open the shortest ordering that fails on this variant's side.
+    OpenShortest(Variant),
     Predict(bool),
     Guess(bool),
     /// The field picked as the one that decided a refusal.
@@ -247,11 +248,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         }
         "field" => UserAction::Field(arg),
         "count-orderings" => UserAction::CountOrderings,
-        "open-shortest" => UserAction::OpenShortest(if arg == "id_and_owner" {
-            Guard::IdAndOwner
-        } else {
-            Guard::IdOnly
-        }),
+        "open-shortest" => UserAction::OpenShortest(Variant::parse(&arg)?),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {
             what: arg,

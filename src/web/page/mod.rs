@@ -419,8 +419,8 @@ impl Page {
                 Redraw::Position
             }
             // All: the comparison's guard picker follows the ordering's.
-            UserAction::OpenShortest(guard) => {
-                session.open_shortest(guard).map_err(to_js_error)?;
+            UserAction::OpenShortest(variant) => {
+                session.open_shortest(variant).map_err(to_js_error)?;
                 drop(state);
                 self.set_playing(false)?;
                 return Ok(Redraw::All);

@@ -1,4 +1,4 @@
-//! The invariants panel: the four invariants on both queues at the
+//! The invariants panel: the four invariants on every side at the
 //! learner's place, every ordering counted on demand, and a button per
 //! naive queue that opens its shortest failing ordering. Drawn from
 //! [`VerifyView`] only; a state is said in words and a mark (✓, ✗), not
@@ -28,23 +28,22 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&VerifyView>) {
     let Some(view) = view else { return };
     let _ = parts.verify_panel.set_attribute("open", "");
-    let titles = [
-        lang.text("verify.invariant"),
-        lang.text("verify.fenced"),
-        &view.naive_name,
-    ];
+    let titles = std::iter::once(lang.text("verify.invariant"))
+        .chain(view.columns.iter().map(String::as_str));
     let mut rows = vec![header_row(doc, titles)];
     for row in &view.rows {
-        rows.push(El::new(doc, "tr").children([
-            El::new(doc, "th").attr("scope", "row").text(&row.name),
-            light(doc, &row.fenced),
-            light(doc, &row.naive),
-        ]));
+        let name = El::new(doc, "th").attr("scope", "row").text(&row.name);
+        rows.push(
+            El::new(doc, "tr")
+                .child(name)
+                .children(row.lights.iter().map(|lit| light(doc, lit))),
+        );
     }
     let mut children = vec![
         El::new(doc, "table")
             .class("lf-verify-table")
             .children(rows),
+        El::new(doc, "p").class("lf-muted").text(&view.columns_note),
         El::new(doc, "p").class("lf-verify-note").text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
