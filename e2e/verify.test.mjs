@@ -18,7 +18,7 @@ const open = (path, { width = 1280, height = 900, scheme = "light" } = {}) =>
 
 /** The invariants table: per row, [name, fenced, naive] as {holds, text}. */
 const invariants = (page) =>
-  page.$$eval(".lf-verify table:nth-of-type(1) tr", (rows) =>
+  page.$$eval(".lf-verify .lf-invariants tr", (rows) =>
     rows.slice(1).map((row) =>
       [...row.querySelectorAll("td")].map((cell) => ({
         holds: cell.getAttribute("data-holds") === "true",
@@ -29,7 +29,7 @@ const invariants = (page) =>
 async function count(page, label) {
   const started = Date.now();
   await page.getByRole("button", { name: label }).click();
-  await page.waitForSelector(".lf-verify table:nth-of-type(2)");
+  await page.waitForSelector(".lf-verify .lf-counts");
   return Date.now() - started;
 }
 
@@ -54,7 +54,7 @@ describe("invariants and every ordering", () => {
     const page = await open("/#chapter=every-ordering&lang=en");
     assert.match(await page.textContent(".lf-verify"), /140 orderings/);
     const ms = await count(page, "Count every ordering");
-    const table = await page.$$eval(".lf-verify table:nth-of-type(2) tr", (rows) =>
+    const table = await page.$$eval(".lf-verify .lf-counts tr", (rows) =>
       rows.slice(1, 6).map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent)));
     assert.deepEqual(table.map((cells) => cells[0]), Array(5).fill("✓ 0"), "with the fence: every count 0");
     assert.match(table[0][1], /^✗ [1-9]/, "without the fence (id only): bad orderings");
@@ -133,7 +133,7 @@ describe("invariants and every ordering", () => {
     assert.equal(await chapter.isVisible(), true, "every-ordering: the panel is open and shown");
     assert.equal(await other.isVisible(), false, "canonical: the closed panel is hidden in a compact embed");
     await page.locator("[data-leasefence]").first().getByRole("button", { name: "모든 실행 순서 세기" }).click();
-    await page.waitForFunction(() => document.querySelector("[data-leasefence] .lf-verify table:nth-of-type(2)"));
+    await page.waitForFunction(() => document.querySelector("[data-leasefence] .lf-verify .lf-counts"));
     assert.match(await chapter.textContent(), /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
     await context.close();
   });
@@ -151,7 +151,7 @@ describe("invariants and every ordering", () => {
     // Opening draws the panel on the `toggle` event, which comes after the click.
     await page.waitForFunction(() => /560 orderings/.test(document.querySelector(".lf-verify").textContent));
     const ms = await count(page, "Count every ordering");
-    const fenced = await page.$$eval(".lf-verify table:nth-of-type(2) tr td:nth-child(2)", (cells) =>
+    const fenced = await page.$$eval(".lf-verify .lf-counts tr td:nth-child(2)", (cells) =>
       cells.slice(0, 5).map((cell) => cell.textContent));
     assert.deepEqual(fenced, Array(5).fill("✓ 0"));
     console.log(`# counted 560 orderings in ${ms} ms (click to drawn)`);

@@ -39,15 +39,23 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Veri
                 .children(row.lights.iter().map(|lit| light(doc, lit))),
         );
     }
+    let table = El::new(doc, "table").class("lf-verify-table lf-invariants");
     let mut children = vec![
-        El::new(doc, "table")
-            .class("lf-verify-table")
-            .children(rows),
+        scroll(doc, table.children(rows)),
         El::new(doc, "p").class("lf-muted").text(&view.columns_note),
         El::new(doc, "p").class("lf-verify-note").text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
     replace_children(&parts.verify, children)
+}
+
+/// A table that scrolls sideways on its own when its columns do not fit
+/// (a phone, four sides), focusable so the keyboard can scroll it.
+fn scroll(doc: &Document, table: El) -> El {
+    El::new(doc, "div")
+        .class("lf-scroll")
+        .attr("tabindex", "0")
+        .child(table)
 }
 
 /// One invariant on one side: its words, and `data-holds` for the colour.
@@ -92,11 +100,8 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
             });
         }
         rows.push(open);
-        parts.push(
-            El::new(doc, "table")
-                .class("lf-verify-table")
-                .children(rows),
-        );
+        let counts = El::new(doc, "table").class("lf-verify-table lf-counts");
+        parts.push(scroll(doc, counts.children(rows)));
         parts.push(El::new(doc, "p").class("lf-verify-note").text(&table.note));
     }
     if let Some(opened) = &view.opened {
