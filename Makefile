@@ -21,13 +21,13 @@ setup-web:
 
 lint:
 	cargo fmt --all -- --check
-	cargo clippy --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets --no-default-features -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features statement-cache -- -D warnings
 
 native-test:
-	cargo test
+	cargo test --workspace
 
 # The rule, golden and scenario tests again, compiled to wasm and run in
 # headless Chromium, plus the JavaScript-facing API (tests/web.rs); then
@@ -73,13 +73,13 @@ web: setup-web
 	node scripts/compress.mjs www
 
 serve: web
-	cargo run --release --quiet -- serve --listen $(LISTEN) --dir www
+	cargo run --release --quiet -p leasefence-cli -- serve --listen $(LISTEN) --dir www
 
 # The page in Chromium against the real `leasefence serve` (debug build,
 # already compiled by the native tests). One test file at a time: each
 # starts its own Chromium, and on 2 cores five at once starve the iframes.
 e2e: web
-	cargo build --quiet
+	cargo build --quiet -p leasefence-cli
 	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node --test --test-concurrency=1 e2e/*.test.mjs
 
 # The page's total gzip -9 against its budget, then the queue-only
@@ -108,7 +108,7 @@ bench:
 # page's files are a little larger than `make web`'s until it runs again.
 bench-page:
 	$(MAKE) --no-print-directory web WEB_FEATURES=census
-	cargo build --quiet
+	cargo build --quiet -p leasefence-cli
 	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node e2e/budgets.mjs
 
 # The page's files, then the queue-only package alone; after each, where
@@ -129,6 +129,6 @@ breakdown:
 
 # Browser against native on the same generated 10,000-event scenario.
 replay-speed: web
-	cargo build --quiet
+	cargo build --quiet -p leasefence-cli
 	cargo bench --bench throughput -- replay
 	node e2e/replay-speed.mjs
