@@ -71,7 +71,7 @@ const CENSUS_TYPES: &str = r#"
 export interface Census {
   actors: string[]; orderings: number;
   sides: Array<{
-    side: "fenced" | { naive: "id_only" | "id_and_owner" };
+    side: "fenced" | { naive_finish: "id_only" | "id_and_owner" } | "receiver_without_ledger";
     bad: number; stale_finish: number; applied_twice: number; two_holders: number; token_reused: number;
     shortest: { scenario: Scenario; broken: Array<{ invariant: string; job: string; workers: string[] }> } | null;
   }>;
