@@ -24,18 +24,23 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets --no-default-features -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features statement-cache -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets --no-default-features -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features statement-cache,census -- -D warnings
 
 native-test:
 	cargo test --workspace
 
-# The rule, golden and scenario tests again, compiled to wasm and run in
-# headless Chromium, plus the JavaScript-facing API (tests/web.rs); then
-# the same without default features, as the queue-only package is built
-# (no page, and no statement cache: `store::prepare` compiles each time).
+# The queue's and the course's tests again, compiled to wasm and run in
+# headless Chromium, then the web crate's: the JavaScript-facing API
+# (crates/web/tests/web.rs) and the page; each also without default
+# features, as the queue-only package is built (no page, and no statement
+# cache: `store::prepare` compiles each time).
 browser-test:
 	$(WASM_PACK_TEST)
 	$(WASM_PACK_TEST) --no-default-features
+	$(WASM_PACK_TEST) crates/web
+	$(WASM_PACK_TEST) crates/web --no-default-features
 
 # The browser's module is built with its own standard library, compiled for
 # size (`optimize_for_size`), with panics that abort on the spot instead of
@@ -43,7 +48,12 @@ browser-test:
 # locations), and derived `Debug` impls that print only the type's name
 # (`-Zfmt-debug=shallow`: no message of the page or the API uses one; ids
 # and names print through `str`'s own `Debug`). Together 23.5 KB less
-# gzip than the prebuilt std (BENCHMARKS.md). All are unstable options;
+# gzip than the prebuilt std (BENCHMARKS.md). Every function may be
+# inlined across crates as if marked `#[inline]`
+# (`-Zcross-crate-inline-threshold=always`): the module is three crates
+# (the queue, std, the web facade), and without it the calls between them
+# stay calls that `-Oz` cannot fold away: 425.6 -> 396.3 KB gzip for the
+# page (session 8, BENCHMARKS.md). All are unstable options;
 # this machine's one toolchain is stable and no nightly can be fetched, so
 # RUSTC_BOOTSTRAP=1 lets the stable compiler take them (it needs the
 # rust-src component, which the setup script adds). A compiler upgrade may
@@ -52,7 +62,7 @@ browser-test:
 # says where it happened.
 SMALL_STD ?= 1
 WEB_BUILD = PATH="$(CURDIR)/e2e/node_modules/.bin:$$PATH" \
-	$(if $(SMALL_STD),RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow") \
+	$(if $(SMALL_STD),RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow -Zcross-crate-inline-threshold=always") \
 	wasm-pack build --profile web --target web
 comma := ,
 WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-features=optimize_for_size)
@@ -64,7 +74,7 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 # WEB_FEATURES: cargo features for the module (`make bench-page` adds
 # `census`, which the page itself leaves out).
 web: setup-web
-	$(WEB_BUILD) --out-dir www/pkg --out-name leasefence . -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
+	$(WEB_BUILD) --out-dir $(CURDIR)/www/pkg --out-name leasefence crates/web -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
 	node scripts/package-repository.mjs www/pkg
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
@@ -96,7 +106,7 @@ size-check: web
 # in $(TARGET)/pkg-queue-only. It and `web` build the same file under
 # $(TARGET), so they run one after the other (`size-check`, `sizes`).
 queue-only: setup-web
-	$(WEB_BUILD) --out-dir $(TARGET)/pkg-queue-only --out-name leasefence . -- $(WEB_STD_ARGS) --no-default-features $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
+	$(WEB_BUILD) --out-dir $(TARGET)/pkg-queue-only --out-name leasefence crates/web -- $(WEB_STD_ARGS) --no-default-features $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
 	e2e/node_modules/.bin/esbuild $(TARGET)/pkg-queue-only/leasefence.js --minify --allow-overwrite --outfile=$(TARGET)/pkg-queue-only/leasefence.js --log-level=warning
 
 bench:
@@ -123,7 +133,7 @@ sizes: web
 
 # Of the module cargo built last (`make sizes` runs it after each build).
 breakdown:
-	wasm-bindgen --target web --out-dir $(TARGET)/wasm-names $(TARGET)/wasm32-unknown-unknown/web/leasefence.wasm
+	wasm-bindgen --target web --out-dir $(TARGET)/wasm-names --out-name leasefence $(TARGET)/wasm32-unknown-unknown/web/leasefence_web.wasm
 	e2e/node_modules/.bin/wasm-opt -Oz -g $(TARGET)/wasm-names/leasefence_bg.wasm -o $(TARGET)/wasm-names/leasefence_bg.wasm
 	node e2e/breakdown.mjs $(TARGET)/wasm-names/leasefence_bg.wasm
 

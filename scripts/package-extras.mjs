@@ -2,7 +2,7 @@
 // esbuild has put the minified stylesheet and bootstrap, embed.js, in it):
 // - embed.d.ts and README.md from package/ (the README for npm users, in
 //   place of the repository's, which is about make and cargo);
-// - package.json: those files, `exports` for each entry point, and the
+// - package.json: its name, those files, `exports` for each entry point, and the
 //   bootstrap as the one file with side effects.
 //   node scripts/package-extras.mjs www/pkg
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,6 +16,9 @@ copyFileSync(join(root, "package/README.md"), join(out, "README.md"));
 
 const manifest = join(out, "package.json");
 const pkg = JSON.parse(readFileSync(manifest, "utf8"));
+// Named for the project, not for its crate (wasm-pack takes the crate's
+// name, leasefence-web: the workspace's queue crate is `leasefence`).
+pkg.name = "leasefence";
 pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "embed.js", "embed.d.ts"])];
 pkg.exports = {
   ".": { types: "./leasefence.d.ts", default: "./leasefence.js" },

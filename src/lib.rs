@@ -29,8 +29,10 @@
 //! * [`playground`]: everything the page shows and decides, testable
 //!   natively: chapters, Korean/English messages, the learner's session
 //!   and the view the page draws.
-//! * `web` (wasm32 only): the JavaScript facade and the page, which only
-//!   converts types and draws.
+//!
+//! Beside this crate, in the same workspace: `crates/web` (the JavaScript
+//! facade and the page, which only converts types and draws) and
+//! `crates/cli` (the `leasefence` command line and its HTTP servers).
 //!
 //! # Glossary
 //!
@@ -113,9 +115,6 @@ pub mod store;
 pub mod timeline;
 pub mod unfenced;
 pub mod variants;
-
-#[cfg(target_arch = "wasm32")]
-pub mod web;
 
 pub use error::{Error, Problem, Result};
 pub use fence::{Condition, Conditions, Verdict};

@@ -1,7 +1,8 @@
 //! Helpers shared by the test files: side-by-side failure messages (R14),
 //! the scenario files, embedded so the browser tests read the very same
 //! bytes as the native ones. The command line's tests (`crates/cli/tests`)
-//! share this module and add its processes.
+//! share this module and add its processes; the web crate's
+//! (`crates/web/tests`) add the JavaScript helpers.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
@@ -9,8 +10,6 @@
 
 use serde::Serialize;
 
-#[cfg(target_arch = "wasm32")]
-pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod random;
 

@@ -12,10 +12,10 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAr
 use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
-use crate::playground::Lang;
-use crate::playground::session::{Said, Status};
-use crate::playground::view::{ChapterOption, PositionView, ScenarioView};
-use crate::unfenced::Guard;
+use leasefence::playground::Lang;
+use leasefence::playground::session::{Said, Status};
+use leasefence::playground::view::{ChapterOption, PositionView, ScenarioView};
+use leasefence::unfenced::Guard;
 
 /// The elements the page redraws.
 pub(super) struct Parts {

@@ -9,9 +9,9 @@ use web_sys::{Document, Element, HtmlInputElement};
 
 use super::dom::El;
 use super::skeleton::Parts;
-use crate::playground::Lang;
-use crate::playground::session::Knob;
-use crate::playground::view::{PositionView, SliderView};
+use leasefence::playground::Lang;
+use leasefence::playground::session::Knob;
+use leasefence::playground::view::{PositionView, SliderView};
 
 /// A range input with its label, its live readout, and what the value
 /// costs besides (empty when nothing).

@@ -1,10 +1,13 @@
-//! Everything browser-facing (wasm32 only), in two parts:
+//! leasefence in the browser (wasm32 only; on other targets this crate is
+//! empty), in two parts:
 //!
 //! * [`api`]: the queue, the receiver and `replay` for JavaScript; types in,
 //!   types out, no rules;
 //! * `page` (feature `page`, on by default): the playground, drawn with
-//!   web-sys from the view the core computes ([`crate::playground::view`]).
+//!   web-sys from the view the core computes ([`leasefence::playground::view`]).
 //!   Without it the package is the queue alone.
+
+#![cfg(target_arch = "wasm32")]
 
 pub mod api;
 mod convert;

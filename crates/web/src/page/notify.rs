@@ -6,15 +6,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::Page;
-use crate::replay::Outcome;
-use crate::web::convert::to_js;
+use crate::convert::to_js;
+use leasefence::replay::Outcome;
 
 #[derive(Serialize)]
 struct StepDetail<'a> {
     chapter: &'a str,
     position: usize,
     total: usize,
-    result: Option<&'a crate::EventResult>,
+    result: Option<&'a leasefence::EventResult>,
 }
 
 #[derive(Serialize)]
@@ -24,7 +24,7 @@ struct VerdictDetail<'a> {
     at: u64,
     worker: &'a str,
     #[serde(flatten)]
-    finish: &'a crate::Finish,
+    finish: &'a leasefence::Finish,
 }
 
 /// Fires the step event, and a verdict event for each finish between

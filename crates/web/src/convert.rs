@@ -29,7 +29,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::words::js_words;
-use crate::model::MAX_INT;
+use leasefence::model::MAX_INT;
 
 /// An `Error` saying `text`: a value of the right type that is refused.
 pub(crate) fn error(text: &str) -> JsValue {
@@ -99,7 +99,9 @@ pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
 /// A JavaScript object as `T`; `field` names the argument in errors.
 pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Result<T, JsValue> {
     serde_path_to_error::deserialize(plain(field, value)?).map_err(|err| {
-        let path = crate::scenario::known_path(err.path());
+        // `qty` of `qty.?`: the part of the parser's path that names a field.
+        let path = err.path().to_string();
+        let path = path.trim_end_matches('?').trim_end_matches('.');
         let place = if path.is_empty() {
             field.to_owned()
         } else {

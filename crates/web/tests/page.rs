@@ -4,7 +4,7 @@
 
 #![cfg(all(target_arch = "wasm32", feature = "page"))]
 
-use leasefence::web::page::mount;
+use leasefence_web::page::mount;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
 use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};

@@ -45,10 +45,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Window};
 
-use crate::playground::session::{Session, Start};
-use crate::playground::stepper::Stepped;
-use crate::playground::{CHAPTERS, view};
 use input::{Listeners, UserAction};
+use leasefence::playground::session::{Session, Start};
+use leasefence::playground::stepper::Stepped;
+use leasefence::playground::{CHAPTERS, view};
 use options::Options;
 use skeleton::Parts;
 use statements::Side;
@@ -201,7 +201,7 @@ impl State {
     }
 }
 
-fn to_js_error(err: crate::Error) -> JsValue {
+fn to_js_error(err: leasefence::Error) -> JsValue {
     JsError::new(&err.to_string()).into()
 }
 

@@ -9,7 +9,7 @@
 
 mod support;
 
-use leasefence::web::replay;
+use leasefence_web::replay;
 use support::browser::{as_json, js, thrown};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};

@@ -10,7 +10,7 @@
 
 mod support;
 
-use leasefence::web::{Player, Queue, Receiver, replay};
+use leasefence_web::{Player, Queue, Receiver, replay};
 use support::browser::{as_json, thrown};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
@@ -459,7 +459,7 @@ fn every_statement_of_the_store_parses_in_the_trimmed_browser_sqlite() {
     }
     // The list above is every statement of src/store/sql.rs: a constant
     // added there and not here fails this test.
-    let declared = include_str!("../src/store/sql.rs")
+    let declared = include_str!("../../../src/store/sql.rs")
         .lines()
         .filter_map(|line| Some(line.strip_prefix("pub const ")?.split_once(": &str")?.0))
         .filter(|name| !name.ends_with("_SCHEMA"))

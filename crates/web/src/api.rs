@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{
     error, from_js, function_arg, integer_arg, plain, refused, string_arg, to_js, wrong_type,
 };
-use crate::model::{NewJob, Stamp};
+use leasefence::model::{NewJob, Stamp};
 
 /// The shapes the functions below take and return, for TypeScript users.
 #[wasm_bindgen(typescript_custom_section)]
@@ -80,11 +80,11 @@ export interface Census {
 
 /// A core error for JavaScript. A scenario's type complaint is said in
 /// JavaScript's words, as a `TypeError` when the type is wrong.
-fn core_error(err: crate::Error) -> JsValue {
+fn core_error(err: leasefence::Error) -> JsValue {
     match err {
-        crate::Error::Scenario {
+        leasefence::Error::Scenario {
             path,
-            problem: crate::Problem::Unfit(said),
+            problem: leasefence::Problem::Unfit(said),
         } => {
             let place = match path.as_str() {
                 "(document)" => "scenario".to_owned(),
@@ -98,15 +98,15 @@ fn core_error(err: crate::Error) -> JsValue {
 
 /// A scenario given as an object or as JSON text. Both are read as one
 /// JSON value (an object through `serde_wasm_bindgen`, text as
-/// [`crate::Scenario::parse_as_javascript`] says), then by one reader, so a
+/// [`leasefence::Scenario::parse_as_javascript`] says), then by one reader, so a
 /// caller gets the same result and the same messages either way, and the
 /// queue-only module carries no reader of scenario text of its own (the
 /// page keeps one for its editor, whose messages give line and column).
-fn scenario_arg(value: &JsValue) -> Result<crate::Scenario, JsValue> {
+fn scenario_arg(value: &JsValue) -> Result<leasefence::Scenario, JsValue> {
     match value.as_string() {
-        Some(json) => crate::Scenario::parse_as_javascript(&json).map_err(core_error),
+        Some(json) => leasefence::Scenario::parse_as_javascript(&json).map_err(core_error),
         None if value.is_object() && !value.is_function() && !js_sys::Array::is_array(value) => {
-            crate::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
+            leasefence::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
         }
         None => Err(wrong_type(
             "scenario",
@@ -122,7 +122,7 @@ fn scenario_arg(value: &JsValue) -> Result<crate::Scenario, JsValue> {
 pub fn replay(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&crate::replay(scenario_arg(&scenario)?).map_err(core_error)?)
+    to_js(&leasefence::replay(scenario_arg(&scenario)?).map_err(core_error)?)
 }
 
 /// Every ordering of a scenario's actors (each actor's own order kept),
@@ -136,8 +136,8 @@ pub fn replay(
 pub fn census(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
 ) -> Result<JsValue, JsValue> {
-    use crate::mechanism::Refusal;
-    match crate::mechanism::orderings::census(&scenario_arg(&scenario)?) {
+    use leasefence::mechanism::Refusal;
+    match leasefence::mechanism::orderings::census(&scenario_arg(&scenario)?) {
         Ok(counted) => to_js(&counted),
         Err(Refusal::Queue(err)) => Err(core_error(err)),
         Err(refusal) => Err(error(&refusal.to_string())),
@@ -151,8 +151,8 @@ pub fn generated_scenario(
     #[wasm_bindgen(unchecked_param_type = "number")] events: JsValue,
 ) -> Result<String, JsValue> {
     let events = integer_arg("events", &events)?;
-    let events = usize::try_from(events.min(crate::scenario::MAX_EVENTS as u64)).unwrap_or(0);
-    Ok(crate::Scenario::generated(events).to_json())
+    let events = usize::try_from(events.min(leasefence::scenario::MAX_EVENTS as u64)).unwrap_or(0);
+    Ok(leasefence::Scenario::generated(events).to_json())
 }
 
 /// A queue on its own in-memory database, for step-by-step use.
@@ -164,7 +164,7 @@ pub fn generated_scenario(
 #[wasm_bindgen]
 pub struct Queue {
     /// Shared with a `process` whose `send` is still pending.
-    inner: Rc<crate::Queue>,
+    inner: Rc<leasefence::Queue>,
 }
 
 /// Why `process`'s `send` did not simply return.
@@ -173,7 +173,7 @@ enum Sending {
     Threw(JsValue),
     /// It returned a promise (or another thenable): the claim it was
     /// given is finished once that settles.
-    Pending(js_sys::Promise, crate::Claim),
+    Pending(js_sys::Promise, leasefence::Claim),
 }
 
 #[wasm_bindgen]
@@ -182,7 +182,7 @@ impl Queue {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Result<Queue, JsValue> {
         Ok(Queue {
-            inner: Rc::new(crate::Queue::open_in_memory().map_err(core_error)?),
+            inner: Rc::new(leasefence::Queue::open_in_memory().map_err(core_error)?),
         })
     }
 
@@ -251,10 +251,10 @@ impl Queue {
         let now = || {
             read_clock(&clock).unwrap_or_else(|err| {
                 clock_error.get_or_insert(err);
-                crate::MAX_INT + 1 // refused by the queue; the clock's error is reported
+                leasefence::MAX_INT + 1 // refused by the queue; the clock's error is reported
             })
         };
-        let send = |claim: &crate::Claim| -> Result<(), Sending> {
+        let send = |claim: &leasefence::Claim| -> Result<(), Sending> {
             let sent = send
                 .call1(&JsValue::NULL, &to_js(claim).map_err(Sending::Threw)?)
                 .map_err(Sending::Threw)?;
@@ -270,9 +270,9 @@ impl Queue {
         match processed {
             Ok(None) => Ok(JsValue::NULL),
             Ok(Some(processed)) => processed_js(&processed.claim, &processed.finish),
-            Err(crate::ProcessError::Queue(err)) => Err(core_error(err)),
-            Err(crate::ProcessError::Send(Sending::Threw(thrown))) => Err(thrown),
-            Err(crate::ProcessError::Send(Sending::Pending(sent, claim))) => {
+            Err(leasefence::ProcessError::Queue(err)) => Err(core_error(err)),
+            Err(leasefence::ProcessError::Send(Sending::Threw(thrown))) => Err(thrown),
+            Err(leasefence::ProcessError::Send(Sending::Pending(sent, claim))) => {
                 finish_after(Rc::clone(&self.inner), &sent, clock, claim)
             }
         }
@@ -293,7 +293,10 @@ fn read_clock(clock: &js_sys::Function) -> Result<u64, JsValue> {
 }
 
 /// `{claim, finish}`, as `process` returns it.
-fn processed_js(claim: &crate::Claim, finish: &crate::Finish) -> Result<JsValue, JsValue> {
+fn processed_js(
+    claim: &leasefence::Claim,
+    finish: &leasefence::Finish,
+) -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({ "claim": claim, "finish": finish }))
 }
 
@@ -312,10 +315,10 @@ fn thenable(value: &JsValue) -> Option<js_sys::Promise> {
 /// skips it, so the job stays leased and the promise rejects with the
 /// same reason.
 fn finish_after(
-    queue: Rc<crate::Queue>,
+    queue: Rc<leasefence::Queue>,
     sent: &js_sys::Promise,
     clock: js_sys::Function,
-    claim: crate::Claim,
+    claim: leasefence::Claim,
 ) -> Result<JsValue, JsValue> {
     let on_sent = Closure::once_into_js(move |_sent: JsValue| -> Result<JsValue, JsValue> {
         let now = read_clock(&clock)?;
@@ -336,7 +339,7 @@ fn finish_after(
 /// the shape of the replay document's `results`.
 #[wasm_bindgen]
 pub struct Player {
-    inner: crate::Player,
+    inner: leasefence::Player,
 }
 
 #[wasm_bindgen]
@@ -352,10 +355,10 @@ impl Player {
     ) -> Result<Player, JsValue> {
         let scenario = match scenario.filter(|value| !value.is_null()) {
             Some(value) => scenario_arg(&value)?,
-            None => crate::Scenario::default(),
+            None => leasefence::Scenario::default(),
         };
         Ok(Player {
-            inner: crate::Player::new(scenario).map_err(core_error)?,
+            inner: leasefence::Player::new(scenario).map_err(core_error)?,
         })
     }
 
@@ -375,7 +378,7 @@ impl Player {
     ) -> Result<JsValue, JsValue> {
         let index = self.inner.scenario().events.len();
         let value = plain(&format!("scenario: events[{index}]"), &event)?;
-        let event = crate::Scenario::event_from_value(value, index).map_err(core_error)?;
+        let event = leasefence::Scenario::event_from_value(value, index).map_err(core_error)?;
         to_js(&self.inner.push(event).map_err(core_error)?)
     }
 
@@ -408,7 +411,7 @@ impl Player {
 /// The idempotent receiver (R12), in memory.
 #[wasm_bindgen]
 pub struct Receiver {
-    inner: crate::Receiver,
+    inner: leasefence::Receiver,
 }
 
 #[wasm_bindgen]
@@ -417,7 +420,7 @@ impl Receiver {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Result<Receiver, JsValue> {
         Ok(Receiver {
-            inner: crate::Receiver::open_in_memory().map_err(core_error)?,
+            inner: leasefence::Receiver::open_in_memory().map_err(core_error)?,
         })
     }
 

@@ -7,8 +7,8 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::playground::lesson;
-use crate::web::convert::wrong_type;
+use crate::convert::wrong_type;
+use leasefence::playground::lesson;
 
 /// How `mount` is configured; every option may be left out.
 #[derive(Debug, Default)]

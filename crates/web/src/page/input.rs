@@ -15,11 +15,11 @@ use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaE
 
 use super::Page;
 use super::statements::Side;
-use crate::playground::races::{Move, Race};
-use crate::playground::session::Knob;
-use crate::playground::twist::Twist;
-use crate::unfenced::Guard;
-use crate::variants::Variant;
+use leasefence::playground::races::{Move, Race};
+use leasefence::playground::session::Knob;
+use leasefence::playground::twist::Twist;
+use leasefence::unfenced::Guard;
+use leasefence::variants::Variant;
 
 /// What the learner can do.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@ use super::{
     Page, boundary, compare, lanes, prompt, skeleton, statements, step, tables, timeline, twists,
     verify,
 };
-use crate::playground::view;
+use leasefence::playground::view;
 
 impl Page {
     /// Draws the whole frame in the current language.

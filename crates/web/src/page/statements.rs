@@ -7,9 +7,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
 use super::dom::{El, code, mark_ends, replace_children};
-use crate::playground::Lang;
-use crate::playground::races::Race;
-use crate::playground::view::{LaneView, SideView, StatementsView};
+use leasefence::playground::Lang;
+use leasefence::playground::races::Race;
+use leasefence::playground::view::{LaneView, SideView, StatementsView};
 
 /// A side of the panel: the real queue's or the naive one's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 
 mod support;
 
-use leasefence::web::{Player, Queue, Receiver, generated_scenario, replay};
+use leasefence_web::{Player, Queue, Receiver, generated_scenario, replay};
 use support::browser::{as_json, js};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;

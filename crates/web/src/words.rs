@@ -79,7 +79,7 @@ pub(crate) fn js_words(said: &str) -> Said {
 fn expectation(expected: &str) -> String {
     match expected {
         "u8" | "u16" | "u32" | "u64" | "usize" | "i32" | "i64" => {
-            format!("an integer from 0 to {}", crate::model::MAX_INT)
+            format!("an integer from 0 to {}", leasefence::model::MAX_INT)
         }
         "a sequence" => "an array".to_owned(),
         "a map" => "an object".to_owned(),
