@@ -93,12 +93,12 @@ e2e: web
 	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node --test --test-concurrency=1 e2e/*.test.mjs
 
 # The page's total gzip -9 against its budget, then the queue-only
-# package's against issue 9's 280 KB (e2e/sizes.mjs): byte counts, the
+# package's against 265 KB (issue 9 asked for 280) (e2e/sizes.mjs): byte counts, the
 # same on every run, so they can fail the build.
 size-check: web
 	node e2e/sizes.mjs --check
 	$(MAKE) --no-print-directory queue-only
-	node e2e/sizes.mjs $(TARGET)/pkg-queue-only --budget 280 --check
+	node e2e/sizes.mjs $(TARGET)/pkg-queue-only --budget 265 --check
 
 # The package without default features (the queue, the receiver and
 # `replay`; no page, no statement cache unless WEB_FEATURES adds
@@ -128,7 +128,7 @@ sizes: web
 	node e2e/sizes.mjs
 	$(MAKE) --no-print-directory breakdown
 	$(MAKE) --no-print-directory queue-only
-	node e2e/sizes.mjs $(TARGET)/pkg-queue-only --budget 280
+	node e2e/sizes.mjs $(TARGET)/pkg-queue-only --budget 265
 	$(MAKE) --no-print-directory breakdown
 
 # Of the module cargo built last (`make sizes` runs it after each build).

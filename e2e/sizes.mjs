@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "425" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "400" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -26,9 +26,11 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // page to 414,031 B, then whole scenarios from JavaScript began to cross
 // through `serde_wasm_bindgen` (issue 9's item 3, +4.6 KB) and a
 // scenario's job ids went back to a `BTreeSet` (a sorted list made
-// checking 100,000 ids quadratic). Issue 9's target, 350 KB, is not met.
-// `make size-check` also checks the queue-only package against the
-// issue's 280 KB (`--budget 280 --check`), met since session 7 (275,147 B).
+// checking 100,000 ids quadratic); 400 KB in session 8 (396,306 B), when
+// the web build began to inline across crates (the page had become its
+// own crate). Issue 9's target, 350 KB, is not met. `make size-check` also
+// checks the queue-only package (`--budget 265 --check`): issue 9's 280
+// KB until session 8, then its 259,481 B rounded up to 5 KB with room.
 const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm
 // and stylesheet; not the stylesheet's source (leasefence.css, which `make

@@ -53,6 +53,7 @@ fn texts(view: &PositionView) -> Vec<String> {
         all.extend(step.summary.as_ref().map(|summary| summary.text.clone()));
         all.extend(step.verdict.as_ref().map(|verdict| verdict.words.clone()));
         all.extend(step.statements.iter().filter_map(|s| s.effect.clone()));
+        all.extend(step.no_sql.clone());
         all.extend(
             step.point
                 .iter()
@@ -218,6 +219,38 @@ fn the_step_card_names_the_refusal_statement_and_the_failed_condition() {
             check!(change.after.len(), COLUMNS.len(), "{place}: whole rows");
         }
     });
+}
+
+/// An event that ran no SQL says why, from its own outcome: a delivery
+/// goes to the receiver; an actor holding no claim asks nothing of anyone
+/// (a finish by one is no delivery). Every other event shows its SQL.
+#[test]
+fn an_event_without_sql_says_why_from_its_outcome() {
+    let mut seen = std::collections::BTreeSet::new();
+    every_view(|chapter, session, view| {
+        let (Some(step), Some(frame)) = (&view.step, session.stepper.frame()) else {
+            return;
+        };
+        let why = match &frame.result.outcome {
+            _ if !frame.sql.is_empty() => None,
+            Outcome::Sent { reason: None, .. } => Some("sql.none_send"),
+            Outcome::Sent { .. } | Outcome::Finished(_) => Some("sql.none_no_claim"),
+            other => panic!("{chapter}: {other:?} ran no SQL"),
+        };
+        check!(
+            step.no_sql.as_deref(),
+            why.map(|key| session.lang.text(key)),
+            "{chapter} at {}: {:?}",
+            session.stepper.position,
+            frame.result.outcome
+        );
+        seen.extend(why);
+    });
+    check!(
+        seen.into_iter().collect::<Vec<_>>(),
+        vec!["sql.none_no_claim", "sql.none_send"],
+        "the chapters show both"
+    );
 }
 
 #[test]

@@ -23,8 +23,11 @@ pub struct StepView {
     pub verdict: Option<VerdictView>,
     /// A finish's conditions, stamp beside row, failed ones marked.
     pub conditions: Vec<Compared>,
-    /// The statements, in order; empty for a delivery (no SQL).
+    /// The statements, in order; empty when the event ran none.
     pub statements: Vec<StatementView>,
+    /// Why no statement ran, when none did: a delivery goes to the
+    /// receiver, and an actor that holds no claim asks nothing of anyone.
+    pub no_sql: Option<String>,
     /// The rows the event changed, and its own row even if unchanged.
     pub changes: Vec<ChangeView>,
     /// The course point this place of the chapter shows, if any.
@@ -141,11 +144,19 @@ pub fn card(session: &Session) -> Option<StepView> {
             (Some(summary), None, Vec::new(), false)
         }
     };
-    let statements = frame
+    let statements: Vec<StatementView> = frame
         .sql
         .iter()
         .map(|executed| statement(session, executed, refused))
         .collect();
+    // Only a send, or an event by an actor holding no claim, runs no SQL.
+    let no_sql = statements.is_empty().then(|| {
+        let key = match &frame.result.outcome {
+            Outcome::Sent { reason: None, .. } => "sql.none_send",
+            _ => "sql.none_no_claim",
+        };
+        lang.text(key).to_owned()
+    });
     let changes = row_changes(&stepper.timeline, stepper.position - 1)
         .iter()
         .map(change)
@@ -155,6 +166,7 @@ pub fn card(session: &Session) -> Option<StepView> {
         verdict,
         conditions,
         statements,
+        no_sql,
         changes,
         point: point(session, frame),
     })

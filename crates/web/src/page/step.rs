@@ -52,8 +52,8 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
         blocks.push(conditions(doc, lang, &view.conditions));
     }
     blocks.push(El::new(doc, "h4").text(&t("sql.title")));
-    if view.statements.is_empty() {
-        blocks.push(El::new(doc, "p").class("lf-muted").text(&t("sql.none")));
+    if let Some(said) = &view.no_sql {
+        blocks.push(El::new(doc, "p").class("lf-muted").text(said));
     } else {
         let mut items = Vec::with_capacity(view.statements.len());
         for statement in &view.statements {
