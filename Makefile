@@ -48,16 +48,18 @@ browser-test:
 # locations), and derived `Debug` impls that print only the type's name
 # (`-Zfmt-debug=shallow`: no message of the page or the API uses one; ids
 # and names print through `str`'s own `Debug`). Together 23.5 KB less
-# gzip than the prebuilt std (BENCHMARKS.md). Every function may be
-# inlined across crates as if marked `#[inline]`
-# (`-Zcross-crate-inline-threshold=always`): the module is three crates
-# (the queue, std, the web facade), and without it the calls between them
-# stay calls that `-Oz` cannot fold away: 425.6 -> 396.3 KB gzip for the
-# page (session 8, BENCHMARKS.md). All are unstable options;
+# gzip than the prebuilt std (BENCHMARKS.md). And every function may be
+# inlined into another crate as if marked `#[inline]`
+# (`-Zcross-crate-inline-threshold=always`): the page's crate calls the
+# queue's, both call std and serde, and rustc otherwise inlines across a
+# crate boundary only what is marked or tiny, which LTO at `-Oz` seldom
+# makes up for: 425.6 -> 396.3 KB gzip for the page (session 8,
+# BENCHMARKS.md). All are unstable options;
 # this machine's one toolchain is stable and no nightly can be fetched, so
 # RUSTC_BOOTSTRAP=1 lets the stable compiler take them (it needs the
 # rust-src component, which the setup script adds). A compiler upgrade may
-# rename them: `make web SMALL_STD=` builds with the prebuilt std. Tests
+# rename them: `make web SMALL_STD=` builds with the prebuilt std and none
+# of these options (the inlining included). Tests
 # (`browser-test`) always use the prebuilt std, so a panic in a test still
 # says where it happened.
 SMALL_STD ?= 1

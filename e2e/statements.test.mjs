@@ -166,20 +166,20 @@ describe("statement panel", () => {
       buttons.map((b) => `${b.textContent}:${b.getAttribute("aria-pressed")}`));
     const narrow = await open("/#chapter=write-lock&lang=ko", { width: 360, height: 800 });
     assert.deepEqual(await shown(narrow), ["real"]);
-    assert.deepEqual(await pressed(narrow), ["실제 선점:true", "단순한 선점:false"]);
-    await narrow.getByRole("button", { name: "단순한 선점" }).click();
+    assert.deepEqual(await pressed(narrow), ["실제 선점:true", "조회 후 갱신하는 선점:false"]);
+    await narrow.getByRole("button", { name: "조회 후 갱신하는 선점" }).click();
     assert.deepEqual(await shown(narrow), ["naive"]);
-    assert.deepEqual(await pressed(narrow), ["실제 선점:false", "단순한 선점:true"]);
+    assert.deepEqual(await pressed(narrow), ["실제 선점:false", "조회 후 갱신하는 선점:true"]);
     // Stepping keeps the side picked; the switch names the race's sides.
     await narrow.locator(".lf-statements [data-arg=step]").click();
     assert.deepEqual(await shown(narrow), ["naive"]);
     await narrow.selectOption(".lf-statements select[data-action=race]", "timeline");
-    assert.deepEqual(await pressed(narrow), ["실제 큐:false", "단순한 큐:true"]);
+    assert.deepEqual(await pressed(narrow), ["실제 큐:false", "조회 후 갱신하는 선점:true"]);
     // A language switch rebuilds the page: the side picked stays.
     await narrow.locator("[data-action=lang]").click();
     await narrow.waitForSelector(".lf-statements[open] .lf-side[data-side=naive]");
     assert.deepEqual(await shown(narrow), ["naive"]);
-    assert.deepEqual(await pressed(narrow), ["Real queue:false", "Naive queue:true"]);
+    assert.deepEqual(await pressed(narrow), ["Real queue:false", "read-then-write claim:true"]);
     // What a step did comes first: the open panel follows the step card.
     assert.equal(await narrow.$eval(".lf-step", (step) =>
       Boolean(step.compareDocumentPosition(document.querySelector(".lf-statements")) & Node.DOCUMENT_POSITION_FOLLOWING)), true);

@@ -8,7 +8,10 @@
 //!
 //! * [`Variant::ReadThenWriteClaim`]: the claim read with a plain `SELECT`
 //!   and written later ([`crate::store::NAIVE_CLAIM_READ`], then
-//!   [`crate::store::NAIVE_CLAIM_WRITE`]); the statement panel's naive side.
+//!   [`crate::store::NAIVE_CLAIM_WRITE`]); the statement panel's naive side
+//!   in its claim race and in the timeline taken apart.
+//! * [`Variant::SendInsideTransaction`]: the send made before `COMMIT`;
+//!   the statement panel's naive side in its send race (R7).
 //! * [`Variant::IdOnlyFinish`] and [`Variant::IdAndOwnerFinish`]: the
 //!   finish guarded by fewer conditions than R4's
 //!   ([`crate::store::Guard`]); the comparison's and the invariants
@@ -27,6 +30,8 @@ use crate::store::Guard;
 pub enum Variant {
     /// The claim as a read, then a write in its own transaction.
     ReadThenWriteClaim,
+    /// The send made inside the claim's transaction, before `COMMIT`.
+    SendInsideTransaction,
     /// The finish guarded by the job id alone.
     IdOnlyFinish,
     /// The finish guarded by the job id and the owner's name.
@@ -49,6 +54,7 @@ impl Variant {
     pub fn id(self) -> &'static str {
         match self {
             Variant::ReadThenWriteClaim => "read_then_write",
+            Variant::SendInsideTransaction => "send_inside",
             Variant::IdOnlyFinish => "id_only",
             Variant::IdAndOwnerFinish => "id_and_owner",
             Variant::ReceiverWithoutLedger => "without_ledger",
@@ -59,6 +65,7 @@ impl Variant {
     pub fn parse(id: &str) -> Option<Variant> {
         [
             Variant::ReadThenWriteClaim,
+            Variant::SendInsideTransaction,
             Variant::IdOnlyFinish,
             Variant::IdAndOwnerFinish,
             Variant::ReceiverWithoutLedger,

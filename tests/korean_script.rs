@@ -297,7 +297,7 @@ fn korean_views_have_no_latin_words_outside_the_allow_list() {
                 session.stepper.step();
             }
             if let Some(answer) = name.strip_prefix("field ").filter(|_| position == 3) {
-                // A's refused finish: which field decided it, then the answer.
+                // A's refused finish: a failed condition, then the answer.
                 session.stepper.seek(2);
                 session.stepper.step();
                 session.stepper.guess(false);

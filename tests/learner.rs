@@ -153,7 +153,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
 }
 
 /// Predicting hides what would give the answers away, and only that long:
-/// the narration and the sliders until the last question (here which field
+/// the narration and the sliders until the last question (here which condition
 /// decided A's refusal) is answered (which finish the sliders move, and its
 /// verdict, would tell); the event list's stamps (they would tell which
 /// claims succeeded).
@@ -192,7 +192,7 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     }
     session.stepper.step();
     session.stepper.guess(false);
-    // A's finish was refused: which field decided it is the last question,
+    // A's finish was refused: a failed condition is the last question,
     // and the refusal's reason would answer it.
     check!(
         narration(&session),

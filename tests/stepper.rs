@@ -84,7 +84,7 @@ fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
             stepper.step() == Stepped::Waiting
         ),
         (true, true),
-        "the refusal asks which field decided it before anything moves"
+        "the refusal asks for a failed condition before anything moves"
     );
     stepper.answer_field("token");
     check!(
@@ -221,6 +221,30 @@ fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
         told.prompt.feedback,
         Some(Lang::En.fill("predict.wrong", &[("verdict", "accepted".to_owned())])),
         "guessed refused, it was accepted: that finish's feedback"
+    );
+}
+
+/// Turning prediction off while the field question is open drops the
+/// question, not the verdict's feedback the learner already earned.
+#[test]
+fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
+    use leasefence::playground::session::Session;
+    use leasefence::playground::view;
+    let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("valid");
+    let mut session = Session::new(Lang::En, "canonical", scenario).expect("replays");
+    session.set_predict(true);
+    session.stepper.seek(2);
+    session.stepper.step();
+    session.stepper.guess(false);
+    session.set_predict(false);
+    let told = view::position(&session, None, 640.0);
+    check!(
+        (told.prompt.question.is_none(), told.prompt.feedback),
+        (
+            true,
+            Some(Lang::En.fill("predict.right", &[("verdict", "rejected".to_owned())]))
+        ),
+        "no question, and A's refusal still said to be predicted right"
     );
 }
 

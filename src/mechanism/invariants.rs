@@ -105,13 +105,13 @@ impl Side {
     }
 
     /// The side that runs `variant`; `None` for a variant no event-level
-    /// side plays (the read-then-write claim is a statement-level one).
+    /// side plays (the statement panel's two are statement-level ones).
     pub fn of(variant: Variant) -> Option<Side> {
         match variant {
             Variant::IdOnlyFinish => Some(Side::NaiveFinish(Guard::IdOnly)),
             Variant::IdAndOwnerFinish => Some(Side::NaiveFinish(Guard::IdAndOwner)),
             Variant::ReceiverWithoutLedger => Some(Side::ReceiverWithoutLedger),
-            Variant::ReadThenWriteClaim => None,
+            Variant::ReadThenWriteClaim | Variant::SendInsideTransaction => None,
         }
     }
 }

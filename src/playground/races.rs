@@ -12,6 +12,7 @@
 //! timeline changes: a few dozen statements on an in-memory database, so
 //! a step only moves a number.
 
+use crate::variants::Variant;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -54,6 +55,14 @@ impl Race {
             Race::Claim => "claim",
             Race::Send => "send",
             Race::Timeline => "timeline",
+        }
+    }
+
+    /// The teaching variant its naive side runs.
+    pub fn variant(self) -> Variant {
+        match self {
+            Race::Claim | Race::Timeline => Variant::ReadThenWriteClaim,
+            Race::Send => Variant::SendInsideTransaction,
         }
     }
 

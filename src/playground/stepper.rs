@@ -250,11 +250,14 @@ impl Stepper {
         self.prompt
     }
 
-    /// Drops an open question (prediction was turned off).
+    /// Drops an open question (prediction was turned off); a prediction
+    /// already answered and scored keeps its feedback.
     pub fn drop_question(&mut self) {
-        if matches!(self.prompt, Prompt::Predicting(_) | Prompt::AskingField(_)) {
-            self.prompt = Prompt::Idle;
-        }
+        self.prompt = match self.prompt {
+            Prompt::Predicting(_) => Prompt::Idle,
+            Prompt::AskingField(guessed) => Prompt::Guessed(guessed),
+            told => told,
+        };
     }
 
     /// One event forward, or a question first when predicting a finish or

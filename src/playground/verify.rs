@@ -228,7 +228,7 @@ impl Session {
         }
     }
 
-    /// Checks the invariants of the timeline on screen, on both sides,
+    /// Checks the invariants of the timeline on screen, on every side of [`panel_sides`],
     /// when the panel is open and they are not yet made for it.
     pub(crate) fn refresh_checks(&mut self) -> Result<()> {
         if !self.verify.open || self.checks().is_some() {

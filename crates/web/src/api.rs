@@ -33,7 +33,7 @@ export interface JobRow {
 export interface Claim { id: string; qty: number; owner: string; token: number; attempt: number; lease_until: number }
 /** What a finish presents (R4). */
 export interface Stamp { id: string; owner: string; token: number; attempt: number }
-/** Why a finish was refused, the first that applies. */
+/** Why a finish was refused, in one word: of every condition it failed, the one named first by the contract's naming order. */
 export type Reason = "no_claim" | "unknown_job" | "not_leased" | "token_mismatch" | "owner_mismatch"
   | "attempt_mismatch" | "lease_expired" | "deadline_passed";
 /** A finish's verdict, with the stamp and the row side by side (R14). */
@@ -159,7 +159,7 @@ pub fn generated_scenario(
 ///
 /// One connection per database: the browser's memory VFS makes SQLite's
 /// locks no-ops, so a second connection to the same database would not be
-/// kept out of an open transaction (tests/web.rs shows it). Actors are
+/// kept out of an open transaction (crates/web/tests/web.rs shows it). Actors are
 /// modelled by their claims, as in a scenario, not by connections.
 #[wasm_bindgen]
 pub struct Queue {

@@ -2,11 +2,13 @@
 //! a naive one (id only, or id + owner) took it, and where the naive one
 //! did harm.
 
+use super::invariants::variant_name;
 use crate::model::JobRow;
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
 use crate::replay::Outcome;
-use crate::unfenced::{Guard, NaiveFinish};
+use crate::unfenced::NaiveFinish;
+use crate::variants::Variant;
 use serde::Serialize;
 
 /// The comparison panel.
@@ -104,10 +106,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
     };
     Some(CompareView {
         guard_sql: session.guard().sql(),
-        guard_name: t(match session.guard() {
-            Guard::IdOnly => "compare.id_only",
-            Guard::IdAndOwner => "compare.id_and_owner",
-        }),
+        guard_name: variant_name(lang, Variant::finish(session.guard())),
         rows,
         harm,
         note: t(note),

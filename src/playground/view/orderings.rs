@@ -1,7 +1,7 @@
 //! Every ordering, in the invariants panel: how many orderings the
 //! timeline's actors have, the button that counts them (the census is
 //! too slow to run on every step), the counts per queue once counted, and
-//! a button per naive queue that opens its shortest failing ordering.
+//! a button per naive side that opens its shortest failing ordering.
 
 use crate::mechanism::invariants::Side;
 use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};

@@ -7,6 +7,7 @@
 //!
 //! Everything is read from the mechanism's runs; the page draws it.
 
+use super::invariants::variant_name;
 use serde::Serialize;
 
 use crate::mechanism::races;
@@ -172,9 +173,12 @@ fn side(
         .collect();
     SideView {
         kind,
-        name: lang
-            .text(&format!("stmt.{}.{kind}.name", race.name()))
-            .to_owned(),
+        name: match kind {
+            "naive" => variant_name(lang, race.variant()),
+            _ => lang
+                .text(&format!("stmt.{}.{kind}.name", race.name()))
+                .to_owned(),
+        },
         title: lang
             .text(&format!("stmt.{}.{kind}", race.name()))
             .to_owned(),

@@ -127,7 +127,7 @@ pub fn card(session: &Session) -> Option<StepView> {
                 reason_name: finish.reason().map(|reason| reason_name(lang, reason)),
             };
             let mut conditions = side_by_side(finish, frame.result.at);
-            // "Which field decided it?" is open: the stamp and the row stay
+            // "Which condition did it fail?" is open: the stamp and the row stay
             // side by side, but nothing names or marks the answer.
             if stepper.question() == Some(Question::Field) {
                 verdict.words = frame.result.worker.clone();

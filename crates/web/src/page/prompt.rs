@@ -1,5 +1,5 @@
 //! The prediction strip: the question before a claim or a finish with its
-//! two answers (after a refusal: which field decided it, one button per
+//! two answers (after a refusal: a condition it failed, one button per
 //! field), then the feedback and the score.
 
 use wasm_bindgen::JsCast;

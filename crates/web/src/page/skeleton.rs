@@ -349,10 +349,10 @@ fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
         .children([
             El::new(doc, "option")
                 .attr("value", "id_only")
-                .text(&t("compare.id_only")),
+                .text(&t("variant.id_only")),
             El::new(doc, "option")
                 .attr("value", "id_and_owner")
-                .text(&t("compare.id_and_owner")),
+                .text(&t("variant.id_and_owner")),
         ]);
     if guard == Guard::IdAndOwner {
         guard_select

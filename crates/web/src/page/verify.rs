@@ -1,6 +1,6 @@
 //! The invariants panel: the four invariants on every side at the
 //! learner's place, every ordering counted on demand, and a button per
-//! naive queue that opens its shortest failing ordering. Drawn from
+//! naive side that opens its shortest failing ordering. Drawn from
 //! [`VerifyView`] only; a state is said in words and a mark (✓, ✗), not
 //! by colour alone.
 
