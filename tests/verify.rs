@@ -273,6 +273,18 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
         };
         check!(red, expected, "invariants broken at position {position}");
     }
+    // Opening changed nothing of the chapter: the narration says where the
+    // ordering came from, not "You changed “Every ordering”".
+    session.stepper.seek(last);
+    let narration = view::position(&session, None, 640.0).narration;
+    let variant = Lang::En.text("variant.id_only");
+    check!(
+        narration.starts_with(&format!(
+            "An ordering of “Every ordering” that fails with the {variant}, opened"
+        )),
+        true,
+        "{narration}"
+    );
     let shared = session.link(true);
     let params = link::params(&shared);
     let encoded = link::param(&params, "scenario").expect("a sandbox travels whole");

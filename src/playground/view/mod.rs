@@ -261,6 +261,16 @@ fn narration(session: &Session) -> String {
     if stepper.answers_ahead() {
         return lang.text("predict.narration_hidden").to_owned();
     }
+    // An ordering opened from the invariants panel is not the learner's
+    // change of its chapter: say where it came from and why it was opened.
+    if let Some(opened) = session.opened() {
+        let values = [
+            ("title", session.title_of(&opened.from)),
+            ("variant", invariants::side_name(lang, opened.side)),
+            ("story", story(session)),
+        ];
+        return lang.fill("chapter.opened", &values);
+    }
     match (&stepper.forked_from, stepper.chapter.as_str()) {
         (Some(chapter), _) => lang.fill(
             "chapter.forked",
