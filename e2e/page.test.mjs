@@ -288,7 +288,7 @@ describe("the playground", () => {
       const said = await page.textContent(".lf-prompt");
       const expected = lang === "en"
         ? [/Right: the owner condition failed/, /owner is B, the stamp's is A/, /This finish failed 3 of them: owner, token, attempt\./, /Right so far: 3\/4/]
-        : [/맞았습니다\. owner 조건이 충족되지 않았습니다/, /owner는 B인데 표식의 owner는 A/, /owner, token, attempt, 모두 3개 조건을 충족하지 못했습니다/, /4번 중 3번/];
+        : [/맞았습니다\. owner 조건이 충족되지 않았습니다/, /owner는 B인데 표식의 owner는 A/, /충족하지 못한 조건은 3개로, owner, token, attempt입니다/, /4번 중 3번/];
       for (const pattern of expected) assert.match(said, pattern, lang);
       assert.equal(await page.$eval(".lf-step .lf-reason-chip code", (el) => el.textContent), "token_mismatch", "answered: the chip is back");
       await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-answered-${shot}.png` });

@@ -104,12 +104,13 @@ pub fn view(session: &Session) -> Option<CompareView> {
         (false, true) => "compare.same",
         (false, false) => "compare.not_yet",
     };
+    let variant = variant_name(lang, Variant::finish(session.guard()));
     Some(CompareView {
         guard_sql: session.guard().sql(),
-        guard_name: variant_name(lang, Variant::finish(session.guard())),
+        guard_name: variant.clone(),
         rows,
         harm,
-        note: t(note),
+        note: lang.fill(note, &[("variant", variant)]),
     })
 }
 
