@@ -13,7 +13,24 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::Scenario;
-use leasefence::playground::{CHAPTERS, Lang};
+use leasefence::playground::session::Session;
+use leasefence::playground::{CHAPTERS, Lang, view};
+
+/// A predicting session of `chapter` in English that has just guessed
+/// "refused" for its third event, A's finish in both chapters used here.
+fn guessed_refused_at_the_third_event(chapter: &str) -> Session {
+    let scenario = CHAPTERS
+        .iter()
+        .find(|known| known.id == chapter)
+        .map(|known| Scenario::parse(known.scenario()).expect("valid"))
+        .expect("a chapter");
+    let mut session = Session::new(Lang::En, chapter, scenario).expect("replays");
+    session.set_predict(true);
+    session.stepper.seek(2);
+    session.stepper.step();
+    session.stepper.guess(false);
+    session
+}
 
 /// R4 asked: after a refused finish the learner picks a condition it
 /// failed. One `WHERE` clause checks every condition at once, so any failed
@@ -23,15 +40,8 @@ use leasefence::playground::{CHAPTERS, Lang};
 /// names or marks the answer.
 #[test]
 fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
-    use leasefence::playground::session::Session;
-    use leasefence::playground::view;
     let answered = |field: &str| {
-        let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("valid");
-        let mut session = Session::new(Lang::En, "canonical", scenario).expect("replays");
-        session.set_predict(true);
-        session.stepper.seek(2);
-        session.stepper.step();
-        session.stepper.guess(false);
+        let mut session = guessed_refused_at_the_third_event("canonical");
         let asked = view::position(&session, None, 640.0);
         let step = asked.step.expect("A's finish is shown");
         let verdict = step.verdict.expect("a verdict");
@@ -121,18 +131,7 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
 /// no answer's words outlive the next move.
 #[test]
 fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
-    use leasefence::playground::session::Session;
-    use leasefence::playground::view;
-    let chapter = CHAPTERS
-        .iter()
-        .find(|chapter| chapter.id == "restart-same-name")
-        .expect("a chapter");
-    let scenario = Scenario::parse(chapter.scenario()).expect("valid");
-    let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
-    session.set_predict(true);
-    session.stepper.seek(2);
-    session.stepper.step();
-    session.stepper.guess(false);
+    let mut session = guessed_refused_at_the_third_event("restart-same-name");
     session.stepper.answer_field("token").expect("asked");
     // A-restarted's finish at 1500 ms: accepted.
     session.stepper.step();
@@ -149,14 +148,7 @@ fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
 /// question, not the verdict's feedback the learner already earned.
 #[test]
 fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
-    use leasefence::playground::session::Session;
-    use leasefence::playground::view;
-    let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("valid");
-    let mut session = Session::new(Lang::En, "canonical", scenario).expect("replays");
-    session.set_predict(true);
-    session.stepper.seek(2);
-    session.stepper.step();
-    session.stepper.guess(false);
+    let mut session = guessed_refused_at_the_third_event("canonical");
     session.set_predict(false);
     let told = view::position(&session, None, 640.0);
     check!(
@@ -176,9 +168,7 @@ fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
 #[test]
 fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
     use leasefence::Outcome;
-    use leasefence::playground::session::Session;
     use leasefence::playground::stepper::Stepped;
-    use leasefence::playground::view;
     let mut asked = Vec::new();
     for chapter in CHAPTERS {
         let scenario = Scenario::parse(chapter.scenario()).expect("valid");
