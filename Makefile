@@ -9,7 +9,7 @@ LISTEN ?= 127.0.0.1:8080
 TARGET ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
-.PHONY: test serve web queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page sizes breakdown replay-speed
+.PHONY: test serve web queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page bless sizes breakdown replay-speed
 
 test: setup lint native-test browser-test e2e size-check
 
@@ -24,6 +24,7 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets --no-default-features -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-course --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets --no-default-features -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features statement-cache,census -- -D warnings
@@ -31,14 +32,16 @@ lint:
 native-test:
 	cargo test --workspace
 
-# The queue's and the course's tests again, compiled to wasm and run in
-# headless Chromium, then the web crate's: the JavaScript-facing API
-# (crates/web/tests/web.rs) and the page; each also without default
-# features, as the queue-only package is built (no page, and no statement
-# cache: `store::prepare` compiles each time).
+# The queue's tests (the root) and the course's (crates/course) again,
+# compiled to wasm and run in headless Chromium, then the web crate's: the
+# JavaScript-facing API (crates/web/tests/web.rs) and the page. The queue's
+# and the web crate's also without default features, as the queue-only
+# package is built (no page, and no statement cache: `store::prepare`
+# compiles each time).
 browser-test:
 	$(WASM_PACK_TEST)
 	$(WASM_PACK_TEST) --no-default-features
+	$(WASM_PACK_TEST) crates/course
 	$(WASM_PACK_TEST) crates/web
 	$(WASM_PACK_TEST) crates/web --no-default-features
 
@@ -113,6 +116,14 @@ queue-only: setup-web
 
 bench:
 	cargo bench --bench throughput
+	cargo bench -p leasefence-course --bench course
+
+# Every chapter's expected replay brought up to date (the changed ones
+# rewritten and listed), and the tests' list of chapters written again:
+# after adding a chapter folder, or changing what a replay says.
+bless:
+	cargo build --quiet -p leasefence-cli
+	node scripts/bless.mjs $(TARGET)/debug/leasefence
 
 # The page's timings in Chromium (first render, a step, a 2,000-event
 # scenario, the census of the largest chapter): measured, never asserted,

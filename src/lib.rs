@@ -15,28 +15,22 @@
 //! * [`model`]: the vocabulary (jobs, rows, claims, stamps, finishes).
 //! * [`fence`]: R4 stated once: the finish's conditions, the set a refusal
 //!   failed, the verdict.
-//! * [`store`]: the schema, every SQL statement (the naive finishes the
-//!   fence replaces too), and what runs them.
+//! * [`store`]: the schema and every SQL statement of the queue, what runs
+//!   them, and [`store::Statements`], the one seam through which SQL
+//!   written elsewhere (a teaching variant's, a learner's) runs on the
+//!   queue's schema in place of the queue's own.
 //! * [`queue`]: the queue API; checks input, supplies nothing but `now`.
 //! * [`receiver`]: the idempotent receiver's ledger (R12).
-//! * [`scenario`]: timelines as JSON, parsed and checked;
-//!   [`scenarios`]: the ones the product ships (`scenarios/`).
+//! * [`scenario`]: timelines as JSON, parsed and checked.
 //! * [`replay`]: a scenario played on an in-memory queue and receiver.
-//! * [`timeline`]: a replay kept for stepping back and forth.
-//! * [`variants`]: teaching only, the naive systems the course warns about,
-//!   each defined once; [`unfenced`]: a timeline with a naive finish.
-//! * [`mechanism`]: statements and the write lock, every ordering, invariants.
-//! * [`playground`]: everything the page shows and decides, testable
-//!   natively: chapters, Korean/English messages, the learner's session
-//!   and the view the page draws.
 //!
-//! Beside this crate, in the same workspace: `crates/web` (the JavaScript
-//! facade and the page, which only converts types and draws) and
-//! `crates/cli` (the `leasefence` command line and its HTTP servers).
+//! The course that teaches with this queue (its chapters, the naive
+//! variants it warns about, every ordering, the learner's session and the
+//! view the page draws) is the crate beside it, `crates/course`; the
+//! browser's package and page are `crates/web`, the command line
+//! `crates/cli`. Dependencies point one way: cli, web -> course -> queue.
 //!
 //! # Glossary
-//!
-//! One word per concept; these are easy to confuse:
 //!
 //! * **Scenario**: a timeline written down: jobs, and events (who does
 //!   what at which millisecond). [`Scenario`].
@@ -44,17 +38,6 @@
 //!   queue; each actor remembers its last claim. [`Player`].
 //! * **Replay**: the document a whole playing produces (one result per
 //!   event, final rows, receiver); equal on every target. [`Replay`].
-//! * **Timeline**: a playing kept in memory so any position can be shown:
-//!   one [`Frame`] per event (its result, its SQL, the claims held) and
-//!   the histories of the table and the receiver. [`Timeline`].
-//! * **Stepper**: a learner's place in a timeline, and the moves they make
-//!   (step, back, predict, drag a finish).
-//!   [`playground::stepper::Stepper`].
-//! * **Session**: everything a learner chose (language, stepper, the naive
-//!   guard to compare, the editor's last word).
-//!   [`playground::session::Session`].
-//! * **View**: what the page draws for a session, as plain values.
-//!   [`playground::view`].
 //!
 //! # Guarantees
 //!
@@ -103,18 +86,12 @@
 
 pub mod error;
 pub mod fence;
-pub mod mechanism;
 pub mod model;
-pub mod playground;
 pub mod queue;
 pub mod receiver;
 pub mod replay;
 pub mod scenario;
-pub mod scenarios;
 pub mod store;
-pub mod timeline;
-pub mod unfenced;
-pub mod variants;
 
 pub use error::{Error, Problem, Result};
 pub use fence::{Condition, Conditions, Verdict};
@@ -123,4 +100,3 @@ pub use queue::{ProcessError, Processed, Queue};
 pub use receiver::{Receiver, Totals};
 pub use replay::{EventResult, Outcome, Player, Replay, replay, replay_json};
 pub use scenario::{Action, Event, Scenario};
-pub use timeline::{Frame, Timeline};

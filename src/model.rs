@@ -23,8 +23,9 @@ pub const MAX_NAME_BYTES: usize = 200;
 /// `max_attempts` when a job does not say.
 pub const DEFAULT_MAX_ATTEMPTS: u64 = 3;
 
-/// Checks that `value` is at least `min` and at most [`MAX_INT`].
-pub(crate) fn check_int(field: &str, value: u64, min: u64) -> Result<u64> {
+/// Checks that `value` is at least `min` and at most [`MAX_INT`], the
+/// rule every integer the queue takes follows; the refusal names `field`.
+pub fn check_int(field: &str, value: u64, min: u64) -> Result<u64> {
     if value < min {
         return Err(Error::invalid(field, Problem::TooSmall { min, got: value }));
     }

@@ -114,18 +114,24 @@ impl Queue {
         store::finish(&self.conn, &mut self.log.borrow_mut(), stamp, now)
     }
 
-    /// Runs a deliberately naive finish (teaching only: the playground's
-    /// "fencing off" side): `(whether it changed the row, the row after)`.
-    pub(crate) fn naive_finish(
+    /// Runs `sql`, a finish written outside this crate (a teaching
+    /// variant's, a learner's), in place of [`store::FINISH`], in its own
+    /// write transaction: `(whether it changed the row, the row after)`.
+    /// It may name any of `:id, :owner, :token, :attempt` (the stamp's)
+    /// and `:now`; the queue's own [`Queue::finish`] never runs it.
+    pub fn finish_with(
         &self,
-        guard: crate::store::Guard,
+        sql: &'static str,
         stamp: &Stamp,
+        now: u64,
     ) -> Result<(bool, Option<JobRow>)> {
-        store::naive_finish(&self.conn, &mut self.log.borrow_mut(), guard, stamp)
+        stamp.validate()?;
+        check_int("now", now, 0)?;
+        store::finish_with(&self.conn, &mut self.log.borrow_mut(), sql, stamp, now)
     }
 
-    /// Puts the table back to `then`, an earlier point of the replay that
-    /// led to `now` (the census's rewind, `crate::mechanism::orderings`).
+    /// Puts the table back to `then`, an earlier point of the playing that
+    /// led to `now` ([`crate::Player::go_back`]).
     pub(crate) fn put_back(&self, now: &[JobRow], then: &[JobRow]) -> Result<()> {
         store::put_back(&self.conn, now, then)
     }

@@ -135,25 +135,33 @@ impl Player {
         })
     }
 
-    /// Goes back to an earlier point of this replay, for a census that
-    /// tries every branch from a shared prefix: each actor remembers
-    /// `memory`, the table goes from `now` back to `then` and the
-    /// deliveries of `delivered` since then are taken back.
-    pub(crate) fn rewind(
+    /// Goes back to an earlier point of this playing, for a caller that
+    /// tries every ordering of the same events from a shared prefix: each
+    /// actor holds `claims` (as [`Player::held_claims`] said then), the
+    /// table goes from `now` back to `then` (as [`Player::rows`] said now
+    /// and then), and the deliveries of the ids in `delivered`, made since
+    /// then, are taken back. The position does not move.
+    pub fn go_back(
         &mut self,
-        memory: &BTreeMap<String, Claim>,
+        claims: &BTreeMap<String, Claim>,
         (now, then): (&[JobRow], &[JobRow]),
         delivered: &[String],
     ) -> Result<()> {
         self.queue.put_back(now, then)?;
         self.receiver.take_back(delivered)?;
-        self.memory.clone_from(memory);
+        self.memory.clone_from(claims);
         Ok(())
     }
 
-    /// Every actor's claim in memory.
-    pub(crate) fn memory(&self) -> &BTreeMap<String, Claim> {
+    /// The claim each actor holds in memory, by worker.
+    pub fn held_claims(&self) -> &BTreeMap<String, Claim> {
         &self.memory
+    }
+
+    /// The queue the events are played on: for a caller that runs some of
+    /// them another way ([`Queue::finish_with`]).
+    pub fn queue(&self) -> &Queue {
+        &self.queue
     }
 
     /// From now on, write down the SQL each step runs (see
@@ -207,7 +215,7 @@ impl Player {
         let Some(event) = self.scenario.events.get(self.next).cloned() else {
             return Ok(None);
         };
-        let outcome = self.apply(&event)?;
+        let outcome = self.play(&event)?;
         Ok(Some(self.played(&event, outcome)))
     }
 
@@ -238,7 +246,7 @@ impl Player {
         }
         event.check(index)?;
         self.order.check(index, &event)?;
-        let outcome = self.apply(&event)?;
+        let outcome = self.play(&event)?;
         self.order.record(&event);
         let result = self.played(&event, outcome);
         self.scenario.events.push(event);
@@ -258,8 +266,12 @@ impl Player {
         result
     }
 
-    /// Applies one event as `event.worker` at `event.at`.
-    pub(crate) fn apply(&mut self, event: &Event) -> Result<Outcome> {
+    /// Applies `event` as `event.worker` at `event.at`, whether or not it
+    /// is the document's next: for a caller that explores other orderings
+    /// of the same events ([`Player::go_back`]) or plays some of them
+    /// another way. It is not checked against the document (its time may
+    /// go back) and the position does not move.
+    pub fn play(&mut self, event: &Event) -> Result<Outcome> {
         Ok(match &event.action {
             Action::Claim { lease_ms } => {
                 let claim = self.queue.claim(event.claim_owner(), event.at, *lease_ms)?;
@@ -290,15 +302,6 @@ impl Player {
                 job: self.queue.enqueue(job)?,
             },
         })
-    }
-
-    /// A deliberately naive finish on this player's queue (teaching only).
-    pub(crate) fn naive_finish(
-        &mut self,
-        guard: crate::store::Guard,
-        stamp: &crate::Stamp,
-    ) -> Result<(bool, Option<JobRow>)> {
-        self.queue.naive_finish(guard, stamp)
     }
 }
 

@@ -1,5 +1,5 @@
-//! Golden replays: every shipped scenario (`scenarios/`) replays to
-//! exactly its `.expected.json` document. This file runs natively and in
+//! Golden replays: every chapter's scenario (`chapters/<NN>-<id>/`)
+//! replays to exactly its `expected.json` document. This file runs natively and in
 //! headless Chromium, on the same embedded bytes, so both targets are held
 //! to one document.
 //!
@@ -52,14 +52,13 @@ fn canonical_timeline_refuses_the_late_finish_and_keeps_b_as_holder() {
 
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
-fn the_embedded_list_names_every_scenario_file() {
+fn the_embedded_list_names_every_chapter_folder() {
     let mut on_disk: Vec<String> =
-        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
-            .expect("scenarios/ exists")
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/chapters"))
+            .expect("chapters/ exists")
             .filter_map(|entry| {
                 let name = entry.ok()?.file_name().into_string().ok()?;
-                let stem = name.strip_suffix(".json")?;
-                (!stem.ends_with(".expected")).then(|| stem.to_owned())
+                Some(name.split_once('-')?.1.to_owned())
             })
             .collect();
     on_disk.sort();
@@ -71,6 +70,6 @@ fn the_embedded_list_names_every_scenario_file() {
     check!(
         listed,
         on_disk,
-        "leasefence::with_scenarios! must list every file in scenarios/"
+        "tests/support/chapters.rs must list every folder of chapters/ (`make bless` writes it)"
     );
 }

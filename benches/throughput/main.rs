@@ -1,6 +1,6 @@
 //! Throughput and fairness of the queue on real files and real processes.
 //!
-//! `cargo bench --bench throughput` prints five tables (copied into
+//! `cargo bench --bench throughput` prints four tables (copied into
 //! BENCHMARKS.md):
 //!
 //! 1. claim+finish cycles per second in one process on a file database
@@ -12,8 +12,9 @@
 //! 3. Claim cost with 1,000 and with 100,000 finished rows in the table.
 //! 4. Replay of a generated 10,000-event scenario (the native half of
 //!    `make replay-speed`).
-//! 5. Every ordering of each chapter, enumerated and replayed with the
-//!    fence on and off (`-- census`, issue 11).
+//!
+//! The course's timings (the page's frames, every ordering of each
+//! chapter) are its own bench: `cargo bench -p leasefence-course`.
 //!
 //! The process that runs the benchmark also plays the workers: it starts
 //! copies of itself with `worker` as the first argument.

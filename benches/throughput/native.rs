@@ -15,8 +15,7 @@ pub fn main() {
         return;
     }
     // `cargo bench --bench throughput -- single` runs only the tables whose
-    // name contains a given word (single, contention, growth, replay,
-    // census; `mechanism`, its old name, still works).
+    // name contains a given word (single, contention, growth, replay).
     let filter = args.iter().skip(1).find(|arg| !arg.starts_with("--"));
     let wanted = |name: &str| filter.is_none_or(|word| name.contains(word.as_str()));
     let dir = tempfile::tempdir_in(std::env::var("BENCH_DIR").unwrap_or_else(|_| "target".into()))
@@ -32,9 +31,6 @@ pub fn main() {
     }
     if wanted("replay") {
         replay_speed();
-    }
-    if wanted("census (mechanism)") {
-        census_speed();
     }
 }
 
@@ -250,9 +246,10 @@ fn table_growth() {
 }
 
 /// Native replay of the generated 10,000-event scenario: events per second
-/// for `replay` (the CLI's and the browser's document) and for building the
-/// playground's frames. `e2e/replay-speed.mjs` reads the figure it writes
-/// and measures the same scenario in Chromium.
+/// for `replay` (the CLI's and the browser's document; the course's bench,
+/// `crates/course/benches/course.rs`, times the page's frames of the same
+/// scenario). `e2e/replay-speed.mjs` reads the figure it writes and
+/// measures the same scenario in Chromium.
 fn replay_speed() {
     const EVENTS: usize = 10_000;
     const RUNS: usize = 5;
@@ -272,16 +269,6 @@ fn replay_speed() {
             })
             .collect(),
     );
-    let frames = median(
-        (0..RUNS)
-            .map(|_| {
-                let started = Instant::now();
-                let scenario = leasefence::Scenario::parse(&json).expect("valid");
-                leasefence::Timeline::build(scenario).expect("builds");
-                started.elapsed().as_secs_f64()
-            })
-            .collect(),
-    );
     let rate = EVENTS as f64 / replay;
     println!("## Replay of the generated {EVENTS}-event scenario, native (median of {RUNS})\n");
     println!("| what | ms | events/s |\n| --- | ---: | ---: |");
@@ -289,56 +276,11 @@ fn replay_speed() {
         "| `replay_json` + JSON text | {:.1} | {rate:.0} |",
         replay * 1000.0
     );
-    println!(
-        "| `Timeline::build` (page frames) | {:.1} | {:.0} |\n",
-        frames * 1000.0,
-        EVENTS as f64 / frames
-    );
+    println!();
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/replay-native.json");
     let figure = format!(
         "{{\"events\": {EVENTS}, \"ms\": {:.3}, \"events_per_s\": {rate:.0}}}",
         replay * 1000.0
     );
     std::fs::write(&out, figure).expect("writes target/replay-native.json");
-}
-
-/// Every ordering of every chapter, enumerated and replayed on the three
-/// sides (fenced and both naive guards): what the page's "every ordering"
-/// panel computes. Issue 11's budget is 1 s in the browser for the largest
-/// chapter; this is the native figure (`e2e/budgets.mjs` measures the
-/// browser's). Median of `RUNS` per chapter.
-fn census_speed() {
-    use leasefence::mechanism::orderings::{MAX_ACTORS, MAX_EVENTS, census, sides};
-    const RUNS: usize = 5;
-    println!(
-        "## Every ordering of each chapter, native (bound {MAX_EVENTS} events, {MAX_ACTORS} actors; median of {RUNS})\n"
-    );
-    println!(
-        "| chapter | events | orderings | replays | ms | µs per replay |\n| --- | ---: | ---: | ---: | ---: | ---: |"
-    );
-    for chapter in leasefence::playground::CHAPTERS {
-        let scenario = leasefence::Scenario::parse(chapter.scenario()).expect("parses");
-        let mut orderings = 0;
-        let mut times: Vec<f64> = (0..RUNS)
-            .map(|_| {
-                let started = Instant::now();
-                let counted = census(&scenario).expect("within the bound");
-                let elapsed = started.elapsed().as_secs_f64();
-                assert_eq!(counted.sides[0].bad, 0, "no bad ordering with the fence");
-                orderings = counted.orderings;
-                elapsed
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let median = times[RUNS / 2];
-        let replays = orderings * sides(&scenario).len();
-        println!(
-            "| {} | {} | {orderings} | {replays} | {:.1} | {:.1} |",
-            chapter.id,
-            scenario.events.len(),
-            median * 1000.0,
-            median * 1e6 / replays as f64
-        );
-    }
-    println!();
 }

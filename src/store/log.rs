@@ -14,6 +14,9 @@ pub enum Bound {
     Int(i64),
     /// A string (ids and names).
     Text(String),
+    /// SQL `NULL` (an owner or a lease a job does not have yet), as a
+    /// statement written outside this crate may read it.
+    Null,
 }
 
 impl ToSql for Bound {
@@ -21,18 +24,50 @@ impl ToSql for Bound {
         match self {
             Bound::Int(value) => value.to_sql(),
             Bound::Text(value) => value.to_sql(),
+            Bound::Null => Ok(ToSqlOutput::from(rusqlite::types::Null)),
         }
     }
 }
 
 /// SQLite stores signed 64-bit integers; every value we bind was checked to
 /// be at most [`crate::MAX_INT`], so the conversion cannot fail in practice.
+impl From<u64> for Bound {
+    fn from(value: u64) -> Bound {
+        Bound::Int(i64::try_from(value).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<&str> for Bound {
+    fn from(value: &str) -> Bound {
+        Bound::Text(value.to_owned())
+    }
+}
+
+impl Bound {
+    /// The value a statement read from a column: an integer, text or
+    /// `NULL`; a real or a blob (which no column of the schema holds) is
+    /// refused.
+    pub(crate) fn read(value: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<Bound> {
+        use rusqlite::types::ValueRef;
+        match value {
+            ValueRef::Integer(value) => Ok(Bound::Int(value)),
+            ValueRef::Text(_) => Ok(Bound::Text(value.as_str()?.to_owned())),
+            ValueRef::Null => Ok(Bound::Null),
+            other => Err(rusqlite::Error::InvalidColumnType(
+                0,
+                "a column of the schema".into(),
+                other.data_type(),
+            )),
+        }
+    }
+}
+
 pub(super) fn int(value: u64) -> Bound {
-    Bound::Int(i64::try_from(value).unwrap_or(i64::MAX))
+    Bound::from(value)
 }
 
 pub(super) fn text(value: &str) -> Bound {
-    Bound::Text(value.to_owned())
+    Bound::from(value)
 }
 
 /// One statement as the queue ran it: the text, the values bound to it, and
@@ -50,9 +85,9 @@ pub struct Executed {
 }
 
 /// Where the statements of one operation are written down, when someone
-/// (the playground) asked for them. Off, it costs nothing.
+/// (the course) asked for them. Off, it costs nothing.
 #[derive(Debug, Default)]
-pub struct SqlLog {
+pub(crate) struct SqlLog {
     entries: Option<Vec<Executed>>,
     /// Ids of the jobs the writes changed, while recording.
     touched: Vec<String>,
@@ -60,13 +95,13 @@ pub struct SqlLog {
 
 impl SqlLog {
     /// Starts (or stops) writing statements down.
-    pub fn record(&mut self, on: bool) {
+    pub(crate) fn record(&mut self, on: bool) {
         self.entries = on.then(Vec::new);
         self.touched.clear();
     }
 
     /// The statements written down since the last call.
-    pub fn take(&mut self) -> Vec<Executed> {
+    pub(crate) fn take(&mut self) -> Vec<Executed> {
         self.entries
             .as_mut()
             .map(std::mem::take)
@@ -75,7 +110,7 @@ impl SqlLog {
 
     /// The ids of the jobs changed since the last call (each once, in the
     /// order first changed), while recording.
-    pub fn take_touched(&mut self) -> Vec<String> {
+    pub(crate) fn take_touched(&mut self) -> Vec<String> {
         std::mem::take(&mut self.touched)
     }
 

@@ -11,9 +11,12 @@
 //! * file databases use the rollback journal (`journal_mode=DELETE`) with
 //!   `synchronous=FULL`, and contention waits in a short busy handler.
 //!
-//! The statements are public constants so the playground can show learners
-//! the exact SQL that decided a verdict. `Statements` runs them one at a
-//! time, for the statement-level model of [`crate::mechanism`].
+//! The statements are public constants so a caller (the course) can show
+//! learners the exact SQL that decided a verdict. [`Statements`] runs them
+//! one at a time, for a model that interleaves several actors' statements,
+//! and runs a statement written outside this crate (a teaching variant's,
+//! a learner's) in place of one of the queue's: the one seam through which
+//! other SQL reaches the queue's schema.
 
 mod log;
 mod open;
@@ -28,12 +31,13 @@ use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Stamp};
 use log::{Params, bind, int, text};
 use open::immediate;
 
-pub use log::{Bound, Executed, SqlLog};
+pub(crate) use log::SqlLog;
+pub use log::{Bound, Executed};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use open::open_file;
 pub(crate) use open::{Kind, open_memory};
 pub use sql::*;
-pub(crate) use steps::{Candidate, Statements};
+pub use steps::Statements;
 
 /// `sql`, compiled once per connection and kept (rusqlite's statement
 /// cache): a queue runs the same few statements again and again.
@@ -252,27 +256,40 @@ pub(crate) fn finish(
     })
 }
 
-/// Runs one of the naive finishes on purpose, for the side-by-side
-/// comparison; never used by [`crate::Queue`].
-pub(crate) fn naive_finish(
+/// Runs `sql`, a finish written outside this crate, in place of [`FINISH`]
+/// (see [`crate::Queue::finish_with`]): it binds those of the stamp's
+/// `:id, :owner, :token, :attempt` and `:now` that `sql` names.
+pub(crate) fn finish_with(
     conn: &Connection,
     log: &mut SqlLog,
-    guard: Guard,
+    sql: &'static str,
     stamp: &Stamp,
+    now: u64,
 ) -> Result<(bool, Option<JobRow>)> {
     let tx = begin(conn, log)?;
-    let changed = match guard {
-        Guard::IdOnly => write(&tx, log, NAIVE_FINISH_BY_ID, &[(":id", text(&stamp.id))])?,
-        Guard::IdAndOwner => write(
-            &tx,
-            log,
-            NAIVE_FINISH_BY_OWNER,
-            &[(":id", text(&stamp.id)), (":owner", text(&stamp.owner))],
-        )?,
-    };
+    let params = used(&tx, sql, &finish_params(stamp, now))?;
+    let changed = write(&tx, log, sql, &params)?;
     let current = job_row(&tx, log, &stamp.id)?;
     commit(tx, log)?;
     Ok((changed == 1, current))
+}
+
+/// The values of `params` that `sql` names: a statement written outside
+/// this crate may use only some of them, and SQLite refuses a value bound
+/// to a name the statement does not have.
+fn used(
+    conn: &Connection,
+    sql: &str,
+    params: &[(&'static str, Bound)],
+) -> Result<Vec<(&'static str, Bound)>> {
+    let statement = prepare(conn, sql)?;
+    let mut kept = Vec::new();
+    for (name, value) in params {
+        if statement.parameter_index(name)?.is_some() {
+            kept.push((*name, value.clone()));
+        }
+    }
+    Ok(kept)
 }
 
 /// All rows in enqueue order.

@@ -1,7 +1,5 @@
-//! The schema and every statement, as public constants: the playground
-//! shows learners the exact SQL that decided a verdict.
-
-use serde::Serialize;
+//! The schema and every statement, as public constants: a caller (the
+//! course) shows learners the exact SQL that decided a verdict.
 
 /// The `jobs` table and the indexes that keep a claim's cost flat however
 /// many finished rows pile up: each index covers only live rows.
@@ -74,98 +72,114 @@ UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
    AND state = 'leased' AND :now < lease_until AND :now < deadline";
 
-/// Teaching counter-example (the playground's "fencing off"): a finish
-/// guarded by the job id alone. After a reclaim it overwrites the new holder's work.
-pub const NAIVE_FINISH_BY_ID: &str = "
-UPDATE jobs SET state = 'done' WHERE id = :id";
-
-/// Teaching counter-example: guarded by id and owner name. A worker that
-/// restarted under the same name passes it with a stale claim (R8).
-pub const NAIVE_FINISH_BY_OWNER: &str = "
-UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
-
-/// Teaching counter-example (issue 11, the naive claim's first half): the
-/// candidate is read with a plain `SELECT`, outside any write transaction.
-/// Two workers that both read before either writes see the same row and
-/// the same token; [`CLAIM`] chooses and writes in one statement instead.
-pub const NAIVE_CLAIM_READ: &str = "
-SELECT id, token, attempts FROM jobs
- WHERE state IN ('pending', 'leased')
-   AND (state = 'pending' OR lease_until <= :now)
-   AND :now < deadline
- ORDER BY seq LIMIT 1";
-
-/// Teaching counter-example (the naive claim's second half): the row read
-/// by [`NAIVE_CLAIM_READ`] is written later, from the token that was read,
-/// guarded by the id alone. A second writer hands out the same token again.
-pub const NAIVE_CLAIM_WRITE: &str = "
-UPDATE jobs
-   SET state = 'leased', owner = :owner,
-       token = :read_token + 1, attempts = :read_attempts + 1,
-       lease_until = MIN(:now_plus_lease, deadline)
- WHERE id = :id
-RETURNING id, qty, owner, token, attempts, lease_until";
-
-/// Which naive finish to run instead of [`FINISH`]: the guards a queue
-/// without fencing tokens would use. Kept beside their statements so the
-/// store never depends on the teaching code that compares them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Guard {
-    /// `WHERE id = :id` ([`NAIVE_FINISH_BY_ID`])
-    IdOnly,
-    /// `WHERE id = :id AND owner = :owner` ([`NAIVE_FINISH_BY_OWNER`])
-    IdAndOwner,
-}
-
-impl Guard {
-    /// The statement this guard runs, as shown to the learner.
-    pub fn sql(self) -> &'static str {
-        match self {
-            Guard::IdOnly => NAIVE_FINISH_BY_ID.trim(),
-            Guard::IdAndOwner => NAIVE_FINISH_BY_OWNER.trim(),
-        }
-    }
-}
-
 /// Puts one row's changing columns back to an earlier point of the same
-/// replay, so the census of every ordering (`crate::mechanism::orderings`)
-/// can try the next branch from a shared prefix instead of replaying the
-/// prefix again. `qty`, `max_attempts` and `deadline` never change.
-pub const PUT_BACK_ROW: &str = "
+/// playing ([`crate::Player::go_back`]), so a caller that tries every
+/// ordering can take the next branch from a shared prefix instead of
+/// replaying the prefix again. `qty`, `max_attempts` and `deadline` never
+/// change.
+pub(crate) const PUT_BACK_ROW: &str = "
 UPDATE jobs SET state = :state, owner = :owner, lease_until = :lease_until,
                 token = :token, attempts = :attempts
  WHERE id = :id";
 
-/// Takes back a job enqueued after the point a replay goes back to (the
-/// census's rewind, as [`PUT_BACK_ROW`]).
-pub const TAKE_BACK_JOB: &str = "DELETE FROM jobs WHERE id = :id";
+/// Takes back a job enqueued after the point a playing goes back to (as
+/// [`PUT_BACK_ROW`]).
+pub(crate) const TAKE_BACK_JOB: &str = "DELETE FROM jobs WHERE id = :id";
 
 /// Takes back a delivery made after the point a replay goes back to.
-pub const TAKE_BACK_DELIVERY: &str = "DELETE FROM deliveries WHERE id = :id";
+pub(crate) const TAKE_BACK_DELIVERY: &str = "DELETE FROM deliveries WHERE id = :id";
 
 /// One row by id.
-pub const ROW: &str = "
+pub(crate) const ROW: &str = "
 SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline
   FROM jobs WHERE id = :id";
 
 /// All rows, in enqueue order.
-pub const ROWS: &str = "
+pub(crate) const ROWS: &str = "
 SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline
   FROM jobs ORDER BY seq";
 
 /// How many jobs can still be claimed or finished.
-pub const LIVE_COUNT: &str = "
+pub(crate) const LIVE_COUNT: &str = "
 SELECT count(*) FROM jobs WHERE state IN ('pending', 'leased')";
 
 /// R12: the first delivery of an id is recorded; a repeat changes nothing.
-pub const DELIVER: &str = "
+pub(crate) const DELIVER: &str = "
 INSERT INTO deliveries (id, qty) VALUES (:id, :qty) ON CONFLICT (id) DO NOTHING";
 
 /// Counts a repeated delivery of an id the ledger holds with the same qty.
-pub const COUNT_REPEAT: &str = "
+pub(crate) const COUNT_REPEAT: &str = "
 UPDATE deliveries SET repeats = repeats + 1 WHERE id = :id RETURNING qty";
 
 /// The ledger, in arrival order.
-pub const DELIVERIES: &str = "
+pub(crate) const DELIVERIES: &str = "
 SELECT id, qty, repeats FROM deliveries ORDER BY seq";
+
+/// The browser's SQLite is the trimmed one of `vendor/sqlite/` (its parser
+/// generated without PRAGMA, views, triggers' neighbours, ...; only the
+/// built-in SQL functions of `vendor/sqlite/regen/keep-functions.txt`),
+/// while native tests use full SQLite: so in Chromium (`wasm-pack test` at
+/// the root) this prepares every statement of this file, where one the
+/// trimmed parser refuses, or one calling a function the trim removed
+/// ("no such function"), fails. The course's statements run in its own
+/// browser tests, through [`crate::store::Statements`].
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+    #[cfg(target_arch = "wasm32")]
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    #[test]
+    fn every_statement_of_the_store_parses_in_this_targets_sqlite() {
+        let conn = rusqlite::Connection::open_in_memory().expect("opens");
+        conn.execute_batch(JOBS_SCHEMA).expect("the jobs schema");
+        conn.execute_batch(DELIVERIES_SCHEMA)
+            .expect("the ledger schema");
+        let statements = [
+            ("ENQUEUE", ENQUEUE),
+            ("QUARANTINE", QUARANTINE),
+            ("EXPIRE", EXPIRE),
+            ("CLAIM", CLAIM),
+            ("FINISH", FINISH),
+            ("PUT_BACK_ROW", PUT_BACK_ROW),
+            ("TAKE_BACK_JOB", TAKE_BACK_JOB),
+            ("TAKE_BACK_DELIVERY", TAKE_BACK_DELIVERY),
+            ("ROW", ROW),
+            ("ROWS", ROWS),
+            ("LIVE_COUNT", LIVE_COUNT),
+            ("DELIVER", DELIVER),
+            ("COUNT_REPEAT", COUNT_REPEAT),
+            ("DELIVERIES", DELIVERIES),
+        ];
+        // The transactions: the store's and the statement panel's, and the
+        // rollback a dropped rusqlite transaction runs.
+        for (name, sql) in statements.into_iter().chain([
+            ("BEGIN IMMEDIATE", "BEGIN IMMEDIATE"),
+            ("COMMIT", "COMMIT"),
+            ("ROLLBACK", "ROLLBACK"),
+        ]) {
+            if let Err(err) = conn.prepare(sql) {
+                panic!("{name} does not parse in this target's SQLite: {err}");
+            }
+        }
+        // The list above is every statement of this file: a constant added
+        // here and not there fails this test.
+        let declared = include_str!("sql.rs")
+            .lines()
+            .filter_map(|line| {
+                let line = line
+                    .strip_prefix("pub(crate) ")
+                    .or(line.strip_prefix("pub "))?;
+                Some(line.strip_prefix("const ")?.split_once(": &str")?.0)
+            })
+            .filter(|name| !name.ends_with("_SCHEMA"))
+            .collect::<Vec<&str>>();
+        let listed = statements.map(|(name, _)| name);
+        assert_eq!(
+            declared, listed,
+            "every statement of sql.rs, in its order, is prepared by this test"
+        );
+    }
+}

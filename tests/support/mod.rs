@@ -1,8 +1,9 @@
 //! Helpers shared by the test files: side-by-side failure messages (R14),
-//! the scenario files, embedded so the browser tests read the very same
-//! bytes as the native ones. The command line's tests (`crates/cli/tests`)
-//! share this module and add its processes; the web crate's
-//! (`crates/web/tests`) add the JavaScript helpers.
+//! the chapters' scenarios and expected replays, embedded so the browser
+//! tests read the very same bytes as the native ones. The other crates'
+//! tests share this module: the course's (`crates/course/tests`) add its
+//! sessions and messages, the command line's its processes, the web
+//! crate's the JavaScript helpers.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
@@ -72,52 +73,7 @@ pub fn place_and_problem(refusal: &leasefence::Error) -> (String, String) {
     }
 }
 
-macro_rules! with_expected {
-    ($($name:literal),* $(,)?) => {
-        /// Every shipped scenario (the product's own list, `scenarios/`)
-        /// with its expected replay document.
-        pub const SCENARIOS: &[(&str, &str, &str)] = &[$((
-            $name,
-            include_str!(concat!("../../scenarios/", $name, ".json")),
-            include_str!(concat!("../../scenarios/", $name, ".expected.json")),
-        )),*];
-    };
-}
+mod chapters;
 
-leasefence::with_scenarios!(with_expected);
-
-/// A language's message file as written (the product carries its texts as
-/// tables made by the build script, not the file).
-pub fn message_file(lang: leasefence::playground::Lang) -> &'static str {
-    match lang {
-        leasefence::playground::Lang::En => include_str!("../../src/playground/messages/en.json"),
-        leasefence::playground::Lang::Ko => include_str!("../../src/playground/messages/ko.json"),
-    }
-}
-
-/// A session on a chapter, at its start.
-pub fn session(
-    chapter: &str,
-    lang: leasefence::playground::Lang,
-) -> leasefence::playground::session::Session {
-    let found = leasefence::playground::CHAPTERS
-        .iter()
-        .find(|c| c.id == chapter)
-        .expect("a chapter");
-    let scenario = leasefence::Scenario::parse(found.scenario()).expect("parses");
-    leasefence::playground::session::Session::new(lang, chapter, scenario).expect("replays")
-}
-
-/// The narration tests' shared helpers.
-pub mod narration;
-
-/// The Korean messages as written, keyed.
-pub fn korean_messages() -> Vec<(String, String)> {
-    let table: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(message_file(leasefence::playground::Lang::Ko))
-            .expect("ko.json parses");
-    table
-        .into_iter()
-        .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
-        .collect()
-}
+#[allow(unused_imports)] // the tests that read no chapter
+pub use chapters::SCENARIOS;

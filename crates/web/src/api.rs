@@ -136,8 +136,8 @@ pub fn replay(
 pub fn census(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
 ) -> Result<JsValue, JsValue> {
-    use leasefence::mechanism::Refusal;
-    match leasefence::mechanism::orderings::census(&scenario_arg(&scenario)?) {
+    use leasefence_course::mechanism::Refusal;
+    match leasefence_course::mechanism::orderings::census(&scenario_arg(&scenario)?) {
         Ok(counted) => to_js(&counted),
         Err(Refusal::Queue(err)) => Err(core_error(err)),
         Err(refusal) => Err(error(&refusal.to_string())),

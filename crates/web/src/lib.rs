@@ -4,7 +4,7 @@
 //! * [`api`]: the queue, the receiver and `replay` for JavaScript; types in,
 //!   types out, no rules;
 //! * `page` (feature `page`, on by default): the playground, drawn with
-//!   web-sys from the view the core computes ([`leasefence::playground::view`]).
+//!   web-sys from the view the core computes ([`leasefence_course::playground::view`]).
 //!   Without it the package is the queue alone.
 
 #![cfg(target_arch = "wasm32")]

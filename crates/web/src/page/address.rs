@@ -1,14 +1,14 @@
 //! The page's address: the URL hash follows the scenario and the language
 //! (for the full page, which owns its URL), and Copy link puts the whole
 //! address, with the step, on the clipboard. The format is the core's
-//! ([`leasefence::playground::link`]).
+//! ([`leasefence_course::playground::link`]).
 
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
 use super::Page;
-use leasefence::playground::link;
+use leasefence_course::playground::link;
 
 /// Rewrites the hash to what is on screen, without a history entry.
 pub(super) fn write(page: &Page) -> Result<(), JsValue> {

@@ -9,9 +9,9 @@ use web_sys::{Document, Element, HtmlInputElement};
 
 use super::dom::El;
 use super::skeleton::Parts;
-use leasefence::playground::Lang;
-use leasefence::playground::session::Knob;
-use leasefence::playground::view::{PositionView, SliderView};
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::session::Knob;
+use leasefence_course::playground::view::{PositionView, SliderView};
 
 /// A range input with its label, its live readout, and what the value
 /// costs besides (empty when nothing).

@@ -5,8 +5,8 @@ use web_sys::Document;
 
 use super::dom::{El, code, header_row, replace_children};
 use super::skeleton::Parts;
-use leasefence::playground::Lang;
-use leasefence::playground::view::CompareView;
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::view::CompareView;
 
 /// Draws the comparison; a closed one is left as it was.
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&CompareView>) {

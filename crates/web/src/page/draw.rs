@@ -10,7 +10,7 @@ use super::{
     Page, boundary, compare, lanes, prompt, skeleton, statements, step, tables, timeline, twists,
     verify,
 };
-use leasefence::playground::view;
+use leasefence_course::playground::view;
 
 impl Page {
     /// Draws the whole frame in the current language.

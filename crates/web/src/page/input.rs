@@ -15,11 +15,11 @@ use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaE
 
 use super::Page;
 use super::statements::Side;
-use leasefence::playground::races::{Move, Race};
-use leasefence::playground::session::Knob;
-use leasefence::playground::twist::Twist;
-use leasefence::unfenced::Guard;
-use leasefence::variants::Variant;
+use leasefence_course::playground::races::{Move, Race};
+use leasefence_course::playground::session::Knob;
+use leasefence_course::playground::twist::Twist;
+use leasefence_course::unfenced::Guard;
+use leasefence_course::variants::Variant;
 
 /// What the learner can do.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,7 +9,7 @@ use web_sys::{Document, Element};
 
 use super::Page;
 use super::dom::{El, replace_children};
-use leasefence::playground::view::{Anchor, LanesView, Shape};
+use leasefence_course::playground::view::{Anchor, LanesView, Shape};
 
 /// A `ResizeObserver` and the callback it holds, kept together so that
 /// `unmount` can disconnect one and drop the other.

@@ -46,9 +46,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Window};
 
 use input::{Listeners, UserAction};
-use leasefence::playground::session::{Session, Start};
-use leasefence::playground::stepper::Stepped;
-use leasefence::playground::{CHAPTERS, view};
+use leasefence_course::playground::session::{Session, Start};
+use leasefence_course::playground::stepper::Stepped;
+use leasefence_course::playground::{CHAPTERS, view};
 use options::Options;
 use skeleton::Parts;
 use statements::Side;

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::wrong_type;
-use leasefence::playground::lesson;
+use leasefence_course::playground::lesson;
 
 /// How `mount` is configured; every option may be left out.
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@ use web_sys::Document;
 
 use super::dom::{El, replace_children};
 use super::skeleton::Parts;
-use leasefence::playground::view::PromptView;
+use leasefence_course::playground::view::PromptView;
 
 pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) {
     let mut children = Vec::new();

@@ -12,10 +12,10 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAr
 use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
-use leasefence::playground::Lang;
-use leasefence::playground::session::{Said, Status};
-use leasefence::playground::view::{ChapterOption, PositionView, ScenarioView};
-use leasefence::unfenced::Guard;
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::session::{Said, Status};
+use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
+use leasefence_course::unfenced::Guard;
 
 /// The elements the page redraws.
 pub(super) struct Parts {

@@ -7,9 +7,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
 use super::dom::{El, code, mark_ends, replace_children};
-use leasefence::playground::Lang;
-use leasefence::playground::races::Race;
-use leasefence::playground::view::{LaneView, SideView, StatementsView};
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::races::Race;
+use leasefence_course::playground::view::{LaneView, SideView, StatementsView};
 
 /// A side of the panel: the real queue's or the naive one's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

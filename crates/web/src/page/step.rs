@@ -6,9 +6,9 @@ use web_sys::Document;
 
 use super::dom::{El, code, header_row, replace_children};
 use super::skeleton::Parts;
-use leasefence::playground::Lang;
-use leasefence::playground::explain::{COLUMNS, Compared};
-use leasefence::playground::view::{ChangeView, PointView, StatementView, StepView};
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::explain::{COLUMNS, Compared};
+use leasefence_course::playground::view::{ChangeView, PointView, StatementView, StepView};
 
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {
     let t = |key: &str| lang.text(key).to_owned();

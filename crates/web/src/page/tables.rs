@@ -4,9 +4,9 @@ use web_sys::Document;
 
 use super::dom::{El, header_row, replace_children};
 use super::skeleton::Parts;
-use leasefence::playground::Lang;
-use leasefence::playground::explain::COLUMNS;
-use leasefence::playground::view::{ReceiverView, TableRow};
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::explain::COLUMNS;
+use leasefence_course::playground::view::{ReceiverView, TableRow};
 
 pub(super) fn draw_table(doc: &Document, parts: &Parts, rows: &[TableRow]) {
     let mut lines = vec![header_row(doc, COLUMNS.iter().copied())];

@@ -7,7 +7,7 @@ use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
 use super::skeleton::Parts;
-use leasefence::playground::view::{PositionView, ScenarioView};
+use leasefence_course::playground::view::{PositionView, ScenarioView};
 
 /// A list longer than this scrolls inside its panel.
 const SCROLLS_AFTER: usize = 8;

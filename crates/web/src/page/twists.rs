@@ -1,11 +1,11 @@
 //! The lanes' tools: for each worker, stall it, crash it, or restart it
 //! under the same name from where the learner stands. The core rewrites
-//! the timeline ([`leasefence::playground::twist`]); here are only the buttons.
+//! the timeline ([`leasefence_course::playground::twist`]); here are only the buttons.
 
 use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
-use leasefence::playground::Lang;
+use leasefence_course::playground::Lang;
 
 /// One group of buttons per worker, under a short title.
 pub(super) fn draw(doc: &Document, container: &Element, lang: Lang, actors: &[String]) {

@@ -8,8 +8,8 @@ use web_sys::{Document, Element};
 
 use super::dom::{El, header_row, replace_children};
 use super::skeleton::Parts;
-use leasefence::playground::Lang;
-use leasefence::playground::view::{Light, OrderingsView, VerifyView};
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::view::{Light, OrderingsView, VerifyView};
 
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.

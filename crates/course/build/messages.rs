@@ -1,0 +1,81 @@
+//! Turns `src/playground/messages/{en,ko}.json` into tables in
+//! `OUT_DIR/messages.rs`: the keys, sorted, once, and each language's texts
+//! in the same order, each table one string with the ends of its entries
+//! (one run of text compresses better than many literals). The page then
+//! finds a message by a binary search, with no JSON parser or hash map for
+//! it in the module learners download, and no key stored twice. A key
+//! missing from either file stops the build here, naming it. Each
+//! chapter's title and text (its folder's `en.json` and `ko.json`) join
+//! the tables as `chapter.<id>.title` and `chapter.<id>.text`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::chapters::Folder;
+
+/// Each table's name, its language's code in the chapter folders, and its
+/// message file.
+const FILES: [(&str, &str, &str); 2] = [
+    ("EN", "en", "src/playground/messages/en.json"),
+    ("KO", "ko", "src/playground/messages/ko.json"),
+];
+
+/// Writes the tables; panics (failing the build) on a broken file or a key
+/// only one language has.
+pub fn generate(chapters: &[Folder]) {
+    let tables: Vec<(&str, BTreeMap<String, String>)> = FILES
+        .iter()
+        .map(|(name, lang, path)| {
+            println!("cargo::rerun-if-changed={path}");
+            let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+            let mut table: BTreeMap<String, String> =
+                serde_json::from_str(&text).unwrap_or_else(|err| panic!("{path}: {err}"));
+            for chapter in chapters {
+                let (title, text) = &chapter.texts[lang];
+                for (key, value) in [("title", title), ("text", text)] {
+                    let key = format!("chapter.{}.{key}", chapter.id);
+                    if table.insert(key.clone(), value.clone()).is_some() {
+                        panic!("{path}: {key} belongs in the chapter's folder");
+                    }
+                }
+            }
+            (*name, table)
+        })
+        .collect();
+    let keys: Vec<&String> = tables[0].1.keys().collect();
+    for (name, table) in &tables[1..] {
+        let other: Vec<&String> = table.keys().collect();
+        if other != keys {
+            let only = |a: &[&String], b: &[&String]| -> Vec<String> {
+                a.iter()
+                    .filter(|key| !b.contains(key))
+                    .map(|key| key.to_string())
+                    .collect()
+            };
+            panic!(
+                "message files differ: only in {}: {:?}; only in {name}: {:?}",
+                tables[0].0,
+                only(&keys, &other),
+                only(&other, &keys)
+            );
+        }
+    }
+    let mut code = String::new();
+    let mut table = |name: &str, items: &mut dyn Iterator<Item = &String>| {
+        let (mut text, mut ends) = (String::new(), Vec::new());
+        for item in items {
+            text.push_str(item);
+            ends.push(text.len());
+        }
+        let _ = writeln!(
+            code,
+            "const {name}: Table = Table {{ text: {text:?}, ends: &{ends:?} }};"
+        );
+    };
+    table("KEYS", &mut keys.iter().copied());
+    for (name, texts) in &tables {
+        table(name, &mut texts.values());
+    }
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(format!("{out}/messages.rs"), code).expect("OUT_DIR is writable");
+}

@@ -1,0 +1,349 @@
+//! Words and comparisons for one step: the sentence that says what
+//! happened, the reason a finish was refused, the rows that changed, and
+//! the stamp beside the row (R14).
+
+use crate::playground::Lang;
+use crate::playground::parser_words::{parser_words, parser_words_at};
+use crate::timeline::{Frame, Timeline};
+use leasefence::error::{Error, Problem};
+use leasefence::fence::{Condition, Verdict};
+use leasefence::model::{Finish, JobRow, Reason};
+use leasefence::replay::Outcome;
+use leasefence::store;
+use serde::Serialize;
+
+/// The columns of a jobs row, in table order.
+pub const COLUMNS: &[&str] = &[
+    "id",
+    "qty",
+    "state",
+    "owner",
+    "token",
+    "attempts",
+    "max_attempts",
+    "lease_until",
+    "deadline",
+];
+
+/// One cell of a row as text (`null` for an empty owner or lease).
+pub fn cell(row: &JobRow, column: &str) -> String {
+    let optional = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
+    match column {
+        "id" => row.id.clone(),
+        "qty" => row.qty.to_string(),
+        "state" => row.state.as_str().to_owned(),
+        "owner" => optional(row.owner.clone()),
+        "token" => row.token.to_string(),
+        "attempts" => row.attempts.to_string(),
+        "max_attempts" => row.max_attempts.to_string(),
+        "lease_until" => optional(row.lease_until.map(|v| v.to_string())),
+        "deadline" => row.deadline.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A row before and after a step; either side may be absent (a new job).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowChange {
+    /// The job id.
+    pub id: String,
+    /// The row before the step.
+    pub before: Option<JobRow>,
+    /// The row after the step.
+    pub after: Option<JobRow>,
+}
+
+impl RowChange {
+    /// The columns whose value differs between before and after.
+    pub fn changed_columns(&self) -> Vec<&'static str> {
+        COLUMNS
+            .iter()
+            .copied()
+            .filter(|column| {
+                self.before.as_ref().map(|row| cell(row, column))
+                    != self.after.as_ref().map(|row| cell(row, column))
+            })
+            .collect()
+    }
+}
+
+/// Rows the step `index` changed, plus its target row even if unchanged
+/// (a refused finish shows its row "before = after").
+pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
+    timeline
+        .changes(index)
+        .into_iter()
+        .map(|(before, after)| RowChange {
+            id: after.id.clone(),
+            before: before.cloned(),
+            after: Some(after.clone()),
+        })
+        .collect()
+}
+
+/// The refusal in words: the condition the verdict names, with its
+/// numbers (empty when accepted).
+pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
+    match finish.verdict {
+        Verdict::Accepted => String::new(),
+        Verdict::NoClaim => lang.text("reason.no_claim").to_owned(),
+        Verdict::Refused(failed) => failed
+            .named()
+            .map(|condition| condition_text(lang, condition, finish, at))
+            .unwrap_or_default(),
+    }
+}
+
+/// One failed condition of `finish` in words, the stamp's value beside the
+/// row's (`reason.token_mismatch`: "the token is 2, the stamp's is 1").
+pub fn condition_text(lang: Lang, condition: Condition, finish: &Finish, at: u64) -> String {
+    let key = format!("reason.{}", condition.reason().as_str());
+    let (Some(stamp), Some(row)) = (&finish.expected, &finish.current) else {
+        return lang.fill(&key, &[]);
+    };
+    let pair =
+        |expected: String, current: String| vec![("expected", expected), ("current", current)];
+    let values = match condition {
+        Condition::Id => Vec::new(),
+        Condition::State => vec![("state", row.state.as_str().to_owned())],
+        Condition::Token => pair(stamp.token.to_string(), row.token.to_string()),
+        Condition::Owner => pair(stamp.owner.clone(), cell(row, "owner")),
+        Condition::Attempt => pair(stamp.attempt.to_string(), row.attempts.to_string()),
+        Condition::LeaseUntil => vec![
+            ("lease_until", cell(row, "lease_until")),
+            ("at", at.to_string()),
+        ],
+        Condition::Deadline => vec![("deadline", row.deadline.to_string())],
+    };
+    lang.fill(&key, &values)
+}
+
+/// An error in the learner's language: where, then what. Problems with a
+/// place (a scenario's field, an argument) are translated; anything else
+/// (a database failure, a bug) is shown as the core says it.
+pub fn error_text(lang: Lang, err: &Error) -> String {
+    let (place, problem) = match err {
+        Error::Scenario { path, problem } => (path, problem),
+        Error::InvalidInput { field, problem } => (field, problem),
+        other => return other.to_string(),
+    };
+    let problem = match problem {
+        // A value that does not fit its field: the field's range is known.
+        Problem::Unfit(message) => lang.fill(
+            "problem.unfit",
+            &[("message", parser_words_at(lang, message, place))],
+        ),
+        problem => problem_text(lang, problem),
+    };
+    // The core names a problem with the whole document "(document)"; any
+    // other place is a JSON path, which is code in either language.
+    let place = if place == "(document)" {
+        lang.text("error.whole_document").to_owned()
+    } else {
+        place.clone()
+    };
+    lang.fill("error.at", &[("place", place), ("problem", problem)])
+}
+
+/// A refusal's reason as a short name (`선점 토큰 불일치`), for a chip
+/// beside its code (`token_mismatch`), which the learner may look up.
+pub fn reason_name(lang: Lang, reason: Reason) -> String {
+    lang.text(&format!("reason_name.{}", reason.as_str()))
+        .to_owned()
+}
+
+/// One problem in words, with its numbers. Every variant has a message in
+/// both languages (the match has no fallback, so a new one must add its own).
+pub fn problem_text(lang: Lang, problem: &Problem) -> String {
+    let n = |value: &dyn ToString| value.to_string();
+    let (key, values) = match problem {
+        Problem::TooSmall { min, got } => {
+            ("problem.too_small", vec![("min", n(min)), ("got", n(got))])
+        }
+        Problem::TooLarge { got, max } => {
+            ("problem.too_large", vec![("got", n(got)), ("max", n(max))])
+        }
+        Problem::Empty => ("problem.empty", Vec::new()),
+        Problem::TooLong { len, max } => {
+            ("problem.too_long", vec![("len", n(len)), ("max", n(max))])
+        }
+        Problem::ControlCharacters => ("problem.control_characters", Vec::new()),
+        Problem::TimeGoesBack { at, previous } => (
+            "problem.time_goes_back",
+            vec![("at", n(at)), ("previous", n(previous))],
+        ),
+        Problem::JobListedTwice { id } => ("problem.job_listed_twice", vec![("id", id.clone())]),
+        Problem::JobAlreadyInScenario { id } => {
+            ("problem.job_already_in_scenario", vec![("id", id.clone())])
+        }
+        Problem::LeaseMissing => ("problem.lease_missing", Vec::new()),
+        Problem::LeaseNotTaken => ("problem.lease_not_taken", Vec::new()),
+        Problem::JobMissing => ("problem.job_missing", Vec::new()),
+        Problem::JobNotTaken => ("problem.job_not_taken", Vec::new()),
+        Problem::TooMany { what, max } => (
+            "problem.too_many",
+            vec![("what", (*what).to_owned()), ("max", n(max))],
+        ),
+        Problem::TooLargeForThePage { jobs, events, max } => (
+            "problem.too_large_for_the_page",
+            vec![("jobs", n(jobs)), ("events", n(events)), ("max", n(max))],
+        ),
+        Problem::NotPlayedThrough { applied, total } => (
+            "problem.not_played_through",
+            vec![("applied", n(applied)), ("total", n(total))],
+        ),
+        Problem::TotalTooLarge { max } => ("problem.total_too_large", vec![("max", n(max))]),
+        // The JSON parser's words, said again in the learner's language.
+        Problem::Syntax(message) => (
+            "problem.syntax",
+            vec![("message", parser_words(lang, message))],
+        ),
+        Problem::Unfit(message) => (
+            "problem.unfit",
+            vec![("message", parser_words(lang, message))],
+        ),
+        Problem::Text(text) => return text.clone(),
+    };
+    lang.fill(key, &values)
+}
+
+/// What the claim's transaction set aside before choosing: sentences for
+/// quarantined and expired jobs, if any.
+fn sweeps(lang: Lang, frame: &Frame) -> Vec<String> {
+    let count = |sql: &str| {
+        frame
+            .sql
+            .iter()
+            .filter(|statement| statement.sql == sql.trim())
+            .map(|statement| statement.rows)
+            .sum::<usize>()
+    };
+    [
+        (store::QUARANTINE, "step.swept_quarantined"),
+        (store::EXPIRE, "step.swept_expired"),
+    ]
+    .into_iter()
+    .filter_map(|(sql, key)| {
+        let n = count(sql);
+        (n > 0).then(|| lang.fill(key, &[("n", n.to_string())]))
+    })
+    .collect()
+}
+
+/// What the step did, in a sentence or two.
+pub fn describe(lang: Lang, frame: &Frame) -> String {
+    let mut sentences = sweeps(lang, frame);
+    sentences.push(describe_event(lang, frame));
+    sentences.join(" ")
+}
+
+fn describe_event(lang: Lang, frame: &Frame) -> String {
+    let result = &frame.result;
+    let worker = ("worker", result.worker.clone());
+    match &result.outcome {
+        Outcome::Claimed { claim: Some(claim) } => lang.fill(
+            // A token above 1 means someone held this job before: a reclaim.
+            if claim.token > 1 {
+                "step.reclaimed"
+            } else {
+                "step.claimed"
+            },
+            &[
+                worker,
+                ("id", claim.id.clone()),
+                ("token", claim.token.to_string()),
+                ("attempt", claim.attempt.to_string()),
+                ("lease_until", claim.lease_until.to_string()),
+            ],
+        ),
+        Outcome::Claimed { claim: None } => {
+            lang.fill("step.empty", &[worker, ("at", result.at.to_string())])
+        }
+        Outcome::Finished(finish) if finish.accepted() => {
+            let id = finish
+                .expected
+                .as_ref()
+                .map(|stamp| stamp.id.clone())
+                .unwrap_or_default();
+            lang.fill("step.accepted", &[worker, ("id", id)])
+        }
+        Outcome::Finished(finish) => lang.fill(
+            "step.rejected",
+            &[worker, ("reason", reason_text(lang, finish, result.at))],
+        ),
+        Outcome::Sent {
+            reason: Some(_), ..
+        } => lang.fill("step.send_none", &[worker]),
+        Outcome::Sent { applied, .. } => {
+            let key = if *applied {
+                "step.applied"
+            } else {
+                "step.duplicate"
+            };
+            let claim = frame.holding.get(&result.worker);
+            let id = claim.map(|claim| claim.id.clone()).unwrap_or_default();
+            let qty = claim.map(|claim| claim.qty.to_string()).unwrap_or_default();
+            lang.fill(key, &[worker, ("id", id), ("qty", qty)])
+        }
+        Outcome::Enqueued { job } => lang.fill(
+            "step.enqueued",
+            &[
+                worker,
+                ("id", job.id.clone()),
+                ("qty", job.qty.to_string()),
+                ("deadline", job.deadline.to_string()),
+            ],
+        ),
+    }
+}
+
+/// One line of the stamp-beside-row table (R14).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Compared {
+    /// The condition's field.
+    pub field: &'static str,
+    /// What the finish needed (the stamp's value, or the rule).
+    pub expected: String,
+    /// What the row holds.
+    pub current: String,
+    /// Whether this condition failed.
+    pub differs: bool,
+}
+
+/// The stamp and the row side by side, one line per condition of R4 in the
+/// guarded `UPDATE`'s order, marked where the verdict says it failed. `at`
+/// is the finish's time. An accepted finish shows the row after it
+/// (`done`: the change it made), with nothing marked, since every
+/// condition held.
+pub fn side_by_side(finish: &Finish, at: u64) -> Vec<Compared> {
+    let Some(stamp) = &finish.expected else {
+        return Vec::new();
+    };
+    let current = |column: &str| {
+        finish
+            .current
+            .as_ref()
+            .map_or_else(|| "—".to_owned(), |row| cell(row, column))
+    };
+    let failed = finish.verdict.failed();
+    Condition::ALL
+        .into_iter()
+        .map(|condition| {
+            let (expected, column) = match condition {
+                Condition::Id => (stamp.id.clone(), "id"),
+                Condition::Owner => (stamp.owner.clone(), "owner"),
+                Condition::Token => (stamp.token.to_string(), "token"),
+                Condition::Attempt => (stamp.attempt.to_string(), "attempts"),
+                Condition::State => ("leased".to_owned(), "state"),
+                Condition::LeaseUntil => (format!("> {at}"), "lease_until"),
+                Condition::Deadline => (format!("> {at}"), "deadline"),
+            };
+            Compared {
+                field: condition.field(),
+                expected,
+                current: current(column),
+                differs: failed.contains(condition),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,153 @@
+//! The playground's address: `#v=1&chapter=...` or `#v=1&scenario=...`,
+//! with `lang` and, in a copied link, `step` and (while the statement
+//! panel is open) `stmt=<race>.<statements applied>`.
+//!
+//! A shared link carries a whole scenario as base64url JSON, so a learner
+//! can send exactly what they built. Reading one is as strict as the
+//! editor: a link that does not decode, parse or fit the page is refused
+//! with a message in the learner's language, and the page stays as it was.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+use crate::playground::explain::error_text;
+use crate::playground::races::Race;
+use crate::playground::{Lang, chapters};
+use leasefence::scenario::Scenario;
+
+/// The format version every link starts with.
+pub const VERSION: &str = "v=1";
+
+/// `#v=1&chapter=...&lang=...` (the leading `#` optional) as pairs, in
+/// order; pairs without `=` are skipped.
+pub fn params(hash: &str) -> Vec<(String, String)> {
+    hash.trim_start_matches('#')
+        .split('&')
+        .filter_map(|pair| {
+            let (key, value) = pair.split_once('=')?;
+            Some((key.to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+/// The value of `name` among `params`, if present.
+pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
+/// A scenario as the `scenario=` value of a link.
+pub fn encode(scenario: &Scenario) -> String {
+    URL_SAFE_NO_PAD.encode(scenario.to_json())
+}
+
+/// The scenario a link carries, or why it cannot be used, in the learner's
+/// language.
+pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
+    let in_link = |key: &str| format!("#scenario: {}", lang.text(key));
+    let bytes = URL_SAFE_NO_PAD
+        .decode(encoded.trim_end_matches('='))
+        .map_err(|_| in_link("hash.not_base64"))?;
+    let json = String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))?;
+    let scenario = Scenario::parse(&json).map_err(|err| error_text(lang, &err))?;
+    chapters::fits_the_page(&scenario).map_err(|err| error_text(lang, &err))?;
+    Ok(scenario)
+}
+
+/// Where the learner stands, for a copied link: the step, and the
+/// statement panel's race and place while it is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// Events applied.
+    pub step: usize,
+    /// The statement panel's race and statements applied, when open.
+    pub statements: Option<(Race, usize)>,
+}
+
+/// The address of what is on screen: a chapter by its id, anything else
+/// (`sandbox`: a timeline the learner changed or wrote) as the scenario
+/// itself; the learner's place for copied links only (the address bar
+/// does not follow every step). A timeline keeps a chapter's id only
+/// while it is the chapter's own: every change makes it the sandbox.
+pub fn compose(chapter: &str, scenario: &Scenario, lang: Lang, place: Option<Place>) -> String {
+    let what = match chapters::find(chapter) {
+        Some(found) => format!("chapter={}", found.id),
+        None => format!("scenario={}", encode(scenario)),
+    };
+    let mut address = format!("{VERSION}&{what}&lang={}", lang.tag());
+    if let Some(place) = place {
+        address.push_str(&format!("&step={}", place.step));
+        if let Some((race, position)) = place.statements {
+            address.push_str(&format!("&stmt={}", statement_place(race, position)));
+        }
+    }
+    address
+}
+
+/// The statement panel's place as the `stmt=` value of a link.
+fn statement_place(race: Race, position: usize) -> String {
+    format!("{}.{position}", race.name())
+}
+
+/// The race and the statements applied a `stmt=` value names; `None`
+/// for anything else (the panel then stays as it would be).
+pub fn read_statement_place(value: &str) -> Option<(Race, usize)> {
+    let (race, position) = value.split_once('.')?;
+    if position.is_empty() || !position.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None; // no sign, no spaces: the format the page writes
+    }
+    Some((Race::from_name(race)?, position.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn canonical() -> Scenario {
+        Scenario::parse(chapters::CHAPTERS[0].scenario()).expect("the chapter parses")
+    }
+
+    #[test]
+    fn an_unchanged_chapter_is_linked_by_its_id() {
+        let link = compose("canonical", &canonical(), Lang::Ko, None);
+        assert_eq!(link, "v=1&chapter=canonical&lang=ko");
+    }
+
+    #[test]
+    fn a_changed_scenario_travels_whole_and_comes_back_equal() {
+        let mut changed = canonical();
+        changed.events.pop();
+        let place = Place {
+            step: 2,
+            statements: Some((Race::Send, 3)),
+        };
+        let link = compose("sandbox", &changed, Lang::En, Some(place));
+        let pairs = params(&format!("#{link}"));
+        assert_eq!(param(&pairs, "step"), Some("2"));
+        assert_eq!(param(&pairs, "stmt"), Some("send.3"));
+        let encoded = param(&pairs, "scenario").expect("the scenario is in the link");
+        assert_eq!(decode(encoded, Lang::En), Ok(changed));
+    }
+
+    #[test]
+    fn a_statement_place_comes_back_equal_and_a_wrong_one_is_none() {
+        let value = statement_place(Race::Timeline, 7);
+        assert_eq!(read_statement_place(&value), Some((Race::Timeline, 7)));
+        for wrong in ["timeline", "lock.3", "claim.-1", "claim.+7", "claim.x", ""] {
+            assert_eq!(read_statement_place(wrong), None, "{wrong:?}");
+        }
+    }
+
+    #[test]
+    fn a_broken_link_is_refused_in_the_learners_language() {
+        let refused = decode("%%%", Lang::Ko).expect_err("not base64url");
+        assert_eq!(
+            refused,
+            format!("#scenario: {}", Lang::Ko.text("hash.not_base64"))
+        );
+    }
+}

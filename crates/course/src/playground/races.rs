@@ -1,0 +1,208 @@
+//! The statement panel's state: which race the learner steps through,
+//! one statement at a time (one of the course's two, or the timeline on
+//! screen), and where they stand.
+//!
+//! Everywhere else on the page a claim is one indivisible step, which
+//! hides the two things the course says about the write lock: choosing
+//! and taking must happen under it (R6), and it must not be held across a
+//! send (R7). Each race is run twice by the mechanism
+//! ([`crate::mechanism::races`]), the real queue's way and the naive way,
+//! and the learner steps both at once, side by side. The runs are computed
+//! when the panel opens, the race changes or (for the timeline) the
+//! timeline changes: a few dozen statements on an in-memory database, so
+//! a step only moves a number.
+
+use crate::variants::Variant;
+use serde::Serialize;
+
+use crate::mechanism::statements::Run;
+use crate::mechanism::{Refusal, races};
+use leasefence::error::{Error, Result};
+use leasefence::scenario::Scenario;
+
+/// The chapter whose point the panel is; it opens there.
+pub const CHAPTER: &str = "write-lock";
+
+/// How long the send race's send takes: long enough that the wait it
+/// causes stands out from the 1 ms statements around it.
+pub const SEND_MS: u64 = 300;
+
+/// One of the races the course tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Race {
+    /// Two workers claim one job at the same instant: `BEGIN IMMEDIATE`
+    /// beside a read followed by a write (R6).
+    #[default]
+    Claim,
+    /// A producer enqueues while a worker sends: the send after `COMMIT`
+    /// beside the send held inside the claim's transaction (R7).
+    Send,
+    /// The timeline on screen, its events taken apart into statements,
+    /// the real claim beside the naive one (at most
+    /// [`races::TIMELINE_MAX_EVENTS`] events: a longer one is taken apart
+    /// up to there).
+    Timeline,
+}
+
+impl Race {
+    /// Every race, in the panel's order.
+    pub const ALL: [Race; 3] = [Race::Claim, Race::Send, Race::Timeline];
+
+    /// The name the page's picker uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Race::Claim => "claim",
+            Race::Send => "send",
+            Race::Timeline => "timeline",
+        }
+    }
+
+    /// The teaching variant its naive side runs.
+    pub fn variant(self) -> Variant {
+        match self {
+            Race::Claim | Race::Timeline => Variant::ReadThenWriteClaim,
+            Race::Send => Variant::SendInsideTransaction,
+        }
+    }
+
+    /// The race with this name.
+    pub fn from_name(name: &str) -> Option<Race> {
+        Race::ALL.into_iter().find(|race| race.name() == name)
+    }
+
+    /// The race run the real queue's way, then the naive way; the
+    /// timeline race runs `scenario` (its first events, when it is longer
+    /// than the mechanism takes).
+    pub fn runs(self, scenario: &Scenario) -> Result<[Run; 2]> {
+        let (real, naive) = match self {
+            Race::Timeline => {
+                let within = first_events(scenario);
+                (
+                    races::timeline(&within, false),
+                    races::timeline(&within, true),
+                )
+            }
+            Race::Claim => (races::real_claim_race(1), races::naive_claim_race()),
+            Race::Send => (
+                races::send_race(false, SEND_MS),
+                races::send_race(true, SEND_MS),
+            ),
+        };
+        Ok([real.map_err(refused)?, naive.map_err(refused)?])
+    }
+}
+
+/// `scenario` cut to the events the timeline race takes apart.
+pub fn first_events(scenario: &Scenario) -> Scenario {
+    let mut within = scenario.clone();
+    within.events.truncate(races::TIMELINE_MAX_EVENTS);
+    within
+}
+
+/// The races are fixed scripts and a timeline race is cut to the bound:
+/// only the queue itself can fail them.
+fn refused(refusal: Refusal) -> Error {
+    match refusal {
+        Refusal::Queue(err) => err,
+        other => Error::Internal {
+            what: other.to_string(),
+        },
+    }
+}
+
+/// What the learner does in the panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// Opens or closes the panel.
+    Open(bool),
+    /// Picks a race (from its first statement).
+    Race(Race),
+    /// One statement forward, on both sides.
+    Step,
+    /// One statement back.
+    Back,
+    /// Before the first statement.
+    Reset,
+    /// After the last statement of the longer side.
+    End,
+    /// To this many statements applied (a link's place).
+    Seek(usize),
+    /// Nothing: the timeline may have changed under the panel.
+    Follow,
+}
+
+/// The panel: open or not, the race, and how many statements are applied.
+#[derive(Debug, Clone, Default)]
+pub struct Races {
+    /// The timeline the runs were computed from, for the timeline race.
+    timeline: Option<Scenario>,
+    /// Its events, when there were more than the race takes apart.
+    cut: Option<usize>,
+    /// Whether the panel is open (the runs are computed only then).
+    pub open: bool,
+    /// The race on screen.
+    pub race: Race,
+    /// Statements applied on each side (a side shorter than this is at
+    /// its end).
+    pub position: usize,
+    runs: Option<Box<[Run; 2]>>,
+}
+
+impl Races {
+    /// The real run and the naive run, once the panel has been opened.
+    pub fn runs(&self) -> Option<&[Run; 2]> {
+        self.runs.as_deref()
+    }
+
+    /// For a timeline race over a timeline longer than it takes apart,
+    /// that timeline's events.
+    pub fn cut(&self) -> Option<usize> {
+        self.cut.filter(|_| self.race == Race::Timeline)
+    }
+
+    /// The statements of the longer side.
+    pub fn total(&self) -> usize {
+        self.runs().map_or(0, |runs| {
+            runs.iter().map(|run| run.steps.len()).max().unwrap_or(0)
+        })
+    }
+
+    /// Applies a move on the timeline `scenario`; an open panel has its
+    /// runs. A timeline race whose timeline changed starts over.
+    pub fn apply(&mut self, change: Move, scenario: &Scenario) -> Result<()> {
+        match change {
+            Move::Open(open) => self.open = open,
+            Move::Race(race) if race != self.race => {
+                self.race = race;
+                self.runs = None;
+                self.position = 0;
+            }
+            _ => {}
+        }
+        let stale = self.timeline.as_ref().is_some_and(|ran| ran != scenario);
+        if self.race == Race::Timeline && stale {
+            self.timeline = None;
+            self.runs = None;
+            self.position = 0;
+        }
+        if self.open && self.runs.is_none() {
+            self.runs = Some(Box::new(self.race.runs(scenario)?));
+            self.timeline = (self.race == Race::Timeline).then(|| scenario.clone());
+            let events = scenario.events.len();
+            let over = self.timeline.is_some() && events > races::TIMELINE_MAX_EVENTS;
+            self.cut = over.then_some(events);
+        }
+        let total = self.total();
+        self.position = match change {
+            Move::Step => self.position + 1,
+            Move::Back => self.position.saturating_sub(1),
+            Move::Reset => 0,
+            Move::End => total,
+            Move::Seek(position) => position,
+            _ => self.position,
+        }
+        .min(total);
+        Ok(())
+    }
+}

@@ -1,0 +1,482 @@
+//! Everything the learner has chosen, in one plain value: the language,
+//! the timeline and their place in it ([`Stepper`]), the naive guard to
+//! compare against and whether that comparison is open, and what the editor
+//! last said.
+//!
+//! Every decision the page makes lives here or in [`crate::playground::view`],
+//! so native tests can drive a whole session (load a chapter, drag a finish,
+//! apply an edit) and check what would be drawn. The page only keeps what
+//! belongs to the browser: timers, elements, the clipboard.
+
+use crate::playground::explain::error_text;
+use crate::playground::lesson::{self, LESSON, Lesson};
+use crate::playground::races::{self, Move, Races};
+use crate::playground::stepper::{SANDBOX, Stepper};
+use crate::playground::twist::{self, Twist};
+use crate::playground::{CHAPTERS, Lang, chapters, link};
+use crate::unfenced::{self, Guard, NaiveReplay};
+use leasefence::error::{Error, Problem, Result};
+use leasefence::scenario::Scenario;
+use serde::Serialize;
+
+/// One of the boundary panel's two sliders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Knob {
+    /// The time of the finish the chapter is about.
+    Finish,
+    /// The length of the lease that finish presents.
+    Lease,
+}
+
+/// A line from the editor (or a shared link): what became of the
+/// learner's change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Status {
+    /// Applied, waiting for Apply, or refused.
+    pub kind: Said,
+    /// The message, in the learner's language.
+    pub text: String,
+}
+
+/// What a [`Status`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Said {
+    /// The change was applied (an edit, a drag, a twist).
+    Done,
+    /// The text changed and waits for Apply.
+    Pending,
+    /// Refused, and why; nothing changed.
+    Refused,
+}
+
+impl Said {
+    /// The name the page styles it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Said::Done => "done",
+            Said::Pending => "pending",
+            Said::Refused => "refused",
+        }
+    }
+}
+
+/// Where a session starts: what the host asked for and what the browser
+/// says, each optional; [`Session::start`] picks among them.
+#[derive(Debug, Clone, Default)]
+pub struct Start {
+    /// `mount`'s `lang` option.
+    pub lang: Option<String>,
+    /// `mount`'s `scenario` option (a chapter id).
+    pub chapter: Option<String>,
+    /// The author's own scenario, with its title and narration.
+    pub lesson: Option<lesson::Source>,
+    /// The URL hash, when the page owns its URL.
+    pub hash: Option<String>,
+    /// The `lang` of the element or its closest ancestor.
+    pub host_lang: Option<String>,
+    /// The browser's preferred language.
+    pub browser_lang: Option<String>,
+}
+
+/// The learner's session; see the module documentation.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The language everything is said in.
+    pub lang: Lang,
+    /// The timeline and the learner's place in it.
+    pub stepper: Stepper,
+    guard: Guard,
+    compare_open: bool,
+    /// The fencing-off replay, kept while the comparison is open.
+    naive: Option<NaiveReplay>,
+    /// What the editor (or a refused link) last said.
+    pub editor_status: Option<Status>,
+    /// A chapter id the host asked for that does not exist.
+    pub unknown_chapter: Option<String>,
+    /// What went wrong with what the page was asked to show (an unknown
+    /// chapter, a broken lesson), said to the learner.
+    pub notice: Option<String>,
+    /// The author's lesson, when the page has one.
+    lesson: Option<Lesson>,
+    /// The chapters the learner has stepped to the end of, in course
+    /// order (the page keeps them between visits).
+    progress: Vec<&'static str>,
+    /// The statement panel: its race and the learner's place in it.
+    pub races: Races,
+    /// The link the session began from named a place in the statement
+    /// panel (`&stmt=timeline.7`): the page opens there, not at its top.
+    pub linked_statement: bool,
+    /// The invariants panel: its checks and the census ([`super::verify`]).
+    pub(crate) verify: super::verify::Verify,
+}
+
+impl Session {
+    /// A session on `scenario`, at its start.
+    pub fn new(lang: Lang, chapter: &str, scenario: Scenario) -> Result<Session> {
+        let mut session = Session {
+            lang,
+            stepper: Stepper::new(chapter, scenario, 0)?,
+            guard: Guard::IdOnly,
+            compare_open: false,
+            naive: None,
+            editor_status: None,
+            unknown_chapter: None,
+            notice: None,
+            lesson: None,
+            progress: Vec::new(),
+            races: Races::default(),
+            linked_statement: false,
+            verify: Default::default(),
+        };
+        session.open_compare_for_chapter()?;
+        Ok(session)
+    }
+
+    /// The session a mount begins with. The language: the option, the
+    /// link's, the host element's, the browser's, else English. The
+    /// timeline: a link's scenario, else the link's or the option's
+    /// chapter, else the first chapter (an unknown id is remembered so the
+    /// page can say so). A link's `step` is where the learner stands.
+    pub fn start(start: &Start) -> Result<Session> {
+        let params = start.hash.as_deref().map(link::params).unwrap_or_default();
+        let param = |name| link::param(&params, name);
+        let lang = [
+            start.lang.as_deref(),
+            param("lang"),
+            start.host_lang.as_deref(),
+            start.browser_lang.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(Lang::from_tag)
+        .unwrap_or(Lang::En);
+        let shared = param("scenario").map(|encoded| link::decode(encoded, lang));
+        let mut refused = None;
+        let mut notice = None;
+        let lesson = start.lesson.as_ref().and_then(|source| {
+            Lesson::read(source)
+                .map_err(|err| {
+                    let why = match &source.scenario {
+                        Err(fetching) => fetching.clone(),
+                        Ok(_) => error_text(lang, &err),
+                    };
+                    notice = Some(lang.fill("lesson.error", &[("message", why)]));
+                })
+                .ok()
+        });
+        let wanted = param("chapter").or(start.chapter.as_deref());
+        let (chapter, scenario) = match (shared, &lesson) {
+            (Some(Ok(scenario)), _) => (SANDBOX.to_owned(), scenario),
+            (None, Some(lesson)) if wanted.is_none_or(|id| id == LESSON) => {
+                (LESSON.to_owned(), lesson.scenario.clone())
+            }
+            (other, _) => {
+                if let Some(Err(message)) = other {
+                    refused = Some(lang.fill("hash.error", &[("message", message)]));
+                }
+                let found = wanted.and_then(chapters::find);
+                let chapter = found.unwrap_or(&CHAPTERS[0]);
+                if let (Some(wanted), None) = (wanted, found) {
+                    let title = lang
+                        .text(&format!("chapter.{}.title", chapter.id))
+                        .to_owned();
+                    let values = [("wanted", wanted.to_owned()), ("title", title)];
+                    notice = notice.or(Some(lang.fill("chapter.unknown", &values)));
+                }
+                (chapter.id.to_owned(), Scenario::parse(chapter.scenario())?)
+            }
+        };
+        let position = param("step").and_then(|step| step.parse::<usize>().ok());
+        let mut session = Session::new(lang, &chapter, scenario)?;
+        session.stepper.seek(position.unwrap_or(0));
+        session.editor_status = refused.map(|text| Status {
+            kind: Said::Refused,
+            text,
+        });
+        session.unknown_chapter = wanted
+            .filter(|id| *id != LESSON && chapters::find(id).is_none())
+            .map(str::to_owned);
+        session.notice = notice;
+        session.lesson = lesson;
+        if let Some((race, position)) = param("stmt").and_then(link::read_statement_place) {
+            for change in [Move::Race(race), Move::Open(true), Move::Seek(position)] {
+                session.statements(change)?;
+            }
+            session.linked_statement = true;
+        }
+        Ok(session)
+    }
+
+    /// The author's lesson, if the page has one.
+    pub fn lesson(&self) -> Option<&Lesson> {
+        self.lesson.as_ref()
+    }
+
+    /// A chapter's title: the lesson's own, a chapter's, or the sandbox's.
+    pub fn title_of(&self, chapter: &str) -> String {
+        match (chapter, &self.lesson) {
+            (LESSON, Some(lesson)) => lesson.title(self.lang),
+            _ => self
+                .lang
+                .text(&format!("chapter.{chapter}.title"))
+                .to_owned(),
+        }
+    }
+
+    /// The chapters finished so far, in course order.
+    pub fn progress(&self) -> &[&'static str] {
+        &self.progress
+    }
+
+    /// Restores the chapters finished on an earlier visit; ids that are
+    /// not chapters (an old or a hand-edited store) are left out.
+    pub fn restore_progress<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>) {
+        let finished: Vec<&str> = ids.into_iter().collect();
+        self.progress = CHAPTERS
+            .iter()
+            .map(|chapter| chapter.id)
+            .filter(|id| finished.contains(id))
+            .collect();
+    }
+
+    /// Marks the chapter finished once the learner stands at its end;
+    /// `true` when that is new (the page then saves the progress).
+    pub fn note_progress(&mut self) -> bool {
+        let stepper = &self.stepper;
+        let at_end = stepper.total() > 0 && stepper.position == stepper.total();
+        let Some(chapter) = chapters::find(&stepper.chapter).filter(|_| at_end) else {
+            return false;
+        };
+        if self.progress.contains(&chapter.id) {
+            return false;
+        }
+        let mut finished = std::mem::take(&mut self.progress);
+        finished.push(chapter.id);
+        self.restore_progress(finished);
+        true
+    }
+
+    /// The naive guard the comparison uses.
+    pub fn guard(&self) -> Guard {
+        self.guard
+    }
+
+    /// Whether the fencing off vs on comparison is open.
+    pub fn compare_open(&self) -> bool {
+        self.compare_open
+    }
+
+    /// The naive replay, while the comparison is open.
+    pub fn naive(&self) -> Option<&NaiveReplay> {
+        self.naive.as_ref()
+    }
+
+    /// Replaces the timeline, keeping the learner's settings; a chapter
+    /// about the comparison opens it.
+    pub fn load(&mut self, chapter: &str, scenario: Scenario, position: usize) -> Result<()> {
+        self.stepper.load(chapter, scenario, position)?;
+        self.naive = None;
+        self.open_compare_for_chapter()
+    }
+
+    /// Loads a chapter by id. An id that is not a chapter leaves the
+    /// timeline as it is and calls it the learner's own.
+    pub fn load_chapter(&mut self, id: &str) -> Result<()> {
+        if let (LESSON, Some(lesson)) = (id, &self.lesson) {
+            let scenario = lesson.scenario.clone();
+            return self.load(LESSON, scenario, 0);
+        }
+        match chapters::find(id) {
+            Some(chapter) => self.load(id, Scenario::parse(chapter.scenario())?, 0),
+            None => {
+                self.stepper.chapter = SANDBOX.into();
+                Ok(())
+            }
+        }
+    }
+
+    /// Opens or closes the comparison; an open one replays the naive queue.
+    pub fn set_compare_open(&mut self, open: bool) -> Result<()> {
+        self.compare_open = open;
+        self.refresh_panels()
+    }
+
+    /// Picks the naive guard to compare against.
+    pub fn set_guard(&mut self, guard: Guard) -> Result<()> {
+        self.guard = guard;
+        self.naive = None;
+        self.refresh_panels()
+    }
+
+    /// Turns prediction on or off; a question waiting is dropped.
+    pub fn set_predict(&mut self, on: bool) {
+        self.stepper.predict = on;
+        self.stepper.drop_question();
+    }
+
+    /// Moves a boundary slider: the chosen finish's time, or the length of
+    /// the lease it presents. The timeline becomes the learner's own.
+    pub fn drag(&mut self, knob: Knob, value: u64) -> Result<()> {
+        let forked = match knob {
+            Knob::Finish => {
+                self.stepper.move_finish(value)?;
+                "boundary.forked"
+            }
+            Knob::Lease => {
+                self.stepper.set_lease(value)?;
+                "lease.forked"
+            }
+        };
+        self.naive = None;
+        self.editor_status = Some(Status {
+            kind: Said::Done,
+            text: self.lang.text(forked).to_owned(),
+        });
+        self.refresh_panels()
+    }
+
+    /// Stalls, crashes or restarts `worker` from the learner's place on
+    /// (see [`twist`]); the timeline becomes the learner's own. A worker
+    /// that is not an actor changes nothing.
+    pub fn twist(&mut self, worker: &str, twist: Twist) -> Result<()> {
+        let stepper = &self.stepper;
+        if !twist::actors(&stepper.scenario).contains(&worker) {
+            return Ok(());
+        }
+        let now = stepper.frame().map_or(0, |frame| frame.result.at);
+        let twisted = twist::apply(&stepper.scenario, stepper.position, now, worker, twist);
+        let position = stepper.position;
+        self.stepper.rewrite(twisted, position)?;
+        self.naive = None;
+        self.editor_status = Some(Status {
+            kind: Said::Done,
+            text: self.lang.text("twist.forked").to_owned(),
+        });
+        self.refresh_panels()
+    }
+
+    /// Applies the editor's text as the new timeline, or says why not and
+    /// changes nothing.
+    pub fn apply_editor(&mut self, text: &str) -> Result<()> {
+        let parsed = Scenario::parse(text)
+            .and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario));
+        match parsed {
+            Ok(scenario) => {
+                let count = scenario.events.len();
+                self.load(SANDBOX, scenario, 0)?;
+                let text = self
+                    .lang
+                    .fill("editor.applied", &[("events", count.to_string())]);
+                self.editor_status = Some(Status {
+                    kind: Said::Done,
+                    text,
+                });
+            }
+            Err(err) => self.refuse_edit(&err),
+        }
+        Ok(())
+    }
+
+    /// Appends a template job or event (`job`, `claim`, `finish`, `send`)
+    /// to the editor's JSON and returns the new text; nothing is applied
+    /// until the learner presses Apply. Text that is not JSON is left alone
+    /// and the refusal is said.
+    pub fn add_to_editor(&mut self, text: &str, what: &str) -> Option<String> {
+        let mut document: serde_json::Value = match serde_json::from_str(text) {
+            Ok(document) => document,
+            Err(err) => {
+                self.refuse_edit(&Error::Scenario {
+                    path: "(document)".into(),
+                    problem: Problem::Syntax(err.to_string()),
+                });
+                return None;
+            }
+        };
+        let last_at = self.stepper.scenario.events.last().map_or(0, |e| e.at);
+        let (list, item) = match what {
+            "job" => (
+                "jobs",
+                serde_json::json!({"id": "snack-new", "qty": 1, "deadline": 5000}),
+            ),
+            "claim" => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "claim", "lease_ms": 1000}),
+            ),
+            "send" => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "send"}),
+            ),
+            _ => (
+                "events",
+                serde_json::json!({"at": last_at, "worker": "C", "do": "finish"}),
+            ),
+        };
+        if let Some(items) = document
+            .get_mut(list)
+            .and_then(serde_json::Value::as_array_mut)
+        {
+            items.push(item);
+        }
+        self.editor_status = Some(Status {
+            kind: Said::Pending,
+            text: self.lang.text("editor.pending").to_owned(),
+        });
+        serde_json::to_string_pretty(&document).ok()
+    }
+
+    /// The address of what is on screen (see [`link::compose`]).
+    pub fn link(&self, with_step: bool) -> String {
+        let place = link::Place {
+            step: self.stepper.position,
+            statements: self
+                .races
+                .open
+                .then_some((self.races.race, self.races.position)),
+        };
+        link::compose(
+            &self.stepper.chapter,
+            &self.stepper.scenario,
+            self.lang,
+            with_step.then_some(place),
+        )
+    }
+
+    /// A move in the statement panel, on the timeline on screen.
+    pub fn statements(&mut self, change: Move) -> Result<()> {
+        self.races.apply(change, &self.stepper.scenario)
+    }
+
+    fn refuse_edit(&mut self, err: &Error) {
+        let text = self
+            .lang
+            .fill("editor.error", &[("message", error_text(self.lang, err))]);
+        self.editor_status = Some(Status {
+            kind: Said::Refused,
+            text,
+        });
+    }
+
+    fn open_compare_for_chapter(&mut self) -> Result<()> {
+        if chapters::find(&self.stepper.chapter).is_some_and(|chapter| chapter.compare) {
+            self.compare_open = true;
+        }
+        if self.stepper.chapter == races::CHAPTER {
+            self.races.apply(Move::Open(true), &self.stepper.scenario)?;
+        }
+        self.open_verify_for_chapter();
+        self.refresh_panels()
+    }
+
+    /// Brings what follows the timeline up to date: the invariants'
+    /// checks, the statement panel's timeline race, and the naive replay
+    /// when the comparison is open and has none.
+    pub(crate) fn refresh_panels(&mut self) -> Result<()> {
+        self.refresh_checks()?;
+        self.races.apply(Move::Follow, &self.stepper.scenario)?;
+        if self.compare_open && self.naive.is_none() {
+            self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,447 @@
+//! Where the learner is in a timeline, and the moves they can make: step,
+//! back, jump, predict a verdict, drag a finish across the boundary, change
+//! the length of the lease that finish depends on.
+//!
+//! Plain state, no browser: the page keeps one `Stepper` and draws it, and
+//! native tests drive it directly. Every position is a frame the core
+//! computed ([`Timeline`]), so moving back is exact.
+
+use crate::timeline::{Frame, Timeline};
+use leasefence::error::Result;
+use leasefence::fence::{Condition, Conditions};
+use leasefence::model::MAX_INT;
+use leasefence::replay::Outcome;
+use leasefence::scenario::{Action, Scenario};
+
+/// The chapter id of a timeline the learner made or changed.
+pub const SANDBOX: &str = "sandbox";
+
+/// What a step forward did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stepped {
+    /// The next event was applied.
+    Moved,
+    /// Every event was already applied.
+    AtEnd,
+    /// The next event is a finish or a claim and the learner predicts first.
+    AskFirst,
+    /// A prediction is still awaited; nothing moved.
+    Waiting,
+}
+
+/// What a prediction asks about the next event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// Will the queue accept this finish?
+    Finish,
+    /// Will this claim get a job?
+    Claim,
+    /// Which condition did the refused finish just shown fail? Asked after
+    /// a refused finish that presented a stamp.
+    Field,
+}
+
+/// The outcome of the learner's last prediction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guessed {
+    /// What was asked.
+    pub question: Question,
+    /// Whether it happened: the finish was accepted, the claim got a job.
+    pub happened: bool,
+    /// Whether the learner said so.
+    pub right: bool,
+}
+
+/// The learner's answer to "which condition did the refused finish fail?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldGuess {
+    /// The condition the learner picked, by its field.
+    pub picked: Condition,
+    /// Every condition the finish failed (R4: one `WHERE` clause checks
+    /// them together, so any of them is a right answer).
+    pub failed: Conditions,
+}
+
+impl FieldGuess {
+    /// Whether the learner picked a condition the finish failed.
+    pub fn right(&self) -> bool {
+        self.failed.contains(self.picked)
+    }
+}
+
+/// What the learner is asked, or was last told, at their place. One value
+/// rather than a flag per question, so no feedback outlives its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Prompt {
+    /// Nothing asked or answered here.
+    #[default]
+    Idle,
+    /// A prediction about the next event awaits; the event is not applied.
+    Predicting(Question),
+    /// The prediction was answered and its event applied.
+    Guessed(Guessed),
+    /// The prediction was answered, its finish refused with a stamp, and
+    /// "which condition did it fail?" awaits.
+    AskingField(Guessed),
+    /// That question was answered.
+    AnsweredField(FieldGuess),
+}
+
+/// A timeline and the learner's place in it.
+#[derive(Debug, Clone)]
+pub struct Stepper {
+    /// The chapter id, or [`SANDBOX`].
+    pub chapter: String,
+    /// The scenario on screen.
+    pub scenario: Scenario,
+    /// Its frames.
+    pub timeline: Timeline,
+    /// How many events are applied.
+    pub position: usize,
+    /// Whether each finish and claim is predicted before it is shown.
+    pub predict: bool,
+    /// What is asked or told at this place (see [`Stepper::prompt`]).
+    prompt: Prompt,
+    /// Predictions right, and made.
+    pub score: (usize, usize),
+    /// The finish the boundary slider moves (see [`Stepper::new`]).
+    pub boundary_event: Option<usize>,
+    /// The sliders' ranges, fixed when a timeline is loaded so that a knob
+    /// does not move under the learner's finger while they drag it.
+    pub ranges: Ranges,
+    /// The chapter a slider-changed timeline started from, so the page can
+    /// still say what it was about.
+    pub forked_from: Option<String>,
+}
+
+/// The claim a boundary finish presents, as the lease slider shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease {
+    /// The claim's event index.
+    pub event: usize,
+    /// When it was made.
+    pub at: u64,
+    /// The lease it asked for.
+    pub lease_ms: u64,
+    /// Where the lease ends: `at + lease_ms`, or the job's deadline if
+    /// that comes first (R9).
+    pub lease_until: u64,
+}
+
+/// How far the finish and the lease sliders reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ranges {
+    /// The latest time the finish may be moved to, in ms.
+    pub finish_max: u64,
+    /// The longest lease the claim may be given, in ms.
+    pub lease_max: u64,
+}
+
+impl Stepper {
+    /// A stepper at `position` of `scenario`. The boundary finish is the
+    /// one the lesson is about: the last finish refused although its
+    /// worker held a claim (a stale stamp), else the last finish made with
+    /// a claim, else the last finish.
+    pub fn new(chapter: impl Into<String>, scenario: Scenario, position: usize) -> Result<Stepper> {
+        let timeline = Timeline::build(scenario.clone())?;
+        let mut stepper = Stepper {
+            chapter: chapter.into(),
+            position: position.min(scenario.events.len()),
+            boundary_event: lesson_finish(&timeline),
+            scenario,
+            timeline,
+            predict: false,
+            prompt: Prompt::Idle,
+            score: (0, 0),
+            ranges: Ranges {
+                finish_max: 0,
+                lease_max: 0,
+            },
+            forked_from: None,
+        };
+        stepper.ranges = stepper.measure_ranges();
+        Ok(stepper)
+    }
+
+    /// Ranges with room on both sides of the lesson: the finish up to half
+    /// a second past the last event or lease end; a lease up to twice the
+    /// time from its claim to the last event (or twice itself).
+    fn measure_ranges(&self) -> Ranges {
+        let last_at = self.scenario.events.last().map_or(0, |event| event.at);
+        let lease_ends =
+            self.timeline
+                .frames
+                .iter()
+                .filter_map(|frame| match &frame.result.outcome {
+                    Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+                    _ => None,
+                });
+        let lease_max = self.lease().map(|lease| {
+            last_at
+                .saturating_sub(lease.at)
+                .max(lease.lease_ms)
+                .saturating_mul(2)
+        });
+        Ranges {
+            finish_max: lease_ends
+                .max()
+                .unwrap_or(0)
+                .max(last_at)
+                .saturating_add(500)
+                .min(MAX_INT),
+            lease_max: lease_max.unwrap_or(0).clamp(10, MAX_INT),
+        }
+    }
+
+    /// Loads the learner's change of this timeline, keeping the boundary
+    /// finish and the sliders' ranges (the fresh stepper's own choice of
+    /// both, made for a new timeline, is replaced on purpose).
+    fn fork(&mut self, scenario: Scenario, boundary: usize) -> Result<()> {
+        let ranges = self.ranges;
+        self.rewrite(scenario, boundary + 1)?;
+        self.boundary_event = Some(boundary);
+        self.ranges = ranges;
+        Ok(())
+    }
+
+    /// Replaces the timeline with the learner's rewrite of it, standing at
+    /// `position`; the timeline is now the learner's own ([`SANDBOX`]) and
+    /// remembers which chapter it came from.
+    pub fn rewrite(&mut self, scenario: Scenario, position: usize) -> Result<()> {
+        let from = match self.chapter.as_str() {
+            SANDBOX => self.forked_from.take(),
+            chapter => Some(chapter.to_owned()),
+        };
+        self.load(SANDBOX, scenario, position)?;
+        self.forked_from = from;
+        Ok(())
+    }
+
+    /// Replaces the timeline, keeping the learner's settings.
+    pub fn load(
+        &mut self,
+        chapter: impl Into<String>,
+        scenario: Scenario,
+        position: usize,
+    ) -> Result<()> {
+        let fresh = Stepper::new(chapter, scenario, position)?;
+        *self = Stepper {
+            predict: self.predict,
+            score: self.score,
+            ..fresh
+        };
+        Ok(())
+    }
+
+    /// How many events the timeline has.
+    pub fn total(&self) -> usize {
+        self.scenario.events.len()
+    }
+
+    /// The frame of the last applied event.
+    pub fn frame(&self) -> Option<&Frame> {
+        self.position
+            .checked_sub(1)
+            .and_then(|i| self.timeline.frames.get(i))
+    }
+
+    /// What is asked or told at the learner's place.
+    pub fn prompt(&self) -> Prompt {
+        self.prompt
+    }
+
+    /// Drops an open question (prediction was turned off); a prediction
+    /// already answered and scored keeps its feedback.
+    pub fn drop_question(&mut self) {
+        self.prompt = match self.prompt {
+            Prompt::Predicting(_) => Prompt::Idle,
+            Prompt::AskingField(guessed) => Prompt::Guessed(guessed),
+            told => told,
+        };
+    }
+
+    /// One event forward, or a question first when predicting a finish or
+    /// a claim.
+    pub fn step(&mut self) -> Stepped {
+        if self.question().is_some() {
+            return Stepped::Waiting;
+        }
+        if self.position >= self.total() {
+            return Stepped::AtEnd;
+        }
+        if let Some(question) = self.question_at(self.position).filter(|_| self.predict) {
+            self.prompt = Prompt::Predicting(question);
+            return Stepped::AskFirst;
+        }
+        self.position += 1;
+        self.prompt = Prompt::Idle;
+        Stepped::Moved
+    }
+
+    /// What a prediction would ask about event `index`, if anything.
+    pub fn question_at(&self, index: usize) -> Option<Question> {
+        match self.scenario.events.get(index)?.action {
+            Action::Finish => Some(Question::Finish),
+            Action::Claim { .. } => Some(Question::Claim),
+            _ => None,
+        }
+    }
+
+    /// The question awaiting an answer.
+    pub fn question(&self) -> Option<Question> {
+        match self.prompt {
+            Prompt::Predicting(question) => Some(question),
+            Prompt::AskingField(_) => Some(Question::Field),
+            _ => None,
+        }
+    }
+
+    /// Whether a question lies at or after the learner's place, or the
+    /// field question is open: while predicting, anything that tells how
+    /// those events end (or why the last one was refused) would give the
+    /// answers away.
+    pub fn answers_ahead(&self) -> bool {
+        matches!(self.prompt, Prompt::AskingField(_))
+            || self.predict && (self.position..self.total()).any(|i| self.question_at(i).is_some())
+    }
+
+    /// Answers the awaited prediction ("yes": accepted, or gets a job) and
+    /// reveals the event. A refused finish that presented a stamp then asks
+    /// which condition it failed. `None` when no prediction was open.
+    pub fn guess(&mut self, yes: bool) -> Option<Guessed> {
+        let Prompt::Predicting(question) = self.prompt else {
+            return None;
+        };
+        self.position += 1;
+        let happened = match self.frame().map(|frame| &frame.result.outcome) {
+            Some(Outcome::Finished(finish)) => finish.accepted(),
+            Some(Outcome::Claimed { claim }) => claim.is_some(),
+            _ => false,
+        };
+        let guessed = Guessed {
+            question,
+            happened,
+            right: yes == happened,
+        };
+        self.score = (self.score.0 + usize::from(guessed.right), self.score.1 + 1);
+        self.prompt = if self.failed_conditions().is_empty() {
+            Prompt::Guessed(guessed)
+        } else {
+            Prompt::AskingField(guessed)
+        };
+        Some(guessed)
+    }
+
+    /// The conditions the last applied event failed, when it is a finish
+    /// refused on its stamp or its time (empty otherwise, and for a finish
+    /// by an actor that presented no stamp).
+    pub fn failed_conditions(&self) -> Conditions {
+        match self.frame().map(|frame| &frame.result.outcome) {
+            Some(Outcome::Finished(finish)) => finish.verdict.failed(),
+            _ => Conditions::default(),
+        }
+    }
+
+    /// Answers "which condition did it fail?" with a field of the
+    /// stamp-beside-row table, and scores it. `None` when that question was
+    /// not open or `field` names no condition.
+    pub fn answer_field(&mut self, field: &str) -> Option<FieldGuess> {
+        let Prompt::AskingField(_) = self.prompt else {
+            return None;
+        };
+        let answer = FieldGuess {
+            picked: Condition::parse(field)?,
+            failed: self.failed_conditions(),
+        };
+        self.score = (self.score.0 + usize::from(answer.right()), self.score.1 + 1);
+        self.prompt = Prompt::AnsweredField(answer);
+        Some(answer)
+    }
+
+    /// Goes to `position` (clamped), dropping any open question.
+    pub fn seek(&mut self, position: usize) {
+        self.position = position.min(self.total());
+        self.prompt = Prompt::Idle;
+    }
+
+    /// One event back.
+    pub fn back(&mut self) {
+        self.seek(self.position.saturating_sub(1));
+    }
+
+    /// Moves the boundary finish to `at`, re-sorting it among the events
+    /// by time, and stands just after it: the learner sees its verdict. The
+    /// timeline is now the learner's own ([`SANDBOX`]).
+    pub fn move_finish(&mut self, at: u64) -> Result<()> {
+        let Some(index) = self.boundary_event else {
+            return Ok(());
+        };
+        let mut scenario = self.scenario.clone();
+        let mut event = scenario.events.remove(index);
+        event.at = at;
+        let new_index = scenario.events.partition_point(|other| other.at <= at);
+        scenario.events.insert(new_index, event);
+        self.fork(scenario, new_index)
+    }
+
+    /// The claim whose stamp the boundary finish presents: the last claim
+    /// its worker received before it. `None` when that worker got none.
+    pub fn lease(&self) -> Option<Lease> {
+        let finish = self.boundary_event?;
+        let worker = &self.scenario.events.get(finish)?.worker;
+        (0..finish).rev().find_map(|index| {
+            let event = &self.scenario.events[index];
+            let outcome = &self.timeline.frames.get(index)?.result.outcome;
+            match (&event.action, outcome) {
+                (Action::Claim { lease_ms }, Outcome::Claimed { claim: Some(claim) })
+                    if event.worker == *worker =>
+                {
+                    Some(Lease {
+                        event: index,
+                        at: event.at,
+                        lease_ms: *lease_ms,
+                        lease_until: claim.lease_until,
+                    })
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// Gives the [`lease`](Self::lease) claim a lease of `lease_ms` and
+    /// stands just after the boundary finish: the learner sees whether a
+    /// longer lease would have saved it (and what else it changes: a
+    /// reclaim that now finds nothing). The timeline is now the learner's
+    /// own ([`SANDBOX`]).
+    pub fn set_lease(&mut self, lease_ms: u64) -> Result<()> {
+        let (Some(lease), Some(finish)) = (self.lease(), self.boundary_event) else {
+            return Ok(());
+        };
+        leasefence::model::check_int("lease_ms", lease_ms, 1)?;
+        let mut scenario = self.scenario.clone();
+        if let Action::Claim { lease_ms: asked } = &mut scenario.events[lease.event].action {
+            *asked = lease_ms;
+        }
+        self.fork(scenario, finish)
+    }
+}
+
+/// The finish a timeline's lesson turns on (see [`Stepper::new`]).
+fn lesson_finish(timeline: &Timeline) -> Option<usize> {
+    let finishes = || {
+        timeline
+            .frames
+            .iter()
+            .enumerate()
+            .filter_map(|(index, frame)| match &frame.result.outcome {
+                Outcome::Finished(finish) => Some((index, finish)),
+                _ => None,
+            })
+    };
+    let with_claim = |finish: &&leasefence::Finish| finish.verdict != leasefence::Verdict::NoClaim;
+    finishes()
+        .rfind(|(_, finish)| with_claim(finish) && !finish.accepted())
+        .or_else(|| finishes().rfind(|(_, finish)| with_claim(finish)))
+        .or_else(|| finishes().next_back())
+        .map(|(index, _)| index)
+}

@@ -1,0 +1,182 @@
+//! What a learner can do to a worker on the lanes, from where they stand:
+//! stall it, crash it, or restart it under the same name. Each is a
+//! rewrite of the scenario's future (the events not yet applied), so the
+//! result is an ordinary timeline: replayed by the same core, shared by the
+//! same links, and the past stays exactly as it was.
+
+use leasefence::scenario::{Action, Event, Scenario};
+
+/// How long a stall lasts: as long as the canonical lease, so a stalled
+/// worker usually comes back to find its lease over.
+pub const STALL_MS: u64 = 1000;
+
+/// A change to one worker's future.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Twist {
+    /// Its remaining events happen [`STALL_MS`] later.
+    Stall,
+    /// It dies now: its remaining events never happen (its lease stays in
+    /// the table until it ends, as a real crash leaves it).
+    Crash,
+    /// A new process starts now under the same owner name and claims; the
+    /// old one still wakes up later with its old claim.
+    Restart,
+}
+
+impl Twist {
+    /// The twist a page names (`stall`, `crash`, `restart`).
+    pub fn from_name(name: &str) -> Option<Twist> {
+        match name {
+            "stall" => Some(Twist::Stall),
+            "crash" => Some(Twist::Crash),
+            "restart" => Some(Twist::Restart),
+            _ => None,
+        }
+    }
+}
+
+/// The workers a learner can twist: every actor that claims, in order of
+/// first appearance.
+pub fn actors(scenario: &Scenario) -> Vec<&str> {
+    let mut actors: Vec<&str> = Vec::new();
+    for event in &scenario.events {
+        let claims = matches!(event.action, Action::Claim { .. });
+        if claims && !actors.contains(&event.worker.as_str()) {
+            actors.push(&event.worker);
+        }
+    }
+    actors
+}
+
+/// The name a restarted `worker` runs under: `A-restarted`, then
+/// `A-restarted-2`, ... (the first that is not an actor yet).
+pub fn restarted_name(scenario: &Scenario, worker: &str) -> String {
+    let taken = |name: &str| scenario.events.iter().any(|event| event.worker == name);
+    let first = format!("{worker}-restarted");
+    if !taken(&first) {
+        return first;
+    }
+    (2..)
+        .map(|n| format!("{first}-{n}"))
+        .find(|name| !taken(name))
+        .unwrap_or(first)
+}
+
+/// `scenario` with `twist` applied to `worker` at `position` (the events
+/// before it are kept as they are); `now` is the time of the last applied
+/// event.
+pub fn apply(
+    scenario: &Scenario,
+    position: usize,
+    now: u64,
+    worker: &str,
+    twist: Twist,
+) -> Scenario {
+    let mut twisted = scenario.clone();
+    let position = position.min(twisted.events.len());
+    let future = twisted.events.split_off(position);
+    let mine = |event: &Event| event.worker == worker;
+    match twist {
+        Twist::Crash => twisted
+            .events
+            .extend(future.into_iter().filter(|e| !mine(e))),
+        Twist::Stall => {
+            let (moved, kept): (Vec<Event>, Vec<Event>) = future.into_iter().partition(mine);
+            twisted.events.extend(kept);
+            // Each moved event goes after every event of its new time, so
+            // time keeps its order (as a dragged finish does).
+            for mut event in moved {
+                event.at = event.at.saturating_add(STALL_MS);
+                let at = event.at;
+                let index = position + twisted.events[position..].partition_point(|e| e.at <= at);
+                twisted.events.insert(index, event);
+            }
+        }
+        Twist::Restart => {
+            // From the worker's last claim so far: the name it claims under
+            // (a restarted run's is its original's) and the lease it asks.
+            let last_claim = twisted
+                .events
+                .iter()
+                .rev()
+                .find_map(|event| match event.action {
+                    Action::Claim { lease_ms } if mine(event) => {
+                        Some((event.claim_owner(), lease_ms))
+                    }
+                    _ => None,
+                });
+            let (owner, lease_ms) = last_claim.unwrap_or((worker, 1000));
+            let owner = owner.to_owned();
+            twisted.events.push(Event {
+                at: now,
+                worker: restarted_name(scenario, worker),
+                owner: Some(owner),
+                action: Action::Claim { lease_ms },
+            });
+            twisted.events.extend(future);
+        }
+    }
+    twisted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playground::CHAPTERS;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn canonical() -> Scenario {
+        Scenario::parse(CHAPTERS[0].scenario()).expect("parses")
+    }
+
+    fn shape(scenario: &Scenario) -> Vec<(u64, &str, &str)> {
+        let events = scenario.events.iter();
+        events
+            .map(|e| (e.at, e.worker.as_str(), e.action.name()))
+            .collect()
+    }
+
+    #[test]
+    fn a_crash_removes_only_the_workers_future() {
+        let crashed = apply(&canonical(), 1, 0, "A", Twist::Crash);
+        check(
+            shape(&crashed),
+            vec![(0, "A", "claim"), (1000, "B", "claim")],
+        );
+    }
+
+    #[test]
+    fn a_stall_moves_the_workers_future_later_and_keeps_time_in_order() {
+        let stalled = apply(&canonical(), 1, 0, "A", Twist::Stall);
+        let expected = vec![
+            (0, "A", "claim"),
+            (1000, "B", "claim"),
+            (2001, "A", "finish"),
+        ];
+        check(shape(&stalled), expected);
+        assert!(
+            Scenario::parse(&stalled.to_json()).is_ok(),
+            "still a valid scenario"
+        );
+    }
+
+    #[test]
+    fn a_restart_claims_now_under_the_same_owner_name() {
+        let restarted = apply(&canonical(), 1, 0, "A", Twist::Restart);
+        let claim = &restarted.events[1];
+        assert_eq!(
+            (claim.at, claim.worker.as_str(), claim.claim_owner()),
+            (0, "A-restarted", "A")
+        );
+        let again = apply(&restarted, 2, 0, "A", Twist::Restart);
+        assert_eq!(
+            again.events[2].worker, "A-restarted-2",
+            "a fresh name each time"
+        );
+    }
+
+    fn check<T: PartialEq + std::fmt::Debug>(current: T, expected: T) {
+        assert_eq!(current, expected, "expected (right) vs current (left)");
+    }
+}

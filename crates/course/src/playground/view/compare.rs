@@ -1,0 +1,121 @@
+//! Fencing off vs on: every finish of the timeline, as the fenced queue and
+//! a naive one (id only, or id + owner) took it, and where the naive one
+//! did harm.
+
+use super::invariants::variant_name;
+use crate::playground::explain::cell;
+use crate::playground::session::Session;
+use crate::unfenced::NaiveFinish;
+use crate::variants::Variant;
+use leasefence::model::JobRow;
+use leasefence::replay::Outcome;
+use serde::Serialize;
+
+/// The comparison panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CompareView {
+    /// The naive guard's statement.
+    pub guard_sql: &'static str,
+    /// The naive guard's name, for the column header.
+    pub guard_name: String,
+    /// One row per finish.
+    pub rows: Vec<CompareRow>,
+    /// Whether any shown finish did harm.
+    pub harm: bool,
+    /// The conclusion so far, in words.
+    pub note: String,
+}
+
+/// One finish on both queues.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CompareRow {
+    /// `1001 ms · A`.
+    pub event: String,
+    /// The fenced verdict and the row after it (or "not yet").
+    pub fenced: String,
+    /// The naive verdict and the row after it (or "not yet").
+    pub naive: String,
+    /// Whether the naive queue did harm here: it accepted a finish the
+    /// fenced queue refused, and its row now differs from the fenced one.
+    /// Accepting a finish on a row that was already `done` changes nothing
+    /// and is no harm.
+    pub harm: bool,
+}
+
+/// The comparison at the learner's place; `None` while it is closed.
+pub fn view(session: &Session) -> Option<CompareView> {
+    let lang = session.lang;
+    let t = |key: &str| lang.text(key).to_owned();
+    let stepper = &session.stepper;
+    let naive = session.naive().filter(|_| session.compare_open())?;
+    let mut rows = Vec::new();
+    for finish in &naive.finishes {
+        let Some(Outcome::Finished(fenced)) = stepper
+            .timeline
+            .frames
+            .get(finish.event)
+            .map(|frame| &frame.result.outcome)
+        else {
+            continue;
+        };
+        let shown = finish.event < stepper.position;
+        let verdict = |accepted: bool, row: Option<&JobRow>| {
+            let said = t(if accepted {
+                "compare.naive_accepts"
+            } else {
+                "compare.naive_rejects"
+            });
+            match row {
+                Some(row) => lang.fill(
+                    "compare.verdict_row",
+                    &[
+                        ("verdict", said),
+                        ("state", row.state.as_str().to_owned()),
+                        ("owner", cell(row, "owner")),
+                        ("token", row.token.to_string()),
+                    ],
+                ),
+                None => said,
+            }
+        };
+        let event = &stepper.scenario.events[finish.event];
+        rows.push(CompareRow {
+            event: format!("{} ms · {}", event.at, event.worker),
+            fenced: if shown {
+                verdict(fenced.accepted(), fenced.current.as_ref())
+            } else {
+                t("timeline.pending")
+            },
+            naive: if shown {
+                verdict(finish.accepted, finish.current.as_ref())
+            } else {
+                t("timeline.pending")
+            },
+            harm: shown && harmed(fenced, finish),
+        });
+    }
+    let harm = rows.iter().any(|row| row.harm);
+    let any_shown = naive
+        .finishes
+        .iter()
+        .any(|finish| finish.event < stepper.position);
+    let note = match (harm, any_shown) {
+        (true, _) => "compare.harm",
+        (false, true) => "compare.same",
+        (false, false) => "compare.not_yet",
+    };
+    let variant = variant_name(lang, Variant::finish(session.guard()));
+    Some(CompareView {
+        guard_sql: session.guard().sql(),
+        guard_name: variant.clone(),
+        rows,
+        harm,
+        note: lang.fill(note, &[("variant", variant)]),
+    })
+}
+
+/// Harm: the naive queue let through what the fence refused, and its row
+/// is not what the fenced row is.
+fn harmed(fenced: &leasefence::Finish, naive: &NaiveFinish) -> bool {
+    naive.accepted && !fenced.accepted() && naive.current != fenced.current
+}

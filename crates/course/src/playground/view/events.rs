@@ -1,0 +1,118 @@
+//! The event list: one line per event, and the result marks that appear as
+//! the learner steps past each one.
+
+use crate::playground::Lang;
+use crate::playground::session::Session;
+use leasefence::scenario::Action;
+use serde::Serialize;
+
+/// One event as the list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventLine {
+    /// `1000 ms`.
+    pub at: String,
+    /// The actor, with the owner name it claims under when that differs.
+    pub who: String,
+    /// The action, in words.
+    pub what: String,
+    /// The lease asked for, the stamp presented, or the job enqueued.
+    pub detail: String,
+}
+
+/// An event's result mark, as it changes while stepping.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventMark {
+    /// The event's index.
+    pub event: usize,
+    /// Its result label (`accepted`, `rejected`, ...) once applied.
+    pub result: Option<&'static str>,
+    /// A symbol and a word, never colour alone; empty before it is applied.
+    pub text: String,
+    /// Whether it is the last applied event.
+    pub current: bool,
+}
+
+/// Every event's line.
+pub fn lines(session: &Session) -> Vec<EventLine> {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    stepper
+        .scenario
+        .events
+        .iter()
+        .enumerate()
+        .map(|(index, event)| {
+            let who = match event.owner.as_ref().filter(|owner| **owner != event.worker) {
+                Some(owner) => lang.fill(
+                    "timeline.owner",
+                    &[("worker", event.worker.clone()), ("owner", owner.clone())],
+                ),
+                None => event.worker.clone(),
+            };
+            let detail = match &event.action {
+                Action::Claim { lease_ms } => format!("lease_ms={lease_ms}"),
+                // The stamp this actor will present, as it holds it then;
+                // not while predicting, when it would tell how the claims
+                // before it end.
+                Action::Finish | Action::Send if stepper.predict => String::new(),
+                Action::Finish | Action::Send => index
+                    .checked_sub(1)
+                    .and_then(|before| stepper.timeline.frames.get(before))
+                    .and_then(|frame| frame.holding.get(&event.worker))
+                    .map(|claim| format!("{} · token={}", claim.id, claim.token))
+                    .unwrap_or_default(),
+                Action::Enqueue(job) => job.id.clone(),
+            };
+            EventLine {
+                at: format!("{} ms", event.at),
+                who,
+                what: lang
+                    .text(&format!("action.{}", event.action.name()))
+                    .to_owned(),
+                detail,
+            }
+        })
+        .collect()
+}
+
+/// The marks that differ from what the list showed at position `drawn`
+/// (every applied one for a fresh list, `None`).
+pub fn marks(session: &Session, drawn: Option<usize>) -> Vec<EventMark> {
+    let stepper = &session.stepper;
+    let (position, total) = (stepper.position, stepper.total());
+    // Only the rows between the old and the new position change, plus the
+    // one that was current before.
+    let range = match drawn {
+        None => 0..position,
+        Some(before) => before.min(position).saturating_sub(1)..before.max(position).min(total),
+    };
+    range
+        .map(|index| {
+            let result = stepper
+                .timeline
+                .frames
+                .get(index)
+                .filter(|_| index < position)
+                .map(|frame| frame.result.outcome.label());
+            EventMark {
+                event: index,
+                result,
+                text: result
+                    .map(|label| mark(session.lang, label))
+                    .unwrap_or_default(),
+                current: index + 1 == position,
+            }
+        })
+        .collect()
+}
+
+/// A result as a symbol and a word.
+fn mark(lang: Lang, label: &str) -> String {
+    let symbol = match label {
+        "accepted" | "applied" => "✓",
+        "rejected" => "✗",
+        "empty" | "duplicate" | "no_claim" => "∅",
+        _ => "•",
+    };
+    format!("{symbol} {}", lang.text(&format!("result.{label}")))
+}

@@ -1,0 +1,506 @@
+//! What the page draws, as plain values computed from a [`Session`].
+//!
+//! The page (`web::page`) turns these into elements and nothing else: it
+//! never looks at SQL text, decides a verdict or a harm, or reads the DOM
+//! to decide what to compute. Everything a learner can see is therefore
+//! testable natively: `tests/view.rs` computes the view of every chapter
+//! at every position.
+//!
+//! Two views, because they change at different rates:
+//!
+//! * [`ScenarioView`]: what depends on the timeline alone (the event list,
+//!   the editor's text, the sliders), drawn when a timeline is loaded;
+//! * [`PositionView`]: what depends on where the learner stands (the
+//!   narration, the lanes, the step card, the table, the receiver, the
+//!   comparison, the announcement), drawn after every move.
+
+mod compare;
+mod events;
+mod invariants;
+mod lanes;
+mod orderings;
+mod sliders;
+mod statements;
+mod step;
+
+pub use compare::{CompareRow, CompareView};
+pub use events::{EventLine, EventMark};
+pub use invariants::{INVARIANTS, InvariantRow, Light, VerifyView};
+pub use lanes::{Anchor, LanesView, Shape};
+pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
+pub use sliders::SliderView;
+pub use statements::{
+    ActorView, LaneRow, LaneView, LineView, NowView, SideView, StatementsView, Verdict,
+    view as statements,
+};
+pub use step::{ChangeView, PointView, StatementView, StepView, Summary, VerdictView};
+
+use crate::playground::explain::{COLUMNS, cell, condition_text, describe, reason_text};
+use crate::playground::lesson::LESSON;
+use crate::playground::session::{Session, Status};
+use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question, SANDBOX};
+use crate::playground::{CHAPTERS, Lang, twist};
+use leasefence::fence::Condition;
+use leasefence::replay::Outcome;
+use serde::Serialize;
+
+/// What depends on the timeline alone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScenarioView {
+    /// The chapter id (or `sandbox`) the chapter picker shows.
+    pub chapter: String,
+    /// The picker's choices, in course order, finished ones marked.
+    pub chapters: Vec<ChapterOption>,
+    /// One line per event, in order.
+    pub events: Vec<EventLine>,
+    /// The scenario as pretty JSON, for the editor.
+    pub editor_text: String,
+    /// What the editor last said.
+    pub editor_status: Option<Status>,
+    /// Whether the fencing off vs on comparison is open.
+    pub compare_open: bool,
+    /// The workers the lanes' tools can stall, crash or restart.
+    pub actors: Vec<String>,
+}
+
+/// What depends on the learner's place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PositionView {
+    /// How many events are applied.
+    pub position: usize,
+    /// How many events there are.
+    pub total: usize,
+    /// "Step n of total".
+    pub position_text: String,
+    /// The chapter's narration (or why it is hidden).
+    pub narration: String,
+    /// The event list's marks that changed since the last drawing.
+    pub marks: Vec<EventMark>,
+    /// The prediction question, its feedback and the score.
+    pub prompt: PromptView,
+    /// The lanes, at the width asked for.
+    pub lanes: LanesView,
+    /// What the last event did; `None` before the first.
+    pub step: Option<StepView>,
+    /// The jobs table after the last event.
+    pub table: Vec<TableRow>,
+    /// The receiver's ledger.
+    pub receiver: ReceiverView,
+    /// The comparison, when open.
+    pub compare: Option<CompareView>,
+    /// What the screen reader hears, when it should hear something.
+    pub announcement: Option<String>,
+    /// What went wrong with what the page was asked to show.
+    pub notice: Option<String>,
+    /// The finish-time slider (its verdict depends on the place: hidden
+    /// while it is still to be predicted).
+    pub finish: SliderView,
+    /// The lease-length slider.
+    pub lease: SliderView,
+    /// The invariants and every ordering, when open.
+    pub verify: Option<VerifyView>,
+}
+
+/// The prediction strip above the lanes.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct PromptView {
+    /// The question awaiting an answer, and its two answers.
+    pub question: Option<Asked>,
+    /// What the last answer was worth.
+    pub feedback: Option<String>,
+    /// Answers right so far, once any was given.
+    pub score: Option<String>,
+    /// At the end of a chapter, the next one.
+    pub next: Option<NextChapter>,
+}
+
+/// A question and its answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Asked {
+    /// The question.
+    pub text: String,
+    /// The answers, as buttons, in order.
+    pub answers: Vec<Answer>,
+}
+
+/// One answer's button.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// The page's action for it: `guess` (yes or no) or `field`.
+    pub action: &'static str,
+    /// What it answers: `accept`, `reject`, or a field's name.
+    pub arg: &'static str,
+    /// What the button says.
+    pub label: String,
+}
+
+/// A choice of the chapter picker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChapterOption {
+    /// The chapter id.
+    pub id: &'static str,
+    /// Its title, marked when the learner has finished it.
+    pub label: String,
+}
+
+/// The way on at the end of a chapter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NextChapter {
+    /// The next chapter's id.
+    pub id: &'static str,
+    /// What the button says.
+    pub label: String,
+}
+
+/// One row of the jobs table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    /// The row's state (`pending`, `leased`, ...), for styling.
+    pub state: &'static str,
+    /// One text per [`COLUMNS`] entry.
+    pub cells: Vec<String>,
+}
+
+/// The receiver's ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ReceiverView {
+    /// `id → qty` per applied job; empty before the first delivery.
+    pub items: Vec<String>,
+    /// Jobs and total qty, when anything was applied.
+    pub total: Option<String>,
+}
+
+/// What depends on the timeline alone; see [`ScenarioView`].
+pub fn scenario(session: &Session) -> ScenarioView {
+    let stepper = &session.stepper;
+    ScenarioView {
+        chapter: stepper.chapter.clone(),
+        chapters: chapter_options(session),
+        events: events::lines(session),
+        editor_text: pretty(&stepper.scenario.to_json()),
+        editor_status: session.editor_status.clone(),
+        compare_open: session.compare_open(),
+        actors: twist::actors(&stepper.scenario)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+    }
+}
+
+/// What depends on the learner's place. `drawn` is the position the event
+/// list was last drawn at (`None` for a fresh list); `lanes_width` the
+/// lanes panel's width in CSS pixels (0 when not yet measured).
+pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> PositionView {
+    let stepper = &session.stepper;
+    let lang = session.lang;
+    let (position, total) = (stepper.position, stepper.total());
+    let counted = [("n", position.to_string()), ("total", total.to_string())];
+    let prompt = prompt(session);
+    let step = step::card(session);
+    let announcement = match (&prompt.question, stepper.frame()) {
+        // Feedback beside a question is the verdict the field question
+        // follows: heard first, as it is read first.
+        (Some(question), _) => Some(match &prompt.feedback {
+            Some(feedback) => format!("{feedback} {}", question.text),
+            None => question.text.clone(),
+        }),
+        _ if drawn == Some(position) => None,
+        (None, Some(frame)) => {
+            let mut said = describe(lang, frame);
+            if let Some(feedback) = &prompt.feedback {
+                said = format!("{feedback} {said}");
+            }
+            // A course point appeared in the step card: say its heading.
+            if let Some(point) = step.as_ref().and_then(|step| step.point.as_ref()) {
+                said = format!("{said} {}", point.title);
+            }
+            Some(said)
+        }
+        (None, None) => Some(lang.text("step.none").to_owned()),
+    };
+    PositionView {
+        position,
+        total,
+        position_text: lang.fill("controls.position", &counted),
+        narration: narration(session),
+        marks: events::marks(session, drawn),
+        prompt,
+        lanes: lanes::draw(stepper, lang, lanes_width),
+        step,
+        table: stepper
+            .timeline
+            .rows_after(position)
+            .iter()
+            .map(|row| TableRow {
+                state: row.state.as_str(),
+                cells: COLUMNS.iter().map(|column| cell(row, column)).collect(),
+            })
+            .collect(),
+        receiver: receiver(session),
+        compare: compare::view(session),
+        announcement,
+        notice: session.notice.clone(),
+        finish: sliders::finish(session),
+        lease: sliders::lease(session),
+        verify: invariants::view(session),
+    }
+}
+
+/// The lanes alone, `width` pixels wide (for a resize).
+pub fn lanes(session: &Session, width: f64) -> LanesView {
+    lanes::draw(&session.stepper, session.lang, width)
+}
+
+/// The chapter's narration. While the learner predicts, it waits until
+/// the last question is answered (it tells how the events end). A timeline
+/// the learner changed is told from its own verdicts, never from the
+/// chapter's old text.
+fn narration(session: &Session) -> String {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    if stepper.answers_ahead() {
+        return lang.text("predict.narration_hidden").to_owned();
+    }
+    // An ordering opened from the invariants panel is not the learner's
+    // change of its chapter: say where it came from and why it was opened.
+    if let Some(opened) = session.opened() {
+        let values = [
+            ("title", session.title_of(&opened.from)),
+            ("variant", invariants::side_name(lang, opened.side)),
+            ("story", story(session)),
+        ];
+        return lang.fill("chapter.opened", &values);
+    }
+    match (&stepper.forked_from, stepper.chapter.as_str()) {
+        (Some(chapter), _) => lang.fill(
+            "chapter.forked",
+            &[
+                ("title", session.title_of(chapter)),
+                ("story", story(session)),
+            ],
+        ),
+        (None, SANDBOX) => lang.fill("chapter.sandbox.story", &[("story", story(session))]),
+        (None, LESSON) => match session.lesson().and_then(|lesson| lesson.narration(lang)) {
+            Some(told) => told.to_owned(),
+            None => story(session),
+        },
+        (None, chapter) => lang.text(&format!("chapter.{chapter}.text")).to_owned(),
+    }
+}
+
+/// The timeline's verdicts in sentences: each finish, accepted or refused
+/// and why, in order.
+fn story(session: &Session) -> String {
+    let lang = session.lang;
+    let told: Vec<String> = session
+        .stepper
+        .timeline
+        .frames
+        .iter()
+        .filter_map(|frame| {
+            let Outcome::Finished(finish) = &frame.result.outcome else {
+                return None;
+            };
+            let mut values = vec![
+                ("worker", frame.result.worker.clone()),
+                ("at", frame.result.at.to_string()),
+            ];
+            let key = if finish.accepted() {
+                "story.accepted"
+            } else {
+                values.push(("reason", reason_text(lang, finish, frame.result.at)));
+                "story.refused"
+            };
+            Some(lang.fill(key, &values))
+        })
+        .collect();
+    if told.is_empty() {
+        return lang.text("story.no_finish").to_owned();
+    }
+    told.join(" ")
+}
+
+fn prompt(session: &Session) -> PromptView {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let question = stepper.question().map(|question| {
+        let (key, event) = match question {
+            Question::Finish => ("predict.question", stepper.position),
+            Question::Claim => ("predict.claim_question", stepper.position),
+            // About the finish just shown.
+            Question::Field => ("predict.field_question", stepper.position - 1),
+        };
+        let event = &stepper.scenario.events[event];
+        let values = [
+            ("worker", event.worker.clone()),
+            ("at", event.at.to_string()),
+        ];
+        let answers = match question {
+            Question::Field => Condition::ALL
+                .iter()
+                .map(|condition| Answer {
+                    action: "field",
+                    arg: condition.field(),
+                    label: condition.field().to_owned(),
+                })
+                .collect(),
+            _ => [(true, "accept"), (false, "reject")]
+                .map(|(yes, arg)| Answer {
+                    action: "guess",
+                    arg,
+                    label: answer(lang, question == Question::Finish, yes),
+                })
+                .to_vec(),
+        };
+        Asked {
+            text: lang.fill(key, &values),
+            answers,
+        }
+    });
+    // The verdict's feedback stays beside the field question it leads to.
+    let feedback = match stepper.prompt() {
+        Prompt::Idle | Prompt::Predicting(_) => None,
+        Prompt::Guessed(guessed) | Prompt::AskingField(guessed) => Some(feedback(lang, guessed)),
+        Prompt::AnsweredField(answer) => field_feedback(session, answer),
+    };
+    let (right, made) = stepper.score;
+    let score = (stepper.predict && made > 0).then(|| {
+        lang.fill(
+            "predict.score",
+            &[("right", right.to_string()), ("total", made.to_string())],
+        )
+    });
+    PromptView {
+        question,
+        feedback,
+        score,
+        next: next_chapter(session),
+    }
+}
+
+/// What the page says after "which condition did it fail?": whether the
+/// picked condition failed (with the stamp's value beside the row's), then
+/// every condition that failed, since one `WHERE` clause checks them all
+/// at once (R4).
+fn field_feedback(session: &Session, answer: FieldGuess) -> Option<String> {
+    let lang = session.lang;
+    let frame = session.stepper.frame()?;
+    let Outcome::Finished(finish) = &frame.result.outcome else {
+        return None;
+    };
+    let picked = ("picked", answer.picked.field().to_owned());
+    let verdict = if answer.right() {
+        let reason = condition_text(lang, answer.picked, finish, frame.result.at);
+        lang.fill("predict.field_right", &[picked, ("reason", reason)])
+    } else {
+        lang.fill("predict.field_wrong", &[picked])
+    };
+    let fields: Vec<&str> = answer.failed.iter().map(Condition::field).collect();
+    let all = lang.fill(
+        "predict.field_all",
+        &[
+            ("n", answer.failed.len().to_string()),
+            ("fields", fields.join(", ")),
+        ],
+    );
+    Some(format!("{verdict} {all}"))
+}
+
+/// The picker's choices: the author's lesson (if any), every chapter in
+/// course order, then the sandbox.
+pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
+    let lang = session.lang;
+    let lesson = session.lesson().map(|_| LESSON);
+    let ids = lesson
+        .into_iter()
+        .chain(CHAPTERS.iter().map(|chapter| chapter.id));
+    ids.chain([SANDBOX])
+        .map(|id| {
+            let title = session.title_of(id);
+            let label = if session.progress().contains(&id) {
+                lang.fill("chapter.done", &[("title", title)])
+            } else {
+                title
+            };
+            ChapterOption { id, label }
+        })
+        .collect()
+}
+
+/// At the end of a chapter (not while a question waits), the next one.
+fn next_chapter(session: &Session) -> Option<NextChapter> {
+    let stepper = &session.stepper;
+    if stepper.position < stepper.total() || stepper.question().is_some() {
+        return None;
+    }
+    let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter)?;
+    let next = CHAPTERS.get(index + 1)?;
+    let title = session
+        .lang
+        .text(&format!("chapter.{}.title", next.id))
+        .to_owned();
+    Some(NextChapter {
+        id: next.id,
+        label: session.lang.fill("chapter.next", &[("title", title)]),
+    })
+}
+
+/// The yes and no answers to a question, as the buttons say them.
+fn answer(lang: Lang, finish: bool, yes: bool) -> String {
+    let key = match (finish, yes) {
+        (true, true) => "predict.accept",
+        (true, false) => "predict.reject",
+        (false, true) => "predict.gets_job",
+        (false, false) => "predict.finds_nothing",
+    };
+    lang.text(key).to_owned()
+}
+
+/// What the page says after a prediction.
+fn feedback(lang: Lang, guessed: Guessed) -> String {
+    let verdict = lang.text(
+        match (guessed.question == Question::Finish, guessed.happened) {
+            (true, true) => "result.accepted",
+            (true, false) => "result.rejected",
+            (false, true) => "result.claimed",
+            (false, false) => "result.empty",
+        },
+    );
+    let key = if guessed.right {
+        "predict.right"
+    } else {
+        "predict.wrong"
+    };
+    lang.fill(key, &[("verdict", verdict.to_owned())])
+}
+
+fn receiver(session: &Session) -> ReceiverView {
+    let ledger = session
+        .stepper
+        .timeline
+        .receiver_after(session.stepper.position);
+    if ledger.is_empty() {
+        return ReceiverView::default();
+    }
+    let qty = ledger
+        .values()
+        .fold(0u64, |sum, qty| sum.saturating_add(*qty));
+    ReceiverView {
+        items: ledger
+            .iter()
+            .map(|(id, qty)| format!("{id} → {qty}"))
+            .collect(),
+        total: Some(session.lang.fill(
+            "receiver.total",
+            &[("jobs", ledger.len().to_string()), ("qty", qty.to_string())],
+        )),
+    }
+}
+
+/// Contract JSON re-indented for reading.
+fn pretty(json: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(json)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok())
+        .unwrap_or_default()
+}

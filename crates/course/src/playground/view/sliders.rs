@@ -1,0 +1,170 @@
+//! The boundary panel: the finish the chapter is about, moved in time, and
+//! the lease it presents, made longer or shorter; each with a readout of
+//! the verdict it now gets.
+
+use crate::playground::Lang;
+use crate::playground::explain::reason_text;
+use crate::playground::session::Session;
+use leasefence::replay::Outcome;
+use serde::Serialize;
+
+/// One slider of the boundary panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum SliderView {
+    /// A slider the learner can move.
+    Enabled {
+        /// What it moves.
+        label: String,
+        /// The lowest value.
+        min: u64,
+        /// The highest value (fixed per timeline, so the knob holds still).
+        max: u64,
+        /// The current value.
+        value: u64,
+        /// The verdict at this value, in words.
+        readout: String,
+        /// What this value costs besides, when there is a cost to say (a
+        /// long lease: how long a crashed worker's job would wait).
+        cost: Option<String>,
+    },
+    /// Nothing to move here, and why.
+    Disabled {
+        /// The reason, shown in place of the label.
+        why: String,
+    },
+}
+
+/// While the learner predicts, both sliders wait: which finish they move,
+/// which claim it presents and its verdict would answer the questions.
+fn wait_for_answers(session: &Session) -> Option<SliderView> {
+    session
+        .stepper
+        .answers_ahead()
+        .then(|| SliderView::Disabled {
+            why: session.lang.text("predict.sliders_hidden").to_owned(),
+        })
+}
+
+/// The finish slider: the boundary finish's time and its verdict.
+pub fn finish(session: &Session) -> SliderView {
+    if let Some(waiting) = wait_for_answers(session) {
+        return waiting;
+    }
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let Some((index, event)) = stepper
+        .boundary_event
+        .and_then(|index| Some((index, stepper.scenario.events.get(index)?)))
+    else {
+        return SliderView::Disabled {
+            why: lang.text("boundary.none").to_owned(),
+        };
+    };
+    let label = lang.fill(
+        "boundary.label",
+        &[
+            ("worker", event.worker.clone()),
+            ("n", (index + 1).to_string()),
+        ],
+    );
+    let readout = lang.fill(
+        "boundary.value",
+        &[
+            ("at", event.at.to_string()),
+            ("verdict", verdict(session).unwrap_or_default()),
+        ],
+    );
+    SliderView::Enabled {
+        label,
+        min: 0,
+        max: stepper.ranges.finish_max,
+        value: event.at,
+        readout,
+        cost: None,
+    }
+}
+
+/// The lease slider: the length of the lease the boundary finish presents,
+/// or why there is none to change.
+pub fn lease(session: &Session) -> SliderView {
+    if let Some(waiting) = wait_for_answers(session) {
+        return waiting;
+    }
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let events = &stepper.scenario.events;
+    let finish = stepper.boundary_event.and_then(|index| events.get(index));
+    let (Some(lease), Some(finish)) = (stepper.lease(), finish) else {
+        let why = match finish {
+            Some(finish) => lang.fill("lease.none", &[("worker", finish.worker.clone())]),
+            None => lang.text("boundary.none").to_owned(),
+        };
+        return SliderView::Disabled { why };
+    };
+    let label = lang.fill(
+        "lease.label",
+        &[
+            ("worker", events[lease.event].worker.clone()),
+            ("n", (lease.event + 1).to_string()),
+        ],
+    );
+    // The deadline cuts a lease short (R9), and then a longer one changes
+    // nothing; say so rather than let the slider seem broken.
+    let capped = lease.lease_until < lease.at.saturating_add(lease.lease_ms);
+    let readout = lang.fill(
+        if capped {
+            "lease.value_capped"
+        } else {
+            "lease.value"
+        },
+        &[
+            ("lease", lease.lease_ms.to_string()),
+            ("until", lease.lease_until.to_string()),
+            ("worker", finish.worker.clone()),
+            ("verdict", verdict(session).unwrap_or_default()),
+        ],
+    );
+    // The other side of the trade: a worker that died right after this
+    // claim would keep its job from everyone until the lease ends.
+    let worker = events[lease.event].worker.clone();
+    let cost = lang.fill(
+        "lease.cost",
+        &[
+            ("worker", worker),
+            ("at", lease.at.to_string()),
+            ("until", lease.lease_until.to_string()),
+            (
+                "wait",
+                lease.lease_until.saturating_sub(lease.at).to_string(),
+            ),
+        ],
+    );
+    SliderView::Enabled {
+        label,
+        min: 1,
+        // The range was fixed for the claim the chapter started with; a
+        // drag may have made another claim the one presented.
+        max: stepper.ranges.lease_max.max(lease.lease_ms),
+        value: lease.lease_ms,
+        readout,
+        cost: Some(cost),
+    }
+}
+
+/// The boundary finish's verdict, with the reason when refused.
+fn verdict(session: &Session) -> Option<String> {
+    let lang: Lang = session.lang;
+    let stepper = &session.stepper;
+    let frame = stepper.timeline.frames.get(stepper.boundary_event?)?;
+    match &frame.result.outcome {
+        Outcome::Finished(finish) if finish.accepted() => {
+            Some(lang.text("verdict.accepted").to_owned())
+        }
+        Outcome::Finished(finish) => Some(format!(
+            "{}: {}",
+            lang.text("verdict.rejected"),
+            reason_text(lang, finish, frame.result.at)
+        )),
+        _ => None,
+    }
+}

@@ -1,0 +1,475 @@
+//! The statement panel: one race run the real queue's way and the naive
+//! way, side by side, at the learner's place. For each side: every
+//! actor's statements with the one that just ran, the write lock's lane
+//! (who held it and who waited, statement by statement, with the time),
+//! the statement in full with what it did, the claims held, and at the
+//! side's end what it came to (a token handed out twice, a wait).
+//!
+//! Everything is read from the mechanism's runs; the page draws it.
+
+use super::invariants::variant_name;
+use serde::Serialize;
+
+use crate::mechanism::races;
+use crate::mechanism::statements::{Run, Step, StepKind};
+use crate::playground::Lang;
+use crate::playground::races::{Race, Races};
+use leasefence::store;
+
+use crate::variants;
+
+/// The panel at the learner's place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatementsView {
+    /// The race on screen.
+    pub race: Race,
+    /// Statements applied on each side.
+    pub position: usize,
+    /// Statements of the longer side.
+    pub total: usize,
+    /// "Statement n of total".
+    pub position_text: String,
+    /// For a timeline longer than the panel takes apart, which part of it
+    /// the statements are.
+    pub cut: Option<String>,
+    /// The real queue's side, then the naive one's.
+    pub sides: Vec<SideView>,
+}
+
+/// One run of the race.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SideView {
+    /// `real` or `naive`, for styling.
+    pub kind: &'static str,
+    /// The side's short name, for the switch that shows one side at a
+    /// time where the panel is too narrow for both.
+    pub name: String,
+    /// Which way the actors go about it.
+    pub title: String,
+    /// Each actor's statements, in order of their first.
+    pub actors: Vec<ActorView>,
+    /// The write lock over the run.
+    pub lane: LaneView,
+    /// The statement that just ran; `None` before the first.
+    pub now: Option<NowView>,
+    /// Which claims the workers hold in memory now (a stale one too: it
+    /// is what a late worker presents).
+    pub holding: String,
+    /// At this side's end, what it came to.
+    pub verdict: Option<Verdict>,
+    /// While the other side goes on after this one has run all its
+    /// statements, says so (a step changes nothing here then).
+    pub done: Option<String>,
+}
+
+/// An actor and its statements.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActorView {
+    /// As the learner reads it (the producer by its role).
+    pub name: String,
+    /// One line per statement or send, in order.
+    pub lines: Vec<LineView>,
+}
+
+/// One statement of an actor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineView {
+    /// The statement's first line; empty for a send.
+    pub sql: &'static str,
+    /// What it does, in words.
+    pub tag: String,
+    /// `done`, `now` (just ran), `waits` (next, and waiting for the
+    /// lock) or `next`.
+    pub state: &'static str,
+}
+
+/// The statement that just ran, in full.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NowView {
+    /// The statement (empty for a send).
+    pub sql: &'static str,
+    /// `:name = value, ...`; empty when nothing was bound.
+    pub params: String,
+    /// What happened, in a sentence with the time.
+    pub said: String,
+}
+
+/// The write lock's lane: one column per statement of the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LaneView {
+    /// Each column's time in ms.
+    pub times: Vec<String>,
+    /// How many columns have happened (the rest are still to come).
+    pub applied: usize,
+    /// One row per actor.
+    pub rows: Vec<LaneRow>,
+    /// Who holds the lock and who waits now, in a sentence.
+    pub text: String,
+}
+
+/// An actor's row of the lock lane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LaneRow {
+    /// The actor, as [`ActorView::name`].
+    pub actor: String,
+    /// Per column: `hold`, `wait`, or empty (neither, or still to come).
+    pub cells: Vec<&'static str>,
+}
+
+/// What a side came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Whether it went wrong (a token twice, a writer kept waiting).
+    pub harm: bool,
+    /// Why, with the numbers.
+    pub text: String,
+}
+
+/// The panel, while it is open.
+pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
+    let runs = races.runs().filter(|_| races.open)?;
+    let (position, total) = (races.position, races.total());
+    let counted = [("n", position.to_string()), ("total", total.to_string())];
+    let sides = runs
+        .iter()
+        .zip(["real", "naive"])
+        .map(|(run, kind)| side(lang, races.race, kind, run, (position, total)))
+        .collect();
+    let cut = races.cut().map(|events| {
+        let values = [
+            ("n", races::TIMELINE_MAX_EVENTS.to_string()),
+            ("total", events.to_string()),
+        ];
+        lang.fill("stmt.cut", &values)
+    });
+    Some(StatementsView {
+        race: races.race,
+        position,
+        total,
+        position_text: lang.fill("stmt.position", &counted),
+        cut,
+        sides,
+    })
+}
+
+/// One side at `position` of the panel's `total` statements (a side with
+/// fewer has run them all by then).
+fn side(
+    lang: Lang,
+    race: Race,
+    kind: &'static str,
+    run: &Run,
+    (position, total): (usize, usize),
+) -> SideView {
+    let applied = position.min(run.steps.len());
+    let last = applied.checked_sub(1).map(|index| &run.steps[index]);
+    let names = actors(run);
+    let holding: Vec<String> = last
+        .map(|step| &step.holding)
+        .into_iter()
+        .flatten()
+        .map(|(actor, claim)| {
+            let who = who(lang, actor);
+            format!("{who} → {} token={}", claim.id, claim.token)
+        })
+        .collect();
+    SideView {
+        kind,
+        name: match kind {
+            "naive" => variant_name(lang, race.variant()),
+            _ => lang
+                .text(&format!("stmt.{}.{kind}.name", race.name()))
+                .to_owned(),
+        },
+        title: lang
+            .text(&format!("stmt.{}.{kind}", race.name()))
+            .to_owned(),
+        actors: names
+            .iter()
+            .map(|name| ActorView {
+                name: who(lang, name),
+                lines: lines(lang, run, name, applied),
+            })
+            .collect(),
+        lane: lane(lang, run, &names, applied),
+        now: applied.checked_sub(1).map(|index| now(lang, run, index)),
+        holding: match holding.is_empty() {
+            true => lang.text("stmt.nobody").to_owned(),
+            false => lang.fill("stmt.held", &[("claims", holding.join(" · "))]),
+        },
+        verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
+        done: (applied == run.steps.len() && position < total)
+            .then(|| lang.fill("stmt.side_done", &[("n", applied.to_string())])),
+    }
+}
+
+/// The actors in order of their first step.
+fn actors(run: &Run) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for step in &run.steps {
+        if !names.contains(&step.actor.as_str()) {
+            names.push(&step.actor);
+        }
+    }
+    names
+}
+
+/// An actor's name as the learner reads it: the producer by its role.
+fn who(lang: Lang, actor: &str) -> String {
+    match actor {
+        "producer" => lang.text("stmt.producer").to_owned(),
+        name => name.to_owned(),
+    }
+}
+
+/// An actor's statements (its waits are not statements: the statement it
+/// waits to run is marked instead).
+fn lines(lang: Lang, run: &Run, actor: &str, applied: usize) -> Vec<LineView> {
+    let waiting = applied
+        .checked_sub(1)
+        .is_some_and(|index| run.steps[index].waiting.iter().any(|name| name == actor));
+    let mut first_ahead = true;
+    run.steps
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| step.actor == actor && step.kind != StepKind::Waits)
+        .map(|(index, step)| {
+            let state = if index + 1 == applied {
+                "now"
+            } else if index < applied {
+                "done"
+            } else if std::mem::take(&mut first_ahead) && waiting {
+                "waits"
+            } else {
+                "next"
+            };
+            let sql = step.sql.as_ref().map_or("", |executed| executed.sql);
+            LineView {
+                sql: sql.lines().next().unwrap_or(""),
+                tag: lang.text(tag(step)).to_owned(),
+                state,
+            }
+        })
+        .collect()
+}
+
+/// The message key of what a step's statement does.
+fn tag(step: &Step) -> &'static str {
+    let sql = step.sql.as_ref().map_or("", |executed| executed.sql);
+    match step.kind {
+        StepKind::SendStarts => "stmt.does.send_starts",
+        StepKind::SendReturns => "stmt.does.send_returns",
+        StepKind::NoClaim => "stmt.does.no_claim",
+        _ if sql == "BEGIN IMMEDIATE" => "stmt.does.begin",
+        _ if sql == "COMMIT" => "stmt.does.commit",
+        _ if sql == store::QUARANTINE.trim() => "stmt.does.quarantine",
+        _ if sql == store::EXPIRE.trim() => "stmt.does.expire",
+        _ if sql == store::CLAIM.trim() => "stmt.does.claim",
+        _ if sql == variants::sql::NAIVE_CLAIM_READ.trim() => "stmt.does.read",
+        _ if sql == variants::sql::NAIVE_CLAIM_WRITE.trim() => "stmt.does.write",
+        _ if sql == store::ENQUEUE.trim() => "stmt.does.enqueue",
+        _ => "stmt.does.finish",
+    }
+}
+
+fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
+    let rows = names
+        .iter()
+        .map(|&name| LaneRow {
+            actor: who(lang, name),
+            cells: run.steps[..applied]
+                .iter()
+                .map(|step| {
+                    if step.lock.as_deref() == Some(name) {
+                        "hold"
+                    } else if step.waiting.iter().any(|waiter| waiter == name) {
+                        "wait"
+                    } else {
+                        ""
+                    }
+                })
+                .chain(std::iter::repeat_n("", run.steps.len() - applied))
+                .collect(),
+        })
+        .collect();
+    let last = applied.checked_sub(1).map(|index| &run.steps[index]);
+    let holder = last.and_then(|step| step.lock.as_deref());
+    let waiting: Vec<String> = last
+        .map(|step| step.waiting.iter().map(|name| who(lang, name)).collect())
+        .unwrap_or_default();
+    let text = match holder {
+        None => lang.text("stmt.lock.free").to_owned(),
+        Some(holder) if waiting.is_empty() => {
+            lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
+        }
+        Some(holder) => lang.fill(
+            "stmt.lock.held_waiting",
+            &[
+                ("holder", who(lang, holder)),
+                ("waiting", waiting.join(", ")),
+            ],
+        ),
+    };
+    LaneView {
+        times: run.steps.iter().map(|step| step.at.to_string()).collect(),
+        applied,
+        rows,
+        text,
+    }
+}
+
+/// The statement run at `index`: in full, its bound values, what it did.
+fn now(lang: Lang, run: &Run, index: usize) -> NowView {
+    let step = &run.steps[index];
+    let worker = who(lang, &step.actor);
+    let mut values = vec![("worker", worker), ("at", step.at.to_string())];
+    let key = match (step.kind, step.sql.as_ref()) {
+        (StepKind::Waits, _) => {
+            let holder = step.lock.as_deref().unwrap_or_default();
+            values.push(("holder", who(lang, holder)));
+            "stmt.now.waits"
+        }
+        (StepKind::SendStarts, _) => {
+            let back = run.steps[index..]
+                .iter()
+                .find(|later| later.actor == step.actor && later.kind == StepKind::SendReturns);
+            let ms = back.map_or(0, |back| back.at - step.at);
+            values.push(("ms", ms.to_string()));
+            match ms {
+                0 => "stmt.now.send_at_once",
+                _ => "stmt.now.send_starts",
+            }
+        }
+        (StepKind::SendReturns, _) => "stmt.now.send_returns",
+        (StepKind::NoClaim, _) => "stmt.now.no_claim",
+        (_, Some(executed)) if executed.sql == "BEGIN IMMEDIATE" => "stmt.now.begin",
+        (_, Some(executed)) if executed.sql == "COMMIT" => "stmt.now.commit",
+        (_, Some(executed)) => {
+            values.push(("n", executed.rows.to_string()));
+            if executed.write {
+                "stmt.now.changed"
+            } else {
+                "stmt.now.read"
+            }
+        }
+        (_, None) => "stmt.now.send_returns",
+    };
+    let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
+    NowView {
+        sql: executed.map_or("", |executed| executed.sql),
+        params: executed.map(super::step::params).unwrap_or_default(),
+        said: lang.fill(key, &values),
+    }
+}
+
+/// Every claim a run handed out, in the order first handed out: (job,
+/// token) and who got it, in order.
+fn handed_out(lang: Lang, run: &Run) -> Vec<((&str, u64), Vec<String>)> {
+    let taking = [store::CLAIM.trim(), variants::sql::NAIVE_CLAIM_WRITE.trim()];
+    let mut by_token: Vec<((&str, u64), Vec<String>)> = Vec::new();
+    for step in &run.steps {
+        let took = step.sql.as_ref().filter(|executed| {
+            step.kind == StepKind::Ran && executed.rows > 0 && taking.contains(&executed.sql)
+        });
+        if let (Some(_), Some(claim)) = (took, step.holding.get(&step.actor)) {
+            let key = (claim.id.as_str(), claim.token);
+            let holder = who(lang, &step.actor);
+            match by_token.iter_mut().find(|(known, _)| *known == key) {
+                Some((_, holders)) => holders.push(holder),
+                None => by_token.push((key, vec![holder])),
+            }
+        }
+    }
+    by_token
+}
+
+/// What a side came to, at its end.
+fn verdict(lang: Lang, race: Race, kind: &str, run: &Run) -> Verdict {
+    match race {
+        Race::Claim => claims_verdict(lang, race, run),
+        Race::Send => send_verdict(lang, run),
+        Race::Timeline => timeline_verdict(lang, kind, run),
+    }
+}
+
+/// A timeline's end: the tokens handed out, the finishes the fence
+/// refused, and on a naive side that did no harm, why.
+fn timeline_verdict(lang: Lang, kind: &str, run: &Run) -> Verdict {
+    let tokens = claims_verdict(lang, Race::Timeline, run);
+    let mut said = vec![tokens.text];
+    said.extend(refused_finishes(lang, run));
+    if kind == "naive" && !tokens.harm {
+        said.push(lang.text("stmt.no_overlap").to_owned());
+    }
+    Verdict {
+        harm: tokens.harm,
+        text: said.join(" "),
+    }
+}
+
+/// Each finish whose fenced `UPDATE` changed no row, in words.
+fn refused_finishes(lang: Lang, run: &Run) -> Vec<String> {
+    let finish = store::FINISH.trim();
+    run.steps
+        .iter()
+        .filter(|step| {
+            let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
+            executed.is_some_and(|executed| executed.sql == finish && executed.rows == 0)
+        })
+        .map(|step| {
+            let token = step.holding.get(&step.actor).map_or(0, |claim| claim.token);
+            let values = [
+                ("at", step.at.to_string()),
+                ("worker", who(lang, &step.actor)),
+                ("token", token.to_string()),
+            ];
+            lang.fill("stmt.refused", &values)
+        })
+        .collect()
+}
+
+/// Whether a token went to more than one worker, with the numbers (of the
+/// first (job, token) handed out that went to more than one, in the order
+/// pairs were first handed out); for the claim race, also who took
+/// nothing.
+fn claims_verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
+    let by_token = handed_out(lang, run);
+    let twice = by_token.iter().find(|(_, holders)| holders.len() > 1);
+    if let Some(((id, token), holders)) = twice {
+        let values = [
+            ("workers", holders.join(", ")),
+            ("id", (*id).to_owned()),
+            ("token", token.to_string()),
+            ("n", holders.len().to_string()),
+        ];
+        return Verdict {
+            harm: true,
+            text: lang.fill("stmt.twice", &values),
+        };
+    }
+    let mut text = lang.text("stmt.once").to_owned();
+    let empty: Vec<String> = run
+        .claims
+        .iter()
+        .filter(|(_, claim)| race == Race::Claim && claim.is_none())
+        .map(|(actor, _)| who(lang, actor))
+        .collect();
+    if !empty.is_empty() {
+        let values = [("workers", empty.join(", "))];
+        text = format!("{text} {}", lang.fill("stmt.empty", &values));
+    }
+    Verdict { harm: false, text }
+}
+
+/// How long the producer's enqueue waited for the lock.
+fn send_verdict(lang: Lang, run: &Run) -> Verdict {
+    let waited = run.waited_ms.get("producer").copied().unwrap_or(0);
+    let key = match waited {
+        0 => "stmt.no_wait",
+        _ => "stmt.waited",
+    };
+    Verdict {
+        harm: waited > 0,
+        text: lang.fill(key, &[("ms", waited.to_string())]),
+    }
+}

@@ -1,0 +1,260 @@
+//! The step card: what the last event did, the verdict of a finish with
+//! the stamp beside the row (R14), the SQL the queue ran with its bound
+//! values and which statement was the refusal, and the rows before and
+//! after with the changed cells marked.
+
+use crate::playground::explain::{
+    COLUMNS, Compared, RowChange, cell, describe, reason_name, reason_text, row_changes,
+    side_by_side,
+};
+use crate::playground::points;
+use crate::playground::session::Session;
+use crate::playground::stepper::Question;
+use leasefence::replay::Outcome;
+use leasefence::store::{self, Executed};
+use serde::Serialize;
+
+/// What the last event did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepView {
+    /// A sentence for anything but a finish (a finish gets its verdict).
+    pub summary: Option<Summary>,
+    /// A finish's verdict.
+    pub verdict: Option<VerdictView>,
+    /// A finish's conditions, stamp beside row, failed ones marked.
+    pub conditions: Vec<Compared>,
+    /// The statements, in order; empty when the event ran none.
+    pub statements: Vec<StatementView>,
+    /// Why no statement ran, when none did: a delivery goes to the
+    /// receiver, and an actor that holds no claim asks nothing of anyone.
+    pub no_sql: Option<String>,
+    /// The rows the event changed, and its own row even if unchanged.
+    pub changes: Vec<ChangeView>,
+    /// The course point this place of the chapter shows, if any.
+    pub point: Option<PointView>,
+}
+
+/// A course point ([`crate::playground::points`]) in the learner's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PointView {
+    /// Which point (its message key).
+    pub key: &'static str,
+    /// Its heading.
+    pub title: String,
+    /// What it says.
+    pub text: String,
+    /// The claim a worker just received, as the contract's JSON, for the
+    /// point about what a claim hands its worker.
+    pub code: Option<String>,
+}
+
+/// A sentence and the result it tells of.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// The result label, for styling.
+    pub result: &'static str,
+    /// The sentence.
+    pub text: String,
+}
+
+/// A finish's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerdictView {
+    /// Whether the queue accepted it.
+    pub accepted: bool,
+    /// Why, in words (who finished what, or the refusal's numbers).
+    pub words: String,
+    /// The reason's code (`token_mismatch`, ...) when refused.
+    pub reason: Option<&'static str>,
+    /// The reason's name in the learner's words, shown before its code.
+    pub reason_name: Option<String>,
+}
+
+/// One statement the queue ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatementView {
+    /// The SQL, as in the store.
+    pub sql: &'static str,
+    /// `:name = value, ...`; empty when nothing was bound.
+    pub params: String,
+    /// Rows changed or read; `None` for `BEGIN IMMEDIATE` and `COMMIT`.
+    pub effect: Option<String>,
+    /// Whether this statement is the refusal: the fenced finish that
+    /// changed 0 rows.
+    pub refusal: bool,
+}
+
+/// A row before and after, cell by cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChangeView {
+    /// The job id.
+    pub id: String,
+    /// One text per column; `—` for a row that did not exist.
+    pub before: Vec<String>,
+    /// One text per column.
+    pub after: Vec<String>,
+    /// Per column, whether it changed.
+    pub changed: Vec<bool>,
+}
+
+impl ChangeView {
+    /// Whether nothing changed (a refused finish's row).
+    pub fn unchanged(&self) -> bool {
+        !self.changed.contains(&true)
+    }
+}
+
+/// The card for the last applied event; `None` before the first.
+pub fn card(session: &Session) -> Option<StepView> {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let frame = stepper.frame()?;
+    let (summary, verdict, conditions, refused) = match &frame.result.outcome {
+        Outcome::Finished(finish) => {
+            let words = if finish.accepted() {
+                describe(lang, frame)
+            } else {
+                format!(
+                    "{} · {}",
+                    frame.result.worker,
+                    reason_text(lang, finish, frame.result.at)
+                )
+            };
+            let mut verdict = VerdictView {
+                accepted: finish.accepted(),
+                words,
+                reason: finish.reason().map(|reason| reason.as_str()),
+                reason_name: finish.reason().map(|reason| reason_name(lang, reason)),
+            };
+            let mut conditions = side_by_side(finish, frame.result.at);
+            // "Which condition did it fail?" is open: the stamp and the row stay
+            // side by side, but nothing names or marks the answer.
+            if stepper.question() == Some(Question::Field) {
+                verdict.words = frame.result.worker.clone();
+                (verdict.reason, verdict.reason_name) = (None, None);
+                conditions.iter_mut().for_each(|line| line.differs = false);
+            }
+            (None, Some(verdict), conditions, !finish.accepted())
+        }
+        outcome => {
+            let summary = Summary {
+                result: outcome.label(),
+                text: describe(lang, frame),
+            };
+            (Some(summary), None, Vec::new(), false)
+        }
+    };
+    let statements: Vec<StatementView> = frame
+        .sql
+        .iter()
+        .map(|executed| statement(session, executed, refused))
+        .collect();
+    // Only a send, or an event by an actor holding no claim, runs no SQL.
+    let no_sql = statements.is_empty().then(|| {
+        let key = match &frame.result.outcome {
+            Outcome::Sent { reason: None, .. } => "sql.none_send",
+            _ => "sql.none_no_claim",
+        };
+        lang.text(key).to_owned()
+    });
+    let changes = row_changes(&stepper.timeline, stepper.position - 1)
+        .iter()
+        .map(change)
+        .collect();
+    Some(StepView {
+        summary,
+        verdict,
+        conditions,
+        statements,
+        no_sql,
+        changes,
+        point: point(session, frame),
+    })
+}
+
+/// The course point of the chapter at the learner's place; none in a
+/// timeline the learner changed, whose facts may differ.
+fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
+    let stepper = &session.stepper;
+    let point = points::at(&stepper.chapter, stepper.position)?;
+    let lang = session.lang;
+    let worker = [("worker", frame.result.worker.clone())];
+    let code = match &frame.result.outcome {
+        Outcome::Claimed { claim: Some(claim) } if point.key == points::CLAIM_RESULT => {
+            serde_json::to_string_pretty(claim).ok()
+        }
+        _ => None,
+    };
+    Some(PointView {
+        key: point.key,
+        title: lang.text(&format!("point.{}.title", point.key)).to_owned(),
+        text: lang.fill(&format!("point.{}.text", point.key), &worker),
+        code,
+    })
+}
+
+/// A statement's bound values as `:name = value, ...`.
+pub(super) fn params(executed: &Executed) -> String {
+    executed
+        .params
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "{name} = {}",
+                serde_json::to_string(value).unwrap_or_default()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn statement(session: &Session, executed: &Executed, refused: bool) -> StatementView {
+    let lang = session.lang;
+    let params = params(executed);
+    // The guarded UPDATE that changed nothing is where the refusal
+    // happened: "0 rows changed" is the rejection.
+    let refusal = refused && executed.sql == store::FINISH.trim() && executed.rows == 0;
+    let bracket = matches!(executed.sql, "BEGIN IMMEDIATE" | "COMMIT");
+    let effect = (!bracket).then(|| {
+        if refusal {
+            lang.text("sql.rejected_note").to_owned()
+        } else {
+            let key = if executed.write {
+                "sql.changed"
+            } else {
+                "sql.read"
+            };
+            lang.fill(key, &[("n", executed.rows.to_string())])
+        }
+    });
+    StatementView {
+        sql: executed.sql,
+        params,
+        effect,
+        refusal,
+    }
+}
+
+fn change(change: &RowChange) -> ChangeView {
+    let cells = |row: &Option<leasefence::JobRow>| -> Vec<String> {
+        COLUMNS
+            .iter()
+            .map(|column| {
+                row.as_ref()
+                    .map_or_else(|| "—".to_owned(), |row| cell(row, column))
+            })
+            .collect()
+    };
+    let (before, after) = (cells(&change.before), cells(&change.after));
+    let changed_columns = change.changed_columns();
+    let changed = COLUMNS
+        .iter()
+        .map(|c| changed_columns.contains(c))
+        .collect();
+    ChangeView {
+        id: change.id.clone(),
+        before,
+        after,
+        changed,
+    }
+}

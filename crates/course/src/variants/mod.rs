@@ -1,0 +1,78 @@
+//! Teaching only: the naive systems the course warns about, each defined
+//! once.
+//!
+//! A variant swaps exactly one part of the real system for its naive
+//! version and keeps the rest real, so whatever goes wrong is that part's
+//! fault. Every panel that runs one names it by [`Variant`] (one message
+//! key, `variant.<id>`, in both languages) and never runs two at once:
+//!
+//! * [`Variant::ReadThenWriteClaim`]: the claim read with a plain `SELECT`
+//!   and written later ([`sql::NAIVE_CLAIM_READ`], then
+//!   [`sql::NAIVE_CLAIM_WRITE`]); the statement panel's naive side
+//!   in its claim race and in the timeline taken apart.
+//! * [`Variant::SendInsideTransaction`]: the send made before `COMMIT`;
+//!   the statement panel's naive side in its send race (R7).
+//! * [`Variant::IdOnlyFinish`] and [`Variant::IdAndOwnerFinish`]: the
+//!   finish guarded by fewer conditions than R4's
+//!   ([`Guard`]); the comparison's and the invariants
+//!   panel's naive side, with the receiver keeping its ledger.
+//! * [`Variant::ReceiverWithoutLedger`]: a receiver that applies every
+//!   delivery, beside the real queue; the invariants panel shows it only
+//!   for a timeline that sends, the one place it can differ.
+
+use serde::Serialize;
+
+pub mod sql;
+
+pub use sql::Guard;
+
+/// One naive system; see the module documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// The claim as a read, then a write in its own transaction.
+    ReadThenWriteClaim,
+    /// The send made inside the claim's transaction, before `COMMIT`.
+    SendInsideTransaction,
+    /// The finish guarded by the job id alone.
+    IdOnlyFinish,
+    /// The finish guarded by the job id and the owner's name.
+    IdAndOwnerFinish,
+    /// The receiver without its ledger: every delivery is applied.
+    ReceiverWithoutLedger,
+}
+
+impl Variant {
+    /// The finish variant of `guard`.
+    pub fn finish(guard: Guard) -> Variant {
+        match guard {
+            Guard::IdOnly => Variant::IdOnlyFinish,
+            Guard::IdAndOwner => Variant::IdAndOwnerFinish,
+        }
+    }
+
+    /// The stable id the page's controls and links carry, and the message
+    /// key of its name (`variant.<id>`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Variant::ReadThenWriteClaim => "read_then_write",
+            Variant::SendInsideTransaction => "send_inside",
+            Variant::IdOnlyFinish => "id_only",
+            Variant::IdAndOwnerFinish => "id_and_owner",
+            Variant::ReceiverWithoutLedger => "without_ledger",
+        }
+    }
+
+    /// The variant with this [`Variant::id`].
+    pub fn parse(id: &str) -> Option<Variant> {
+        [
+            Variant::ReadThenWriteClaim,
+            Variant::SendInsideTransaction,
+            Variant::IdOnlyFinish,
+            Variant::IdAndOwnerFinish,
+            Variant::ReceiverWithoutLedger,
+        ]
+        .into_iter()
+        .find(|variant| variant.id() == id)
+    }
+}

@@ -1,0 +1,129 @@
+//! The SQL of the naive variants, all of it in this one module: the
+//! statements the course shows beside the queue's own and runs through
+//! the queue's one seam for SQL written outside it
+//! ([`leasefence::store::Statements`], [`leasefence::Queue::finish_with`]).
+//! The queue's own statements are in [`leasefence::store`].
+
+use leasefence::store::{Bound, Executed, Statements};
+use leasefence::{Claim, Error, JobRow, Queue, Result, Stamp};
+use serde::Serialize;
+
+/// The id-only finish: a finish
+/// guarded by the job id alone. After a reclaim it overwrites the new holder's work.
+pub const NAIVE_FINISH_BY_ID: &str = "
+UPDATE jobs SET state = 'done' WHERE id = :id";
+
+/// The id-and-owner finish: guarded by id and owner name. A worker that
+/// restarted under the same name passes it with a stale claim (R8).
+pub const NAIVE_FINISH_BY_OWNER: &str = "
+UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
+
+/// The naive claim's first half: the
+/// candidate is read with a plain `SELECT`, outside any write transaction.
+/// Two workers that both read before either writes see the same row and
+/// the same token; [`leasefence::store::CLAIM`] chooses and writes in one statement
+/// instead.
+pub const NAIVE_CLAIM_READ: &str = "
+SELECT id, token, attempts FROM jobs
+ WHERE state IN ('pending', 'leased')
+   AND (state = 'pending' OR lease_until <= :now)
+   AND :now < deadline
+ ORDER BY seq LIMIT 1";
+
+/// The naive claim's second half: the row read
+/// by [`NAIVE_CLAIM_READ`] is written later, from the token that was read,
+/// guarded by the id alone. A second writer hands out the same token again.
+pub const NAIVE_CLAIM_WRITE: &str = "
+UPDATE jobs
+   SET state = 'leased', owner = :owner,
+       token = :read_token + 1, attempts = :read_attempts + 1,
+       lease_until = MIN(:now_plus_lease, deadline)
+ WHERE id = :id
+RETURNING id, qty, owner, token, attempts, lease_until";
+
+/// Which naive finish to run instead of the queue's fenced one
+/// ([`leasefence::store::FINISH`]): the guards a queue without fencing
+/// tokens would use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Guard {
+    /// `WHERE id = :id` ([`NAIVE_FINISH_BY_ID`])
+    IdOnly,
+    /// `WHERE id = :id AND owner = :owner` ([`NAIVE_FINISH_BY_OWNER`])
+    IdAndOwner,
+}
+
+impl Guard {
+    /// The statement this guard runs, as shown to the learner.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Guard::IdOnly => NAIVE_FINISH_BY_ID.trim(),
+            Guard::IdAndOwner => NAIVE_FINISH_BY_OWNER.trim(),
+        }
+    }
+}
+
+/// What the naive claim's `SELECT` ([`NAIVE_CLAIM_READ`]) read: the row it
+/// means to write later.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Candidate {
+    /// The job id.
+    pub id: String,
+    /// The token as read (the write adds 1 to this, not to the row's).
+    pub token: u64,
+    /// The attempts as read.
+    pub attempts: u64,
+}
+
+impl Candidate {
+    /// Runs the naive claim's read at `now`: the candidate it read, if any.
+    pub(crate) fn read(db: &mut Statements, now: u64) -> Result<(Executed, Option<Candidate>)> {
+        let (ran, row) = db.read_with(NAIVE_CLAIM_READ, &[(":now", now.into())])?;
+        let candidate = match row.as_deref() {
+            None => None,
+            Some([Bound::Text(id), Bound::Int(token), Bound::Int(attempts)]) => Some(Candidate {
+                id: id.clone(),
+                token: u64::try_from(*token).unwrap_or(0),
+                attempts: u64::try_from(*attempts).unwrap_or(0),
+            }),
+            Some(other) => {
+                return Err(Error::Internal {
+                    what: format!("the naive read returned {other:?}"),
+                });
+            }
+        };
+        Ok((ran, candidate))
+    }
+
+    /// Runs the naive claim's write of this candidate for `owner`: the
+    /// token as read plus 1, whatever the row holds by now.
+    pub(crate) fn write(
+        &self,
+        db: &mut Statements,
+        owner: &str,
+        now: u64,
+        lease_ms: u64,
+    ) -> Result<(Executed, Option<Claim>)> {
+        let params = [
+            (":owner", owner.into()),
+            (":read_token", self.token.into()),
+            (":read_attempts", self.attempts.into()),
+            (":now_plus_lease", now.saturating_add(lease_ms).into()),
+            (":id", self.id.as_str().into()),
+        ];
+        db.claim_with(NAIVE_CLAIM_WRITE, &params)
+    }
+}
+
+impl Guard {
+    /// Runs this naive finish of `stamp` on `queue` at `now`: whether it
+    /// changed the row, and the row after it.
+    pub(crate) fn finish(
+        self,
+        queue: &Queue,
+        stamp: &Stamp,
+        now: u64,
+    ) -> Result<(bool, Option<JobRow>)> {
+        queue.finish_with(self.sql(), stamp, now)
+    }
+}

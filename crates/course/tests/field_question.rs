@@ -1,0 +1,250 @@
+//! The field question (predict mode): after a refused finish the learner
+//! picks a condition it failed. R4's conditions are checked together in
+//! one `WHERE` clause, so every failed one is a right answer, and the
+//! question, the step card's marks and the named reason read one set
+//! (`fence::Conditions`). Each answer's feedback lasts until the next move.
+//! Rule numbers refer to `CONTRACT.md`.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::Scenario;
+use leasefence_course::playground::session::Session;
+use leasefence_course::playground::{CHAPTERS, Lang, view};
+
+/// A predicting session of `chapter` in English that has just guessed
+/// "refused" for its third event, A's finish in both chapters used here.
+fn guessed_refused_at_the_third_event(chapter: &str) -> Session {
+    let scenario = CHAPTERS
+        .iter()
+        .find(|known| known.id == chapter)
+        .map(|known| Scenario::parse(known.scenario()).expect("valid"))
+        .expect("a chapter");
+    let mut session = Session::new(Lang::En, chapter, scenario).expect("replays");
+    session.set_predict(true);
+    session.stepper.seek(2);
+    session.stepper.step();
+    session.stepper.guess(false);
+    session
+}
+
+/// R4 asked: after a refused finish the learner picks a condition it
+/// failed. One `WHERE` clause checks every condition at once, so any failed
+/// one is right: after B's reclaim, A's stamp fails owner as much as token.
+/// The feedback says whether the pick failed (its values side by side),
+/// then lists every failed condition. Until then nothing on the step card
+/// names or marks the answer.
+#[test]
+fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
+    let answered = |field: &str| {
+        let mut session = guessed_refused_at_the_third_event("canonical");
+        let asked = view::position(&session, None, 640.0);
+        let step = asked.step.expect("A's finish is shown");
+        let verdict = step.verdict.expect("a verdict");
+        check!(
+            (
+                verdict.reason,
+                step.conditions.iter().any(|line| line.differs),
+                asked.prompt.question.as_ref().map(|q| q.answers.len()),
+            ),
+            (None, false, Some(7)),
+            "asked: no reason named, no condition marked, seven fields offered"
+        );
+        let heard = asked.announcement.unwrap_or_default();
+        let verdict = Lang::En.fill("predict.right", &values(&[("verdict", "rejected")]));
+        check!(
+            heard.starts_with(&verdict)
+                && heard.ends_with(&asked.prompt.question.expect("asked").text),
+            true,
+            "the verdict's feedback, then the question, are heard: {heard}"
+        );
+        let guess = session
+            .stepper
+            .answer_field(field)
+            .expect("the question was open");
+        let told = view::position(&session, None, 640.0);
+        let marked: Vec<&str> = told
+            .step
+            .expect("still shown")
+            .conditions
+            .iter()
+            .filter(|line| line.differs)
+            .map(|line| line.field)
+            .collect::<Vec<_>>();
+        (
+            guess.right(),
+            session.stepper.score,
+            marked.join(", "),
+            told.prompt.feedback.unwrap_or_default(),
+        )
+    };
+    fn values<'a>(pairs: &[(&'a str, &str)]) -> Vec<(&'a str, String)> {
+        pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
+    }
+    let all = Lang::En.fill(
+        "predict.field_all",
+        &values(&[("n", "3"), ("fields", "owner, token, attempt")]),
+    );
+    let right = |picked: &str, key: &str, expected: &str, current: &str| {
+        let reason = Lang::En.fill(
+            key,
+            &values(&[("expected", expected), ("current", current)]),
+        );
+        let verdict = Lang::En.fill(
+            "predict.field_right",
+            &values(&[("picked", picked), ("reason", &reason)]),
+        );
+        format!("{verdict} {all}")
+    };
+    for (picked, feedback) in [
+        ("token", right("token", "reason.token_mismatch", "1", "2")),
+        ("owner", right("owner", "reason.owner_mismatch", "A", "B")),
+        (
+            "attempt",
+            right("attempt", "reason.attempt_mismatch", "1", "2"),
+        ),
+    ] {
+        check!(
+            answered(picked),
+            (true, (2, 2), "owner, token, attempt".to_owned(), feedback),
+            "{picked}: failed, so right; the card marks the same three"
+        );
+    }
+    let wrong = Lang::En.fill("predict.field_wrong", &values(&[("picked", "deadline")]));
+    check!(
+        answered("deadline"),
+        (
+            false,
+            (1, 2),
+            "owner, token, attempt".to_owned(),
+            format!("{wrong} {all}")
+        ),
+        "deadline: held (5000 ms is ahead), so wrong"
+    );
+}
+
+/// After the field question, the next prediction's feedback is its own:
+/// no answer's words outlive the next move.
+#[test]
+fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
+    let mut session = guessed_refused_at_the_third_event("restart-same-name");
+    session.stepper.answer_field("token").expect("asked");
+    // A-restarted's finish at 1500 ms: accepted.
+    session.stepper.step();
+    session.stepper.guess(false);
+    let told = view::position(&session, None, 640.0);
+    check!(
+        told.prompt.feedback,
+        Some(Lang::En.fill("predict.wrong", &[("verdict", "accepted".to_owned())])),
+        "guessed refused, it was accepted: that finish's feedback"
+    );
+}
+
+/// Turning prediction off while the field question is open drops the
+/// question, not the verdict's feedback the learner already earned.
+#[test]
+fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
+    let mut session = guessed_refused_at_the_third_event("canonical");
+    session.set_predict(false);
+    let told = view::position(&session, None, 640.0);
+    check!(
+        (told.prompt.question.is_none(), told.prompt.feedback),
+        (
+            true,
+            Some(Lang::En.fill("predict.right", &[("verdict", "rejected".to_owned())]))
+        ),
+        "no question, and A's refusal still said to be predicted right"
+    );
+}
+
+/// Every refusal the chapters show with a stamp asks for a failed
+/// condition, and the question, the step card's marks and the named reason
+/// all read one set: the right answers are exactly the marked lines, and
+/// the reason the document names is one of them.
+#[test]
+fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
+    use leasefence::Outcome;
+    use leasefence_course::playground::stepper::Stepped;
+    let mut asked = Vec::new();
+    for chapter in CHAPTERS {
+        let scenario = Scenario::parse(chapter.scenario()).expect("valid");
+        let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
+        session.set_predict(true);
+        while session.stepper.position < session.stepper.total() {
+            if session.stepper.step() == Stepped::AskFirst {
+                session.stepper.guess(true);
+            }
+            let Some(Outcome::Finished(finish)) =
+                session.stepper.frame().map(|f| f.result.outcome.clone())
+            else {
+                continue;
+            };
+            let failed = session.stepper.failed_conditions();
+            let fields = [
+                "id",
+                "owner",
+                "token",
+                "attempt",
+                "state",
+                "lease_until",
+                "deadline",
+            ];
+            let right: Vec<&str> = fields
+                .into_iter()
+                .filter(|field| {
+                    let mut trial = session.stepper.clone();
+                    trial.answer_field(field).is_some_and(|guess| guess.right())
+                })
+                .collect();
+            if !failed.is_empty() {
+                session.stepper.answer_field("id");
+            }
+            let card = view::position(&session, None, 640.0).step.expect("a card");
+            let marked: Vec<&str> = card
+                .conditions
+                .iter()
+                .filter(|line| line.differs)
+                .map(|line| line.field)
+                .collect();
+            let named = finish.reason().map(|reason| reason.as_str());
+            check!(
+                right,
+                marked,
+                "{}: the right answers are the lines the card marks",
+                chapter.id
+            );
+            if let Some(named) = named {
+                asked.push((chapter.id, named, right.join(" ")));
+            }
+        }
+    }
+    let row = |chapter, named, failed: &str| (chapter, named, failed.to_owned());
+    check!(
+        asked,
+        vec![
+            // A's stamp against B's claim: three fields differ at once.
+            row("canonical", "token_mismatch", "owner token attempt"),
+            row("expiry-boundary", "lease_expired", "lease_until"),
+            row("expiry-boundary", "lease_expired", "lease_until"),
+            // The lease was cut to the deadline: both end at 100 ms.
+            row(
+                "deadline-caps-lease",
+                "lease_expired",
+                "lease_until deadline"
+            ),
+            row("quarantine", "not_leased", "state lease_until"),
+            // Same owner name: only the claim's generation differs.
+            row("restart-same-name", "token_mismatch", "token attempt"),
+            row("late-delivery", "not_leased", "owner token attempt state"),
+            row("deadline-expired", "no_claim", ""),
+            row("fencing-off-vs-on", "token_mismatch", "owner token attempt"),
+            row("fencing-off-vs-on", "token_mismatch", "token attempt"),
+            row("every-ordering", "no_claim", ""),
+        ],
+        "the chapters' refusals: the named reason, and every condition failed"
+    );
+}

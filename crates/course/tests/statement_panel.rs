@@ -1,0 +1,325 @@
+//! The statement panel and its chapter (issue 11, parts 1, 2 and 5): what
+//! the page draws when a claim, a finish, an enqueue and a send are
+//! stepped one statement at a time, the real queue beside the naive one,
+//! computed natively from the mechanism's runs. Rule numbers refer to
+//! `CONTRACT.md`.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::replay_json;
+use leasefence_course::mechanism::races::{naive_claim_race, real_claim_race, send_race};
+use leasefence_course::playground::races::{CHAPTER, Move, Race, SEND_MS};
+use leasefence_course::playground::session::Session;
+use leasefence_course::playground::view::{self, SideView, StatementsView};
+use leasefence_course::playground::{CHAPTERS, Lang};
+use serde_json::{Value, json};
+use support::session;
+
+/// The chapter's session with the panel on `race`, at `position`.
+fn at(race: Race, position: usize, lang: Lang) -> (Session, StatementsView) {
+    let mut session = session(CHAPTER, lang);
+    session.statements(Move::Race(race)).expect("runs");
+    session.statements(Move::Reset).expect("resets");
+    for _ in 0..position {
+        session.statements(Move::Step).expect("steps");
+    }
+    let drawn = view::statements(&session.races, lang).expect("the panel is open");
+    (session, drawn)
+}
+
+/// Every position of both races, in both languages.
+fn every_position(mut check: impl FnMut(Race, Lang, &StatementsView)) {
+    for race in Race::ALL {
+        for lang in [Lang::En, Lang::Ko] {
+            let (session, _) = at(race, 0, lang);
+            for position in 0..=session.races.total() {
+                let (_, drawn) = at(race, position, lang);
+                check(race, lang, &drawn);
+            }
+        }
+    }
+}
+
+fn lane_row<'a>(side: &'a SideView, actor: &str) -> &'a [&'static str] {
+    let row = side.lane.rows.iter().find(|row| row.actor == actor);
+    &row.unwrap_or_else(|| panic!("{actor}'s row in {:?}", side.lane))
+        .cells
+}
+
+fn line_states(side: &SideView, actor: &str) -> Vec<&'static str> {
+    let found = side.actors.iter().find(|a| a.name == actor).expect("actor");
+    found.lines.iter().map(|line| line.state).collect()
+}
+
+/// R6: after the last statement the naive side says one token went to two
+/// workers, and both hold token 1 of snack-1; at no position does the real
+/// side show a token twice.
+#[test]
+fn the_naive_claim_ends_with_two_token_1_claims_and_the_real_one_never_shows_one_r6() {
+    let (session, end) = at(Race::Claim, 99, Lang::En);
+    check!(
+        end.position,
+        session.races.total(),
+        "End clamps to the total"
+    );
+    let [real, naive] = [&end.sides[0], &end.sides[1]];
+    let verdicts = (
+        real.verdict.as_ref().map(|v| v.harm),
+        naive.verdict.as_ref().map(|v| v.harm),
+    );
+    check!(verdicts, (Some(false), Some(true)), "harm: real, naive");
+    check!(
+        naive.holding.clone(),
+        "In the workers' memory: A → snack-1 token=1 · B → snack-1 token=1".to_owned(),
+        "who holds what on the naive side"
+    );
+    check!(
+        real.holding.clone(),
+        "In the workers' memory: A → snack-1 token=1".to_owned(),
+        "who holds what on the real side"
+    );
+    every_position(|race, lang, drawn| {
+        let real = &drawn.sides[0];
+        let doubled = real.holding.matches("token=1").count() > 1
+            || real.verdict.as_ref().is_some_and(|v| v.harm);
+        check!(
+            doubled,
+            false,
+            "{race:?} {lang:?} at {}: the real side shows a token twice: {}",
+            drawn.position,
+            real.holding
+        );
+    });
+}
+
+/// R6: A's `BEGIN IMMEDIATE` takes the write lock; B's waits, on the lane
+/// and in B's statements, until A's `COMMIT`; the naive side never takes
+/// the lock across its read and its write.
+#[test]
+fn the_real_claim_makes_b_wait_for_the_write_lock_a_holds_and_the_lane_shows_it_r6() {
+    let (_, two) = at(Race::Claim, 2, Lang::En);
+    let real = &two.sides[0];
+    check!(
+        (
+            lane_row(real, "A")[..2].to_vec(),
+            lane_row(real, "B")[..2].to_vec()
+        ),
+        (vec!["hold", "hold"], vec!["", "wait"]),
+        "after A's BEGIN and B's wait: A holds, B waits"
+    );
+    check!(
+        line_states(real, "B")[0],
+        "waits",
+        "B's BEGIN IMMEDIATE is marked as waiting"
+    );
+    check!(
+        real.lane.text.clone(),
+        "A holds the write lock; B waits.".to_owned(),
+        "the lane in words"
+    );
+    let (_, end) = at(Race::Claim, 11, Lang::En);
+    let real = &end.sides[0];
+    let b = lane_row(real, "B");
+    let waited = b.iter().filter(|cell| **cell == "wait").count();
+    let commit = real.lane.times.iter().position(|t| t == "5").expect("5 ms");
+    check!(
+        (waited, b[commit + 1]),
+        (5, "hold"),
+        "B waits 5 statements, and holds the lock right after A's COMMIT"
+    );
+    let naive = &end.sides[1];
+    let held: usize = naive
+        .lane
+        .rows
+        .iter()
+        .map(|row| row.cells.iter().filter(|c| !c.is_empty()).count())
+        .sum();
+    check!(
+        held,
+        0,
+        "autocommit statements leave nothing held between them"
+    );
+}
+
+/// R7: the send held inside the transaction keeps the producer's enqueue
+/// waiting the rest of the send; after `COMMIT` it goes through at once.
+#[test]
+fn a_send_inside_the_transaction_makes_the_enqueue_wait_and_after_commit_it_does_not_r7() {
+    let inside = send_race(true, SEND_MS).expect("runs");
+    let waited = inside.waited_ms["producer"];
+    let (_, end) = at(Race::Send, 20, Lang::En);
+    let [real, naive] = [&end.sides[0], &end.sides[1]];
+    let harm = |side: &SideView| side.verdict.as_ref().map(|v| (v.harm, v.text.clone()));
+    check!(
+        harm(naive).map(|(harm, text)| (harm, text.contains(&format!("{waited} ms")))),
+        Some((true, true)),
+        "the naive verdict names the {waited} ms wait"
+    );
+    check!(
+        harm(real).map(|(harm, text)| (harm, text.contains("0 ms"))),
+        Some((false, true)),
+        "the real verdict: no wait"
+    );
+    check!(
+        lane_row(real, "producer").contains(&"wait"),
+        false,
+        "the real producer never waits"
+    );
+    let times = &naive.lane.times;
+    let waiting: Vec<&str> = lane_row(naive, "producer")
+        .iter()
+        .zip(times)
+        .filter(|(cell, _)| **cell == "wait")
+        .map(|(_, at)| at.as_str())
+        .collect();
+    check!(
+        (waiting.first().copied(), waiting.last().copied()),
+        (Some("10"), Some("305")),
+        "the producer waits from 10 ms until A's COMMIT"
+    );
+}
+
+/// Every position: a column of the lane has at most one holder, nothing
+/// after the position is filled in, and exactly one statement is marked
+/// as just run (none before the first).
+#[test]
+fn at_every_position_the_lane_has_one_holder_and_one_statement_just_ran() {
+    every_position(|race, lang, drawn| {
+        for side in &drawn.sides {
+            let applied = side.lane.applied;
+            let columns = side.lane.times.len();
+            for column in 0..columns {
+                let cells: Vec<&str> = side.lane.rows.iter().map(|r| r.cells[column]).collect();
+                let holders = cells.iter().filter(|c| **c == "hold").count();
+                let filled = cells.iter().any(|c| !c.is_empty());
+                check!(
+                    (holders <= 1, column >= applied && filled),
+                    (true, false),
+                    "{race:?} {lang:?} {} at {}: column {column} {cells:?}",
+                    side.kind,
+                    drawn.position
+                );
+            }
+            let count = |state: &str| {
+                let lines = side.actors.iter().flat_map(|actor| &actor.lines);
+                lines.filter(|line| line.state == state).count()
+            };
+            let (now, waits) = (count("now"), count("waits"));
+            check!(
+                (
+                    now <= 1,
+                    applied == 0 || now + waits >= 1,
+                    applied > 0 || now == 0
+                ),
+                (true, true, true),
+                "{race:?} {lang:?} {} at {}: {now} statements just ran, {waits} wait",
+                side.kind,
+                drawn.position
+            );
+        }
+    });
+}
+
+/// Stepping stops at both ends; a new race starts at its first statement.
+#[test]
+fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() {
+    let mut session = session(CHAPTER, Lang::En);
+    session.statements(Move::Back).expect("back");
+    let races = &session.races;
+    let real = real_claim_race(1).expect("runs").steps.len();
+    let naive = naive_claim_race().expect("runs").steps.len();
+    check!(
+        (races.position, races.total()),
+        (0, real.max(naive)),
+        "back at the start, and the longer side's length"
+    );
+    session.statements(Move::End).expect("end");
+    session.statements(Move::Step).expect("step");
+    let races = &session.races;
+    check!(races.position, races.total(), "a step at the end");
+    session
+        .statements(Move::Race(Race::Send))
+        .expect("send race");
+    let sends = [false, true].map(|inside| send_race(inside, SEND_MS).expect("runs"));
+    let longest = sends.iter().map(|run| run.steps.len()).max();
+    let races = &session.races;
+    check!(
+        (races.race, races.position, Some(races.total())),
+        (Race::Send, 0, longest),
+        "the send race from its start"
+    );
+}
+
+/// The panel opens by itself in its chapter; elsewhere it stays closed
+/// (and computes nothing) until the learner opens it.
+#[test]
+fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
+    for chapter in CHAPTERS {
+        let mut session = session(chapter.id, Lang::En);
+        let open = view::statements(&session.races, Lang::En).is_some();
+        check!(open, chapter.id == CHAPTER, "{}: open at load", chapter.id);
+        session.statements(Move::Open(true)).expect("opens");
+        let opened = view::statements(&session.races, Lang::En).map(|v| v.sides.len());
+        check!(opened, Some(2), "{}: opened by the learner", chapter.id);
+    }
+}
+
+/// The chapter's narration states what its replay and the races do: A
+/// gets token 1 and B nothing at 0 ms, B's wait for the lock, the enqueue
+/// at 10 ms during A's send, A's accepted finish at 306 ms, and the wait
+/// a send inside the transaction causes, in both languages.
+#[test]
+fn the_write_lock_chapter_narrates_its_replay_and_the_races_numbers_r6_r7() {
+    let json = CHAPTERS
+        .iter()
+        .find(|chapter| chapter.id == CHAPTER)
+        .expect("the chapter")
+        .scenario();
+    let doc = serde_json::to_value(replay_json(json).expect("replays")).expect("json");
+    let results = &doc["results"];
+    let picked: Vec<Value> = (0..5)
+        .map(|n| {
+            let r = &results[n];
+            json!([
+                r["at"],
+                r["worker"],
+                r["do"],
+                r["claim"]["token"],
+                r["accepted"]
+            ])
+        })
+        .collect();
+    let expected = vec![
+        json!([0, "A", "claim", 1, null]),
+        json!([0, "B", "claim", null, null]),
+        json!([5, "A", "send", null, null]),
+        json!([10, "C", "enqueue", null, null]),
+        json!([306, "A", "finish", null, true]),
+    ];
+    check!(picked, expected, "the chapter's replay");
+    let b_waited = real_claim_race(1).expect("runs").waited_ms["B"];
+    let producer_waited = send_race(true, SEND_MS).expect("runs").waited_ms["producer"];
+    for lang in [Lang::En, Lang::Ko] {
+        let text = lang.text("chapter.write-lock.text");
+        let numbers = [b_waited, 5, 10, 306, producer_waited];
+        let said: Vec<bool> = numbers
+            .iter()
+            .map(|n| text.contains(&format!("{n} ms")) || text.contains(&format!("{n}ms")))
+            .collect();
+        check!(
+            said,
+            vec![true; numbers.len()],
+            "{lang:?}: the narration says {numbers:?} ms"
+        );
+        check!(
+            text.matches("token=1").count() + text.matches("token 1").count() >= 2,
+            true,
+            "{lang:?}: A's token 1, and the naive claim's token 1 for both"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! The helpers of the queue's own tests (`tests/support` at the
+//! repository's root: side-by-side failures, R14, the chapters' scenarios
+//! and expected replays), and the course's: its message files, a session
+//! on a chapter, the narration tests' helpers.
+
+#![allow(dead_code)] // each test file uses a different part of this module
+
+#[macro_use]
+#[path = "../../../../tests/support/mod.rs"]
+mod shared;
+
+pub use shared::*;
+
+/// A language's message file as written (the product carries its texts as
+/// tables made by the build script, not the file).
+pub fn message_file(lang: leasefence_course::playground::Lang) -> &'static str {
+    match lang {
+        leasefence_course::playground::Lang::En => {
+            include_str!("../../src/playground/messages/en.json")
+        }
+        leasefence_course::playground::Lang::Ko => {
+            include_str!("../../src/playground/messages/ko.json")
+        }
+    }
+}
+
+/// A session on a chapter, at its start.
+pub fn session(
+    chapter: &str,
+    lang: leasefence_course::playground::Lang,
+) -> leasefence_course::playground::session::Session {
+    let found = leasefence_course::playground::CHAPTERS
+        .iter()
+        .find(|c| c.id == chapter)
+        .expect("a chapter");
+    let scenario = leasefence::Scenario::parse(found.scenario()).expect("parses");
+    leasefence_course::playground::session::Session::new(lang, chapter, scenario).expect("replays")
+}
+
+/// The narration tests' shared helpers.
+pub mod narration;
+
+/// The Korean messages as written, keyed: the message file's, and each
+/// chapter's title and text (from its folder, as the product carries them).
+pub fn korean_messages() -> Vec<(String, String)> {
+    use leasefence_course::playground::{CHAPTERS, Lang};
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(message_file(Lang::Ko)).expect("ko.json parses");
+    let mut messages: Vec<(String, String)> = table
+        .into_iter()
+        .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
+        .collect();
+    for chapter in CHAPTERS {
+        for part in ["title", "text"] {
+            let key = format!("chapter.{}.{part}", chapter.id);
+            let text = Lang::Ko.text(&key).to_owned();
+            messages.push((key, text));
+        }
+    }
+    messages
+}
