@@ -32,7 +32,9 @@ function labels(expected) {
   });
 }
 
-const golden = (name) => JSON.parse(readFileSync(`${ROOT}scenarios/${name}.expected.json`, "utf8"));
+/** A chapter's folder (`chapters/<NN>-<id>/`). */
+const folder = (id) => `${ROOT}chapters/${readdirSync(`${ROOT}chapters`).find((name) => name.replace(/^\d\d-/, "") === id)}`;
+const golden = (name) => JSON.parse(readFileSync(`${folder(name)}/expected.json`, "utf8"));
 
 describe("the playground", () => {
   test("canonical chapter by keyboard: A's late finish is refused and announced", async () => {

@@ -207,7 +207,9 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     session.stepper.answer_field("token");
     check!(
         narration(&session),
-        Lang::En.text("chapter.canonical.text").to_owned(),
+        leasefence_course::playground::chapters::find("canonical")
+            .expect("a chapter")
+            .narration(Lang::En),
         "answered the last question: the chapter's story"
     );
     let [SliderView::Enabled { readout, .. }, _] = sliders(&session) else {

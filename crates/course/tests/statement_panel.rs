@@ -305,7 +305,8 @@ fn the_write_lock_chapter_narrates_its_replay_and_the_races_numbers_r6_r7() {
     let b_waited = real_claim_race(1).expect("runs").waited_ms["B"];
     let producer_waited = send_race(true, SEND_MS).expect("runs").waited_ms["producer"];
     for lang in [Lang::En, Lang::Ko] {
-        let text = lang.text("chapter.write-lock.text");
+        let chapter = leasefence_course::playground::chapters::find("write-lock");
+        let text = chapter.expect("a chapter").narration(lang);
         let numbers = [b_waited, 5, 10, 306, producer_waited];
         let said: Vec<bool> = numbers
             .iter()

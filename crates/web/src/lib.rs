@@ -21,7 +21,7 @@ pub use api::{Player, Queue, Receiver, generated_scenario, replay};
 /// `mount`'s options, the chapter ids as a union (so a typo does not
 /// compile), and the `detail` of each DOM event the element fires, added
 /// to `HTMLElementEventMap` so `addEventListener` knows them.
-/// `e2e/package.test.mjs` holds the union to `playground/chapters.rs`.
+/// `e2e/package.test.mjs` holds the union to the folders of `chapters/`.
 #[cfg(feature = "page")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const PAGE_TYPES: &str = r#"

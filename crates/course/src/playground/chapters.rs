@@ -4,6 +4,8 @@
 //! script (`build/chapters.rs`). The golden tests replay the same
 //! scenarios, so what the page shows is exactly what they check.
 
+use super::Lang;
+
 /// One chapter: an id (also its message keys `chapter.<id>.title/.text`)
 /// and its scenario document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +23,66 @@ impl Chapter {
     /// The chapter's scenario JSON.
     pub fn scenario(&self) -> &'static str {
         self.json
+    }
+
+    /// The chapter's text in `lang`, its placeholders filled from its own
+    /// scenario and replay: `{results.2.at}` is the time of the replay's
+    /// third result, `{jobs.0.deadline}` the first job's deadline,
+    /// `{events.0.lease_ms}` the lease the first event asks for (any path
+    /// into the scenario's `jobs` and `events` or the replay's `results`
+    /// and `rows`; `{results.1.worker|가}` adds the particle). A number or
+    /// a name the chapter's documents say is never typed into its text
+    /// (`tests/narration_templates.rs`), so a change to the scenario
+    /// cannot leave the text telling the old story.
+    pub fn narration(&self, lang: Lang) -> String {
+        let key = format!("chapter.{}.text", self.id);
+        let facts = self.facts();
+        let values: Vec<(&str, String)> = (facts.iter())
+            .map(|(path, value)| (path.as_str(), value.clone()))
+            .collect();
+        lang.fill(&key, &values)
+    }
+
+    /// Every number and string of the chapter's scenario as written
+    /// (`jobs`, `events`) and of its replay (`results`, `rows`), by its path: what
+    /// [`Chapter::narration`] may say. Empty if the chapter did not replay
+    /// (a test replays every chapter).
+    pub fn facts(&self) -> Vec<(String, String)> {
+        let written = serde_json::from_str::<serde_json::Value>(self.json);
+        let replayed = leasefence::replay_json(self.json).map(serde_json::to_value);
+        let (Ok(scenario), Ok(Ok(replay))) = (written, replayed) else {
+            return Vec::new();
+        };
+        let mut facts = Vec::new();
+        for (name, document) in [
+            ("jobs", &scenario),
+            ("events", &scenario),
+            ("results", &replay),
+            ("rows", &replay),
+        ] {
+            flatten(name, &document[name], &mut facts);
+        }
+        facts
+    }
+}
+
+/// The leaves of `value` under `path` (`results.0.claim.token`), as text.
+fn flatten(path: &str, value: &serde_json::Value, into: &mut Vec<(String, String)>) {
+    use serde_json::Value;
+    match value {
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                flatten(&format!("{path}.{index}"), item, into);
+            }
+        }
+        Value::Object(fields) => {
+            for (name, item) in fields {
+                flatten(&format!("{path}.{name}"), item, into);
+            }
+        }
+        Value::Number(number) => into.push((path.to_owned(), number.to_string())),
+        Value::String(text) => into.push((path.to_owned(), text.clone())),
+        Value::Bool(_) | Value::Null => {}
     }
 }
 

@@ -55,8 +55,12 @@ pub fn says_numbers(what: &str, text_of: impl Fn(Lang) -> String, numbers: &[&Va
     }
 }
 
-/// The chapter's narration says each of `numbers`, in both languages.
+/// The chapter's narration, filled from its own replay as the page shows
+/// it, says each of `numbers`, in both languages.
 pub fn narrates(id: &str, numbers: &[&Value]) {
-    let key = format!("chapter.{id}.text");
-    says_numbers(id, |lang| lang.text(&key).to_owned(), numbers);
+    let chapter = CHAPTERS
+        .iter()
+        .find(|chapter| chapter.id == id)
+        .expect("a chapter");
+    says_numbers(id, |lang| chapter.narration(lang), numbers);
 }

@@ -284,7 +284,10 @@ fn narration(session: &Session) -> String {
             Some(told) => told.to_owned(),
             None => story(session),
         },
-        (None, chapter) => lang.text(&format!("chapter.{chapter}.text")).to_owned(),
+        (None, chapter) => match super::chapters::find(chapter) {
+            Some(chapter) => chapter.narration(lang),
+            None => story(session),
+        },
     }
 }
 

@@ -1,0 +1,63 @@
+//! The lists of chapters typed outside the build: each names every chapter
+//! folder, in course order, so a chapter added as one folder cannot be
+//! forgotten by them (the build lists it everywhere else).
+
+use leasefence_course::playground::CHAPTERS;
+
+/// The backticked words of `text` between `start` and the next `end`.
+fn listed(text: &str, start: &str, end: &str) -> Vec<String> {
+    let from = text
+        .find(start)
+        .unwrap_or_else(|| panic!("{start:?} is in the file"))
+        + start.len();
+    let part = &text[from..];
+    let part = &part[..part.find(end).unwrap_or(part.len())];
+    part.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn ids() -> Vec<String> {
+    CHAPTERS
+        .iter()
+        .map(|chapter| chapter.id.to_owned())
+        .collect()
+}
+
+#[test]
+fn the_readmes_name_every_chapter_in_course_order() {
+    let root = include_str!("../../../README.md");
+    assert_eq!(
+        listed(root, "- `data-scenario`:", "\n- "),
+        ids(),
+        "README.md's data-scenario list (expected on the right: the chapter folders)"
+    );
+    let package = include_str!("../../../package/README.md");
+    assert_eq!(
+        listed(package, "`data-scenario` (a chapter:", ")"),
+        ids(),
+        "package/README.md's data-scenario list (expected on the right: the chapter folders)"
+    );
+}
+
+#[test]
+fn the_typescript_chapter_union_names_every_chapter_in_course_order() {
+    let source = include_str!("../../web/src/lib.rs");
+    let from = source
+        .find("export type Chapter =")
+        .expect("the union is declared");
+    let union = &source[from..from + source[from..].find(';').expect("it ends")];
+    let named: Vec<String> = union
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        named,
+        ids(),
+        "the Chapter union in crates/web/src/lib.rs (right: the folders)"
+    );
+}

@@ -1,0 +1,75 @@
+//! A chapter's text is a template filled from its own scenario and
+//! replay (`Chapter::narration`): each number or name the chapter's
+//! documents hold is a placeholder, never typed, so changing a scenario
+//! cannot leave its text telling the old story.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use leasefence_course::playground::{CHAPTERS, Lang};
+
+/// `text` without its `{placeholders}`.
+fn outside_placeholders(text: &str) -> String {
+    let mut kept = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        kept.push_str(&rest[..open]);
+        rest = rest[open..].split_once('}').map_or("", |(_, after)| after);
+    }
+    kept + rest
+}
+
+/// The runs of digits in `text`.
+fn numbers(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn every_chapter_text_fills_every_placeholder_in_both_languages() {
+    for chapter in CHAPTERS {
+        assert!(!chapter.facts().is_empty(), "{}: replays", chapter.id);
+        for lang in [Lang::En, Lang::Ko] {
+            let told = chapter.narration(lang);
+            assert!(
+                !told.contains('{') && !told.contains('}'),
+                "{} ({}): a placeholder names nothing in the chapter's documents: {told}",
+                chapter.id,
+                lang.tag()
+            );
+        }
+    }
+}
+
+#[test]
+fn no_chapter_text_types_a_number_its_documents_hold() {
+    for chapter in CHAPTERS {
+        let facts = chapter.facts();
+        for lang in [Lang::En, Lang::Ko] {
+            let key = format!("chapter.{}.text", chapter.id);
+            let template = lang.text(&key);
+            let typed: Vec<(String, Vec<&str>)> = numbers(&outside_placeholders(template))
+                .into_iter()
+                .filter_map(|number| {
+                    let paths: Vec<&str> = (facts.iter())
+                        .filter(|(_, value)| *value == number)
+                        .map(|(path, _)| path.as_str())
+                        .take(3)
+                        .collect();
+                    (!paths.is_empty()).then_some((number, paths))
+                })
+                .collect();
+            assert!(
+                typed.is_empty(),
+                "{} ({}): typed numbers the replay or scenario holds (write a placeholder, e.g. {{{}}}): {typed:?}",
+                chapter.id,
+                lang.tag(),
+                typed.first().map_or("", |(_, paths)| paths[0])
+            );
+        }
+    }
+}
