@@ -88,7 +88,7 @@ if (names.size === 0) {
 /** The group a function's name belongs to. */
 function group(name) {
   if (/shim|^__wbg|^__wbindgen|^__externref/.test(name)) return "wasm-bindgen glue";
-  const own = name.match(/^<?(leasefence(?:_web)?)(?:\[[0-9a-f]+\])?::([a-z_]+)(?:::([a-z_]+))?/);
+  const own = name.match(/^<?(leasefence(?:_web|_course)?)(?:\[[0-9a-f]+\])?::([a-z_]+)(?:::([a-z_]+))?/);
   if (own) return `${own[1]}::${own[2]}${own[3] && ["page", "playground"].includes(own[2]) ? `::${own[3]}` : ""}`;
   const crate = name.match(/^<?&?(?:mut |dyn )*([a-z_][a-z0-9_]*)(?:\[[0-9a-f]+\])?::/);
   if (crate) return ["core", "alloc", "std"].includes(crate[1]) ? "Rust std (core, alloc, std)" : crate[1];

@@ -51,11 +51,12 @@ impl Bound {
         use rusqlite::types::ValueRef;
         match value {
             ValueRef::Integer(value) => Ok(Bound::Int(value)),
-            ValueRef::Text(_) => Ok(Bound::Text(value.as_str()?.to_owned())),
+            // Text the queue stored came in as UTF-8 and comes back so.
+            ValueRef::Text(text) => Ok(Bound::Text(String::from_utf8_lossy(text).into_owned())),
             ValueRef::Null => Ok(Bound::Null),
             other => Err(rusqlite::Error::InvalidColumnType(
                 0,
-                "a column of the schema".into(),
+                String::new(),
                 other.data_type(),
             )),
         }

@@ -283,13 +283,14 @@ fn used(
     params: &[(&'static str, Bound)],
 ) -> Result<Vec<(&'static str, Bound)>> {
     let statement = prepare(conn, sql)?;
-    let mut kept = Vec::new();
-    for (name, value) in params {
-        if statement.parameter_index(name)?.is_some() {
-            kept.push((*name, value.clone()));
-        }
-    }
-    Ok(kept)
+    let named: Vec<&str> = (1..=statement.parameter_count())
+        .filter_map(|index| statement.parameter_name(index))
+        .collect();
+    Ok(params
+        .iter()
+        .filter(|(name, _)| named.contains(name))
+        .cloned()
+        .collect())
 }
 
 /// All rows in enqueue order.

@@ -73,3 +73,43 @@ fn no_chapter_text_types_a_number_its_documents_hold() {
         }
     }
 }
+
+/// The value at `path` (`results.0.claim.token`) in `document`, as text.
+fn at_path(document: &serde_json::Value, path: &str) -> Option<String> {
+    let value = path
+        .split('.')
+        .try_fold(document, |value, step| match step.parse::<usize>() {
+            Ok(index) => value.get(index),
+            Err(_) => value.get(step),
+        })?;
+    Some(match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    })
+}
+
+#[test]
+fn every_fact_is_the_value_at_its_path_in_the_scenario_or_the_replay() {
+    for chapter in CHAPTERS {
+        let scenario: serde_json::Value = serde_json::from_str(chapter.scenario()).expect("JSON");
+        let replay = leasefence::replay_json(chapter.scenario()).expect("replays");
+        let replay = serde_json::to_value(replay).expect("serializes");
+        for (path, value) in chapter.facts() {
+            let document = match path.split('.').next() {
+                Some("jobs" | "events") => &scenario,
+                _ => &replay,
+            };
+            let found = at_path(document, &path).or_else(|| {
+                // A job's max_attempts may be left out of the scenario as
+                // written; the parser supplies its default.
+                path.ends_with(".max_attempts").then(|| value.clone())
+            });
+            assert_eq!(
+                found.as_deref(),
+                Some(value.as_str()),
+                "{}: the fact {path} (left: the document's value at that path, right: the fact)",
+                chapter.id
+            );
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //! script (`build/chapters.rs`). The golden tests replay the same
 //! scenarios, so what the page shows is exactly what they check.
 
+use leasefence::{Action, Claim, JobRow, NewJob, Outcome, Scenario};
+
 use super::Lang;
 
 /// One chapter: an id (also its message keys `chapter.<id>.title/.text`)
@@ -43,46 +45,94 @@ impl Chapter {
         lang.fill(&key, &values)
     }
 
-    /// Every number and string of the chapter's scenario as written
-    /// (`jobs`, `events`) and of its replay (`results`, `rows`), by its path: what
-    /// [`Chapter::narration`] may say. Empty if the chapter did not replay
-    /// (a test replays every chapter).
+    /// Every number and name of the chapter's scenario (`jobs`, `events`)
+    /// and of its replay (`results`, `rows`), by its path in the
+    /// contract's documents: what [`Chapter::narration`] may say. Read off
+    /// the typed values rather than a JSON tree, which the page's module
+    /// would carry only for this; `tests/narration_templates.rs` holds
+    /// every path to the documents' JSON. Empty if the chapter did not
+    /// replay (a test replays every chapter).
     pub fn facts(&self) -> Vec<(String, String)> {
-        let written = serde_json::from_str::<serde_json::Value>(self.json);
-        let replayed = leasefence::replay_json(self.json).map(serde_json::to_value);
-        let (Ok(scenario), Ok(Ok(replay))) = (written, replayed) else {
+        let Ok(scenario) = Scenario::parse(self.json) else {
             return Vec::new();
         };
-        let mut facts = Vec::new();
-        for (name, document) in [
-            ("jobs", &scenario),
-            ("events", &scenario),
-            ("results", &replay),
-            ("rows", &replay),
-        ] {
-            flatten(name, &document[name], &mut facts);
+        let Ok(replay) = leasefence::replay(scenario.clone()) else {
+            return Vec::new();
+        };
+        let mut facts = Facts::default();
+        for (index, job) in scenario.jobs.iter().enumerate() {
+            facts.job(&format!("jobs.{index}"), job);
         }
-        facts
+        for (index, event) in scenario.events.iter().enumerate() {
+            let at = format!("events.{index}");
+            facts.say(&at, "at", event.at);
+            facts.say(&at, "worker", &event.worker);
+            if let Some(owner) = &event.owner {
+                facts.say(&at, "owner", owner);
+            }
+            match &event.action {
+                Action::Claim { lease_ms } => facts.say(&at, "lease_ms", lease_ms),
+                Action::Enqueue(job) => facts.job(&format!("{at}.job"), job),
+                Action::Finish | Action::Send => {}
+            }
+        }
+        for (index, result) in replay.results.iter().enumerate() {
+            let at = format!("results.{index}");
+            facts.say(&at, "at", result.at);
+            facts.say(&at, "worker", &result.worker);
+            match &result.outcome {
+                Outcome::Claimed { claim: Some(claim) } => {
+                    facts.claim(&format!("{at}.claim"), claim)
+                }
+                Outcome::Enqueued { job } => facts.row(&format!("{at}.job"), job),
+                _ => {}
+            }
+        }
+        for (index, row) in replay.rows.iter().enumerate() {
+            facts.row(&format!("rows.{index}"), row);
+        }
+        facts.0
     }
 }
 
-/// The leaves of `value` under `path` (`results.0.claim.token`), as text.
-fn flatten(path: &str, value: &serde_json::Value, into: &mut Vec<(String, String)>) {
-    use serde_json::Value;
-    match value {
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                flatten(&format!("{path}.{index}"), item, into);
-            }
+/// The facts gathered so far: each value by its path.
+#[derive(Default)]
+struct Facts(Vec<(String, String)>);
+
+impl Facts {
+    fn say(&mut self, at: &str, field: &str, value: impl ToString) {
+        self.0.push((format!("{at}.{field}"), value.to_string()));
+    }
+
+    fn job(&mut self, at: &str, job: &NewJob) {
+        self.say(at, "id", &job.id);
+        self.say(at, "qty", job.qty);
+        self.say(at, "deadline", job.deadline);
+        self.say(at, "max_attempts", job.max_attempts);
+    }
+
+    fn claim(&mut self, at: &str, claim: &Claim) {
+        self.say(at, "id", &claim.id);
+        self.say(at, "qty", claim.qty);
+        self.say(at, "owner", &claim.owner);
+        self.say(at, "token", claim.token);
+        self.say(at, "attempt", claim.attempt);
+        self.say(at, "lease_until", claim.lease_until);
+    }
+
+    fn row(&mut self, at: &str, row: &JobRow) {
+        self.say(at, "id", &row.id);
+        self.say(at, "qty", row.qty);
+        if let Some(owner) = &row.owner {
+            self.say(at, "owner", owner);
         }
-        Value::Object(fields) => {
-            for (name, item) in fields {
-                flatten(&format!("{path}.{name}"), item, into);
-            }
+        self.say(at, "token", row.token);
+        self.say(at, "attempts", row.attempts);
+        self.say(at, "max_attempts", row.max_attempts);
+        if let Some(lease_until) = row.lease_until {
+            self.say(at, "lease_until", lease_until);
         }
-        Value::Number(number) => into.push((path.to_owned(), number.to_string())),
-        Value::String(text) => into.push((path.to_owned(), text.clone())),
-        Value::Bool(_) | Value::Null => {}
+        self.say(at, "deadline", row.deadline);
     }
 }
 

@@ -86,9 +86,9 @@ impl Candidate {
                 token: u64::try_from(*token).unwrap_or(0),
                 attempts: u64::try_from(*attempts).unwrap_or(0),
             }),
-            Some(other) => {
+            Some(_) => {
                 return Err(Error::Internal {
-                    what: format!("the naive read returned {other:?}"),
+                    what: "the naive read returned other columns than id, token, attempts".into(),
                 });
             }
         };
