@@ -333,13 +333,27 @@ describe("the playground", () => {
     }
   });
 
-  test("the end of a chapter leads to the next, and finished chapters stay marked after a reload", async () => {
+  test("the end of a chapter leads to the next; a chapter whose questions are answered stays marked after a reload", async () => {
     const page = await open("/#chapter=canonical&lang=en");
+    const marked = () => page.$eval(".lf select[data-action=chapter] option[value=canonical]", (el) => el.textContent);
     await page.getByRole("button", { name: "Go to end" }).click();
+    await page.getByRole("button", { name: /^Next chapter: / }).waitFor();
+    assert.doesNotMatch(await marked(), /^✓ /, "watched to the end, no question answered: not finished");
+    // Predicting, ⇥ stops at the first question; answering all of them
+    // finishes the chapter.
+    await page.check(".lf [data-action=predict]");
+    await page.getByRole("button", { name: "Reset" }).click();
+    await page.getByRole("button", { name: "Go to end" }).click();
+    assert.match(await page.textContent(".lf-prompt"), /A asks for a job at 0 ms/, "⇥ stops at the first question");
+    await page.locator(".lf-prompt [data-arg=accept]").click();
+    for (const answer of ["accept", "reject"]) {
+      await page.locator(".lf [data-action=step]").click();
+      await page.locator(`.lf-prompt [data-arg=${answer}]`).click();
+    }
+    await page.locator(".lf-prompt [data-arg=token]").click();
     const next = page.getByRole("button", { name: /^Next chapter: / });
     await next.click();
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "expiry-boundary");
-    const marked = () => page.$eval(".lf select[data-action=chapter] option[value=canonical]", (el) => el.textContent);
     assert.match(await marked(), /^✓ /, "the finished chapter is marked");
     await page.reload();
     await page.waitForSelector(".lf [data-event]");

@@ -13,6 +13,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence_course::playground::session::{Knob, Said, Session, Start};
+use leasefence_course::playground::stepper::{Question, Stepped};
 use leasefence_course::playground::view::{self, SliderView};
 use leasefence_course::playground::{CHAPTERS, Lang};
 use support::session;
@@ -290,9 +291,10 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
     );
 }
 
-/// At the end of a chapter the prompt offers the next one, and the chapter
-/// counts as finished (once); the picker marks what the learner finished,
-/// also after a reload that restores the saved ids.
+/// At the end of a chapter the prompt offers the next one, and once its
+/// questions are answered the chapter counts as finished (once); the
+/// picker marks what the learner finished, also after a reload that
+/// restores the saved ids.
 #[test]
 fn the_end_of_a_chapter_leads_to_the_next_and_is_remembered() {
     let mut session = session("canonical", Lang::En);
@@ -308,6 +310,20 @@ fn the_end_of_a_chapter_leads_to_the_next_and_is_remembered() {
         .next
         .expect("a next chapter");
     check!(next.id, CHAPTERS[1].id, "course order");
+    check!(session.note_progress(), false, "watched, not answered");
+    session.set_predict(true);
+    session.stepper.seek(0);
+    while session.stepper.step() != Stepped::AtEnd {
+        match session.stepper.question() {
+            Some(Question::Field) => {
+                session.stepper.answer_field("token");
+            }
+            Some(_) => {
+                session.stepper.guess(true);
+            }
+            None => {}
+        }
+    }
     check!(session.note_progress(), true, "finished");
     check!(session.note_progress(), false, "only once");
     let label = |session: &Session| view::scenario(session).chapters[0].label.clone();

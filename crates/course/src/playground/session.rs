@@ -240,12 +240,13 @@ impl Session {
             .collect();
     }
 
-    /// Marks the chapter finished once the learner stands at its end;
-    /// `true` when that is new (the page then saves the progress).
+    /// Marks the chapter finished once the learner has answered every one
+    /// of its questions ([`Stepper::complete`]); `true` when that is new
+    /// (the page then saves the progress). Reaching its end without them
+    /// is watching, not finishing.
     pub fn note_progress(&mut self) -> bool {
         let stepper = &self.stepper;
-        let at_end = stepper.total() > 0 && stepper.position == stepper.total();
-        let Some(chapter) = chapters::find(&stepper.chapter).filter(|_| at_end) else {
+        let Some(chapter) = chapters::find(&stepper.chapter).filter(|_| stepper.complete()) else {
             return false;
         };
         if self.progress.contains(&chapter.id) {

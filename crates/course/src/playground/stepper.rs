@@ -6,6 +6,8 @@
 //! native tests drive it directly. Every position is a frame the core
 //! computed ([`Timeline`]), so moving back is exact.
 
+use std::collections::BTreeMap;
+
 use crate::timeline::{Frame, Timeline};
 use leasefence::error::Result;
 use leasefence::fence::{Condition, Conditions};
@@ -87,6 +89,15 @@ pub enum Prompt {
     AnsweredField(FieldGuess),
 }
 
+/// What the learner answered about one event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Answer {
+    /// The prediction.
+    guessed: Guessed,
+    /// "Which condition did it fail?", once answered.
+    field: Option<FieldGuess>,
+}
+
 /// A timeline and the learner's place in it.
 #[derive(Debug, Clone)]
 pub struct Stepper {
@@ -104,6 +115,11 @@ pub struct Stepper {
     prompt: Prompt,
     /// Predictions right, and made.
     pub score: (usize, usize),
+    /// Each answered prediction and field question of this timeline, by
+    /// event index: stepping back and forth shows an answer again instead
+    /// of asking and scoring it twice, and the chapter is complete when
+    /// every question has one ([`Stepper::complete`]).
+    answers: BTreeMap<usize, Answer>,
     /// The finish the boundary slider moves (see [`Stepper::new`]).
     pub boundary_event: Option<usize>,
     /// The sliders' ranges, fixed when a timeline is loaded so that a knob
@@ -153,6 +169,7 @@ impl Stepper {
             predict: false,
             prompt: Prompt::Idle,
             score: (0, 0),
+            answers: BTreeMap::new(),
             ranges: Ranges {
                 finish_max: 0,
                 lease_max: 0,
@@ -261,7 +278,8 @@ impl Stepper {
     }
 
     /// One event forward, or a question first when predicting a finish or
-    /// a claim.
+    /// a claim not answered yet. Over an event already answered it moves
+    /// on and shows that answer again, unscored.
     pub fn step(&mut self) -> Stepped {
         if self.question().is_some() {
             return Stepped::Waiting;
@@ -269,13 +287,54 @@ impl Stepper {
         if self.position >= self.total() {
             return Stepped::AtEnd;
         }
-        if let Some(question) = self.question_at(self.position).filter(|_| self.predict) {
+        let index = self.position;
+        if let Some(question) = self.unanswered(index) {
             self.prompt = Prompt::Predicting(question);
             return Stepped::AskFirst;
         }
         self.position += 1;
-        self.prompt = Prompt::Idle;
+        self.prompt = match self.answers.get(&index).filter(|_| self.predict) {
+            Some(answer) => self.told(*answer),
+            None => Prompt::Idle,
+        };
         Stepped::Moved
+    }
+
+    /// The question event `index` asks while predicting, if it has one the
+    /// learner has not answered.
+    fn unanswered(&self, index: usize) -> Option<Question> {
+        let asks = self.predict && !self.answers.contains_key(&index);
+        self.question_at(index).filter(|_| asks)
+    }
+
+    /// What the learner is told, standing just after an answered event:
+    /// its feedback, or the field question it still owes.
+    fn told(&self, answer: Answer) -> Prompt {
+        match answer.field {
+            Some(field) => Prompt::AnsweredField(field),
+            None if self.failed_conditions().is_empty() => Prompt::Guessed(answer.guessed),
+            None => Prompt::AskingField(answer.guessed),
+        }
+    }
+
+    /// Whether every question of the timeline is answered: each claim's and
+    /// finish's prediction, and which condition each refused finish failed.
+    /// A chapter counts as finished then, not when its end is reached by
+    /// skipping them (the picker's ✓).
+    pub fn complete(&self) -> bool {
+        let asked = (0..self.total()).filter(|&index| self.question_at(index).is_some());
+        let owes_field = |index: usize| match &self.timeline.frames[index].result.outcome {
+            Outcome::Finished(finish) => !finish.verdict.failed().is_empty(),
+            _ => false,
+        };
+        self.question().is_none()
+            && asked.clone().count() > 0
+            && asked
+                .into_iter()
+                .all(|index| match self.answers.get(&index) {
+                    Some(answer) => answer.field.is_some() || !owes_field(index),
+                    None => false,
+                })
     }
 
     /// What a prediction would ask about event `index`, if anything.
@@ -312,6 +371,7 @@ impl Stepper {
         let Prompt::Predicting(question) = self.prompt else {
             return None;
         };
+        let index = self.position;
         self.position += 1;
         let happened = match self.frame().map(|frame| &frame.result.outcome) {
             Some(Outcome::Finished(finish)) => finish.accepted(),
@@ -324,11 +384,12 @@ impl Stepper {
             right: yes == happened,
         };
         self.score = (self.score.0 + usize::from(guessed.right), self.score.1 + 1);
-        self.prompt = if self.failed_conditions().is_empty() {
-            Prompt::Guessed(guessed)
-        } else {
-            Prompt::AskingField(guessed)
+        let answer = Answer {
+            guessed,
+            field: None,
         };
+        self.answers.insert(index, answer);
+        self.prompt = self.told(answer);
         Some(guessed)
     }
 
@@ -354,14 +415,28 @@ impl Stepper {
             failed: self.failed_conditions(),
         };
         self.score = (self.score.0 + usize::from(answer.right()), self.score.1 + 1);
+        if let Some(answered) = self.answers.get_mut(&(self.position - 1)) {
+            answered.field = Some(answer);
+        }
         self.prompt = Prompt::AnsweredField(answer);
         Some(answer)
     }
 
-    /// Goes to `position` (clamped), dropping any open question.
+    /// Goes to `position` (clamped), dropping any open question. While
+    /// predicting, a jump forward stops at the first question not answered
+    /// yet and asks it: the end is not reached by skipping them.
     pub fn seek(&mut self, position: usize) {
-        self.position = position.min(self.total());
+        let target = position.min(self.total());
         self.prompt = Prompt::Idle;
+        let ahead =
+            (self.position..target).find_map(|index| Some((index, self.unanswered(index)?)));
+        match ahead {
+            Some((index, question)) => {
+                self.position = index;
+                self.prompt = Prompt::Predicting(question);
+            }
+            None => self.position = target,
+        }
     }
 
     /// One event back.

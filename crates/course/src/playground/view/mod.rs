@@ -430,10 +430,12 @@ pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
         .collect()
 }
 
-/// At the end of a chapter (not while a question waits), the next one.
+/// At the end of a chapter (not while a question waits), the next one;
+/// while predicting, only once every question is answered.
 fn next_chapter(session: &Session) -> Option<NextChapter> {
     let stepper = &session.stepper;
-    if stepper.position < stepper.total() || stepper.question().is_some() {
+    let answered = !stepper.predict || stepper.complete();
+    if stepper.position < stepper.total() || stepper.question().is_some() || !answered {
         return None;
     }
     let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter)?;

@@ -1,0 +1,129 @@
+//! Predict first (issue 20): while the learner predicts, no move skips a
+//! question, an answered question is shown again rather than asked and
+//! scored twice, and a chapter counts as finished when its questions are
+//! answered, not when its end is reached.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::session::Session;
+use leasefence_course::playground::stepper::{Prompt, Question, Stepped};
+use support::session;
+
+/// Answers every question of the session's timeline, predicting what
+/// happened and naming a failed condition, until its end.
+fn answer_everything(session: &mut Session) {
+    let stepper = &mut session.stepper;
+    while stepper.position < stepper.total() || stepper.question().is_some() {
+        match stepper.question() {
+            Some(Question::Field) => {
+                let failed = stepper.failed_conditions();
+                let field = failed.iter().next().expect("a failed condition").field();
+                stepper.answer_field(field);
+            }
+            Some(_) => {
+                let index = stepper.position;
+                let happened = !matches!(
+                    &stepper.timeline.frames[index].result.outcome,
+                    leasefence::Outcome::Finished(finish) if !finish.accepted()
+                ) && !matches!(
+                    &stepper.timeline.frames[index].result.outcome,
+                    leasefence::Outcome::Claimed { claim: None }
+                );
+                stepper.guess(happened);
+            }
+            None => {
+                stepper.step();
+            }
+        }
+    }
+}
+
+#[test]
+fn jumping_to_the_end_while_predicting_stops_at_the_first_unanswered_question() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(true);
+    let end = session.stepper.total();
+    session.stepper.seek(end);
+    check!(
+        format!("{:?}", (session.stepper.position, session.stepper.prompt())),
+        format!("{:?}", (0, Prompt::Predicting(Question::Claim))),
+        "⇥ at the start: A's claim (event 0) is asked, nothing is shown"
+    );
+    session.stepper.guess(true);
+    session.stepper.seek(end);
+    check!(
+        format!(
+            "{:?}",
+            (session.stepper.position, session.stepper.question())
+        ),
+        format!("{:?}", (1, Some(Question::Claim))),
+        "⇥ after the first answer: B's reclaim is asked next"
+    );
+}
+
+#[test]
+fn stepping_back_and_forth_shows_an_answer_again_without_scoring_it_twice() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(true);
+    session.stepper.step();
+    let guessed = session.stepper.guess(false).expect("a prediction was open");
+    check!(
+        session.stepper.score,
+        (0, 1),
+        "A's claim did get a job: wrong"
+    );
+    session.stepper.back();
+    check!(
+        format!("{:?}", session.stepper.step()),
+        format!("{:?}", Stepped::Moved),
+        "the answered claim is shown again, not asked"
+    );
+    check!(
+        format!("{:?}", (session.stepper.prompt(), session.stepper.score)),
+        format!("{:?}", (Prompt::Guessed(guessed), (0, 1))),
+        "its feedback again, the score unchanged"
+    );
+}
+
+#[test]
+fn a_chapter_is_finished_when_its_questions_are_answered_not_when_its_end_is_reached() {
+    let mut watched = session("canonical", Lang::En);
+    let end = watched.stepper.total();
+    watched.stepper.seek(end);
+    check!(
+        (watched.stepper.position == end, watched.note_progress()),
+        (true, false),
+        "at the end without predicting: watched, not finished"
+    );
+
+    let mut learner = session("canonical", Lang::En);
+    learner.set_predict(true);
+    answer_everything(&mut learner);
+    check!(learner.stepper.complete(), true, "every question answered");
+    check!(learner.note_progress(), true, "finished");
+    check!(learner.note_progress(), false, "only once");
+}
+
+#[test]
+fn every_chapter_can_be_finished_by_answering_its_questions() {
+    for chapter in leasefence_course::playground::CHAPTERS {
+        let mut learner = session(chapter.id, Lang::Ko);
+        learner.set_predict(true);
+        answer_everything(&mut learner);
+        check!(
+            (
+                learner.stepper.complete(),
+                learner.stepper.score.0 == learner.stepper.score.1
+            ),
+            (true, true),
+            "{}: every question answered, each rightly",
+            chapter.id
+        );
+    }
+}
