@@ -27,7 +27,7 @@ lint:
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-course --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets --no-default-features -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features statement-cache,census -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features statement-cache,bench -- -D warnings
 
 native-test:
 	cargo test --workspace
@@ -77,7 +77,7 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 # and the bootstrap (package/embed.js). package-extras.mjs completes the npm
 # package (types of the bootstrap, README, exports).
 # WEB_FEATURES: cargo features for the module (`make bench-page` adds
-# `census`, which the page itself leaves out).
+# `bench`: census() and generatedScenario(), which the page leaves out).
 web: setup-web
 	$(WEB_BUILD) --out-dir $(CURDIR)/www/pkg --out-name leasefence crates/web -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
 	node scripts/package-repository.mjs www/pkg
@@ -130,7 +130,7 @@ bless:
 # so not part of `make test`. The module is built with `census()`, so the
 # page's files are a little larger than `make web`'s until it runs again.
 bench-page:
-	$(MAKE) --no-print-directory web WEB_FEATURES=census
+	$(MAKE) --no-print-directory web WEB_FEATURES=bench
 	cargo build --quiet -p leasefence-cli
 	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node e2e/budgets.mjs
 
@@ -151,7 +151,8 @@ breakdown:
 	node e2e/breakdown.mjs $(TARGET)/wasm-names/leasefence_bg.wasm
 
 # Browser against native on the same generated 10,000-event scenario.
-replay-speed: web
+replay-speed: setup-web
+	$(MAKE) --no-print-directory web WEB_FEATURES=bench
 	cargo build --quiet -p leasefence-cli
 	cargo bench --bench throughput -- replay
 	node e2e/replay-speed.mjs

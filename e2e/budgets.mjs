@@ -71,7 +71,7 @@ try {
     .map((name) => readFileSync(`${ROOT}chapters/${name}/scenario.json`, "utf8"));
   const censuses = await page.evaluate(async (scenarios) => {
     const pkg = await import("/pkg/leasefence.js");
-    if (typeof pkg.census !== "function") throw new Error("no census(): build with `make bench-page` (the census feature)");
+    if (typeof pkg.census !== "function") throw new Error("no census(): build with `make bench-page` (the bench feature)");
     return scenarios.map((json) => {
       const first = performance.now();
       const { orderings, sides } = pkg.census(json);

@@ -288,9 +288,15 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
 // shown in the step card at its place, with its facts stated against the
 // chapter's replay like the narrations above.
 
-/// The point's text says each of these numbers, in both languages.
+/// The point's text, filled as the step card shows it, says each of these
+/// numbers, in both languages.
 fn point_says(key: &str, numbers: &[&Value]) {
-    let text_of = |lang: Lang| lang.fill(&format!("point.{key}.text"), &[("worker", "A".into())]);
+    use leasefence_course::playground::points::{POINTS, text};
+    let point = POINTS
+        .iter()
+        .find(|point| point.key == key)
+        .expect("a point");
+    let text_of = |lang: Lang| text(point, lang, "A");
     says_numbers(&format!("point {key}"), text_of, numbers);
 }
 

@@ -8,7 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use leasefence_course::playground::{CHAPTERS, Lang};
+use leasefence_course::playground::points::{self, POINTS};
+use leasefence_course::playground::{CHAPTERS, Lang, chapters};
 
 /// `text` without its `{placeholders}`.
 fn outside_placeholders(text: &str) -> String {
@@ -109,6 +110,35 @@ fn every_fact_is_the_value_at_its_path_in_the_scenario_or_the_replay() {
                 Some(value.as_str()),
                 "{}: the fact {path} (left: the document's value at that path, right: the fact)",
                 chapter.id
+            );
+        }
+    }
+}
+
+/// The course points shown at places of a chapter follow the same rule as
+/// its narration: filled from the chapter's documents, nothing typed.
+#[test]
+fn every_course_point_fills_from_its_chapter_and_types_no_number_it_holds() {
+    for point in POINTS {
+        let facts = chapters::find(point.chapter).expect("its chapter").facts();
+        for lang in [Lang::En, Lang::Ko] {
+            let told = points::text(point, lang, "A");
+            assert!(
+                !told.contains('{') && !told.contains('}'),
+                "{} ({}): a placeholder names nothing: {told}",
+                point.key,
+                lang.tag()
+            );
+            let key = format!("point.{}.text", point.key);
+            let typed: Vec<String> = numbers(&outside_placeholders(lang.text(&key)))
+                .into_iter()
+                .filter(|number| facts.iter().any(|(_, value)| value == number))
+                .collect();
+            assert!(
+                typed.is_empty(),
+                "{} ({}): typed numbers its chapter's documents hold: {typed:?}",
+                point.key,
+                lang.tag()
             );
         }
     }

@@ -64,7 +64,7 @@ export interface Totals { jobs: number; qty: number; repeats: number; applied: R
 "#;
 
 /// The shape `census` returns, for TypeScript users.
-#[cfg(feature = "census")]
+#[cfg(feature = "bench")]
 #[wasm_bindgen(typescript_custom_section)]
 const CENSUS_TYPES: &str = r#"
 /** Every ordering of a scenario, counted per side (`census`). */
@@ -129,9 +129,9 @@ pub fn replay(
 /// replayed with the fence on and off, counted per side, with the
 /// shortest failing ordering as a scenario (`mechanism::orderings`). A
 /// scenario over the bound (8 events, 4 actors) is refused. Only with the
-/// `census` feature: `make bench-page` times the largest chapter with it
+/// `bench` feature: `make bench-page` times the largest chapter with it
 /// (`e2e/budgets.mjs`); the page itself does not count orderings yet.
-#[cfg(feature = "census")]
+#[cfg(feature = "bench")]
 #[wasm_bindgen(unchecked_return_type = "Census")]
 pub fn census(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
@@ -146,6 +146,9 @@ pub fn census(
 
 /// The benchmark's generated scenario of `events` events, as JSON (see
 /// `Scenario::generated`); the browser and native replay the same one.
+/// Only with the `bench` feature (`make replay-speed`): a benchmark's
+/// fixture, not the package's API.
+#[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = generatedScenario)]
 pub fn generated_scenario(
     #[wasm_bindgen(unchecked_param_type = "number")] events: JsValue,

@@ -15,7 +15,9 @@ mod convert;
 pub mod page;
 mod words;
 
-pub use api::{Player, Queue, Receiver, generated_scenario, replay};
+#[cfg(feature = "bench")]
+pub use api::generated_scenario;
+pub use api::{Player, Queue, Receiver, replay};
 
 /// The playground's option and event types, for TypeScript users:
 /// `mount`'s options, the chapter ids as a union (so a typo does not

@@ -4,7 +4,7 @@
 //! script (`build/chapters.rs`). The golden tests replay the same
 //! scenarios, so what the page shows is exactly what they check.
 
-use leasefence::{Action, Claim, JobRow, NewJob, Outcome, Scenario};
+use leasefence::{Action, Claim, NewJob, Outcome, Scenario};
 
 use super::Lang;
 
@@ -31,22 +31,33 @@ impl Chapter {
     /// scenario and replay: `{results.2.at}` is the time of the replay's
     /// third result, `{jobs.0.deadline}` the first job's deadline,
     /// `{events.0.lease_ms}` the lease the first event asks for (any path
-    /// into the scenario's `jobs` and `events` or the replay's `results`
-    /// and `rows`; `{results.1.worker|가}` adds the particle). A number or
+    /// [`Chapter::facts`] lists; `{results.1.worker|가}` adds the
+    /// particle). A number or
     /// a name the chapter's documents say is never typed into its text
     /// (`tests/narration_templates.rs`), so a change to the scenario
     /// cannot leave the text telling the old story.
     pub fn narration(&self, lang: Lang) -> String {
-        let key = format!("chapter.{}.text", self.id);
+        self.fill(lang, &format!("chapter.{}.text", self.id), None)
+    }
+
+    /// The message `key` in `lang` filled from [`Chapter::facts`], and
+    /// `{worker}` from `worker` when given: a chapter's narration, or a
+    /// course point shown in it.
+    pub fn fill(&self, lang: Lang, key: &str, worker: Option<&str>) -> String {
         let facts = self.facts();
-        let values: Vec<(&str, String)> = (facts.iter())
-            .map(|(path, value)| (path.as_str(), value.clone()))
+        let values: Vec<(&str, String)> = (worker.map(|worker| ("worker", worker.to_owned())))
+            .into_iter()
+            .chain(
+                facts
+                    .iter()
+                    .map(|(path, value)| (path.as_str(), value.clone())),
+            )
             .collect();
-        lang.fill(&key, &values)
+        lang.fill(key, &values)
     }
 
     /// Every number and name of the chapter's scenario (`jobs`, `events`)
-    /// and of its replay (`results`, `rows`), by its path in the
+    /// and of its replay's `results` (each claim whole), by its path in the
     /// contract's documents: what [`Chapter::narration`] may say. Read off
     /// the typed values rather than a JSON tree, which the page's module
     /// would carry only for this; `tests/narration_templates.rs` holds
@@ -80,16 +91,9 @@ impl Chapter {
             let at = format!("results.{index}");
             facts.say(&at, "at", result.at);
             facts.say(&at, "worker", &result.worker);
-            match &result.outcome {
-                Outcome::Claimed { claim: Some(claim) } => {
-                    facts.claim(&format!("{at}.claim"), claim)
-                }
-                Outcome::Enqueued { job } => facts.row(&format!("{at}.job"), job),
-                _ => {}
+            if let Outcome::Claimed { claim: Some(claim) } = &result.outcome {
+                facts.claim(&format!("{at}.claim"), claim);
             }
-        }
-        for (index, row) in replay.rows.iter().enumerate() {
-            facts.row(&format!("rows.{index}"), row);
         }
         facts.0
     }
@@ -118,21 +122,6 @@ impl Facts {
         self.say(at, "token", claim.token);
         self.say(at, "attempt", claim.attempt);
         self.say(at, "lease_until", claim.lease_until);
-    }
-
-    fn row(&mut self, at: &str, row: &JobRow) {
-        self.say(at, "id", &row.id);
-        self.say(at, "qty", row.qty);
-        if let Some(owner) = &row.owner {
-            self.say(at, "owner", owner);
-        }
-        self.say(at, "token", row.token);
-        self.say(at, "attempts", row.attempts);
-        self.say(at, "max_attempts", row.max_attempts);
-        if let Some(lease_until) = row.lease_until {
-            self.say(at, "lease_until", lease_until);
-        }
-        self.say(at, "deadline", row.deadline);
     }
 }
 

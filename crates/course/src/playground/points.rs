@@ -6,6 +6,8 @@
 //! stand there: a step of the story, not a footnote. `tests/chapters.rs`
 //! states each point's facts against the chapter's replay.
 
+use super::Lang;
+
 /// A course point, at a position of a chapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Point {
@@ -45,6 +47,17 @@ pub const POINTS: &[Point] = &[
     // The repeat delivery was just ignored by the receiver, not the queue.
     point!("late-delivery", 4, "receiver_unfenced"),
 ];
+
+/// The point's text in `lang`, said of `worker` (the one who acts at its
+/// place), its other numbers and names filled from its chapter's scenario
+/// and replay ([`Chapter::facts`](super::Chapter::facts)).
+pub fn text(point: &Point, lang: Lang, worker: &str) -> String {
+    let key = format!("point.{}.text", point.key);
+    match super::chapters::find(point.chapter) {
+        Some(chapter) => chapter.fill(lang, &key, Some(worker)),
+        None => lang.fill(&key, &[("worker", worker.to_owned())]),
+    }
+}
 
 /// The point shown at `position` of `chapter`, if any.
 pub fn at(chapter: &str, position: usize) -> Option<&'static Point> {

@@ -6,8 +6,6 @@
 //! native tests drive it directly. Every position is a frame the core
 //! computed ([`Timeline`]), so moving back is exact.
 
-use std::collections::BTreeMap;
-
 use crate::timeline::{Frame, Timeline};
 use leasefence::error::Result;
 use leasefence::fence::{Condition, Conditions};
@@ -119,7 +117,7 @@ pub struct Stepper {
     /// event index: stepping back and forth shows an answer again instead
     /// of asking and scoring it twice, and the chapter is complete when
     /// every question has one ([`Stepper::complete`]).
-    answers: BTreeMap<usize, Answer>,
+    answers: Vec<Option<Answer>>,
     /// The finish the boundary slider moves (see [`Stepper::new`]).
     pub boundary_event: Option<usize>,
     /// The sliders' ranges, fixed when a timeline is loaded so that a knob
@@ -169,7 +167,7 @@ impl Stepper {
             predict: false,
             prompt: Prompt::Idle,
             score: (0, 0),
-            answers: BTreeMap::new(),
+            answers: Vec::new(),
             ranges: Ranges {
                 finish_max: 0,
                 lease_max: 0,
@@ -293,8 +291,8 @@ impl Stepper {
             return Stepped::AskFirst;
         }
         self.position += 1;
-        self.prompt = match self.answers.get(&index).filter(|_| self.predict) {
-            Some(answer) => self.told(*answer),
+        self.prompt = match self.answer(index).filter(|_| self.predict) {
+            Some(answer) => self.told(answer),
             None => Prompt::Idle,
         };
         Stepped::Moved
@@ -303,8 +301,13 @@ impl Stepper {
     /// The question event `index` asks while predicting, if it has one the
     /// learner has not answered.
     fn unanswered(&self, index: usize) -> Option<Question> {
-        let asks = self.predict && !self.answers.contains_key(&index);
+        let asks = self.predict && self.answer(index).is_none();
         self.question_at(index).filter(|_| asks)
+    }
+
+    /// The learner's answer about event `index`, if they gave one.
+    fn answer(&self, index: usize) -> Option<Answer> {
+        self.answers.get(index).copied().flatten()
     }
 
     /// What the learner is told, standing just after an answered event:
@@ -329,12 +332,10 @@ impl Stepper {
         };
         self.question().is_none()
             && asked.clone().count() > 0
-            && asked
-                .into_iter()
-                .all(|index| match self.answers.get(&index) {
-                    Some(answer) => answer.field.is_some() || !owes_field(index),
-                    None => false,
-                })
+            && asked.into_iter().all(|index| match self.answer(index) {
+                Some(answer) => answer.field.is_some() || !owes_field(index),
+                None => false,
+            })
     }
 
     /// What a prediction would ask about event `index`, if anything.
@@ -388,7 +389,10 @@ impl Stepper {
             guessed,
             field: None,
         };
-        self.answers.insert(index, answer);
+        if self.answers.len() <= index {
+            self.answers.resize(index + 1, None);
+        }
+        self.answers[index] = Some(answer);
         self.prompt = self.told(answer);
         Some(guessed)
     }
@@ -415,7 +419,7 @@ impl Stepper {
             failed: self.failed_conditions(),
         };
         self.score = (self.score.0 + usize::from(answer.right()), self.score.1 + 1);
-        if let Some(answered) = self.answers.get_mut(&(self.position - 1)) {
+        if let Some(Some(answered)) = self.answers.get_mut(self.position - 1) {
             answered.field = Some(answer);
         }
         self.prompt = Prompt::AnsweredField(answer);

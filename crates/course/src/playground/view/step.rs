@@ -172,13 +172,15 @@ pub fn card(session: &Session) -> Option<StepView> {
     })
 }
 
-/// The course point of the chapter at the learner's place; none in a
-/// timeline the learner changed, whose facts may differ.
+/// The course point of the chapter at the learner's place, its numbers
+/// filled from the chapter's own replay as its narration's are
+/// ([`Chapter::narration`](crate::playground::Chapter::narration)); none in
+/// a timeline the learner changed, whose facts may differ.
 fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     let stepper = &session.stepper;
     let point = points::at(&stepper.chapter, stepper.position)?;
     let lang = session.lang;
-    let worker = [("worker", frame.result.worker.clone())];
+    let text = points::text(point, lang, &frame.result.worker);
     let code = match &frame.result.outcome {
         Outcome::Claimed { claim: Some(claim) } if point.key == points::CLAIM_RESULT => {
             serde_json::to_string_pretty(claim).ok()
@@ -188,7 +190,7 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     Some(PointView {
         key: point.key,
         title: lang.text(&format!("point.{}.title", point.key)).to_owned(),
-        text: lang.fill(&format!("point.{}.text", point.key), &worker),
+        text,
         code,
     })
 }
