@@ -42,10 +42,10 @@ const lessonPlayground = (page, selector) => page.waitForFunction(
 
 test("an author's own scenario shows through inline JSON, data-scenario-json and data-src, with its title and narration", async () => {
   const page = await host(`
-    <div id="inline" data-leasefence data-title="Tea for one" data-narration-en="Mina is late with the tea.">
+    <div id="inline" data-leasefence data-predict="off" data-title="Tea for one" data-narration-en="Mina is late with the tea.">
       <script type="application/json">${TEXT}</script></div>
-    <div id="attribute" data-leasefence data-title="Tea, again" data-narration-ko="미나가 늦었습니다." data-scenario-json='${TEXT}' lang="ko"></div>
-    <div id="file" data-leasefence data-src="lesson.json" data-title="Tea from a file"></div>`);
+    <div id="attribute" data-leasefence data-predict="off" data-title="Tea, again" data-narration-ko="미나가 늦었습니다." data-scenario-json='${TEXT}' lang="ko"></div>
+    <div id="file" data-leasefence data-predict="off" data-src="lesson.json" data-title="Tea from a file"></div>`);
   for (const [selector, title, narration] of [
     ["#inline", "Tea for one", /Mina is late with the tea\./],
     ["#attribute", "Tea, again", /미나가 늦었습니다\./],
@@ -80,7 +80,7 @@ test("a broken scenario or an unknown chapter is said in the embed, in the learn
 test("iframes send their steps, verdicts and height to the host, take its commands, and leave its focus alone", async () => {
   const page = await host(`
     <input id="search" autofocus>
-    <iframe id="one" src="index.html?compact#v=1&chapter=canonical&lang=en" style="width:100%;height:300px"></iframe>
+    <iframe id="one" src="index.html?compact#v=1&chapter=canonical&lang=en&predict=0" style="width:100%;height:300px"></iframe>
     <iframe id="two" src="index.html?compact#v=1&scenario=${base64url(TEXT)}&lang=ko" style="width:100%;height:300px"></iframe>
     <script>
       window.heard = [];

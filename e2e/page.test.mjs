@@ -38,7 +38,7 @@ const golden = (name) => JSON.parse(readFileSync(`${folder(name)}/expected.json`
 
 describe("the playground", () => {
   test("canonical chapter by keyboard: A's late finish is refused and announced", async () => {
-    const page = await open("/#chapter=canonical&lang=en");
+    const page = await open("/#chapter=canonical&lang=en&predict=0");
     // The full page focuses its playground: the keys work without a click.
     await page.waitForFunction(() => document.activeElement?.matches(".lf"));
     assert.deepEqual(await results(page), [null, null, null]);
@@ -58,7 +58,7 @@ describe("the playground", () => {
   });
 
   test("controls are found by their accessible names", async () => {
-    const page = await open("/#chapter=late-delivery&lang=en");
+    const page = await open("/#chapter=late-delivery&lang=en&predict=0");
     const step = page.getByRole("button", { name: "Step forward" });
     for (let i = 0; i < 4; i++) await step.click();
     assert.deepEqual(await results(page), ["claimed", "applied", "claimed", "duplicate", null, null]);
@@ -71,7 +71,7 @@ describe("the playground", () => {
   });
 
   test("every chapter replays in the page exactly as its golden document", async () => {
-    const page = await open("/#lang=en");
+    const page = await open("/#lang=en&predict=0");
     const chapters = await page.$$eval(".lf select[data-action=chapter] option", (options) =>
       options.map((option) => option.value).filter((value) => value !== "sandbox"));
     assert.ok(chapters.length >= 8, `chapters: ${chapters}`);
@@ -131,7 +131,7 @@ describe("the playground", () => {
   });
 
   test("the language follows the URL and switches with the button", async () => {
-    const page = await open("/#chapter=canonical&lang=ko");
+    const page = await open("/#chapter=canonical&lang=ko&predict=0");
     assert.equal(await page.getAttribute(".lf", "lang"), "ko");
     assert.match(await page.textContent(".lf-narration"), /재선점/);
     await page.focus(".lf");
@@ -146,7 +146,7 @@ describe("the playground", () => {
   });
 
   test("the editor names the bad field inline and applies nothing until valid", async () => {
-    const page = await open("/#chapter=canonical&lang=en");
+    const page = await open("/#chapter=canonical&lang=en&predict=0");
     await page.click(".lf-editor summary");
     const editor = page.locator(".lf-editor textarea");
     const good = await editor.inputValue();
@@ -166,7 +166,7 @@ describe("the playground", () => {
   });
 
   test("a Korean learner reads the editor's refusal in Korean, with its place", async () => {
-    const page = await open("/#chapter=canonical&lang=ko");
+    const page = await open("/#chapter=canonical&lang=ko&predict=0");
     await page.click(".lf-editor summary");
     const editor = page.locator(".lf-editor textarea");
     const good = await editor.inputValue();
@@ -184,7 +184,7 @@ describe("the playground", () => {
   });
 
   test("fencing off vs on: id only overwrites B's claim, id + owner a restarted worker's", async () => {
-    const page = await open("/#chapter=fencing-off-vs-on&lang=en");
+    const page = await open("/#chapter=fencing-off-vs-on&lang=en&predict=0");
     await page.focus(".lf");
     await page.keyboard.press("End");
     assert.equal(await page.$eval(".lf-compare", (el) => el.open), true);
@@ -198,7 +198,7 @@ describe("the playground", () => {
   });
 
   test("dragging the finish flips the verdict exactly at lease_until", async () => {
-    const page = await open("/#chapter=canonical&lang=en");
+    const page = await open("/#chapter=canonical&lang=en&predict=0");
     await page.click(".lf-boundary summary");
     const slider = page.locator(".lf-boundary-range");
     const max = await slider.getAttribute("max");
@@ -224,7 +224,7 @@ describe("the playground", () => {
       ["en", /lease 1002 ms → valid while now < 1002 ms → A's finish: ✓ Accepted/, /not a complete solution/],
       ["ko", /임대를 1002ms로 주면 now < 1002ms인 동안 유효합니다. A의 완료 요청 판정: ✓ 수락/, /완결된 해결책이 아닙니다/],
     ]) {
-      const page = await open(`/#chapter=canonical&lang=${lang}`);
+      const page = await open(`/#chapter=canonical&lang=${lang}&predict=0`);
       await page.click(".lf-boundary summary");
       assert.match(await page.textContent(".lf-lease-note"), warning);
       const slider = page.locator(".lf-lease-range");
@@ -310,7 +310,7 @@ describe("the playground", () => {
     for (const colorScheme of ["light", "dark"]) {
       for (const width of [360, 1280]) {
         for (const lang of ["en", "ko"]) {
-          const page = await open(`/#chapter=canonical&lang=${lang}`, { width, colorScheme });
+          const page = await open(`/#chapter=canonical&lang=${lang}&predict=0`, { width, colorScheme });
           for (const [chapter, step, key, says] of points) {
             await page.selectOption(".lf select[data-action=chapter]", chapter);
             // A chapter starts at its beginning: there is nothing to go back to.
@@ -334,7 +334,7 @@ describe("the playground", () => {
   });
 
   test("the end of a chapter leads to the next; a chapter whose questions are answered stays marked after a reload", async () => {
-    const page = await open("/#chapter=canonical&lang=en");
+    const page = await open("/#chapter=canonical&lang=en&predict=0");
     const marked = () => page.$eval(".lf select[data-action=chapter] option[value=canonical]", (el) => el.textContent);
     await page.getByRole("button", { name: "Go to end" }).click();
     await page.getByRole("button", { name: /^Next chapter: / }).waitFor();
@@ -362,7 +362,7 @@ describe("the playground", () => {
   });
 
   test("a click on the lanes crashes a worker from here on, and the link keeps it", async () => {
-    const page = await open("/#chapter=canonical&lang=en");
+    const page = await open("/#chapter=canonical&lang=en&predict=0");
     await page.getByRole("button", { name: "Step forward" }).click();
     await page.getByRole("button", { name: "A: crash" }).click();
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
@@ -383,8 +383,12 @@ describe("the playground", () => {
     const second = "[data-scenario=late-delivery]";
     assert.equal(await page.getAttribute(first, "lang"), "ko");
     assert.equal(await page.getAttribute(second, "lang"), "en");
-    await page.focus(first);
-    await page.keyboard.press("End");
+    // The first opens predicting: ⇥ stops at each question, answered here.
+    for (const answer of ["accept", "accept", "reject"]) {
+      await page.focus(first);
+      await page.keyboard.press("End");
+      await page.locator(`${first} .lf-prompt [data-arg=${answer}]`).click();
+    }
     assert.deepEqual(await results(page, first), ["claimed", "claimed", "rejected"]);
     assert.deepEqual(await results(page, second), [null, null, null, null, null, null], "the other instance did not move");
     await page.locator(second).getByRole("button", { name: "Go to end" }).click();
@@ -399,7 +403,7 @@ describe("the playground", () => {
   });
 
   test("the lanes are drawn at their panel's width, and follow it when it changes", async () => {
-    const page = await open("/#chapter=canonical&lang=en&step=3", { width: 1280, height: 900 });
+    const page = await open("/#chapter=canonical&lang=en&step=3&predict=0", { width: 1280, height: 900 });
     // The SVG's user units are the panel's CSS pixels, so its text keeps
     // its size on a phone as on a desktop.
     const widths = () =>
@@ -433,7 +437,7 @@ describe("the playground", () => {
     const page = await context.newPage();
     const warnings = [];
     page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
-    await page.goto(`${site.base}/#chapter=expiry-bondary&lang=en`);
+    await page.goto(`${site.base}/#chapter=expiry-bondary&lang=en&predict=0`);
     await page.waitForSelector(".lf [data-event]");
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "canonical");
     assert.ok(
@@ -445,7 +449,7 @@ describe("the playground", () => {
 
   test("every chapter at its end, in both languages, as pictures (target/screenshots/chapter-*)", async () => {
     for (const lang of ["en", "ko"]) {
-      const page = await open(`/#chapter=canonical&lang=${lang}`);
+      const page = await open(`/#chapter=canonical&lang=${lang}&predict=0`);
       const chapters = await page.$$eval(".lf select[data-action=chapter] option", (options) =>
         options.map((option) => option.value).filter((value) => value !== "sandbox"));
       for (const chapter of chapters) {
@@ -460,7 +464,7 @@ describe("the playground", () => {
 
   test("readable at 360 px: no page-wide horizontal scroll", async () => {
     for (const lang of ["en", "ko"]) {
-      const page = await open(`/#chapter=canonical&lang=${lang}&step=3`, { width: 360, height: 780 });
+      const page = await open(`/#chapter=canonical&lang=${lang}&step=3&predict=0`, { width: 360, height: 780 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at 360 px (${lang})`);
       await page.screenshot({ path: `${SHOTS}/canonical-360-${lang}.png`, fullPage: true });

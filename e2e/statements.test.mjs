@@ -38,7 +38,7 @@ const position = (page, scope = ".lf") => page.$eval(`${scope} .lf-statements .l
 
 describe("statement panel", () => {
   test("stepping statements: B's BEGIN IMMEDIATE waits on the lock lane while A holds it", async () => {
-    const page = await open("/#chapter=write-lock&lang=en");
+    const page = await open("/#chapter=write-lock&lang=en&predict=0");
     assert.equal(await position(page), "Statement 0 of 11");
     const step = page.locator(".lf-statements [data-action=stmt][data-arg=step]");
     await step.click();
@@ -66,7 +66,7 @@ describe("statement panel", () => {
   });
 
   test("the naive claim hands token 1 to both workers; the real one to A alone", async () => {
-    const page = await open("/#chapter=write-lock&lang=en");
+    const page = await open("/#chapter=write-lock&lang=en&predict=0");
     await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
     const [real, naive] = [await side(page, "real"), await side(page, "naive")];
     assert.equal(naive.holding, "In the workers' memory: A → snack-1 token=1 · B → snack-1 token=1");
@@ -79,7 +79,7 @@ describe("statement panel", () => {
   });
 
   test("a send inside the transaction keeps the producer's enqueue waiting; after COMMIT it does not", async () => {
-    const page = await open("/#chapter=write-lock&lang=en");
+    const page = await open("/#chapter=write-lock&lang=en&predict=0");
     await page.selectOption(".lf-statements select[data-action=race]", "send");
     assert.equal(await position(page), "Statement 0 of 15");
     await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
@@ -97,7 +97,7 @@ describe("statement panel", () => {
   test("the chapter in both languages at 360 and 1280 px, with no page-wide sideways scroll", async () => {
     for (const lang of ["en", "ko"]) {
       for (const width of [360, 1280]) {
-        const page = await open(`/#chapter=write-lock&lang=${lang}`, { width, height: 800 });
+        const page = await open(`/#chapter=write-lock&lang=${lang}&predict=0`, { width, height: 800 });
         for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
         if (lang === "ko") {
           assert.equal(await position(page), "실행한 SQL 문장 4/11");
@@ -113,7 +113,7 @@ describe("statement panel", () => {
 
   test("other chapters: the panel opens on request", async () => {
     const page = await site.browser.newPage();
-    await page.goto(`${site.base}/#chapter=canonical&lang=ko`);
+    await page.goto(`${site.base}/#chapter=canonical&lang=ko&predict=0`);
     await page.waitForSelector(".lf [data-event]");
     assert.equal(await page.$(".lf-statements[open]"), null, "closed at first");
     await page.click(".lf-statements summary");
@@ -123,7 +123,7 @@ describe("statement panel", () => {
   });
 
   test("this timeline, statement by statement: its own events at their own times", async () => {
-    const page = await open("/#chapter=write-lock&lang=en");
+    const page = await open("/#chapter=write-lock&lang=en&predict=0");
     await page.selectOption(".lf-statements select[data-action=race]", "timeline");
     const total = Number((await position(page)).match(/of (\d+)/)[1]);
     await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
@@ -149,7 +149,7 @@ describe("statement panel", () => {
 
   test("a link brings back the timeline race and its place, in Korean at 360 and 1280 px", async () => {
     for (const width of [360, 1280]) {
-      const page = await open("/#chapter=restart-same-name&lang=ko&stmt=timeline.6", { width, height: 800 });
+      const page = await open("/#chapter=restart-same-name&lang=ko&stmt=timeline.6&predict=0", { width, height: 800 });
       assert.match(await position(page), /^실행한 SQL 문장 6\/\d+$/);
       assert.equal(await page.$eval(".lf-statements select[data-action=race]", (el) => el.value), "timeline");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -164,7 +164,7 @@ describe("statement panel", () => {
       sides.filter((el) => el.checkVisibility()).map((el) => el.dataset.side));
     const pressed = (page) => page.$$eval(".lf-side-switch button", (buttons) =>
       buttons.map((b) => `${b.textContent}:${b.getAttribute("aria-pressed")}`));
-    const narrow = await open("/#chapter=write-lock&lang=ko", { width: 360, height: 800 });
+    const narrow = await open("/#chapter=write-lock&lang=ko&predict=0", { width: 360, height: 800 });
     assert.deepEqual(await shown(narrow), ["real"]);
     assert.deepEqual(await pressed(narrow), ["실제 선점:true", "조회 후 갱신하는 선점:false"]);
     await narrow.getByRole("button", { name: "조회 후 갱신하는 선점" }).click();
@@ -184,7 +184,7 @@ describe("statement panel", () => {
     assert.equal(await narrow.$eval(".lf-step", (step) =>
       Boolean(step.compareDocumentPosition(document.querySelector(".lf-statements")) & Node.DOCUMENT_POSITION_FOLLOWING)), true);
     await done(narrow);
-    const wide = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 800 });
+    const wide = await open("/#chapter=write-lock&lang=en&predict=0", { width: 1280, height: 800 });
     assert.deepEqual(await shown(wide), ["real", "naive"]);
     assert.equal(await wide.locator(".lf-side-switch").isVisible(), false);
     await done(wide);
@@ -208,7 +208,7 @@ describe("statement panel", () => {
   });
 
   test("step buttons with nothing to do at an end say so, and keep the focus", async () => {
-    const page = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 800 });
+    const page = await open("/#chapter=write-lock&lang=en&predict=0", { width: 1280, height: 800 });
     const idle = (scope) => page.$$eval(`${scope} button[aria-disabled=true]`, (buttons) =>
       buttons.map((b) => b.dataset.arg ?? b.dataset.action));
     assert.deepEqual(await idle(".lf-statements .lf-controls"), ["reset", "back"]);
@@ -229,7 +229,7 @@ describe("statement panel", () => {
   });
 
   test("SQL reads and copies as written, and a wrapped line goes on further in than its own start", async () => {
-    const page = await open("/#chapter=write-lock&lang=ko", { width: 360, height: 800 });
+    const page = await open("/#chapter=write-lock&lang=ko&predict=0", { width: 360, height: 800 });
     // Step to the claim's choose-and-take UPDATE on the real side.
     const sql = page.locator(".lf-side[data-side=real] pre.lf-naive-sql");
     for (let i = 0; i < 12 && !/SET state = 'leased'/.test(await sql.textContent().catch(() => "")); i++) {

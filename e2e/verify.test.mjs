@@ -35,7 +35,7 @@ async function count(page, label) {
 
 describe("invariants and every ordering", () => {
   test("the naive column turns red at the step where the stale finish lands, the fenced one never", async () => {
-    const page = await open("/#chapter=fencing-off-vs-on&lang=en");
+    const page = await open("/#chapter=fencing-off-vs-on&lang=en&predict=0");
     assert.equal(await page.$eval(".lf-verify", (el) => el.open), true, "the chapter opens the panel");
     await page.focus(".lf");
     for (let step = 1; step <= 8; step++) {
@@ -51,7 +51,7 @@ describe("invariants and every ordering", () => {
   });
 
   test("counting the chapter's orderings shows no bad fenced ordering; a click opens the shortest failing one", async () => {
-    const page = await open("/#chapter=every-ordering&lang=en");
+    const page = await open("/#chapter=every-ordering&lang=en&predict=0");
     assert.match(await page.textContent(".lf-verify"), /140 orderings/);
     const ms = await count(page, "Count every ordering");
     const table = await page.$$eval(".lf-verify .lf-counts tr", (rows) =>
@@ -84,7 +84,7 @@ describe("invariants and every ordering", () => {
 
   test("in Korean, at 360 and 1280 px, the chapter counts and says it in Korean", async () => {
     for (const width of [360, 1280]) {
-      const page = await open("/#chapter=every-ordering&lang=ko", { width });
+      const page = await open("/#chapter=every-ordering&lang=ko&predict=0", { width });
       await count(page, "모든 실행 순서 세기");
       const said = await page.textContent(".lf-verify");
       assert.match(said, /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
@@ -100,7 +100,7 @@ describe("invariants and every ordering", () => {
 
   test("the counted panel, red cells included, has no serious or critical axe violation (light and dark)", async () => {
     for (const scheme of ["light", "dark"]) {
-      const page = await open("/#chapter=every-ordering&lang=ko", { scheme });
+      const page = await open("/#chapter=every-ordering&lang=ko&predict=0", { scheme });
       await count(page, "모든 실행 순서 세기");
       await page.locator("[data-action=open-shortest][data-arg=id_only]").click();
       await page.focus(".lf");

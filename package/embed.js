@@ -7,7 +7,8 @@
 //
 // Attributes: data-scenario (a chapter id), lang (ko | en; else the page's
 // lang or the browser's), data-compact (no editor and extras), data-hash
-// (read/write the scenario in the URL hash; the full page uses it).
+// (read/write the scenario in the URL hash; the full page uses it),
+// data-predict="off" (open showing each verdict instead of asking first).
 // The author's own scenario, instead of a chapter: a
 // <script type="application/json"> inside the element, or
 // data-scenario-json="{...}", or data-src="lesson.json"; with data-title,
@@ -73,6 +74,8 @@ export async function mountAll(scope = document) {
         compact: element.hasAttribute("data-compact")
           || (element.hasAttribute("data-hash") && new URLSearchParams(location.search).has("compact")),
         hash: element.hasAttribute("data-hash"),
+        // data-predict="off": the embed opens showing, not asking.
+        predict: element.dataset.predict === "off" ? false : undefined,
       });
       mounted.push(element.leasefence);
     } catch (error) {

@@ -117,7 +117,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
         "options"
     );
     let linked = start(
-        Some("#v=1&chapter=quarantine&lang=en&step=2"),
+        Some("#v=1&chapter=quarantine&lang=en&step=2&predict=0"),
         None,
         "ko-KR",
     );
@@ -125,10 +125,29 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
         (
             linked.lang,
             linked.stepper.chapter.as_str(),
-            linked.stepper.position
+            linked.stepper.position,
+            linked.stepper.predict
         ),
-        (Lang::En, "quarantine", 2),
+        (Lang::En, "quarantine", 2, false),
         "the link wins"
+    );
+    // A chapter opens predicting (issue 20, predict first): a link's step
+    // then stops at the first question not answered yet.
+    let predicting = start(Some("#v=1&chapter=quarantine&step=2"), None, "ko-KR");
+    check!(
+        (predicting.stepper.predict, predicting.stepper.position),
+        (true, 0),
+        "predicting: A's claim, event 0, is asked first"
+    );
+    check!(
+        predicting.link(true).contains("predict="),
+        false,
+        "predicting is a chapter's default: the link says nothing of it"
+    );
+    check!(
+        linked.link(true).contains("&lang=en&predict=0"),
+        true,
+        "just watching travels in the link"
     );
     let typo = Session::start(&Start {
         chapter: Some("canonicall".into()),
@@ -418,6 +437,7 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
                 narration_ko: Some("미나가 늦었습니다.".into()),
                 narration_en: None,
             }),
+            predict: Some(false),
             ..Start::default()
         })
         .expect("starts")

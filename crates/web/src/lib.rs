@@ -42,6 +42,8 @@ export interface MountOptions {
   /** Why the author's scenario could not be fetched (said in the learner's language). */
   scenarioError?: string;
   compact?: boolean;
+  /** Predict each claim and finish before it is shown (default: on for a chapter or a lesson). */
+  predict?: boolean;
   hash?: boolean;
 }
 /** `leasefence:step`'s detail: where the learner is. */

@@ -79,9 +79,36 @@ fn some(labels: &[&str]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// Predict first (issue 20): a chapter mounted without the `predict`
+/// option opens asking, its toggle checked beside the step controls; ⇥
+/// stops at the first question and shows nothing.
+#[test]
+fn a_chapter_opens_on_its_question_and_the_end_key_does_not_skip_it() {
+    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    let toggle = root
+        .query_selector("[data-action=predict]")
+        .ok()
+        .flatten()
+        .expect("the toggle")
+        .unchecked_into::<web_sys::HtmlInputElement>();
+    assert!(toggle.checked(), "predicting from the start");
+    press(&root, "End");
+    assert_eq!(results(&root), some(&["", "", ""]), "nothing shown");
+    let prompt = root
+        .query_selector(".lf-prompt")
+        .ok()
+        .flatten()
+        .and_then(|el| el.text_content())
+        .unwrap_or_default();
+    assert!(
+        prompt.contains("A asks for a job at 0 ms"),
+        "asked: {prompt}"
+    );
+}
+
 #[test]
 fn arrow_keys_step_the_canonical_timeline_and_announce_the_refusal() {
-    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    let root = playground(r#"{"predict": false, "scenario": "canonical", "lang": "en"}"#);
     assert_eq!(results(&root), some(&["", "", ""]));
     for _ in 0..3 {
         press(&root, "ArrowRight");
@@ -102,7 +129,7 @@ fn arrow_keys_step_the_canonical_timeline_and_announce_the_refusal() {
 
 #[test]
 fn buttons_found_by_accessible_name_step_back_and_forth() {
-    let root = playground(r#"{"scenario": "late-delivery", "lang": "en"}"#);
+    let root = playground(r#"{"predict": false, "scenario": "late-delivery", "lang": "en"}"#);
     click(&root, "Step forward");
     click(&root, "Step forward");
     assert_eq!(
@@ -132,7 +159,7 @@ fn buttons_found_by_accessible_name_step_back_and_forth() {
 
 #[test]
 fn korean_page_announces_in_the_course_terms_and_switches_to_english() {
-    let root = playground(r#"{"scenario": "canonical", "lang": "ko"}"#);
+    let root = playground(r#"{"predict": false, "scenario": "canonical", "lang": "ko"}"#);
     assert_eq!(root.get_attribute("lang").as_deref(), Some("ko"));
     press(&root, "End");
     let said = announced(&root);
@@ -151,7 +178,7 @@ fn korean_page_announces_in_the_course_terms_and_switches_to_english() {
 
 #[test]
 fn the_step_panel_shows_the_guarded_update_and_its_zero_rows() {
-    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    let root = playground(r#"{"predict": false, "scenario": "canonical", "lang": "en"}"#);
     press(&root, "End");
     let step = root
         .query_selector(".lf-step")
@@ -188,7 +215,7 @@ fn a_host_listener_may_drive_the_playground_from_its_events() {
     use std::rc::Rc;
     use wasm_bindgen::closure::Closure;
 
-    let root = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    let root = playground(r#"{"predict": false, "scenario": "canonical", "lang": "en"}"#);
     let (target, pressed) = (root.clone(), Rc::new(Cell::new(false)));
     let once = Rc::clone(&pressed);
     let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {

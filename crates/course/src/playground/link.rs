@@ -71,12 +71,23 @@ pub struct Place {
 /// itself; the learner's place for copied links only (the address bar
 /// does not follow every step). A timeline keeps a chapter's id only
 /// while it is the chapter's own: every change makes it the sandbox.
-pub fn compose(chapter: &str, scenario: &Scenario, lang: Lang, place: Option<Place>) -> String {
-    let what = match chapters::find(chapter) {
-        Some(found) => format!("chapter={}", found.id),
-        None => format!("scenario={}", encode(scenario)),
+/// `predict` is said only where it is not the default: a chapter opens
+/// predicting (`predict=0` keeps a learner's choice to just watch), a
+/// shared timeline does not (`predict=1`).
+pub fn compose(
+    chapter: &str,
+    scenario: &Scenario,
+    (lang, predict): (Lang, bool),
+    place: Option<Place>,
+) -> String {
+    let (what, predicts) = match chapters::find(chapter) {
+        Some(found) => (format!("chapter={}", found.id), true),
+        None => (format!("scenario={}", encode(scenario)), false),
     };
     let mut address = format!("{VERSION}&{what}&lang={}", lang.tag());
+    if predict != predicts {
+        address.push_str(if predict { "&predict=1" } else { "&predict=0" });
+    }
     if let Some(place) = place {
         address.push_str(&format!("&step={}", place.step));
         if let Some((race, position)) = place.statements {
@@ -113,7 +124,7 @@ mod tests {
 
     #[test]
     fn an_unchanged_chapter_is_linked_by_its_id() {
-        let link = compose("canonical", &canonical(), Lang::Ko, None);
+        let link = compose("canonical", &canonical(), (Lang::Ko, true), None);
         assert_eq!(link, "v=1&chapter=canonical&lang=ko");
     }
 
@@ -125,7 +136,7 @@ mod tests {
             step: 2,
             statements: Some((Race::Send, 3)),
         };
-        let link = compose("sandbox", &changed, Lang::En, Some(place));
+        let link = compose("sandbox", &changed, (Lang::En, false), Some(place));
         let pairs = params(&format!("#{link}"));
         assert_eq!(param(&pairs, "step"), Some("2"));
         assert_eq!(param(&pairs, "stmt"), Some("send.3"));

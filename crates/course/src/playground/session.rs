@@ -77,6 +77,12 @@ pub struct Start {
     pub host_lang: Option<String>,
     /// The browser's preferred language.
     pub browser_lang: Option<String>,
+    /// `mount`'s `predict` option: whether the learner predicts each claim
+    /// and finish before it is shown. Left out, a link's `predict=0` or
+    /// `predict=1` decides, else a chapter or a lesson opens predicting
+    /// (its question first, not its ending) and a shared timeline does
+    /// not.
+    pub predict: Option<bool>,
 }
 
 /// The learner's session; see the module documentation.
@@ -188,7 +194,14 @@ impl Session {
             }
         };
         let position = param("step").and_then(|step| step.parse::<usize>().ok());
+        let linked_predict = match param("predict") {
+            Some("0") => Some(false),
+            Some("1") => Some(true),
+            _ => None,
+        };
+        let predict = (start.predict.or(linked_predict)).unwrap_or(chapter != SANDBOX);
         let mut session = Session::new(lang, &chapter, scenario)?;
+        session.set_predict(predict);
         session.stepper.seek(position.unwrap_or(0));
         session.editor_status = refused.map(|text| Status {
             kind: Said::Refused,
@@ -438,7 +451,7 @@ impl Session {
         link::compose(
             &self.stepper.chapter,
             &self.stepper.scenario,
-            self.lang,
+            (self.lang, self.stepper.predict),
             with_step.then_some(place),
         )
     }

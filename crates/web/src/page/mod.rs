@@ -174,6 +174,7 @@ impl State {
                 .flatten()
                 .and_then(|holder| holder.get_attribute("lang")),
             browser_lang: window.navigator().language(),
+            predict: options.predict,
         };
         let mut session = Session::start(&start).map_err(to_js_error)?;
         session.restore_progress(progress::load(window).split_whitespace());

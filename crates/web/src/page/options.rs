@@ -29,6 +29,9 @@ pub(super) struct Options {
     pub compact: bool,
     /// Read and write the scenario in the URL hash (the full page only).
     pub hash: bool,
+    /// Predict each claim and finish before it is shown; left out, a
+    /// chapter or lesson opens predicting (`Start::predict`).
+    pub predict: Option<bool>,
 }
 
 impl Options {
@@ -54,6 +57,7 @@ impl Options {
             scenario_error: text(value, "scenarioError", "options.scenarioError")?,
             compact: flag(value, "compact")?,
             hash: flag(value, "hash")?,
+            predict: optional_flag(value, "predict")?,
         })
     }
 
@@ -97,12 +101,18 @@ fn text(object: &JsValue, name: &str, field: &str) -> Result<Option<String>, JsV
 
 /// An optional boolean property (left out: `false`).
 fn flag(object: &JsValue, name: &str) -> Result<bool, JsValue> {
+    Ok(optional_flag(object, name)?.unwrap_or(false))
+}
+
+/// A boolean option that may be left out (`undefined` or `null`).
+fn optional_flag(object: &JsValue, name: &str) -> Result<Option<bool>, JsValue> {
     let value = property(object, name);
     if value.is_undefined() || value.is_null() {
-        return Ok(false);
+        return Ok(None);
     }
     value
         .as_bool()
+        .map(Some)
         .ok_or_else(|| wrong_type(&format!("options.{name}"), "a boolean", &value))
 }
 

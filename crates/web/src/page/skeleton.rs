@@ -115,7 +115,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         live: live_region(doc).0,
         statements,
     };
-    let extras = [compare_panel, predict, editor_panel];
+    let extras = [compare_panel, editor_panel];
     let extras = El::new(doc, "div").class("lf-extras").children(extras);
     let footer = El::new(doc, "p")
         .class("lf-footer")
@@ -127,6 +127,9 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             notice,
             narration,
             controls,
+            // Beside the step controls, before anything steps: a chapter
+            // opens predicting, and this is how a learner just watches.
+            predict,
             prompt,
             lanes_panel,
             // Right under the lanes it moves, on a phone as on a desktop.
