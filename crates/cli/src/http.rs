@@ -50,8 +50,12 @@ struct Delivery {
 /// serves `app` on one thread until the process is stopped.
 fn run(listen: &str, what: &str, app: Router) -> Result<(), Error> {
     let failed = |err: std::io::Error| invalid("--listen", format!("{listen}: {err}"));
+    // Timers too: when `accept` fails (out of file descriptors), axum
+    // waits a moment before trying again, on a timer; without one the
+    // server panicked at the first refused connection (issue 23).
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
+        .enable_time()
         .build()
         .map_err(failed)?;
     runtime.block_on(async {

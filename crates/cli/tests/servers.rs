@@ -15,7 +15,7 @@ use std::net::TcpStream;
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
-use support::processes::{start_file_server, start_receiver};
+use support::processes::{start_file_server, start_receiver, start_receiver_with_files};
 
 /// A folder with a page, a script and the script's brotli copy.
 fn site() -> tempfile::TempDir {
@@ -230,5 +230,36 @@ fn a_refusal_reads_the_body_and_the_connection_carries_the_next_request() {
         totals.starts_with("http/1.1 200"),
         true,
         "GET /totals down the same connection: {totals:?}"
+    );
+}
+
+/// Issue 23: more connections than the server may open files. Those past
+/// its limit wait in the kernel's queue while `accept` fails, and the
+/// server must keep running (it panicked, exit 101, when its runtime had
+/// no timer for axum's back-off); once they close, a request is answered.
+#[test]
+fn a_receiver_out_of_file_descriptors_keeps_serving_once_they_free_up() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (mut receiver, url) =
+        start_receiver_with_files(&dir.path().join("receiver.db"), 48).expect("listens");
+    let address = url.trim_start_matches("http://").to_owned();
+    let idle: Vec<TcpStream> = (0..96)
+        .filter_map(|_| TcpStream::connect(&address).ok())
+        .collect();
+    assert!(idle.len() > 48, "opened {} connections", idle.len());
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        receiver.0.try_wait().expect("asks").is_none(),
+        "the receiver exited under {} idle connections",
+        idle.len()
+    );
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut stream = TcpStream::connect(&address).expect("connects");
+    ask(&mut stream, "/totals", "");
+    let head = answer_head(&mut stream, Duration::from_secs(10)).unwrap_or_default();
+    assert!(
+        head.starts_with("http/1.1 200"),
+        "expected 200, got {head:?}"
     );
 }

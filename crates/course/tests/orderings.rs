@@ -249,7 +249,7 @@ fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8()
 }
 
 /// R4, R5, R12: every chapter gets counts, a chapter over the bound on
-/// its longest prefix within it (CONTRACT.md, decisions), and with the
+/// its longest prefix within it (COURSE.md), and with the
 /// fence none of them has a bad ordering.
 #[test]
 fn with_the_fence_every_chapter_counted_within_the_bound_has_no_bad_ordering_r4_r5_r12() {

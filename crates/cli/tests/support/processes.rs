@@ -34,6 +34,20 @@ pub fn start_receiver(db: &Path, listen: &str) -> Option<(Running, String)> {
     start_server(leasefence(db).args(["receiver", "--listen", listen]))
 }
 
+/// [`start_receiver`] on a free loopback port, the process allowed at most
+/// `files` open file descriptors (`prlimit`, util-linux).
+pub fn start_receiver_with_files(db: &Path, files: u32) -> Option<(Running, String)> {
+    let mut command = Command::new("prlimit");
+    command
+        .arg(format!("--nofile={files}:{files}"))
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_leasefence"))
+        .arg("--db")
+        .arg(db)
+        .args(["receiver", "--listen", "127.0.0.1:0"]);
+    start_server(&mut command)
+}
+
 /// Starts `leasefence serve` for `dir` on a free loopback port and returns
 /// it with the URL it announced.
 pub fn start_file_server(dir: &Path) -> (Running, String) {

@@ -145,7 +145,7 @@ pub fn lanes(scenario: &Scenario) -> Result<Vec<(String, Vec<usize>)>, Refusal> 
 /// events by at most [`MAX_ACTORS`] actors, with all its jobs. A scenario
 /// within the bound is returned whole. So every chapter gets counts: a
 /// longer one is counted on the start of its story, and the caller says
-/// how many of its events that is (CONTRACT.md, decisions).
+/// how many of its events that is (COURSE.md).
 pub fn within_bound(scenario: &Scenario) -> Scenario {
     let mut actors: Vec<&str> = Vec::new();
     let mut events = Vec::new();
