@@ -19,6 +19,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONNECTION, CONTENT_TYPE, VARY};
 use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http_body_util::LengthLimitError;
@@ -178,13 +179,17 @@ pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
         ));
     }
     let files = ServeDir::new(dir).precompressed_br().precompressed_gzip();
-    let root = Arc::new(dir.to_owned());
+    let root = dir
+        .canonicalize()
+        .map_err(|err| invalid("--dir", format!("{}: {err}", dir.display())))?;
+    let root = Arc::new(root);
     let app = Router::new()
         .fallback_service(files)
         .layer(axum::middleware::map_request_with_state(
-            root,
+            root.clone(),
             no_stale_copies,
         ))
+        .layer(axum::middleware::from_fn_with_state(root, inside_only))
         .layer(axum::middleware::map_response(utf8_text))
         .layer(SetResponseHeaderLayer::overriding(
             CACHE_CONTROL,
@@ -197,9 +202,36 @@ pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
     run(listen, &dir.display().to_string(), app)
 }
 
+/// Only files inside the folder are served (issue 23): a path whose file,
+/// once its links are resolved, lies outside it, a dotfile or a dot
+/// folder (`.git`, `.env`), and a name the file system refuses (too long)
+/// are all answered 404, as a file that does not exist.
+async fn inside_only(State(root): State<Arc<PathBuf>>, request: Request, next: Next) -> Response {
+    let file = file_under(&root, request.uri().path());
+    let allowed = file.is_some_and(|file| {
+        let dotted = (file.strip_prefix(root.as_path()).ok()).is_some_and(|relative| {
+            relative
+                .components()
+                .any(|part| part.as_os_str().to_string_lossy().starts_with('.'))
+        });
+        !dotted && inside(&root, &file)
+    });
+    if !allowed {
+        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+    }
+    next.run(request).await
+}
+
+/// Whether `file` exists and, its links resolved, lies in `root` (itself
+/// resolved).
+fn inside(root: &Path, file: &Path) -> bool {
+    file.canonicalize().is_ok_and(|real| real.starts_with(root))
+}
+
 /// A copy counts only if it is at least as new as the file, so a file
 /// edited after `make web` is never answered with its stale copy: for such
-/// a file the request is served as if it accepted no encoding.
+/// a file the request is served as if it accepted no encoding. A copy that
+/// is a link out of the folder never counts either.
 async fn no_stale_copies(State(root): State<Arc<PathBuf>>, mut request: Request) -> Request {
     let stale = file_under(&root, request.uri().path()).is_some_and(|file| {
         let modified = |file: &Path| {
@@ -210,8 +242,10 @@ async fn no_stale_copies(State(root): State<Arc<PathBuf>>, mut request: Request)
         ["br", "gz"].iter().any(|suffix| {
             let mut copy = file.clone().into_os_string();
             copy.push(format!(".{suffix}"));
-            let times = (modified(Path::new(&copy)), modified(&file));
-            matches!(times, (Some(copy), Some(file)) if copy < file)
+            let copy = Path::new(&copy);
+            let times = (modified(copy), modified(&file));
+            let outside = copy.exists() && !inside(&root, copy);
+            outside || matches!(times, (Some(copy), Some(file)) if copy < file)
         })
     });
     if stale {

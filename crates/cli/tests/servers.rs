@@ -263,3 +263,69 @@ fn a_receiver_out_of_file_descriptors_keeps_serving_once_they_free_up() {
         "expected 200, got {head:?}"
     );
 }
+
+/// Issue 23: `serve` answers only files inside its folder. A link out of
+/// it (a folder, a file, a precompressed copy), a dotfile and a name too
+/// long for the file system are all 404 (the links leaked `/etc/passwd`
+/// and a file beside the folder; the long name was a 500).
+#[cfg(unix)]
+#[test]
+fn the_file_server_serves_only_what_lies_inside_its_folder() {
+    use std::os::unix::fs::symlink;
+    let dir = site();
+    let outside = tempfile::tempdir().expect("a temporary folder");
+    fs::write(outside.path().join("secret.txt"), "secret").expect("writes");
+    symlink(outside.path(), dir.path().join("elsewhere")).expect("links a folder");
+    symlink(
+        outside.path().join("secret.txt"),
+        dir.path().join("leak.txt"),
+    )
+    .expect("links");
+    fs::write(dir.path().join("page.js"), "plain").expect("writes");
+    symlink(
+        outside.path().join("secret.txt"),
+        dir.path().join("page.js.br"),
+    )
+    .expect("links");
+    fs::write(dir.path().join(".env"), "TOKEN=1").expect("writes");
+    fs::create_dir(dir.path().join(".git")).expect("a dot folder");
+    fs::write(dir.path().join(".git").join("config"), "[core]").expect("writes");
+    let (_server, url) = start_file_server(dir.path());
+    let address = url.trim_start_matches("http://").to_owned();
+    let status = |path: &str, headers: &str| -> (String, String) {
+        let mut stream = TcpStream::connect(&address).expect("connects");
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n{headers}\r\n");
+        stream.write_all(request.as_bytes()).expect("sends");
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        let line = answer.lines().next().unwrap_or_default().to_owned();
+        let body = answer
+            .split("\r\n\r\n")
+            .nth(1)
+            .unwrap_or_default()
+            .to_owned();
+        (line, body)
+    };
+    let long = format!("/{}.js", "a".repeat(5000));
+    for path in [
+        "/elsewhere/secret.txt",
+        "/leak.txt",
+        "/.env",
+        "/.git/config",
+        long.as_str(),
+    ] {
+        let (line, body) = status(path, "");
+        assert!(
+            line.starts_with("HTTP/1.1 404") && !body.contains("secret") && !body.contains("TOKEN"),
+            "{path}: expected 404 without the file, got {line:?} {body:?}"
+        );
+    }
+    let (line, body) = status("/page.js", "Accept-Encoding: br\r\n");
+    assert!(
+        line.starts_with("HTTP/1.1 200") && body == "plain",
+        "a copy that links out of the folder is not served: {line:?} {body:?}"
+    );
+    let (line, _) = status("/app.js", "");
+    assert!(line.starts_with("HTTP/1.1 200"), "a file inside: {line:?}");
+}
