@@ -78,7 +78,19 @@ impl Queue {
     /// the rollback journal and `synchronous=FULL` (R6).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Queue> {
-        Ok(Queue::with(store::open_file(path.as_ref(), Kind::Queue)?))
+        let conn = store::open_file(path.as_ref(), Kind::Queue, store::Create::IfEmpty)?;
+        Ok(Queue::with(conn))
+    }
+
+    /// Opens a queue file that must already be one: an empty file, another
+    /// program's or one failing SQLite's quick check is refused
+    /// ([`Error::NotOurDatabase`], saying which) before anything is
+    /// written to it. The command line opens every queue this way but for
+    /// `enqueue`, which creates it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_existing(path: impl AsRef<std::path::Path>) -> Result<Queue> {
+        let conn = store::open_file(path.as_ref(), Kind::Queue, store::Create::Never)?;
+        Ok(Queue::with(conn))
     }
 
     /// Opens a fresh, private in-memory queue.

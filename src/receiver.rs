@@ -47,7 +47,7 @@ impl Receiver {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Receiver> {
         Ok(Receiver {
-            conn: store::open_file(path.as_ref(), Kind::Receiver)?,
+            conn: store::open_file(path.as_ref(), Kind::Receiver, store::Create::IfEmpty)?,
         })
     }
 

@@ -34,7 +34,7 @@ use open::immediate;
 pub(crate) use log::SqlLog;
 pub use log::{Bound, Executed};
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) use open::open_file;
+pub(crate) use open::{Create, open_file};
 pub(crate) use open::{Kind, open_memory};
 pub use sql::*;
 pub use steps::Statements;

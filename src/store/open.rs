@@ -43,18 +43,38 @@ impl Kind {
     }
 }
 
-/// Opens (creating if needed) a database file with the rollback journal and
-/// a busy handler, and checks that it is ours.
+/// Whether opening a file may create our schema in it.
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn open_file(path: &std::path::Path, kind: Kind) -> Result<Connection> {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Create {
+    /// In a new or empty file (the first `enqueue`, the receiver).
+    IfEmpty,
+    /// Never: the file must already be ours (every read, and writes to a
+    /// queue that must exist).
+    Never,
+}
+
+/// Opens a database file with the rollback journal and a busy handler,
+/// creating the schema in an empty one if `create` allows; checks that it
+/// is ours and that it passes SQLite's quick check, before anything is
+/// written to it.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn open_file(path: &std::path::Path, kind: Kind, create: Create) -> Result<Connection> {
     let mut conn = Connection::open(path)?;
     conn.busy_handler(Some(wait_briefly))?;
     let shown = path.display().to_string();
     // Reading the header is the first access: a file that is not SQLite at
-    // all fails here.
+    // all fails here. A file whose lock another process holds past the
+    // busy handler's patience is SQLite's "database is locked", as it is:
+    // it may be a good queue, not a stranger's file.
     let header = conn
         .pragma_query_value(None, "application_id", |row| row.get::<_, i32>(0))
-        .map_err(|err| not_ours(&shown, err.to_string()))?;
+        .map_err(|err| match err.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                Error::Sqlite(err)
+            }
+            _ => not_ours(&shown, err.to_string()),
+        })?;
     // Refuse another program's database before any pragma below writes to
     // it (setting journal_mode would convert a WAL file for good).
     if header != kind.app_id() {
@@ -62,6 +82,20 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind) -> Result<Connection
             conn.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
         if let Some(why) = foreign(header, tables, kind) {
             return Err(not_ours(&shown, why));
+        }
+        if create == Create::Never {
+            return Err(not_ours(
+                &shown,
+                "it is empty: nothing was created in it yet".into(),
+            ));
+        }
+    } else {
+        let verdict: String = conn.query_row("PRAGMA quick_check", [], |row| row.get(0))?;
+        if verdict != "ok" {
+            return Err(not_ours(
+                &shown,
+                format!("it fails SQLite's quick check: {verdict}"),
+            ));
         }
     }
     let journal: String =

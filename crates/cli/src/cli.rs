@@ -181,7 +181,7 @@ fn open_existing(db: Option<&Path>) -> Result<Queue, Error> {
             ),
         ));
     }
-    Queue::open(path)
+    Queue::open_existing(path)
 }
 
 fn execute(cli: Cli) -> Result<ExitCode, Error> {

@@ -401,3 +401,64 @@ fn cli_canonical_timeline_refuses_a_late_finish_with_exit_1() {
         "the row stays B's"
     );
 }
+
+/// Issue 23: a read never writes, and a file that is not a queue yet, or
+/// is damaged, is refused before anything is written to it. `inspect` on
+/// an empty file wrote a schema into it and printed `[]`; a queue whose
+/// pages were overwritten was read as if nothing were wrong.
+#[test]
+fn an_empty_or_damaged_file_is_refused_unchanged_by_every_command_but_enqueue() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, b"").expect("writes");
+    for args in [
+        &["inspect"][..],
+        &["claim", "--owner", "A", "--now", "0", "--lease-ms", "10"],
+    ] {
+        let out = leasefence(&empty, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        check!(
+            out.status.code(),
+            Some(2),
+            "{args:?} on an empty file: exit code ({stderr})"
+        );
+        assert!(stderr.contains("it is empty"), "{args:?}: {stderr}");
+        check!(
+            std::fs::metadata(&empty).expect("stat").len(),
+            0,
+            "{args:?}: still 0 bytes"
+        );
+    }
+
+    let damaged = dir.path().join("queue.db");
+    for n in 0..40 {
+        let id = format!("job-{n}");
+        let out = leasefence(
+            &damaged,
+            &["enqueue", "--id", &id, "--qty", "1", "--deadline", "9000"],
+        );
+        assert!(out.status.success(), "enqueue {id}");
+    }
+    let mut bytes = std::fs::read(&damaged).expect("reads");
+    assert!(bytes.len() > 4096, "a queue of several pages");
+    for byte in &mut bytes[2048..3072] {
+        *byte = 0xA5;
+    }
+    std::fs::write(&damaged, &bytes).expect("writes");
+    let out = leasefence(&damaged, &["inspect"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    check!(
+        out.status.code(),
+        Some(2),
+        "inspect on a damaged queue ({stderr})"
+    );
+    assert!(
+        stderr.contains("quick check") || stderr.contains("malformed"),
+        "says it is damaged: {stderr}"
+    );
+    check!(
+        std::fs::read(&damaged).expect("reads") == bytes,
+        true,
+        "damaged file unchanged"
+    );
+}
