@@ -205,8 +205,11 @@ impl Claim {
 /// What a worker presents to finish a job: the exact claim it got (R4).
 ///
 /// The course calls it the worker's *stamp* (도장): a late worker's stamp
-/// must be refused.
+/// must be refused. An unknown key is refused too (a claim passed whole
+/// carries `qty` and `lease_until`, which a stamp does not), as every
+/// other value the queue reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Stamp {
     /// The job id.
     pub id: String,
