@@ -38,6 +38,8 @@ have npm || missing_apt+=(npm)
 if [ "$want" = all ]; then
   have chromium || missing_apt+=(chromium)
   have chromedriver || missing_apt+=(chromium-driver)
+  # The servers' descriptor-flood test runs the receiver under prlimit.
+  have prlimit || missing_apt+=(util-linux)
   # Korean text and the control symbols in the e2e screenshots.
   [ -d /usr/share/fonts/opentype/noto ] || missing_apt+=(fonts-noto-cjk)
   [ -d /usr/share/fonts/truetype/noto ] || missing_apt+=(fonts-noto-core)
