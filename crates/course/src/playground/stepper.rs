@@ -325,15 +325,13 @@ impl Stepper {
     /// A chapter counts as finished then, not when its end is reached by
     /// skipping them (the picker's ✓).
     pub fn complete(&self) -> bool {
-        let asked: Vec<usize> = (0..self.total())
-            .filter(|&index| self.question_at(index).is_some())
-            .collect();
+        let asked = (0..self.total()).filter(|&index| self.question_at(index).is_some());
         let owes_field = |index: usize| match &self.timeline.frames[index].result.outcome {
             Outcome::Finished(finish) => !finish.verdict.failed().is_empty(),
             _ => false,
         };
         self.question().is_none()
-            && !asked.is_empty()
+            && asked.clone().count() > 0
             && asked.into_iter().all(|index| match self.answer(index) {
                 Some(answer) => answer.field.is_some() || !owes_field(index),
                 None => false,
