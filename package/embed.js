@@ -20,11 +20,14 @@
 // ".../embed.js"; await mountAll(container);`.
 import init, { mount } from "./leasefence.js";
 
-const here = import.meta.url;
-const ready = init({ module_or_path: new URL("./leasefence_bg.wasm", here) });
+// Each URL is written `new URL("./file", import.meta.url)` in full, the
+// one form Vite, esbuild, webpack and Parcel all recognise: they copy the
+// file into the build and rewrite the URL (a URL made from a variable
+// is left alone, and the bundled page asked its own folder for the wasm).
+const ready = init({ module_or_path: new URL("./leasefence_bg.wasm", import.meta.url) });
 
 function addStyles() {
-  const href = new URL("./leasefence.css", here).href;
+  const href = new URL("./leasefence.css", import.meta.url).href;
   if (![...document.styleSheets].some((sheet) => sheet.href === href)) {
     const link = document.createElement("link");
     link.rel = "stylesheet";

@@ -53,9 +53,14 @@ fi
 if ! have wasm-pack || [ "$(wasm-pack --version | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
   missing_other+=("wasm-pack $WASM_PACK_VERSION")
 fi
-if [ ! -d e2e/node_modules/binaryen ] || [ ! -d e2e/node_modules/playwright-core ] \
-  || [ ! -d e2e/node_modules/esbuild ] || [ ! -d e2e/node_modules/axe-core ] || [ ! -d e2e/node_modules/typescript ]; then
-  missing_other+=("npm packages in e2e/ (binaryen, playwright-core, esbuild, axe-core, typescript)")
+# Every devDependency of e2e/package.json, at the version it pins.
+npm_ok=yes
+for pinned in $(sed -n 's/^ *"\([^"]*\)": "\([0-9][^"]*\)",*$/\1@\2/p' e2e/package.json); do
+  name=${pinned%@*} version=${pinned##*@}
+  grep -qs "\"version\": \"$version\"" "e2e/node_modules/$name/package.json" || npm_ok=no
+done
+if [ "$npm_ok" = no ]; then
+  missing_other+=("npm packages in e2e/ (those of e2e/package.json)")
 fi
 
 if [ ${#missing_apt[@]} -eq 0 ] && [ ${#missing_other[@]} -eq 0 ]; then

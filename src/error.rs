@@ -168,7 +168,7 @@ pub enum Problem {
         total: usize,
     },
     /// The receiver's total would pass [`crate::MAX_INT`].
-    #[error("the receiver's total exceeds {max}")]
+    #[error("the receiver's total would exceed {max}")]
     TotalTooLarge {
         /// The largest total.
         max: u64,

@@ -14,7 +14,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::{
-    Claim, Condition, Conditions, Error, JobState, NewJob, Queue, Reason, Receiver, Stamp, Verdict,
+    Claim, Condition, Conditions, Error, JobState, NewJob, Queue, Reason, Stamp, Verdict,
 };
 
 type TestResult = Result<(), Error>;
@@ -392,33 +392,6 @@ fn polling_cannot_take_a_valid_lease() -> TestResult {
         queue.finish(&a.stamp(), 999)?.accepted(),
         true,
         "R11: A still finishes"
-    );
-    Ok(())
-}
-
-/// R12: a repeated delivery adds nothing; another qty is refused.
-#[test]
-fn receiver_applies_each_job_once_and_refuses_another_qty() -> TestResult {
-    let receiver = Receiver::open_in_memory()?;
-    check!(receiver.deliver("snack-1", 2)?, true, "R12: first delivery");
-    check!(receiver.deliver("snack-1", 2)?, false, "R12: repeat");
-    let conflict = receiver.deliver("snack-1", 5);
-    assert!(
-        matches!(
-            conflict,
-            Err(Error::DeliveryConflict {
-                stored: 2,
-                offered: 5,
-                ..
-            })
-        ),
-        "R12: another qty for a known id must be refused, got {conflict:?}"
-    );
-    let totals = receiver.totals()?;
-    check!(
-        (totals.jobs, totals.qty, totals.repeats),
-        (1, 2, 1),
-        "R12: totals"
     );
     Ok(())
 }

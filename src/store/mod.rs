@@ -25,9 +25,9 @@ mod steps;
 
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::fence::{Conditions, Verdict};
-use crate::model::{Claim, Finish, JobRow, JobState, NewJob, Stamp};
+use crate::model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Stamp};
 use log::{Params, bind, int, text};
 use open::immediate;
 
@@ -358,12 +358,21 @@ pub(crate) enum Recorded {
 }
 
 /// Records a delivery once (R12). A repeat with another qty is refused and
-/// changes nothing.
+/// changes nothing; so is a delivery that would take the total past
+/// [`MAX_INT`] (each qty is at most that, their sum need not be).
 pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded> {
     let tx = immediate(conn)?;
     let inserted = prepare(&tx, DELIVER)?
         .execute(named_params! {":id": id, ":qty": i64::try_from(qty).unwrap_or(i64::MAX)})?;
     if inserted == 1 {
+        let total: i64 = prepare(&tx, RECEIVED_TOTAL)?.query_row([], |row| row.get(0))?;
+        if u64::try_from(total).map_or(true, |total| total > MAX_INT) {
+            // Dropping the transaction takes the delivery back out.
+            return Err(Error::invalid(
+                "qty",
+                Problem::TotalTooLarge { max: MAX_INT },
+            ));
+        }
         tx.commit()?;
         return Ok(Recorded::Applied);
     }

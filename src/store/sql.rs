@@ -111,6 +111,11 @@ INSERT INTO deliveries (id, qty) VALUES (:id, :qty) ON CONFLICT (id) DO NOTHING"
 pub(crate) const COUNT_REPEAT: &str = "
 UPDATE deliveries SET repeats = repeats + 1 WHERE id = :id RETURNING qty";
 
+/// The sum of what the ledger applied, which must stay a number
+/// JavaScript holds exactly (at most 2^53 - 1).
+pub(crate) const RECEIVED_TOTAL: &str = "
+SELECT sum(qty) FROM deliveries";
+
 /// The ledger, in arrival order.
 pub(crate) const DELIVERIES: &str = "
 SELECT id, qty, repeats FROM deliveries ORDER BY seq";
@@ -151,6 +156,7 @@ mod tests {
             ("LIVE_COUNT", LIVE_COUNT),
             ("DELIVER", DELIVER),
             ("COUNT_REPEAT", COUNT_REPEAT),
+            ("RECEIVED_TOTAL", RECEIVED_TOTAL),
             ("DELIVERIES", DELIVERIES),
         ];
         // The transactions: the store's and the statement panel's, and the

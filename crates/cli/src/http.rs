@@ -13,6 +13,7 @@
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -23,10 +24,14 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http_body_util::LengthLimitError;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use leasefence::{Error, Receiver};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -46,14 +51,30 @@ struct Delivery {
     qty: u64,
 }
 
+/// How long a client may take to send a request's headers, and how long
+/// an open connection may sit idle between requests: a client on the same
+/// machine sends its headers at once, so a connection that has not is a
+/// slow or idle one holding a file descriptor (600 slowloris connections
+/// stayed open 40 s, issue 23).
+const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long the receiver waits for a delivery's body once its headers came.
+const BODY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Connections served at once. More wait in the kernel's queue until one
+/// closes (each holds a file descriptor; a browser opens about six per
+/// page, the exercise's workers one each).
+const MAX_CONNECTIONS: usize = 256;
+
+/// How long to wait before accepting again when `accept` fails: out of
+/// file descriptors, a retry at once would fail again at once.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
 /// Binds `listen`, announces the bound address as one JSON line (so a
 /// script or a test that asked for port 0 learns the real one), and
 /// serves `app` on one thread until the process is stopped.
 fn run(listen: &str, what: &str, app: Router) -> Result<(), Error> {
     let failed = |err: std::io::Error| invalid("--listen", format!("{listen}: {err}"));
-    // Timers too: when `accept` fails (out of file descriptors), axum
-    // waits a moment before trying again, on a timer; without one the
-    // server panicked at the first refused connection (issue 23).
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -63,8 +84,40 @@ fn run(listen: &str, what: &str, app: Router) -> Result<(), Error> {
         let listener = TcpListener::bind(listen).await.map_err(failed)?;
         let address = listener.local_addr().map_err(failed)?;
         print_json(&json!({ "listening": format!("http://{address}"), "serving": what }))?;
-        axum::serve(listener, app).await.map_err(failed)
+        serve(listener, app).await;
+        Ok(())
     })
+}
+
+/// Accepts connections and serves each as its own task, with hyper's HTTP/1
+/// directly rather than `axum::serve`, which has no header timeout and no
+/// bound on connections. A failed `accept` (out of file descriptors) waits
+/// and tries again: the server keeps running, and answers once
+/// descriptors free up, as idle connections reach `HEADER_TIMEOUT`.
+async fn serve(listener: TcpListener, app: Router) {
+    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok(slot) = Arc::clone(&open).acquire_owned().await else {
+            return; // the semaphore is never closed
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _peer)) => stream,
+            Err(_) => {
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that went away or timed out: nothing to tell anyone.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
 }
 
 /// The receiver's ledger; one request at a time uses it.
@@ -137,7 +190,12 @@ async fn totals(State(ledger): State<Ledger>) -> Response {
 }
 
 async fn deliver(State(ledger): State<Ledger>, body: Body) -> Response {
-    let body = match axum::body::to_bytes(body, MAX_BODY).await {
+    let Ok(body) = tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await
+    else {
+        let message = format!("body: not sent within {} s", BODY_TIMEOUT.as_secs());
+        return closing(refused(StatusCode::REQUEST_TIMEOUT, message));
+    };
+    let body = match body {
         Ok(body) => body,
         Err(err) => {
             let inner = std::error::Error::source(&err);

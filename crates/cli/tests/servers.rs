@@ -264,6 +264,49 @@ fn a_receiver_out_of_file_descriptors_keeps_serving_once_they_free_up() {
     );
 }
 
+/// Issue 23: idle and slow clients (slowloris: a request's headers sent a
+/// byte at a time) held their connections for good, 600 of them for 40 s,
+/// and with them the server's file descriptors. Now a connection that has
+/// not sent its headers within the header timeout (5 s) is closed, so a
+/// request that arrives while they are all still open, past the
+/// descriptor limit, is answered once they are.
+#[test]
+fn idle_and_slow_connections_are_closed_and_a_request_behind_them_is_answered() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (_receiver, url) =
+        start_receiver_with_files(&dir.path().join("receiver.db"), 48).expect("listens");
+    let address = url.trim_start_matches("http://").to_owned();
+    let mut held: Vec<TcpStream> = (0..96)
+        .filter_map(|_| TcpStream::connect(&address).ok())
+        .collect();
+    assert!(held.len() > 48, "opened {} connections", held.len());
+    for slow in held.iter_mut().step_by(2) {
+        // Half of them begin a request and never finish its headers.
+        slow.write_all(b"GET /totals HTTP/1.1\r\nHost: t\r\n")
+            .expect("sends");
+    }
+    let asked = std::time::Instant::now();
+    let mut stream = TcpStream::connect(&address).expect("connects");
+    ask(&mut stream, "/totals", "");
+    let head = answer_head(&mut stream, Duration::from_secs(20)).unwrap_or_default();
+    assert!(
+        head.starts_with("http/1.1 200"),
+        "expected 200 while {} connections stay open, got {head:?} after {:?}",
+        held.len(),
+        asked.elapsed()
+    );
+    // The first connections were accepted, so the timeout closed them.
+    let mut byte = [0u8; 1];
+    held[1]
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("sets a timeout");
+    check!(
+        held[1].read(&mut byte).ok(),
+        Some(0),
+        "an idle connection, closed by the server (read gives end of file)"
+    );
+}
+
 /// Issue 23: `serve` answers only files inside its folder. A link out of
 /// it (a folder, a file, a precompressed copy), a dotfile and a name too
 /// long for the file system are all 404 (the links leaked `/etc/passwd`

@@ -4,8 +4,8 @@
 //! and is checked for its JavaScript type first (a `TypeError` naming the
 //! argument), so no call can hand wasm-bindgen's glue a value it would
 //! misread; numbers are then checked to be integers from 0 to 2^53 - 1 (an
-//! `Error` naming the argument). Objects cross through
-//! `serde_wasm_bindgen` (`convert`); results leave as plain objects (maps
+//! `Error` naming the argument). Objects are read once, through calls
+//! that catch (`convert`); results leave as plain objects (maps
 //! become objects, integers become numbers).
 
 use std::rc::Rc;
@@ -13,7 +13,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    error, from_js, function_arg, integer_arg, plain, refused, string_arg, to_js, wrong_type,
+    error, from_js, function_arg, integer_arg, is_array, plain, refused, string_arg, to_js,
+    wrong_type,
 };
 use leasefence::model::{NewJob, Stamp};
 
@@ -105,7 +106,7 @@ fn core_error(err: leasefence::Error) -> JsValue {
 fn scenario_arg(value: &JsValue) -> Result<leasefence::Scenario, JsValue> {
     match value.as_string() {
         Some(json) => leasefence::Scenario::parse_as_javascript(&json).map_err(core_error),
-        None if value.is_object() && !value.is_function() && !js_sys::Array::is_array(value) => {
+        None if value.is_object() && !value.is_function() && !is_array(value)? => {
             leasefence::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
         }
         None => Err(wrong_type(

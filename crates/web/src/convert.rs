@@ -1,4 +1,4 @@
-//! Values across the JavaScript boundary, through `serde_wasm_bindgen`.
+//! Values across the JavaScript boundary.
 //!
 //! Rust values leave as plain JavaScript values built directly by
 //! `serde_wasm_bindgen`'s serializer in its JSON-compatible setting (maps
@@ -6,15 +6,13 @@
 //! what `JSON.parse` of the core's JSON document would give, with no JSON
 //! text in between.
 //!
-//! JavaScript values arrive through `serde_wasm_bindgen` as a
-//! `serde_json::Value`, which `serde_path_to_error` then reads as the Rust
-//! type. The value step is deliberate: `serde_wasm_bindgen` reads a struct
-//! by asking the object for its known fields only, so an unknown key would
-//! pass unnoticed, while a `Value` holds every key and the types'
-//! `deny_unknown_fields` see them; the messages are then the scenario
-//! parser's own (`job.qty: invalid type: ...`). Before that, every value is
-//! checked for what JSON cannot hold (NaN, ±Infinity, BigInt), so every
-//! error names the field, down to the key.
+//! JavaScript objects arrive read once, property by property, through
+//! calls that catch (`plain`), as a `serde_json::Value`, which
+//! `serde_path_to_error` then reads as the Rust type. Every key is kept, so
+//! the types' `deny_unknown_fields` see an unknown one, and the messages
+//! are the scenario parser's own (`job.qty: invalid type: ...`), naming the
+//! field down to the key. What JSON cannot hold (NaN, ±Infinity, BigInt, a
+//! lone surrogate) is refused while reading.
 //!
 //! Arguments are checked for their JavaScript type before anything else:
 //! a wrong type throws a `TypeError` naming the argument, a wrong value of
@@ -65,11 +63,17 @@ pub(crate) fn refused(place: &str, said: &str) -> JsValue {
     }
 }
 
-/// A string argument.
+/// A string argument, refused if Rust's `String` cannot hold it as it is.
 pub(crate) fn string_arg(field: &str, value: &JsValue) -> Result<String, JsValue> {
-    value
+    let text = value
         .as_string()
-        .ok_or_else(|| wrong_type(field, "a string", value))
+        .ok_or_else(|| wrong_type(field, "a string", value))?;
+    if !is_well_formed(value) {
+        return Err(error(&format!(
+            "{field}: is not valid Unicode (it holds a lone surrogate)"
+        )));
+    }
+    Ok(text)
 }
 
 /// An integer argument in `0..=2^53-1`.
@@ -93,7 +97,7 @@ pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
     serde_json::to_value(value)
         .map_err(|err| error(&format!("output: {err}")))?
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|err| error(&format!("output: {}", message(err))))
+        .map_err(Into::into)
 }
 
 /// A JavaScript object as `T`; `field` names the argument in errors.
@@ -111,118 +115,152 @@ pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Resu
     })
 }
 
-/// A JavaScript object, checked, as a JSON value for a reader of the core.
+/// A JavaScript object as a JSON value for a reader of the core, read once.
 ///
-/// Every property is first read through `Reflect`, whose bindings catch
-/// what JavaScript throws (a getter that throws, a revoked `Proxy`), so an
-/// exception never unwinds through Rust: a `&mut self` method would stay
-/// borrowed and its object unusable.
+/// Every property is read exactly once, through calls that catch what
+/// JavaScript throws (a getter that throws, a `Proxy` whose trap throws, a
+/// revoked `Proxy`), and the value is built from that one reading. So an
+/// exception never unwinds through Rust (a `&mut self` method would stay
+/// borrowed and its object unusable, and enough of them corrupt the
+/// module's memory), and a getter cannot show one value to a check and
+/// another to the conversion. The reading is `JSON.stringify`'s: own
+/// enumerable string keys, an `undefined` property left out (so an
+/// optional field takes its default), `undefined` in an array as `null`.
 pub(crate) fn plain(field: &str, value: &JsValue) -> Result<serde_json::Value, JsValue> {
-    let undefined = checked(field, value)?;
-    let mut plain: serde_json::Value = serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|err| error(&format!("{field}: {}", message(err))))?;
-    // `JSON.stringify` leaves out a property that is `undefined` (so an
-    // optional field takes its default); `serde_wasm_bindgen` reads it as
-    // `null`, so it is taken out here.
-    for (parent, key) in undefined {
-        if let Some(object) = plain
-            .pointer_mut(&parent)
-            .and_then(serde_json::Value::as_object_mut)
-        {
-            object.remove(&key);
-        }
-    }
-    Ok(plain)
-}
-
-/// Checks that `value` is an object whose values JSON can hold; returns
-/// where its `undefined` properties are (see [`check_values`]).
-fn checked(field: &str, value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
-    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
+    if !value.is_object() || is_array(value)? || value.is_function() {
         return Err(wrong_type(field, "an object", value));
     }
-    let mut undefined = Vec::new();
-    check_values(field, value, (0, ""), &mut undefined)?;
-    Ok(undefined)
+    read(field, value, 0).map(Option::unwrap_or_default)
 }
 
-/// The text of a `serde_wasm_bindgen` error (a JavaScript `Error`, whose
-/// `String()` would add "Error: " in front).
-fn message(err: serde_wasm_bindgen::Error) -> String {
-    match JsValue::from(err).dyn_into::<js_sys::Error>() {
-        Ok(error) => String::from(error.message()),
-        Err(other) => other.as_string().unwrap_or_default(),
+#[wasm_bindgen]
+extern "C" {
+    /// `Array.isArray`, which throws for a revoked `Proxy`.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn array_or_throw(value: &JsValue) -> Result<bool, JsValue>;
+    /// `Object.keys`: own enumerable string keys, as `JSON.stringify` reads
+    /// them (a `Proxy`'s traps may throw).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    pub(crate) fn keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// `String.prototype.isWellFormed`: false for a lone surrogate, which
+    /// Rust's `String` cannot hold (it would become U+FFFD, and two
+    /// different ids one).
+    #[wasm_bindgen(js_namespace = ["String", "prototype", "isWellFormed"], js_name = call)]
+    fn is_well_formed(string: &JsValue) -> bool;
+    /// Any value, to be asked `Node`'s own questions.
+    type MaybeNode;
+    /// `Node.prototype`'s `nodeType` getter called on the value (`final`):
+    /// the browser's own brand check, which throws for anything that is not
+    /// a real node, a `Proxy` of one included.
+    #[wasm_bindgen(catch, method, getter, final, js_class = "Node", js_name = nodeType)]
+    fn node_type(this: &MaybeNode) -> Result<u16, JsValue>;
+}
+
+/// An `Element` argument. Checked by the browser's brand check, not by a
+/// look at its properties: a DOM call on a look-alike (a document, a text
+/// node, a `Proxy` of an element) would throw through Rust.
+#[cfg(feature = "page")]
+pub(crate) fn element_arg(field: &str, value: &JsValue) -> Result<web_sys::Element, JsValue> {
+    const ELEMENT_NODE: u16 = 1;
+    match value.unchecked_ref::<MaybeNode>().node_type() {
+        Ok(ELEMENT_NODE) => Ok(value.clone().unchecked_into()),
+        _ => Err(wrong_type(field, "an element", value)),
     }
 }
 
-/// How deep `check_values` looks; the API's objects are two levels deep, and
-/// a cycle stops here instead of recursing forever.
+/// Whether `value` is an array; a value that cannot even say (a revoked
+/// `Proxy`) is refused.
+pub(crate) fn is_array(value: &JsValue) -> Result<bool, JsValue> {
+    array_or_throw(value).map_err(|_| error("a revoked Proxy cannot be read"))
+}
+
+/// How deep `read` goes; the API's objects are three levels deep, and a
+/// cycle stops here instead of recursing forever.
 const MAX_DEPTH: usize = 8;
 
-/// Refuses, at any depth, what JSON would silently change or cannot hold:
-/// NaN and ±Infinity (written as `null`), BigInt, and an object with its
-/// own `toJSON` (its JSON form is not its properties, so reading them
-/// would not be what `JSON.stringify` shows).
-/// `(depth, pointer)` is where `value` is, as a JSON pointer; `undefined`
-/// gathers `(parent pointer, key)` of each property that is `undefined`.
-fn check_values(
-    path: &str,
-    value: &JsValue,
-    (depth, pointer): (usize, &str),
-    undefined: &mut Vec<(String, String)>,
-) -> Result<(), JsValue> {
+/// How many items `read` takes from one array: more than any scenario may
+/// hold, so a sparse array with a huge `length` is refused, not walked.
+const MAX_ITEMS: u32 = 1 << 20;
+
+/// `value`, at `path`, as JSON; `None` for `undefined`. Refused: what JSON
+/// would silently change or cannot hold (NaN and ±Infinity, which it
+/// writes as `null`; BigInt; a lone surrogate; an object with its own
+/// `toJSON`, whose JSON form is not its properties).
+fn read(path: &str, value: &JsValue, depth: usize) -> Result<Option<serde_json::Value>, JsValue> {
+    use serde_json::Value;
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    if value.is_null() {
+        return Ok(Some(Value::Null));
+    }
+    if let Some(flag) = value.as_bool() {
+        return Ok(Some(Value::Bool(flag)));
+    }
     if let Some(number) = value.as_f64() {
-        return match number {
-            n if n.is_nan() => Err(error(&format!("{path}: must be a finite number, got NaN"))),
-            n if n.is_infinite() => Err(error(&format!(
-                "{path}: must be a finite number, got {}",
-                shown(n)
-            ))),
-            _ => Ok(()),
-        };
+        return number_value(path, number).map(Some);
     }
-    if value.is_bigint() || value.is_symbol() || value.is_function() {
+    if value.is_string() {
+        return string_arg(path, value).map(|text| Some(Value::String(text)));
+    }
+    if !value.is_object() || value.is_function() {
         return Err(wrong_type(path, "a JSON value", value));
-    }
-    if !value.is_object() {
-        return Ok(());
     }
     if depth >= MAX_DEPTH {
         return Err(error(&format!("{path}: nested too deeply")));
     }
-    let to_json = js_sys::Reflect::get(value, &JsValue::from_str("toJSON"))
-        .map_err(|_| error(&format!("{path}: cannot be read")))?;
+    let unreadable = |_| error(&format!("{path}: cannot be read"));
+    let to_json = js_sys::Reflect::get(value, &JsValue::from_str("toJSON")).map_err(unreadable)?;
     if to_json.is_function() {
         return Err(type_error(&format!(
             "{path}: cannot be written as JSON: it has a toJSON method; pass a plain object"
         )));
     }
-    let is_array = js_sys::Array::is_array(value);
-    let keys =
-        js_sys::Reflect::own_keys(value).map_err(|_| error(&format!("{path}: cannot be read")))?;
-    for key in keys.iter() {
-        // Symbol keys are not JSON.
-        let Some(name) = key.as_string() else {
-            continue;
-        };
-        if is_array && name == "length" {
-            continue;
+    if is_array(value)? {
+        let length = js_sys::Reflect::get(value, &JsValue::from_str("length"))
+            .map_err(unreadable)?
+            .as_f64()
+            .unwrap_or(0.0);
+        if length > f64::from(MAX_ITEMS) {
+            return Err(error(&format!("{path}: too long")));
         }
-        let inner_path = if is_array {
-            format!("{path}[{name}]")
-        } else {
-            format!("{path}.{name}")
-        };
+        let mut items = Vec::new();
+        for index in 0..length as u32 {
+            let inner_path = format!("{path}[{index}]");
+            let inner = js_sys::Reflect::get_u32(value, index)
+                .map_err(|_| error(&format!("{inner_path}: cannot be read")))?;
+            items.push(read(&inner_path, &inner, depth + 1)?.unwrap_or_default());
+        }
+        return Ok(Some(Value::Array(items)));
+    }
+    let mut object = serde_json::Map::new();
+    for key in keys(value).map_err(unreadable)?.iter() {
+        let name = key.as_string().unwrap_or_default();
+        let inner_path = format!("{path}.{name}");
         let inner = js_sys::Reflect::get(value, &key)
             .map_err(|_| error(&format!("{inner_path}: cannot be read")))?;
-        if inner.is_undefined() && !is_array {
-            undefined.push((pointer.to_owned(), name));
-            continue;
+        if let Some(inner) = read(&inner_path, &inner, depth + 1)? {
+            object.insert(name, inner);
         }
-        let inner_pointer = format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
-        check_values(&inner_path, &inner, (depth + 1, &inner_pointer), undefined)?;
     }
-    Ok(())
+    Ok(Some(Value::Object(object)))
+}
+
+/// A finite number as JSON: an integer JavaScript holds exactly as an
+/// integer (so a Rust integer field reads it), any other as a float.
+fn number_value(path: &str, number: f64) -> Result<serde_json::Value, JsValue> {
+    if !number.is_finite() {
+        return Err(error(&format!(
+            "{path}: must be a finite number, got {}",
+            shown(number)
+        )));
+    }
+    let exact = number.fract() == 0.0 && number.abs() <= MAX_INT as f64;
+    Ok(match exact {
+        true if number >= 0.0 => serde_json::Value::from(number as u64),
+        true => serde_json::Value::from(number as i64),
+        false => serde_json::Value::from(number),
+    })
 }
 
 /// Accepts a JavaScript number only if it is an integer in `0..=2^53-1`.
@@ -254,7 +292,7 @@ fn a_type(value: &JsValue) -> String {
     if value.is_undefined() {
         return "undefined".to_owned();
     }
-    if js_sys::Array::is_array(value) {
+    if is_array(value).unwrap_or(false) {
         return "an array".to_owned();
     }
     if let Some(number) = value.as_f64() {

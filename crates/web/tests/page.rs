@@ -22,7 +22,7 @@ fn playground(options: &str) -> Element {
         .append_child(&root)
         .expect("appends");
     let options = js_sys::JSON::parse(options).expect("options JSON");
-    mount(root.clone(), Some(options)).expect("mounts");
+    mount(root.clone().into(), Some(options)).expect("mounts");
     root
 }
 
@@ -198,7 +198,7 @@ fn mount_refuses_bad_options_with_a_message() {
         .expect("a document");
     let root = doc.create_element("div").expect("creates");
     let err = mount(
-        root,
+        root.into(),
         Some(js_sys::JSON::parse(r#"{"compact": "yes"}"#).expect("json")),
     )
     .err()

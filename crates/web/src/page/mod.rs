@@ -97,13 +97,15 @@ thread_local! {
     static MOUNTED: RefCell<Vec<Rc<Page>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Renders a playground into `root`. Options: `{lang, scenario, compact,
-/// hash}`. Throws if `root` cannot be used.
+/// Renders a playground into the element `root` with `MountOptions`.
+/// Throws, drawing nothing, if `root` is not an element or an option is
+/// unknown or of the wrong type.
 #[wasm_bindgen]
 pub fn mount(
-    root: Element,
+    #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<Playground, JsValue> {
+    let root = crate::convert::element_arg("root", &root)?;
     let options: Options = match options.filter(|options| !options.is_null()) {
         Some(options) => Options::read(&options)?,
         None => Options::default(),

@@ -7,8 +7,20 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::wrong_type;
+use crate::convert::{error, keys, wrong_type};
 use leasefence_course::playground::lesson;
+
+/// The options' names, as `MountOptions` declares them.
+const NAMES: [&str; 8] = [
+    "lang",
+    "scenario",
+    "title",
+    "narration",
+    "scenarioError",
+    "compact",
+    "predict",
+    "hash",
+];
 
 /// How `mount` is configured; every option may be left out.
 #[derive(Debug, Default)]
@@ -40,7 +52,18 @@ impl Options {
         if !value.is_object() {
             return Err(wrong_type("options", "an object", value));
         }
-        let narration = property(value, "narration");
+        let given = keys(value).map_err(|_| error("options: cannot be read"))?;
+        if let Some(unknown) = given
+            .iter()
+            .filter_map(|key| key.as_string())
+            .find(|key| !NAMES.contains(&key.as_str()))
+        {
+            return Err(error(&format!(
+                "options.{unknown}: unknown option; expected one of {}",
+                NAMES.join(", ")
+            )));
+        }
+        let narration = property(value, "narration", "options.narration")?;
         let narration = if narration.is_undefined() || narration.is_null() {
             (None, None)
         } else if narration.is_object() {
@@ -51,7 +74,7 @@ impl Options {
         };
         Ok(Options {
             lang: text(value, "lang", "options.lang")?,
-            scenario: scenario(&property(value, "scenario"))?,
+            scenario: scenario(&property(value, "scenario", "options.scenario")?)?,
             title: text(value, "title", "options.title")?,
             narration,
             scenario_error: text(value, "scenarioError", "options.scenarioError")?,
@@ -81,15 +104,17 @@ impl Options {
     }
 }
 
-/// A property's value (`undefined` when it cannot be read: a throwing
-/// getter is treated as left out rather than trapping the module).
-fn property(object: &JsValue, name: &str) -> JsValue {
-    js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+/// A property's value, read through `Reflect`, which catches a throwing
+/// getter (so it cannot unwind through Rust).
+/// `field` names it in the error.
+fn property(object: &JsValue, name: &str, field: &str) -> Result<JsValue, JsValue> {
+    js_sys::Reflect::get(object, &JsValue::from_str(name))
+        .map_err(|_| error(&format!("{field}: cannot be read")))
 }
 
 /// An optional string property.
 fn text(object: &JsValue, name: &str, field: &str) -> Result<Option<String>, JsValue> {
-    let value = property(object, name);
+    let value = property(object, name, field)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -106,14 +131,15 @@ fn flag(object: &JsValue, name: &str) -> Result<bool, JsValue> {
 
 /// A boolean option that may be left out (`undefined` or `null`).
 fn optional_flag(object: &JsValue, name: &str) -> Result<Option<bool>, JsValue> {
-    let value = property(object, name);
+    let field = format!("options.{name}");
+    let value = property(object, name, &field)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     value
         .as_bool()
         .map(Some)
-        .ok_or_else(|| wrong_type(&format!("options.{name}"), "a boolean", &value))
+        .ok_or_else(|| wrong_type(&field, "a boolean", &value))
 }
 
 /// The `scenario` option as text: a chapter id or JSON text as given, an

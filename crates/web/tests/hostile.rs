@@ -1,0 +1,238 @@
+//! Hostile values from JavaScript (issue 23): getters that throw, on every
+//! read or only on the second; proxies whose traps throw; revoked proxies;
+//! a getter that shows one value and then another; look-alike elements.
+//! None may unwind through Rust: an exception that does leaves a `&mut
+//! self` method's object borrowed for good ("recursive use of an object
+//! detected"), and enough of them corrupt the module's memory, so every
+//! call on every object traps. Each is refused with an `Error` (or read
+//! once and used), and afterwards the same objects work as before.
+
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use leasefence_web::{Player, Queue, Receiver, replay};
+use support::browser::{as_json, js, thrown};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// How many hostile values each entry point is given, as the issue asks.
+const ROUNDS: usize = 10_000;
+
+/// `(base) => [hostile copies of base]`: one of each kind the campaign
+/// found, each made fresh (a getter's count of reads starts at 0).
+const HOSTILE: &str = r#"(base) => {
+  const boom = () => { throw new Error("boom"); };
+  const first = Object.keys(base)[0];
+  const getter = (get) => Object.defineProperty({ ...base }, first, { get, enumerable: true });
+  let reads = 0;
+  const revoked = Proxy.revocable({ ...base }, {});
+  revoked.revoke();
+  return [
+    getter(boom),
+    getter(() => { if (reads++) throw new Error("second read"); return base[first]; }),
+    new Proxy({ ...base }, { has: boom }),
+    new Proxy({ ...base }, { get: boom }),
+    new Proxy({ ...base }, { ownKeys: boom }),
+    new Proxy({ ...base }, { getOwnPropertyDescriptor: boom }),
+    new Proxy({ ...base }, { getPrototypeOf: boom }),
+    revoked.proxy,
+    { ...base, [first]: new Proxy([], { get: boom }) },
+    { ...base, [first]: new Proxy({}, { ownKeys: boom }) },
+  ];
+}"#;
+
+/// Hostile copies of `base` (a JavaScript expression).
+fn hostile(base: &str) -> Vec<JsValue> {
+    let make: js_sys::Function = js(HOSTILE).dyn_into().expect("a function");
+    let made = make.call1(&JsValue::NULL, &js(base)).expect("makes them");
+    made.dyn_into::<js_sys::Array>().expect("an array").to_vec()
+}
+
+/// Hostile values, `ROUNDS` of them, cycling through every kind.
+fn rounds(base: &str) -> impl Iterator<Item = JsValue> + '_ {
+    (0..ROUNDS).map(move |round| {
+        let kinds = hostile(base);
+        kinds[round % kinds.len()].clone()
+    })
+}
+
+const JOB: &str = r#"{ id: "x", qty: 1, deadline: 5000 }"#;
+const STAMP: &str = r#"{ id: "x", owner: "A", token: 1, attempt: 1 }"#;
+const EVENT: &str = r#"{ at: 0, worker: "A", do: "claim", lease_ms: 1000 }"#;
+const SCENARIO: &str = r#"{ jobs: [{ id: "x", qty: 1, deadline: 5000 }], events: [{ at: 0, worker: "A", do: "claim", lease_ms: 1000 }] }"#;
+
+#[test]
+fn hostile_objects_never_unwind_through_rust_and_the_objects_keep_working() {
+    let queue = Queue::new().expect("opens");
+    let mut player = Player::new(None).expect("an empty player");
+    for job in rounds(JOB) {
+        // A value read once may be a good job (the second-read getter):
+        // any outcome but a trap.
+        let _ = queue.enqueue(job);
+    }
+    for stamp in rounds(STAMP) {
+        let _ = queue.finish(stamp, 0.0.into());
+    }
+    for event in rounds(EVENT) {
+        let _ = player.push(event);
+    }
+    for scenario in rounds(SCENARIO) {
+        let _ = replay(scenario.clone());
+        let _ = Player::new(Some(scenario));
+    }
+    // The same objects, used normally.
+    queue
+        .enqueue(js(r#"{ id: "after", qty: 2, deadline: 5000 }"#))
+        .expect("the queue still enqueues");
+    let claim = as_json(
+        &queue
+            .claim("B".into(), 0.0.into(), 1000.0.into())
+            .expect("claims"),
+    );
+    check!(
+        claim["owner"],
+        serde_json::json!("B"),
+        "the queue still claims"
+    );
+    let before = player.position();
+    player
+        .push(js(r#"{ at: 0, worker: "Z", do: "claim", lease_ms: 1000 }"#))
+        .expect("the player is not left borrowed");
+    check!(player.position(), before + 1, "the player still plays");
+    check!(
+        as_json(&replay(js(SCENARIO)).expect("replays"))["results"][0]["claim"]["owner"],
+        serde_json::json!("A"),
+        "replay still works"
+    );
+}
+
+#[test]
+fn a_throwing_getter_is_refused_naming_the_field_and_changes_nothing() {
+    let queue = Queue::new().expect("opens");
+    let message = thrown(queue.enqueue(js(
+        r#"{ id: "x", get qty() { throw new Error("boom"); }, deadline: 5000 }"#,
+    )));
+    check!(message, "job.qty: cannot be read".to_owned(), "the message");
+    let message = thrown(queue.enqueue(js(
+        r#"new Proxy({ id: "x", qty: 1, deadline: 5000 }, { ownKeys() { throw new Error("boom"); } })"#,
+    )));
+    check!(message, "job: cannot be read".to_owned(), "the message");
+    check!(
+        as_json(&queue.rows().expect("rows")),
+        serde_json::json!([]),
+        "nothing was enqueued"
+    );
+}
+
+/// A getter read twice could show the check one value and the conversion
+/// another (1, then `2n`: qty 2 was stored); read once, what was checked
+/// is what is stored.
+#[test]
+fn each_property_is_read_once_so_what_is_checked_is_what_is_stored() {
+    let queue = Queue::new().expect("opens");
+    let job = js(r#"(() => {
+      globalThis.qtyReads = 0;
+      return Object.defineProperty({ id: "y", deadline: 5000 }, "qty", {
+        get() { return globalThis.qtyReads++ === 0 ? 1 : 2n; }, enumerable: true,
+      });
+    })()"#);
+    let row = as_json(&queue.enqueue(job).expect("a good job, read once"));
+    check!(row["qty"], serde_json::json!(1), "the qty that was read");
+    check!(
+        js("globalThis.qtyReads").as_f64(),
+        Some(1.0),
+        "how many times qty was read"
+    );
+    let map = js(r#"new Map([["id", "z"], ["qty", 2n], ["deadline", 5000]])"#);
+    assert!(
+        queue.enqueue(map).is_err(),
+        "a Map is not a job object (its entries are not properties)"
+    );
+}
+
+/// A lone surrogate cannot be a Rust `String`: it became U+FFFD, so two
+/// different ids were one.
+#[test]
+fn a_lone_surrogate_is_refused_not_replaced() {
+    let receiver = Receiver::new().expect("opens");
+    let message = thrown(receiver.deliver(js(r#""a\ud800""#), 1.0.into()));
+    check!(
+        message,
+        "id: is not valid Unicode (it holds a lone surrogate)".to_owned(),
+        "the message"
+    );
+    let queue = Queue::new().expect("opens");
+    let message = thrown(queue.enqueue(js(r#"{ id: "\udc00", qty: 1, deadline: 5 }"#)));
+    check!(
+        message,
+        "job.id: is not valid Unicode (it holds a lone surrogate)".to_owned(),
+        "the message"
+    );
+    check!(
+        as_json(&receiver.totals().expect("totals"))["jobs"],
+        serde_json::json!(0),
+        "nothing was delivered"
+    );
+}
+
+/// `mount` on what is not an element (`null`, the document, a text node,
+/// a `Proxy` of an element) threw from inside the glue or a DOM call;
+/// a misspelt option was ignored. Each now throws a `TypeError` or an
+/// `Error` naming the argument, and mounts nothing.
+#[cfg(feature = "page")]
+#[test]
+fn mount_refuses_what_is_not_an_element_and_options_it_does_not_know() {
+    use leasefence_web::page::mount;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let element: JsValue = document.create_element("div").expect("a div").into();
+    for (root, said) in [
+        (JsValue::NULL, "root: expected an element, got null"),
+        (
+            document.clone().into(),
+            "root: expected an element, got an object",
+        ),
+        (
+            js("document.createTextNode(\"x\")"),
+            "root: expected an element, got an object",
+        ),
+        (
+            js_sys::Proxy::new(&element, &js_sys::Object::new()).into(),
+            "root: expected an element, got an object",
+        ),
+    ] {
+        check!(
+            thrown(mount(root, None).map(drop)),
+            said.to_owned(),
+            "the message"
+        );
+    }
+    let message = thrown(mount(element.clone(), Some(js(r#"{ lnag: "ko" }"#))).map(drop));
+    assert!(
+        message.starts_with("options.lnag: unknown option; expected one of lang, scenario"),
+        "{message}"
+    );
+    let message = thrown(
+        mount(
+            element.clone(),
+            Some(js(r#"{ get lang() { throw new Error("boom"); } }"#)),
+        )
+        .map(drop),
+    );
+    check!(
+        message,
+        "options.lang: cannot be read".to_owned(),
+        "the message"
+    );
+    check!(
+        element
+            .unchecked_ref::<web_sys::Element>()
+            .child_element_count(),
+        0,
+        "nothing was drawn"
+    );
+}
