@@ -185,6 +185,70 @@ pub enum Problem {
     /// file), said in English where no learner sees it.
     #[error("{0}")]
     Text(String),
+    /// Statement text (written outside the queue) that is empty, or holds
+    /// more than one statement.
+    #[error("must be exactly one SQL statement")]
+    NotOneStatement,
+    /// A statement names a parameter the queue does not bind to it (or a
+    /// positional `?`).
+    #[error("names {name}, which the queue does not bind here (it binds {allowed})")]
+    UnknownParameter {
+        /// The parameter as written (`?` for a positional one).
+        name: String,
+        /// The ones it may name, joined with ", ".
+        allowed: String,
+    },
+    /// A statement reaches past the `jobs` table (SQLite's authorizer
+    /// refused it).
+    #[error("may not use {what}; only the jobs table")]
+    NotAllowed {
+        /// What it reached for.
+        what: Forbidden,
+    },
+    /// A statement in place of a write that returns rows.
+    #[error("returns rows; this statement only writes")]
+    ReturnsRows,
+    /// A statement in place of a write that writes nothing.
+    #[error("writes nothing; this statement must change the jobs table")]
+    WritesNothing,
+    /// SQLite refused the statement or stopped it, in its own words (a
+    /// syntax error, a column that does not exist, a failed `CHECK`).
+    #[error("SQLite says: {0}")]
+    Sqlite(String),
+    /// A statement stopped after this many of SQLite's steps.
+    #[error("stopped after {steps} steps of SQLite's work")]
+    TooMuchWork {
+        /// The bound it reached.
+        steps: u64,
+    },
+}
+
+/// What a statement written outside the queue reached for beyond the
+/// `jobs` table ([`Problem::NotAllowed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Forbidden {
+    /// Another table (`deliveries`, `sqlite_schema`).
+    Table(String),
+    /// A `PRAGMA`.
+    Pragma(String),
+    /// `BEGIN`, `COMMIT`, a savepoint: the queue opens and commits its own.
+    Transaction,
+    /// `ATTACH` or `DETACH`.
+    Attach,
+    /// `CREATE`, `DROP`, `ALTER` and the like.
+    Schema,
+}
+
+impl std::fmt::Display for Forbidden {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Forbidden::Table(table) => write!(f, "the table {table}"),
+            Forbidden::Pragma(name) => write!(f, "PRAGMA {name}"),
+            Forbidden::Transaction => f.write_str("a transaction (the queue opens its own)"),
+            Forbidden::Attach => f.write_str("ATTACH"),
+            Forbidden::Schema => f.write_str("a change to the schema"),
+        }
+    }
 }
 
 impl Error {

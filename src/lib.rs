@@ -93,7 +93,7 @@ pub mod replay;
 pub mod scenario;
 pub mod store;
 
-pub use error::{Error, Problem, Result};
+pub use error::{Error, Forbidden, Problem, Result};
 pub use fence::{Condition, Conditions, Verdict};
 pub use model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
 pub use queue::{ProcessError, Processed, Queue};

@@ -11,7 +11,7 @@ use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 use crate::model::{Claim, Finish, JobRow, NewJob, Stamp, check_int, check_name};
-use crate::store::{self, Executed, Kind, SqlLog};
+use crate::store::{self, Budget, Executed, Kind, Outside, SqlLog};
 
 /// A handle on one queue database: one connection, one actor.
 ///
@@ -20,6 +20,8 @@ use crate::store::{self, Executed, Kind, SqlLog};
 pub struct Queue {
     conn: Connection,
     log: RefCell<SqlLog>,
+    /// Bounds the work of a statement written outside the queue.
+    budget: Budget,
 }
 
 impl std::fmt::Debug for Queue {
@@ -50,11 +52,13 @@ pub enum ProcessError<E> {
 }
 
 impl Queue {
-    fn with(conn: Connection) -> Queue {
-        Queue {
+    fn with(mut conn: Connection) -> Result<Queue> {
+        let budget = Budget::install(&mut conn)?;
+        Ok(Queue {
             conn,
             log: RefCell::new(SqlLog::default()),
-        }
+            budget,
+        })
     }
 
     /// Starts (or stops) writing down every statement that enqueue, claim
@@ -79,7 +83,7 @@ impl Queue {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Queue> {
         let conn = store::open_file(path.as_ref(), Kind::Queue, store::Create::IfEmpty)?;
-        Ok(Queue::with(conn))
+        Queue::with(conn)
     }
 
     /// Opens a queue file that must already be one: an empty file, another
@@ -90,12 +94,12 @@ impl Queue {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open_existing(path: impl AsRef<std::path::Path>) -> Result<Queue> {
         let conn = store::open_file(path.as_ref(), Kind::Queue, store::Create::Never)?;
-        Ok(Queue::with(conn))
+        Queue::with(conn)
     }
 
     /// Opens a fresh, private in-memory queue.
     pub fn open_in_memory() -> Result<Queue> {
-        Ok(Queue::with(store::open_memory(Kind::Queue)?))
+        Queue::with(store::open_memory(Kind::Queue)?)
     }
 
     /// Adds a job and returns it as stored. An id that exists is
@@ -140,6 +144,24 @@ impl Queue {
         stamp.validate()?;
         check_int("now", now, 0)?;
         store::finish_with(&self.conn, &mut self.log.borrow_mut(), sql, stamp, now)
+    }
+
+    /// Runs `finish`, a checked statement written outside this crate (a
+    /// learner's), in place of [`store::FINISH`]: `(whether it changed
+    /// any row, the stamp's row after)`, as [`Queue::finish_with`]. Its
+    /// work is bounded ([`store::MAX_STEPS`]); an error SQLite raises
+    /// while it runs is [`crate::Problem::Sqlite`] or
+    /// [`crate::Problem::TooMuchWork`] (field `sql`) and changes nothing.
+    pub fn finish_outside(
+        &self,
+        finish: &Outside,
+        stamp: &Stamp,
+        now: u64,
+    ) -> Result<(bool, Option<JobRow>)> {
+        stamp.validate()?;
+        check_int("now", now, 0)?;
+        let log = &mut self.log.borrow_mut();
+        store::finish_outside(&self.conn, log, &self.budget, finish, stamp, now)
     }
 
     /// Puts the table back to `then`, an earlier point of the playing that

@@ -20,6 +20,7 @@
 
 mod log;
 mod open;
+mod outside;
 mod sql;
 mod steps;
 
@@ -36,6 +37,8 @@ pub use log::{Bound, Executed};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use open::{Create, open_file};
 pub(crate) use open::{Kind, open_memory};
+pub(crate) use outside::Budget;
+pub use outside::{MAX_STEPS, Outside, Replaces};
 pub use sql::*;
 pub use steps::Statements;
 
@@ -272,6 +275,31 @@ pub(crate) fn finish_with(
     let current = job_row(&tx, log, &stamp.id)?;
     commit(tx, log)?;
     Ok((changed == 1, current))
+}
+
+/// Runs `outside`, a checked finish written outside the queue, in place of
+/// [`FINISH`], its work bounded by `budget`, in its own write transaction:
+/// `(whether it changed any row, the stamp's row after)`. An error SQLite
+/// raises while it runs (a failed `CHECK`, too much work) rolls it back.
+/// Its text is not in the log, which holds the statements of this module
+/// by their constants; the transaction around it and the row read after
+/// it are.
+pub(crate) fn finish_outside(
+    conn: &Connection,
+    log: &mut SqlLog,
+    budget: &Budget,
+    outside: &Outside,
+    stamp: &Stamp,
+    now: u64,
+) -> Result<(bool, Option<JobRow>)> {
+    let tx = begin(conn, log)?;
+    let params = used(&tx, outside.sql(), &finish_params(stamp, now))?;
+    let changed = budget
+        .bounded(|| prepare(&tx, outside.sql())?.execute(bind(&params).as_slice()))
+        .map_err(|err| Error::invalid("sql", outside::sqlite_problem(&err)))?;
+    let current = job_row(&tx, log, &stamp.id)?;
+    commit(tx, log)?;
+    Ok((changed > 0, current))
 }
 
 /// The values of `params` that `sql` names: a statement written outside

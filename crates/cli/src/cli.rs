@@ -8,8 +8,11 @@ use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
+use leasefence_course::lab::{self, LEVELS, Level};
+use serde_json::json;
 
 use crate::clock::wall_clock_ms;
 use crate::output::{invalid, print_json};
@@ -98,6 +101,17 @@ enum Command {
     /// Claim, deliver to a receiver and finish, on the wall clock (or
     /// `--clock`), until no job is left.
     Work(work::WorkArgs),
+    /// Grade a statement written for one of the lab's levels on every
+    /// ordering of every chapter; prints what was checked, or the shortest
+    /// ordering where it and the queue's own statement disagree. Exit 0
+    /// only on a pass, 1 when it fails or is refused.
+    Grade {
+        /// The level.
+        #[arg(value_parser = PossibleValuesParser::new(LEVELS.map(|level| level.id)))]
+        level: String,
+        /// The file holding the statement (`-` for stdin).
+        file: PathBuf,
+    },
     /// Serve the playground page (`www/`) with the right MIME types.
     Serve {
         /// Address to listen on.
@@ -236,18 +250,38 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
             }
         }
         Command::Inspect => print_json(&open_existing(db)?.rows()?)?,
-        Command::Replay { file } => print_json(&replay_json(&read_scenario(&file)?)?)?,
+        Command::Replay { file } => print_json(&replay_json(&read_file(&file)?)?)?,
         Command::Receiver { listen } => {
             let path = db_path(db)?;
             http::run_receiver(&listen, path)?;
         }
         Command::Work(args) => return work::run(db_path(db)?, &args),
+        Command::Grade { level, file } => return grade(&level, &read_file(&file)?),
         Command::Serve { listen, dir } => http::serve_dir(&listen, &dir)?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_scenario(file: &Path) -> Result<String, Error> {
+/// `leasefence grade`: the lab's grader, its answer as JSON. A statement
+/// the lab refuses (two statements, a table other than `jobs`, SQLite's
+/// syntax error) is a failed submission, said in the JSON, not bad input.
+fn grade(level: &str, sql: &str) -> Result<ExitCode, Error> {
+    let level = Level::find(level).ok_or_else(|| invalid("LEVEL", "no such level"))?;
+    match lab::grade(&level, sql) {
+        Ok(graded) => {
+            print_json(&json!({ "level": level.id, "graded": graded }))?;
+            Ok(ExitCode::from(if graded.passed() { 0 } else { 1 }))
+        }
+        Err(refused @ Error::InvalidInput { .. }) => {
+            print_json(&json!({ "level": level.id, "refused": refused.to_string() }))?;
+            Ok(ExitCode::from(1))
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// The text of `file`, or of stdin for `-`.
+fn read_file(file: &Path) -> Result<String, Error> {
     let mut text = String::new();
     let read = if file == Path::new("-") {
         std::io::stdin().read_to_string(&mut text).map(|_| ())

@@ -1,7 +1,7 @@
 //! The course's timings, native: the page's frames of a long scenario,
-//! and every ordering of each chapter. `cargo bench -p leasefence-course`
-//! prints two tables (copied into BENCHMARKS.md); `-- frames` or `--
-//! census` runs one.
+//! every ordering of each chapter, and the lab's grader. `cargo bench -p
+//! leasefence-course` prints three tables (copied into BENCHMARKS.md);
+//! `-- frames`, `-- census` or `-- grade` runs one.
 
 use std::time::Instant;
 
@@ -17,6 +17,45 @@ fn main() {
     if wanted("census") {
         census_speed();
     }
+    if wanted("grade") {
+        grade_speed();
+    }
+}
+
+/// The lab's grader on each level's reference statement (a pass: every
+/// ordering of every scenario played on both queues) and on its starting
+/// statement (a failure: the walk stops early). Median of `RUNS`.
+fn grade_speed() {
+    use leasefence_course::lab::{Graded, LEVELS, grade};
+    const RUNS: usize = 5;
+    println!("## The lab's grader, native (median of {RUNS})\n");
+    println!(
+        "| level | statement | scenarios | orderings | ms |\n| --- | --- | ---: | ---: | ---: |"
+    );
+    for level in LEVELS {
+        for (which, sql) in [("reference", level.reference()), ("start", level.start)] {
+            let mut times = Vec::new();
+            let mut checked = None;
+            for _ in 0..RUNS {
+                let started = Instant::now();
+                let graded = grade(&level, sql).expect("grades");
+                times.push(started.elapsed().as_secs_f64());
+                checked = Some(match graded {
+                    Graded::Passed { checked } | Graded::Failed { checked, .. } => checked,
+                });
+            }
+            times.sort_by(f64::total_cmp);
+            let checked = checked.expect("ran");
+            println!(
+                "| {} | {which} | {} | {} | {:.0} |",
+                level.id,
+                checked.scenarios,
+                checked.orderings,
+                times[RUNS / 2] * 1000.0
+            );
+        }
+    }
+    println!();
 }
 
 /// The playground's frames of the generated 10,000-event scenario (the

@@ -19,6 +19,8 @@
 //! * [`playground`]: everything the page shows and decides: chapters,
 //!   Korean/English messages, the learner's session and the view the page
 //!   draws.
+//! * [`lab`]: the learner's own statement, graded on every ordering of
+//!   every chapter against the queue's.
 //!
 //! # From a scenario to what the page draws
 //!
@@ -44,6 +46,7 @@
 
 #![warn(missing_docs)]
 
+pub mod lab;
 pub mod mechanism;
 pub mod playground;
 pub mod timeline;

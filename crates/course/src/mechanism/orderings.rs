@@ -78,7 +78,8 @@ pub struct Failing {
     pub broken: Vec<Broken>,
 }
 
-fn as_document<S: Serializer>(scenario: &Scenario, out: S) -> Result<S::Ok, S::Error> {
+/// A scenario as its JSON document (the lab's counterexample is one too).
+pub(crate) fn as_document<S: Serializer>(scenario: &Scenario, out: S) -> Result<S::Ok, S::Error> {
     let document: serde_json::Value =
         serde_json::from_str(&scenario.to_json()).map_err(serde::ser::Error::custom)?;
     document.serialize(out)

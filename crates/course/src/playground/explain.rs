@@ -5,7 +5,7 @@
 use crate::playground::Lang;
 use crate::playground::parser_words::{parser_words, parser_words_at};
 use crate::timeline::{Frame, Timeline};
-use leasefence::error::{Error, Problem};
+use leasefence::error::{Error, Forbidden, Problem};
 use leasefence::fence::{Condition, Verdict};
 use leasefence::model::{Finish, JobRow, Reason};
 use leasefence::replay::Outcome;
@@ -203,6 +203,27 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             vec![("message", parser_words(lang, message))],
         ),
         Problem::Text(text) => return text.clone(),
+        Problem::NotOneStatement => ("problem.not_one_statement", Vec::new()),
+        Problem::UnknownParameter { name, allowed } => (
+            "problem.unknown_parameter",
+            vec![("name", name.clone()), ("allowed", allowed.clone())],
+        ),
+        Problem::NotAllowed { what } => {
+            let (key, name) = match what {
+                Forbidden::Table(table) => ("forbidden.table", table.as_str()),
+                Forbidden::Pragma(pragma) => ("forbidden.pragma", pragma.as_str()),
+                Forbidden::Transaction => ("forbidden.transaction", ""),
+                Forbidden::Attach => ("forbidden.attach", ""),
+                Forbidden::Schema => ("forbidden.schema", ""),
+            };
+            let what = lang.fill(key, &[("name", name.to_owned())]);
+            ("problem.not_allowed", vec![("what", what)])
+        }
+        Problem::ReturnsRows => ("problem.returns_rows", Vec::new()),
+        Problem::WritesNothing => ("problem.writes_nothing", Vec::new()),
+        // SQLite's own message stays as SQLite wrote it, quoted.
+        Problem::Sqlite(message) => ("problem.sqlite", vec![("message", message.clone())]),
+        Problem::TooMuchWork { steps } => ("problem.too_much_work", vec![("steps", n(steps))]),
     };
     lang.fill(key, &values)
 }

@@ -127,3 +127,12 @@ impl Guard {
         queue.finish_with(self.sql(), stamp, now)
     }
 }
+
+/// The finish with its lease boundary read the wrong way: `<=` where R5
+/// says a lease is over exactly at `lease_until`. At that instant the old
+/// holder's finish passes while another worker may already claim the job:
+/// two valid holders at once (the lab's boundary level starts here).
+pub const NAIVE_FINISH_AT_LEASE_END: &str = "
+UPDATE jobs SET state = 'done'
+ WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
+   AND state = 'leased' AND :now <= lease_until AND :now < deadline";

@@ -1,0 +1,81 @@
+//! `leasefence grade` (issue 21): the lab's grader on the command line, so
+//! a course can grade submissions in its own CI with the page's code. JSON
+//! out; exit 0 only on a pass.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// `leasefence grade LEVEL -` with `sql` on stdin: the exit code and the
+/// JSON printed.
+fn grade(level: &str, sql: &str) -> (Option<i32>, Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leasefence"))
+        .args(["grade", level, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(sql.as_bytes())
+        .expect("writes");
+    let out = child.wait_with_output().expect("waits");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let json = serde_json::from_str(printed.trim()).unwrap_or(Value::Null);
+    (out.status.code(), json)
+}
+
+#[test]
+fn the_queues_own_finish_passes_with_exit_0_and_says_what_was_checked() {
+    let (code, json) = grade("finish", leasefence::store::FINISH);
+    check!(code, Some(0), "the exit code: {json}");
+    check!(
+        json["graded"]["result"],
+        serde_json::json!("passed"),
+        "the result"
+    );
+    assert!(
+        json["graded"]["checked"]["orderings"].as_u64() > Some(1000),
+        "every ordering of every chapter: {json}"
+    );
+}
+
+#[test]
+fn a_failing_statement_exits_1_with_the_shortest_counterexample() {
+    let (code, json) = grade("finish", "UPDATE jobs SET state = 'done' WHERE id = :id");
+    check!(code, Some(1), "the exit code");
+    let shortest = &json["graded"]["shortest"];
+    check!(
+        (
+            &shortest["expected"]["accepted"],
+            &shortest["current"]["observed"]["accepted"]
+        ),
+        (&serde_json::json!(false), &serde_json::json!(true)),
+        "expected and current side by side: {json}"
+    );
+    assert!(
+        shortest["scenario"]["events"].is_array(),
+        "the counterexample is a scenario the playground reads: {json}"
+    );
+}
+
+#[test]
+fn a_refused_statement_exits_1_saying_why_and_a_bad_level_exits_2() {
+    let (code, json) = grade("finish", "DELETE FROM jobs; DELETE FROM jobs");
+    check!(code, Some(1), "a refused statement fails the submission");
+    check!(
+        json["refused"],
+        serde_json::json!("sql: must be exactly one SQL statement"),
+        "the refusal"
+    );
+    let (code, _) = grade("no-such-level", "SELECT 1");
+    check!(code, Some(2), "an unknown level is bad input");
+}

@@ -1,0 +1,218 @@
+//! A statement written outside the queue (a learner's, typed into a page
+//! or a file) that runs in place of one of the queue's own, on its schema.
+//!
+//! Such text is untrusted, so it is checked once, when it is made into an
+//! [`Outside`], on a scratch database with the queue's schema: it must be
+//! exactly one statement; it may name only the parameters the queue binds
+//! to the statement it replaces, and no positional one; it may touch only
+//! the `jobs` table (SQLite's authorizer refuses any other table, and
+//! every `PRAGMA`, `ATTACH`, transaction or schema change); and it must
+//! have the replaced statement's shape (a finish returns no rows). What
+//! the authorizer allows depends only on the text and the schema, so the
+//! answer on the scratch database is the answer on every queue.
+//!
+//! While it runs, its work is bounded: the queue's progress handler stops
+//! it after [`MAX_STEPS`] of SQLite's virtual-machine steps, so a runaway
+//! statement (a join of `jobs` with itself ten times over) ends with
+//! [`Problem::TooMuchWork`] instead of hanging the page.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+use rusqlite::{Connection, ErrorCode};
+
+use super::open::{Kind, open_memory};
+use crate::error::{Error, Forbidden, Problem, Result};
+
+/// Which of the queue's statements an outside one stands in for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replaces {
+    /// [`super::FINISH`]: the finish's guarded `UPDATE`.
+    Finish,
+}
+
+impl Replaces {
+    /// The parameters the queue binds to it; an outside statement may
+    /// name only these (each is bound if named).
+    pub fn parameters(self) -> &'static [&'static str] {
+        match self {
+            Replaces::Finish => &[":id", ":owner", ":token", ":attempt", ":now"],
+        }
+    }
+
+    /// The queue's own statement, which the outside one replaces.
+    pub fn own(self) -> &'static str {
+        match self {
+            Replaces::Finish => super::FINISH,
+        }
+    }
+}
+
+/// Checked text of a statement written outside the queue; see the module
+/// documentation. Made only by [`Outside::new`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outside {
+    replaces: Replaces,
+    sql: String,
+}
+
+impl Outside {
+    /// Checks `sql` as a stand-in for `replaces`. Refused (field `sql`):
+    /// [`Problem::NotOneStatement`], [`Problem::UnknownParameter`],
+    /// [`Problem::NotAllowed`], [`Problem::ReturnsRows`],
+    /// [`Problem::WritesNothing`], and SQLite's own
+    /// complaints (a syntax error, a column that does not exist) as
+    /// [`Problem::Sqlite`].
+    pub fn new(replaces: Replaces, sql: &str) -> Result<Outside> {
+        let mut scratch = open_memory(Kind::Queue)?;
+        let refused = Arc::new(Mutex::new(None));
+        let noted = Arc::clone(&refused);
+        scratch.authorizer(Some(move |context: AuthContext<'_>| {
+            let verdict = allowed(&context.action);
+            if let Err(what) = &verdict
+                && let Ok(mut noted) = noted.lock()
+            {
+                noted.get_or_insert_with(|| what.clone());
+            }
+            verdict.map_or(Authorization::Deny, |()| Authorization::Allow)
+        }))?;
+        let statement = match scratch.prepare(sql) {
+            Ok(statement) => statement,
+            Err(err) => {
+                let denied = refused.lock().ok().and_then(|mut noted| noted.take());
+                return Err(invalid(match (denied, err) {
+                    (Some(what), _) => Problem::NotAllowed { what },
+                    // Nothing but blanks, semicolons and comments, or more
+                    // than one statement.
+                    (None, rusqlite::Error::Empty | rusqlite::Error::MultipleStatement) => {
+                        Problem::NotOneStatement
+                    }
+                    (None, err) => sqlite_problem(&err),
+                }));
+            }
+        };
+        let allowed = replaces.parameters();
+        for index in 1..=statement.parameter_count() {
+            let name = statement.parameter_name(index).unwrap_or("?");
+            if !allowed.contains(&name) {
+                return Err(invalid(Problem::UnknownParameter {
+                    name: name.to_owned(),
+                    allowed: allowed.join(", "),
+                }));
+            }
+        }
+        match replaces {
+            Replaces::Finish if statement.column_count() > 0 => {
+                return Err(invalid(Problem::ReturnsRows));
+            }
+            Replaces::Finish if statement.readonly() => {
+                return Err(invalid(Problem::WritesNothing));
+            }
+            Replaces::Finish => {}
+        }
+        Ok(Outside {
+            replaces,
+            sql: sql.to_owned(),
+        })
+    }
+
+    /// The statement it replaces.
+    pub fn replaces(&self) -> Replaces {
+        self.replaces
+    }
+
+    /// Its text, as given.
+    pub fn sql(&self) -> &str {
+        &self.sql
+    }
+}
+
+/// What an outside statement may do: read and write rows of `jobs`, and
+/// call SQL functions; `Err` names anything else.
+fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
+    match action {
+        AuthAction::Read { table_name, .. } => match *table_name {
+            "jobs" => Ok(()),
+            other => Err(Forbidden::Table(other.to_owned())),
+        },
+        AuthAction::Update { table_name, .. }
+        | AuthAction::Insert { table_name }
+        | AuthAction::Delete { table_name } => match *table_name {
+            "jobs" => Ok(()),
+            // Writing the schema's own table is how CREATE and DROP begin.
+            "sqlite_master" | "sqlite_temp_master" => Err(Forbidden::Schema),
+            other => Err(Forbidden::Table(other.to_owned())),
+        },
+        AuthAction::Select | AuthAction::Function { .. } | AuthAction::Recursive => Ok(()),
+        AuthAction::Pragma { pragma_name, .. } => Err(Forbidden::Pragma((*pragma_name).to_owned())),
+        AuthAction::Transaction { .. } | AuthAction::Savepoint { .. } => {
+            Err(Forbidden::Transaction)
+        }
+        AuthAction::Attach { .. } | AuthAction::Detach { .. } => Err(Forbidden::Attach),
+        _ => Err(Forbidden::Schema),
+    }
+}
+
+fn invalid(problem: Problem) -> Error {
+    Error::invalid("sql", problem)
+}
+
+/// SQLite's own complaint about the statement, in its words.
+pub(super) fn sqlite_problem(err: &rusqlite::Error) -> Problem {
+    match err {
+        rusqlite::Error::SqliteFailure(failure, _)
+            if failure.code == ErrorCode::OperationInterrupted =>
+        {
+            Problem::TooMuchWork { steps: MAX_STEPS }
+        }
+        rusqlite::Error::SqliteFailure(_, Some(message))
+        | rusqlite::Error::SqlInputError { msg: message, .. } => Problem::Sqlite(message.clone()),
+        other => Problem::Sqlite(other.to_string()),
+    }
+}
+
+/// How many virtual-machine steps an outside statement may take: far more
+/// than any honest statement on a course's table of a few jobs needs.
+pub const MAX_STEPS: u64 = STEPS_PER_CALL as u64 * CALLS as u64;
+
+/// The progress handler runs every this many steps.
+const STEPS_PER_CALL: i32 = 1000;
+
+/// Calls of the progress handler an outside statement may take.
+const CALLS: u32 = 10_000;
+
+/// An armed budget: calls left; [`UNBOUNDED`] while the queue runs its
+/// own statements, which are never stopped.
+#[derive(Debug, Clone)]
+pub(crate) struct Budget(Arc<AtomicU32>);
+
+const UNBOUNDED: u32 = u32::MAX;
+
+impl Budget {
+    /// Installs the progress handler on `conn`, unarmed.
+    pub(crate) fn install(conn: &mut Connection) -> Result<Budget> {
+        let budget = Budget(Arc::new(AtomicU32::new(UNBOUNDED)));
+        let left = Arc::clone(&budget.0);
+        conn.progress_handler(
+            STEPS_PER_CALL,
+            Some(move || match left.load(Ordering::Relaxed) {
+                UNBOUNDED => false,
+                0 => true,
+                calls => {
+                    left.store(calls - 1, Ordering::Relaxed);
+                    false
+                }
+            }),
+        )?;
+        Ok(budget)
+    }
+
+    /// Runs `work` with the budget armed, and disarms it after.
+    pub(crate) fn bounded<T>(&self, work: impl FnOnce() -> T) -> T {
+        self.0.store(CALLS, Ordering::Relaxed);
+        let done = work();
+        self.0.store(UNBOUNDED, Ordering::Relaxed);
+        done
+    }
+}

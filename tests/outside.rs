@@ -1,0 +1,171 @@
+//! The seam for a statement written outside the queue (a learner's): what
+//! it may be, and that running it can neither reach past the `jobs` table
+//! nor hang the queue. Runs natively and in headless Chromium
+//! (`wasm-pack test`), like `rules.rs`.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::store::{FINISH, MAX_STEPS, Outside, Replaces};
+use leasefence::{Error, Forbidden, NewJob, Problem, Queue};
+
+/// The problem `Outside::new` refuses `sql` with, if it does (as its
+/// `Debug` text, which `check!` can print side by side).
+fn refused_as_text(sql: &str) -> String {
+    format!("{:?}", refused(sql))
+}
+
+/// The problem `Outside::new` refuses `sql` with, if it does.
+fn refused(sql: &str) -> Option<Problem> {
+    match Outside::new(Replaces::Finish, sql) {
+        Ok(_) => None,
+        Err(Error::InvalidInput { field, problem }) if field == "sql" => Some(problem),
+        Err(other) => panic!("expected a refusal of field sql, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_queues_own_finish_and_a_naive_one_are_accepted_as_outside_statements() {
+    check!(
+        refused_as_text(FINISH),
+        "None".to_owned(),
+        "the queue's own finish"
+    );
+    check!(
+        refused_as_text("UPDATE jobs SET state = 'done' WHERE id = :id;"),
+        "None".to_owned(),
+        "the id-only finish, with a trailing semicolon"
+    );
+}
+
+#[test]
+fn an_outside_statement_is_one_statement_naming_only_the_queues_parameters() {
+    let cases = [
+        ("", Problem::NotOneStatement),
+        ("  ;  ", Problem::NotOneStatement),
+        (
+            "UPDATE jobs SET state = 'done' WHERE id = :id; DELETE FROM jobs",
+            Problem::NotOneStatement,
+        ),
+        (
+            "UPDATE jobs SET state = 'done' WHERE id = :job",
+            Problem::UnknownParameter {
+                name: ":job".to_owned(),
+                allowed: ":id, :owner, :token, :attempt, :now".to_owned(),
+            },
+        ),
+        (
+            "UPDATE jobs SET state = 'done' WHERE id = ?",
+            Problem::UnknownParameter {
+                name: "?".to_owned(),
+                allowed: ":id, :owner, :token, :attempt, :now".to_owned(),
+            },
+        ),
+        ("SELECT id FROM jobs WHERE id = :id", Problem::ReturnsRows),
+        (
+            "UPDATE jobs SET state = 'done' WHERE id = :id RETURNING id",
+            Problem::ReturnsRows,
+        ),
+    ];
+    for (sql, problem) in cases {
+        check!(
+            refused_as_text(sql),
+            format!("{:?}", Some(problem)),
+            "{sql:?}"
+        );
+    }
+}
+
+/// SQLite's authorizer: the `jobs` table only; no schema, no pragma, no
+/// transaction of its own (the queue opens and commits it).
+#[test]
+fn an_outside_statement_may_touch_only_the_jobs_table() {
+    let not_allowed = |what| Some(Problem::NotAllowed { what });
+    let cases = [
+        (
+            "UPDATE jobs SET state = 'done' WHERE id = (SELECT name FROM sqlite_schema)",
+            not_allowed(Forbidden::Table("sqlite_master".to_owned())),
+        ),
+        (
+            "PRAGMA user_version = 7",
+            not_allowed(Forbidden::Pragma("user_version".to_owned())),
+        ),
+        ("BEGIN IMMEDIATE", not_allowed(Forbidden::Transaction)),
+        ("DROP TABLE jobs", not_allowed(Forbidden::Schema)),
+        ("CREATE TABLE mine (x)", not_allowed(Forbidden::Schema)),
+    ];
+    for (sql, problem) in cases {
+        check!(refused_as_text(sql), format!("{problem:?}"), "{sql:?}");
+    }
+    assert!(
+        matches!(refused("UPDATE jobz SET state = 'done'"), Some(Problem::Sqlite(said)) if said.contains("no such table")),
+        "SQLite's own complaint, in its words"
+    );
+}
+
+/// A runaway statement (a join of `jobs` with itself twenty times: 3^20
+/// rows) is stopped by the queue's progress handler, changes nothing, and
+/// leaves the queue's own statements unbounded after it.
+#[test]
+fn a_runaway_outside_statement_is_stopped_and_changes_nothing() -> Result<(), Error> {
+    let queue = Queue::open_in_memory()?;
+    for id in ["a", "b", "c"] {
+        queue.enqueue(&NewJob::new(id, 1, 5000))?;
+    }
+    let claim = queue.claim("A", 0, 1000)?.expect("a claim");
+    let joins: Vec<String> = (0..20).map(|n| format!("jobs j{n}")).collect();
+    let runaway = format!(
+        "UPDATE jobs SET state = 'done' WHERE id = :id AND (SELECT count(*) FROM {}) > 0",
+        joins.join(", ")
+    );
+    let outside = Outside::new(Replaces::Finish, &runaway)?;
+    let before = queue.rows()?;
+    let stopped = queue.finish_outside(&outside, &claim.stamp(), 10);
+    assert!(
+        matches!(
+            stopped,
+            Err(Error::InvalidInput {
+                problem: Problem::TooMuchWork { steps: MAX_STEPS },
+                ..
+            })
+        ),
+        "expected TooMuchWork, got {stopped:?}"
+    );
+    check!(
+        queue.rows()?,
+        before,
+        "the table after the stopped statement"
+    );
+    let finish = queue.finish(&claim.stamp(), 10)?;
+    check!(
+        finish.accepted(),
+        true,
+        "the queue's own finish runs after it"
+    );
+    Ok(())
+}
+
+/// A statement SQLite refuses while it runs (here the schema's `CHECK`
+/// on `state`) is SQLite's own complaint and changes nothing.
+#[test]
+fn an_outside_statement_that_breaks_a_check_changes_nothing() -> Result<(), Error> {
+    let queue = Queue::open_in_memory()?;
+    queue.enqueue(&NewJob::new("a", 1, 5000))?;
+    let claim = queue.claim("A", 0, 1000)?.expect("a claim");
+    let outside = Outside::new(
+        Replaces::Finish,
+        "UPDATE jobs SET state = 'finished' WHERE id = :id",
+    )?;
+    let before = queue.rows()?;
+    let failed = queue.finish_outside(&outside, &claim.stamp(), 10);
+    assert!(
+        matches!(&failed, Err(Error::InvalidInput { problem: Problem::Sqlite(said), .. }) if said.contains("CHECK constraint failed")),
+        "expected SQLite's CHECK failure, got {failed:?}"
+    );
+    check!(queue.rows()?, before, "the table after it");
+    Ok(())
+}
