@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "400" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "415" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -28,7 +28,10 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // scenario's job ids went back to a `BTreeSet` (a sorted list made
 // checking 100,000 ids quadratic); 400 KB in session 8 (396,306 B), when
 // the web build began to inline across crates (the page had become its
-// own crate). Issue 9's target, 350 KB, is not met. `make size-check` also
+// own crate); 415 KB in session 10 for the lab of issue 21 (+13.5 KB:
+// its grader and panel, and SQLite's authorizer, progress handler and
+// six functions, after the single read of JavaScript values had won 6.0
+// KB). Issue 9's target, 350 KB, is not met. `make size-check` also
 // checks the queue-only package (`--budget 265 --check`): issue 9's 280
 // KB until session 8, then its 259,481 B rounded up to 5 KB with room.
 const BUDGET_GZIP = Number(options.budget) * 1000;

@@ -8,12 +8,14 @@
 // Attributes: data-scenario (a chapter id), lang (ko | en; else the page's
 // lang or the browser's), data-compact (no editor and extras), data-hash
 // (read/write the scenario in the URL hash; the full page uses it),
-// data-predict="off" (open showing each verdict instead of asking first).
+// data-predict="off" (open showing each verdict instead of asking first),
+// data-lab (a level of the lab to open: finish, boundary).
 // The author's own scenario, instead of a chapter: a
 // <script type="application/json"> inside the element, or
 // data-scenario-json="{...}", or data-src="lesson.json"; with data-title,
 // data-narration-ko and data-narration-en.
-// Each element fires `leasefence:step` and `leasefence:verdict` events.
+// Each element fires `leasefence:step`, `leasefence:verdict` and (after each
+// grading in the lab) `leasefence:complete` events.
 // An unknown chapter or a broken scenario is said in the playground, in the
 // learner's language (and the first chapter is shown).
 // Elements added after the page loaded: `import { mountAll } from
@@ -79,6 +81,8 @@ export async function mountAll(scope = document) {
         hash: element.hasAttribute("data-hash"),
         // data-predict="off": the embed opens showing, not asking.
         predict: element.dataset.predict === "off" ? false : undefined,
+        // data-lab="finish": open the lab at that level.
+        lab: element.dataset.lab,
       });
       mounted.push(element.leasefence);
     } catch (error) {

@@ -12,6 +12,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
 use leasefence_course::lab::{self, LEVELS, Level};
+use leasefence_course::playground::chapter_scenarios;
 use serde_json::json;
 
 use crate::clock::wall_clock_ms;
@@ -267,7 +268,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
 /// syntax error) is a failed submission, said in the JSON, not bad input.
 fn grade(level: &str, sql: &str) -> Result<ExitCode, Error> {
     let level = Level::find(level).ok_or_else(|| invalid("LEVEL", "no such level"))?;
-    match lab::grade(&level, sql) {
+    match lab::grade(&level, sql, &chapter_scenarios()) {
         Ok(graded) => {
             print_json(&json!({ "level": level.id, "graded": graded }))?;
             Ok(ExitCode::from(if graded.passed() { 0 } else { 1 }))

@@ -27,6 +27,7 @@ fn main() {
 /// statement (a failure: the walk stops early). Median of `RUNS`.
 fn grade_speed() {
     use leasefence_course::lab::{Graded, LEVELS, grade};
+    use leasefence_course::playground::chapter_scenarios;
     const RUNS: usize = 5;
     println!("## The lab's grader, native (median of {RUNS})\n");
     println!(
@@ -38,7 +39,7 @@ fn grade_speed() {
             let mut checked = None;
             for _ in 0..RUNS {
                 let started = Instant::now();
-                let graded = grade(&level, sql).expect("grades");
+                let graded = grade(&level, sql, &chapter_scenarios()).expect("grades");
                 times.push(started.elapsed().as_secs_f64());
                 checked = Some(match graded {
                     Graded::Passed { checked } | Graded::Failed { checked, .. } => checked,

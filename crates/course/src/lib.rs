@@ -16,11 +16,11 @@
 //!   with a naive finish.
 //! * [`mechanism`]: statements and the write lock, every ordering,
 //!   invariants.
-//! * [`playground`]: everything the page shows and decides: chapters,
-//!   Korean/English messages, the learner's session and the view the page
-//!   draws.
 //! * [`lab`]: the learner's own statement, graded on every ordering of
 //!   every chapter against the queue's.
+//! * [`playground`]: everything the page shows and decides: chapters,
+//!   Korean/English messages, the learner's session (the lab's bench
+//!   too) and the view the page draws.
 //!
 //! # From a scenario to what the page draws
 //!

@@ -7,6 +7,7 @@ mod support;
 
 use leasefence::Problem;
 use leasefence_course::lab::{Current, Graded, LEVELS, Level, grade};
+use leasefence_course::playground::chapter_scenarios;
 
 fn level(id: &str) -> Level {
     Level::find(id).unwrap_or_else(|| panic!("a level {id}"))
@@ -15,7 +16,7 @@ fn level(id: &str) -> Level {
 #[test]
 fn the_queues_own_statement_passes_every_level() {
     for level in LEVELS {
-        let graded = grade(&level, level.reference()).expect("grades");
+        let graded = grade(&level, level.reference(), &chapter_scenarios()).expect("grades");
         let Graded::Passed { checked } = graded else {
             panic!("{}: the reference must pass, got {graded:#?}", level.id);
         };
@@ -33,7 +34,9 @@ fn the_queues_own_statement_passes_every_level() {
 #[test]
 fn the_finish_levels_start_accepts_a_stale_finish_the_reference_refuses() {
     let level = level("finish");
-    let Graded::Failed { shortest, .. } = grade(&level, level.start).expect("grades") else {
+    let Graded::Failed { shortest, .. } =
+        grade(&level, level.start, &chapter_scenarios()).expect("grades")
+    else {
         panic!("the id-only finish must fail");
     };
     check!(
@@ -57,7 +60,9 @@ fn the_finish_levels_start_accepts_a_stale_finish_the_reference_refuses() {
 #[test]
 fn the_boundary_levels_start_accepts_a_finish_at_the_instant_the_lease_ends() {
     let level = level("boundary");
-    let Graded::Failed { shortest, .. } = grade(&level, level.start).expect("grades") else {
+    let Graded::Failed { shortest, .. } =
+        grade(&level, level.start, &chapter_scenarios()).expect("grades")
+    else {
         panic!("the <= finish must fail");
     };
     let finish = &shortest.scenario.events[shortest.event];
@@ -80,8 +85,12 @@ fn the_boundary_levels_start_accepts_a_finish_at_the_instant_the_lease_ends() {
 #[test]
 fn a_statement_sqlite_stops_is_a_counterexample_with_sqlites_words() {
     let level = level("finish");
-    let graded =
-        grade(&level, "UPDATE jobs SET state = 'finished' WHERE id = :id").expect("grades");
+    let graded = grade(
+        &level,
+        "UPDATE jobs SET state = 'finished' WHERE id = :id",
+        &chapter_scenarios(),
+    )
+    .expect("grades");
     let Graded::Failed { shortest, .. } = graded else {
         panic!("it must fail");
     };
@@ -95,7 +104,11 @@ fn a_statement_sqlite_stops_is_a_counterexample_with_sqlites_words() {
 #[test]
 fn a_statement_the_seam_refuses_is_refused_before_any_playing() {
     let level = level("finish");
-    let refused = grade(&level, "DELETE FROM jobs; DELETE FROM jobs");
+    let refused = grade(
+        &level,
+        "DELETE FROM jobs; DELETE FROM jobs",
+        &chapter_scenarios(),
+    );
     assert!(
         matches!(
             refused,
@@ -105,5 +118,94 @@ fn a_statement_the_seam_refuses_is_refused_before_any_playing() {
             })
         ),
         "got {refused:?}"
+    );
+}
+
+/// A finish that checks only the token and the lease is the queue's in
+/// every ordering but one: a finish sent twice, which the queue refuses
+/// the second time (the job is no longer leased).
+#[test]
+fn a_finish_without_the_state_check_fails_on_a_finish_sent_twice() {
+    let level = level("finish");
+    let sql =
+        "UPDATE jobs SET state = 'done' WHERE id = :id AND token = :token AND :now < lease_until";
+    let Graded::Failed { shortest, .. } = grade(&level, sql, &chapter_scenarios()).expect("grades")
+    else {
+        panic!("it must fail");
+    };
+    check!(
+        shortest.from,
+        "finish-twice",
+        "the scenario that tells them apart"
+    );
+}
+
+/// The panel says what the grading found, in numbers taken from it: the
+/// counts checked, the event where the two part and its time, the
+/// ordering's events (the last the one where they part), and the two
+/// verdicts; a pass marks the level.
+#[test]
+fn the_lab_panel_says_the_grading_in_its_own_numbers() {
+    use leasefence::Scenario;
+    use leasefence_course::playground::session::Session;
+    use leasefence_course::playground::view::lab;
+    use leasefence_course::playground::{CHAPTERS, Lang};
+
+    let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("a chapter");
+    let mut session = Session::new(Lang::En, CHAPTERS[0].id, scenario).expect("a session");
+    assert!(session.open_lab("finish"), "the level exists");
+    session.grade_lab(level("finish").start).expect("grades");
+    let Some(leasefence_course::lab::Answer::Graded(Graded::Failed { checked, shortest })) =
+        session.lab().and_then(|bench| bench.answer.clone())
+    else {
+        panic!("the start fails");
+    };
+    let view = lab(&session).expect("the lab is open");
+    let answer = view.answer.expect("an answer");
+    let event = &shortest.scenario.events[shortest.event];
+    let said = format!(
+        "at event {} ({} finishes at {} ms)",
+        shortest.event + 1,
+        event.worker,
+        event.at
+    );
+    assert!(
+        answer.headline.contains(&said),
+        "{:?} names {said:?}",
+        answer.headline
+    );
+    check!(
+        answer.events.len(),
+        shortest.event + 1,
+        "one line per event of the ordering"
+    );
+    let counts = format!(
+        "Checked: {} orderings of {} scenarios.",
+        checked.orderings, checked.scenarios
+    );
+    assert!(
+        answer.lines.contains(&counts),
+        "{:?} holds {counts:?}",
+        answer.lines
+    );
+    assert!(
+        answer.lines.iter().any(|line| line
+            == "The queue's statement refuses it (nothing changes); yours accepts it (the job is done)."),
+        "the two verdicts: {:?}",
+        answer.lines
+    );
+    session
+        .grade_lab(level("finish").reference())
+        .expect("grades");
+    let view = lab(&session).expect("the lab is open");
+    check!(
+        view.levels[0].label.clone(),
+        "The finish ✓".to_owned(),
+        "the passed level is marked"
+    );
+    check!(
+        session.labs_passed().to_vec(),
+        vec!["finish"],
+        "the levels passed"
     );
 }

@@ -92,18 +92,24 @@ impl Graded {
     }
 }
 
-/// Grades `sql`, the learner's statement for `level`. Refused before any
-/// playing when the seam refuses it (more than one statement, a parameter
-/// the queue does not bind, a table other than `jobs`, SQLite's syntax
-/// error: [`Outside::new`]).
-pub fn grade(level: &Level, sql: &str) -> Result<Graded> {
+/// Grades `sql`, the learner's statement for `level`, on `chapters` (each
+/// chapter's id and scenario JSON: the course's,
+/// `playground::chapter_scenarios`) and the lab's own scenarios. Refused
+/// before any playing when the seam refuses it (more than one statement,
+/// a parameter the queue does not bind, a table other than `jobs`,
+/// SQLite's syntax error: [`Outside::new`]).
+pub fn grade(
+    level: &Level,
+    sql: &str,
+    chapters: &[(&'static str, &'static str)],
+) -> Result<Graded> {
     let outside = Outside::new(level.replaces, sql)?;
     let mut checked = Checked {
         scenarios: 0,
         orderings: 0,
     };
     let mut shortest: Option<Disagreement> = None;
-    for (from, scenario) in scenarios::all() {
+    for (from, scenario) in scenarios::all(chapters) {
         checked.scenarios += 1;
         // Within the bound by construction (`scenarios::all`).
         let lanes: Vec<Vec<usize>> = lanes(&scenario)

@@ -10,6 +10,7 @@
 //! answers with what it checked, or the shortest ordering where the two
 //! disagree.
 
+mod bench;
 pub mod grade;
 mod scenarios;
 
@@ -17,6 +18,7 @@ use leasefence::store::Replaces;
 
 use crate::variants::sql::{NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID};
 
+pub use bench::{Answer, Bench};
 pub use grade::{Checked, Current, Disagreement, Graded, Observed, grade};
 
 /// One level of the lab.

@@ -159,3 +159,12 @@ pub fn fits_the_page(scenario: &leasefence::Scenario) -> leasefence::Result<()> 
 pub fn find(id: &str) -> Option<&'static Chapter> {
     CHAPTERS.iter().find(|chapter| chapter.id == id)
 }
+
+/// Every chapter's id and scenario JSON, in course order: what the lab
+/// grades a learner's statement on ([`crate::lab::grade`]).
+pub fn chapter_scenarios() -> Vec<(&'static str, &'static str)> {
+    CHAPTERS
+        .iter()
+        .map(|chapter| (chapter.id, chapter.scenario()))
+        .collect()
+}

@@ -10,6 +10,7 @@
 
 pub mod chapters;
 pub mod explain;
+pub mod lab;
 pub mod lesson;
 pub mod link;
 pub mod messages;
@@ -22,5 +23,5 @@ pub mod twist;
 pub mod verify;
 pub mod view;
 
-pub use chapters::{CHAPTERS, Chapter};
+pub use chapters::{CHAPTERS, Chapter, chapter_scenarios};
 pub use messages::Lang;

@@ -8,6 +8,7 @@
 //! apply an edit) and check what would be drawn. The page only keeps what
 //! belongs to the browser: timers, elements, the clipboard.
 
+use crate::lab::Bench;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
 use crate::playground::races::{self, Move, Races};
@@ -83,6 +84,8 @@ pub struct Start {
     /// (its question first, not its ending) and a shared timeline does
     /// not.
     pub predict: Option<bool>,
+    /// `mount`'s `lab` option: a level of the lab to open (`finish`).
+    pub lab: Option<String>,
 }
 
 /// The learner's session; see the module documentation.
@@ -115,6 +118,10 @@ pub struct Session {
     pub linked_statement: bool,
     /// The invariants panel: its checks and the census ([`super::verify`]).
     pub(crate) verify: super::verify::Verify,
+    /// The lab, when open ([`super::lab`]).
+    pub(crate) lab: Option<Bench>,
+    /// The lab's levels passed, in the lab's order.
+    pub(crate) labs_passed: Vec<&'static str>,
 }
 
 impl Session {
@@ -134,6 +141,8 @@ impl Session {
             races: Races::default(),
             linked_statement: false,
             verify: Default::default(),
+            lab: None,
+            labs_passed: Vec::new(),
         };
         session.open_compare_for_chapter()?;
         Ok(session)
@@ -217,6 +226,12 @@ impl Session {
                 session.statements(change)?;
             }
             session.linked_statement = true;
+        }
+        if let Some(level) = param("lab").or(start.lab.as_deref())
+            && !session.open_lab(level)
+        {
+            let values = [("wanted", level.to_owned())];
+            session.notice = session.notice.or(Some(lang.fill("lab.unknown", &values)));
         }
         Ok(session)
     }

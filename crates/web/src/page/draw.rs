@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Page, boundary, compare, lanes, prompt, skeleton, statements, step, tables, timeline, twists,
-    verify,
+    Page, boundary, compare, lab, lanes, prompt, skeleton, statements, step, tables, timeline,
+    twists, verify,
 };
 use leasefence_course::playground::view;
 
@@ -19,7 +19,19 @@ impl Page {
         lanes::watch(self, &parts.lanes)?;
         *self.parts.borrow_mut() = Some(parts);
         self.state.borrow_mut().drawn = None;
+        self.show_lab();
         self.show_scenario(true)
+    }
+
+    /// Draws the lab's panel (closed when the lab is).
+    pub(super) fn show_lab(&self) {
+        let state = self.state.borrow();
+        let parts = self.parts.borrow();
+        let Some(parts) = parts.as_ref() else {
+            return;
+        };
+        let view = view::lab(&state.session);
+        lab::draw(&self.doc, parts, state.session.lang, view.as_ref());
     }
 
     /// Draws what depends on the timeline; `refill_editor` puts the

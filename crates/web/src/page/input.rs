@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::Page;
+use super::lab::LabAction;
 use super::statements::Side;
 use leasefence_course::playground::races::{Move, Race};
 use leasefence_course::playground::session::Knob;
@@ -69,6 +70,8 @@ pub(super) enum UserAction {
     /// Show one side of the statement panel, where only one fits (a
     /// matter of layout: the session does not change).
     ShowSide(Side),
+    /// Something done in the lab's panel.
+    Lab(LabAction),
 }
 
 /// Where a listener is attached.
@@ -194,6 +197,7 @@ fn toggled(event: &Event) -> Option<UserAction> {
             Some(UserAction::Statements(Move::Open(open)))
         }
         classes if classes.contains("lf-verify") => Some(UserAction::VerifyToggled(open)),
+        classes if classes.contains("lf-lab") => Some(UserAction::Lab(LabAction::Toggled(open))),
         _ => None,
     }
 }
@@ -248,6 +252,10 @@ fn action_for(event: &Event) -> Option<UserAction> {
         }
         "field" => UserAction::Field(arg),
         "count-orderings" => UserAction::CountOrderings,
+        "lab-level" => UserAction::Lab(LabAction::Level(arg)),
+        "lab-grade" => UserAction::Lab(LabAction::Grade(lab_text(&source)?)),
+        "lab-reset" => UserAction::Lab(LabAction::Reset),
+        "lab-open" => UserAction::Lab(LabAction::Open),
         "open-shortest" => UserAction::OpenShortest(Variant::parse(&arg)?),
         "apply-editor" => UserAction::ApplyEditor(editor_text(&source)?),
         "add" => UserAction::AddToEditor {
@@ -335,6 +343,13 @@ fn field_value(source: &Element) -> String {
                 .map(HtmlSelectElement::value)
         })
         .unwrap_or_default()
+}
+
+/// The text of the lab's box, beside its grade button.
+fn lab_text(button: &Element) -> Option<String> {
+    let lab = button.closest(".lf-lab").ok()??;
+    let area = lab.query_selector("textarea").ok()??;
+    Some(area.dyn_ref::<HtmlTextAreaElement>()?.value())
 }
 
 /// The text of the editor a button belongs to.

@@ -25,6 +25,7 @@ mod compare;
 mod dom;
 mod draw;
 mod input;
+mod lab;
 mod lanes;
 mod notify;
 mod options;
@@ -177,6 +178,7 @@ impl State {
                 .and_then(|holder| holder.get_attribute("lang")),
             browser_lang: window.navigator().language(),
             predict: options.predict,
+            lab: options.lab.clone(),
         };
         let mut session = Session::start(&start).map_err(to_js_error)?;
         session.restore_progress(progress::load(window).split_whitespace());
@@ -465,6 +467,10 @@ impl Page {
                 drop(state);
                 self.show_statements()?;
                 return Ok(Redraw::Nothing);
+            }
+            UserAction::Lab(action) => {
+                drop(state);
+                return self.lab(action);
             }
             UserAction::ShowSide(side) => {
                 state.side = side;

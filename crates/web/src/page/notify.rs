@@ -1,5 +1,6 @@
-//! What a host page hears: `leasefence:step` after every move, and
-//! `leasefence:verdict` for each finish the move revealed, as bubbling
+//! What a host page hears: `leasefence:step` after every move,
+//! `leasefence:verdict` for each finish the move revealed, and
+//! `leasefence:complete` after each grading in the lab, as bubbling
 //! `CustomEvent`s on the playground's root.
 
 use serde::Serialize;
@@ -62,6 +63,39 @@ pub(super) fn step(page: &Page, revealed_from: Option<usize>) -> Result<(), JsVa
         fire(page, name, &detail)?;
     }
     Ok(())
+}
+
+#[derive(Serialize)]
+struct CompleteDetail {
+    level: &'static str,
+    passed: bool,
+    attempts: u32,
+    checked: Option<leasefence_course::lab::Checked>,
+}
+
+/// Fires `leasefence:complete` for the lab's last grading: the level,
+/// whether it passed, the attempts so far and what was checked (`null`
+/// for a statement refused before any playing).
+pub(super) fn complete(page: &Page) -> Result<(), JsValue> {
+    use leasefence_course::lab::{Answer, Graded};
+    let state = page.state.borrow();
+    let Some(bench) = state.session.lab() else {
+        return Ok(());
+    };
+    let checked = match &bench.answer {
+        Some(Answer::Graded(Graded::Passed { checked } | Graded::Failed { checked, .. })) => {
+            Some(*checked)
+        }
+        _ => None,
+    };
+    let detail = to_js(&CompleteDetail {
+        level: bench.level.id,
+        passed: bench.passed(),
+        attempts: bench.attempts,
+        checked,
+    })?;
+    drop(state);
+    fire(page, "leasefence:complete", &detail)
 }
 
 fn fire(page: &Page, name: &str, detail: &JsValue) -> Result<(), JsValue> {

@@ -11,7 +11,7 @@ use crate::convert::{error, keys, wrong_type};
 use leasefence_course::playground::lesson;
 
 /// The options' names, as `MountOptions` declares them.
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 9] = [
     "lang",
     "scenario",
     "title",
@@ -20,6 +20,7 @@ const NAMES: [&str; 8] = [
     "compact",
     "predict",
     "hash",
+    "lab",
 ];
 
 /// How `mount` is configured; every option may be left out.
@@ -44,6 +45,8 @@ pub(super) struct Options {
     /// Predict each claim and finish before it is shown; left out, a
     /// chapter or lesson opens predicting (`Start::predict`).
     pub predict: Option<bool>,
+    /// A level of the lab to open (`finish`, `boundary`).
+    pub lab: Option<String>,
 }
 
 impl Options {
@@ -81,6 +84,7 @@ impl Options {
             compact: flag(value, "compact")?,
             hash: flag(value, "hash")?,
             predict: optional_flag(value, "predict")?,
+            lab: text(value, "lab", "options.lab")?,
         })
     }
 

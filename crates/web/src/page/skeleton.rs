@@ -41,6 +41,9 @@ pub(super) struct Parts {
     /// The invariants panel and its body ([`super::verify`]).
     pub verify_panel: Element,
     pub verify: Element,
+    /// The lab's panel and its body ([`super::lab`]).
+    pub lab_panel: Element,
+    pub lab: Element,
     /// The finish's time, in the boundary panel.
     pub finish: Slider,
     /// The length of the lease that finish presents, beside it.
@@ -85,6 +88,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
     let (statements_panel, statements) = super::statements::build(doc, lang, state.side);
     let (verify_panel, verify) = super::verify::build(doc, lang);
+    let (lab_panel, lab) = super::lab::build(doc, lang);
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang);
     let predict = predict_toggle(doc, lang, state.session.stepper.predict);
     let parts = Parts {
@@ -106,6 +110,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         compare,
         verify_panel: verify_panel.0.clone(),
         verify,
+        lab_panel: lab_panel.0.clone(),
+        lab,
         finish,
         lease,
         editor_panel: editor_panel.0.clone(),
@@ -115,7 +121,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         live: live_region(doc).0,
         statements,
     };
-    let extras = [compare_panel, editor_panel];
+    let extras = [compare_panel, lab_panel, editor_panel];
     let extras = El::new(doc, "div").class("lf-extras").children(extras);
     let footer = El::new(doc, "p")
         .class("lf-footer")

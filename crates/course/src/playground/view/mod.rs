@@ -17,6 +17,7 @@
 mod compare;
 mod events;
 mod invariants;
+mod lab;
 mod lanes;
 mod orderings;
 mod sliders;
@@ -26,6 +27,7 @@ mod step;
 pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, Light, VerifyView};
+pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, lab};
 pub use lanes::{Anchor, LanesView, Shape};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
 pub use sliders::SliderView;

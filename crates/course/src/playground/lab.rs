@@ -1,0 +1,82 @@
+//! The lab in the learner's session: the level open, their statement
+//! graded on every chapter, and the counterexample opened as a timeline
+//! they can step.
+
+use super::session::{Said, Session, Status};
+use super::stepper::SANDBOX;
+use super::{CHAPTERS, chapter_scenarios, chapters};
+use crate::lab::{Answer, Bench, Graded, LEVELS, Level};
+use leasefence::error::Result;
+
+impl Session {
+    /// Opens the level `id` (a bench already on it keeps the learner's
+    /// text); `false` when there is no such level.
+    pub fn open_lab(&mut self, id: &str) -> bool {
+        let Some(level) = Level::find(id) else {
+            return false;
+        };
+        if self.lab.as_ref().is_none_or(|bench| bench.level != level) {
+            self.lab = Some(Bench::new(level));
+        }
+        true
+    }
+
+    /// Closes the lab.
+    pub fn close_lab(&mut self) {
+        self.lab = None;
+    }
+
+    /// The lab's bench, when it is open.
+    pub fn lab(&self) -> Option<&Bench> {
+        self.lab.as_ref()
+    }
+
+    /// The levels passed so far, in the lab's order.
+    pub fn labs_passed(&self) -> &[&'static str] {
+        &self.labs_passed
+    }
+
+    /// Grades `sql` on the open level; a pass marks the level passed.
+    /// Nothing happens when the lab is closed.
+    pub fn grade_lab(&mut self, sql: &str) -> Result<()> {
+        let Some(bench) = &mut self.lab else {
+            return Ok(());
+        };
+        bench.grade(sql, &chapter_scenarios())?;
+        if bench.passed() && !self.labs_passed.contains(&bench.level.id) {
+            let passed = bench.level.id;
+            self.labs_passed.push(passed);
+            self.labs_passed
+                .sort_by_key(|id| LEVELS.iter().position(|level| level.id == *id));
+        }
+        Ok(())
+    }
+
+    /// Opens the last answer's counterexample in the timeline, standing
+    /// just before the event where the learner's queue and the reference
+    /// part: the next step shows what the reference does there.
+    pub fn open_counterexample(&mut self) -> Result<()> {
+        let Some(Answer::Graded(Graded::Failed { shortest, .. })) =
+            self.lab.as_ref().and_then(|bench| bench.answer.as_ref())
+        else {
+            return Ok(());
+        };
+        let (scenario, event, from) = (shortest.scenario.clone(), shortest.event, shortest.from);
+        self.load(SANDBOX, scenario, event)?;
+        self.stepper.forked_from = chapters::find(from).map(|chapter| chapter.id.to_owned());
+        self.editor_status = Some(Status {
+            kind: Said::Done,
+            text: self.lang.text("lab.opened_status").to_owned(),
+        });
+        Ok(())
+    }
+
+    /// The title of a scenario the lab grades on: a chapter's, or one of
+    /// the lab's own.
+    pub fn lab_scenario_title(&self, from: &str) -> String {
+        match CHAPTERS.iter().find(|chapter| chapter.id == from) {
+            Some(chapter) => self.title_of(chapter.id),
+            None => self.lang.text(&format!("lab.scenario.{from}")).to_owned(),
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The lab's panel: the levels, what to write, the learner's statement,
+//! and the last answer in words: a pass with what was checked, or the
+//! first event where their queue and the reference part, the two
+//! verdicts and the two tables side by side.
+
+use serde::Serialize;
+
+use crate::lab::{Answer, Bench, Current, Disagreement, Graded, LEVELS};
+use crate::playground::Lang;
+use crate::playground::explain::{COLUMNS, cell, problem_text};
+use crate::playground::session::Session;
+use leasefence::model::JobRow;
+use leasefence::scenario::Action;
+
+/// The SQL functions a statement may call in the browser's SQLite (its
+/// build keeps only these: vendor/sqlite/regen/keep-functions.txt; the
+/// course's browser tests call each).
+pub const FUNCTIONS: [&str; 6] = ["min", "max", "count", "sum", "coalesce", "ifnull"];
+
+/// The lab's panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LabView {
+    /// One button per level, in order.
+    pub levels: Vec<LevelButton>,
+    /// What to write, and why the box starts wrong.
+    pub goal: String,
+    /// The parameters the queue passes, and the functions there are.
+    pub hints: Vec<String>,
+    /// The statement in the box.
+    pub sql: String,
+    /// The last answer, if the learner has graded.
+    pub answer: Option<AnswerView>,
+}
+
+/// A level's button.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LevelButton {
+    /// The level's id (the page's action argument).
+    pub id: &'static str,
+    /// Its name, with ✓ once passed.
+    pub label: String,
+    /// Whether it is the one open.
+    pub current: bool,
+}
+
+/// The last answer in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnswerView {
+    /// Whether it was a pass.
+    pub passed: bool,
+    /// The answer in one sentence.
+    pub headline: String,
+    /// The counterexample's events, one line each (`1000 ms · A ·
+    /// finish`), the last the one where the two part.
+    pub events: Vec<String>,
+    /// Further sentences: the two verdicts, what was checked.
+    pub lines: Vec<String>,
+    /// The tables after the event, side by side, when they differ.
+    pub rows: Option<SideBySide>,
+    /// The button that opens the counterexample in the timeline.
+    pub open: Option<String>,
+}
+
+/// The jobs table after the event, the reference's and the learner's, row
+/// by row, as the step card's table shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SideBySide {
+    /// The column names, after the side's own column.
+    pub columns: Vec<&'static str>,
+    /// Each row: the side's name, then its cells.
+    pub rows: Vec<(String, Vec<String>)>,
+}
+
+/// The lab's panel for `session`, when the lab is open.
+pub fn lab(session: &Session) -> Option<LabView> {
+    let bench = session.lab()?;
+    let lang = session.lang;
+    let levels = LEVELS
+        .iter()
+        .map(|level| {
+            let key = format!("lab.level.{}", level.id);
+            let name = lang.text(&key);
+            let passed = session.labs_passed().contains(&level.id);
+            LevelButton {
+                id: level.id,
+                label: if passed {
+                    format!("{name} ✓")
+                } else {
+                    name.to_owned()
+                },
+                current: *level == bench.level,
+            }
+        })
+        .collect();
+    let names = |list: &[&str]| list.join(", ");
+    Some(LabView {
+        levels,
+        goal: lang
+            .text(&format!("lab.goal.{}", bench.level.id))
+            .to_owned(),
+        hints: vec![
+            lang.fill(
+                "lab.parameters",
+                &[("names", names(bench.level.replaces.parameters()))],
+            ),
+            lang.fill("lab.functions", &[("names", names(&FUNCTIONS))]),
+        ],
+        sql: bench.sql.clone(),
+        answer: bench
+            .answer
+            .as_ref()
+            .map(|answer| answer_view(session, bench, answer)),
+    })
+}
+
+fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView {
+    let lang = session.lang;
+    let attempts = ("attempts", bench.attempts.to_string());
+    match answer {
+        Answer::Refused(problem) => AnswerView {
+            passed: false,
+            headline: lang.fill("lab.refused", &[("message", problem_text(lang, problem))]),
+            events: Vec::new(),
+            lines: Vec::new(),
+            rows: None,
+            open: None,
+        },
+        Answer::Graded(Graded::Passed { checked }) => AnswerView {
+            passed: true,
+            headline: lang.fill(
+                "lab.passed",
+                &[
+                    ("scenarios", checked.scenarios.to_string()),
+                    ("orderings", checked.orderings.to_string()),
+                    attempts,
+                ],
+            ),
+            events: Vec::new(),
+            lines: Vec::new(),
+            rows: None,
+            open: None,
+        },
+        Answer::Graded(Graded::Failed { checked, shortest }) => {
+            let checked = lang.fill(
+                "lab.checked",
+                &[
+                    ("scenarios", checked.scenarios.to_string()),
+                    ("orderings", checked.orderings.to_string()),
+                ],
+            );
+            let (verdicts, rows) = parted(lang, shortest);
+            AnswerView {
+                passed: false,
+                headline: failed_headline(session, shortest),
+                events: event_lines(lang, shortest),
+                lines: [verdicts, checked].into_iter().collect(),
+                rows,
+                open: Some(lang.text("lab.open").to_owned()),
+            }
+        }
+    }
+}
+
+/// "In <scenario>, at event n (A's finish at 1000 ms), …".
+fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
+    let lang = session.lang;
+    let event = &shortest.scenario.events[shortest.event];
+    let action = event.action.name();
+    lang.fill(
+        "lab.failed",
+        &[
+            ("title", session.lab_scenario_title(shortest.from)),
+            ("event", (shortest.event + 1).to_string()),
+            ("worker", event.worker.clone()),
+            ("action", lang.text(&format!("action.{action}")).to_owned()),
+            ("at", event.at.to_string()),
+        ],
+    )
+}
+
+/// The counterexample's events as the event list says them.
+fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
+    (shortest.scenario.events.iter())
+        .map(|event| {
+            let who = match event.owner.as_ref().filter(|owner| **owner != event.worker) {
+                Some(owner) => lang.fill(
+                    "timeline.owner",
+                    &[("worker", event.worker.clone()), ("owner", owner.clone())],
+                ),
+                None => event.worker.clone(),
+            };
+            let what = lang
+                .text(&format!("action.{}", event.action.name()))
+                .to_owned();
+            match &event.action {
+                Action::Claim { lease_ms } => {
+                    format!("{} ms · {who} · {what} · lease_ms={lease_ms}", event.at)
+                }
+                Action::Enqueue(job) => format!("{} ms · {who} · {what} · {}", event.at, job.id),
+                Action::Finish | Action::Send => format!("{} ms · {who} · {what}", event.at),
+            }
+        })
+        .collect()
+}
+
+/// The two verdicts in a sentence, and the two tables when they differ.
+fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
+    let verdict = |accepted: Option<bool>| match accepted {
+        Some(true) => lang.text("lab.accepted").to_owned(),
+        Some(false) => lang.text("lab.refused_finish").to_owned(),
+        None => lang.text("lab.other_event").to_owned(),
+    };
+    let expected = &shortest.expected;
+    match &shortest.current {
+        Current::Stopped(problem) => (
+            lang.fill("lab.stopped", &[("message", problem_text(lang, problem))]),
+            None,
+        ),
+        Current::Observed(current) => {
+            let sentence = lang.fill(
+                "lab.verdicts",
+                &[
+                    ("expected", verdict(expected.accepted)),
+                    ("current", verdict(current.accepted)),
+                ],
+            );
+            let rows = (expected.rows != current.rows).then(|| SideBySide {
+                columns: COLUMNS.to_vec(),
+                rows: side_by_side(lang, &expected.rows, &current.rows),
+            });
+            (sentence, rows)
+        }
+    }
+}
+
+/// The rows that differ, the reference's above the learner's.
+fn side_by_side(lang: Lang, expected: &[JobRow], current: &[JobRow]) -> Vec<(String, Vec<String>)> {
+    let cells = |row: &JobRow| COLUMNS.iter().map(|column| cell(row, column)).collect();
+    let mut rows = Vec::new();
+    for (index, wanted) in expected.iter().enumerate() {
+        let got = current.get(index);
+        if got == Some(wanted) {
+            continue;
+        }
+        rows.push((lang.text("lab.rows_expected").to_owned(), cells(wanted)));
+        rows.push((
+            lang.text("lab.rows_current").to_owned(),
+            got.map(cells).unwrap_or_default(),
+        ));
+    }
+    for extra in current.iter().skip(expected.len()) {
+        rows.push((lang.text("lab.rows_expected").to_owned(), Vec::new()));
+        rows.push((lang.text("lab.rows_current").to_owned(), cells(extra)));
+    }
+    rows
+}

@@ -1,0 +1,186 @@
+//! The lab's panel: a level picker, the learner's statement in a text box,
+//! the grade button and the answer. Drawn from [`LabView`] only; the
+//! answer is in a live region, so a screen reader hears it when it comes.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element};
+
+use super::dom::{El, header_row, replace_children};
+use super::skeleton::Parts;
+use super::{Page, Redraw, notify, to_js_error};
+use leasefence_course::lab::LEVELS;
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::view::{AnswerView, LabView};
+
+/// What the learner does in the lab.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum LabAction {
+    /// The panel was opened or closed.
+    Toggled(bool),
+    /// A level's button.
+    Level(String),
+    /// Grade the text in the box.
+    Grade(String),
+    /// Put the level's starting statement back in the box.
+    Reset,
+    /// Open the last answer's counterexample in the timeline.
+    Open,
+}
+
+impl Page {
+    /// Applies a lab action and redraws the lab's panel; an opened
+    /// counterexample is a new timeline, so everything else too.
+    pub(super) fn lab(self: &Rc<Self>, action: LabAction) -> Result<Redraw, JsValue> {
+        let mut state = self.state.borrow_mut();
+        let session = &mut state.session;
+        let open = session.lab().map(|bench| bench.level.id);
+        let graded = matches!(action, LabAction::Grade(_));
+        let redraw = match action {
+            LabAction::Toggled(true) if open.is_none() => {
+                session.open_lab(LEVELS[0].id);
+                Redraw::Nothing
+            }
+            LabAction::Toggled(false) if open.is_some() => {
+                session.close_lab();
+                Redraw::Nothing
+            }
+            LabAction::Toggled(_) => return Ok(Redraw::Nothing),
+            LabAction::Level(id) => {
+                session.open_lab(&id);
+                Redraw::Nothing
+            }
+            LabAction::Grade(sql) => {
+                session.grade_lab(&sql).map_err(to_js_error)?;
+                Redraw::Nothing
+            }
+            LabAction::Reset => {
+                if let Some(id) = open {
+                    session.close_lab();
+                    session.open_lab(id);
+                }
+                Redraw::Nothing
+            }
+            LabAction::Open => {
+                session.open_counterexample().map_err(to_js_error)?;
+                Redraw::All
+            }
+        };
+        drop(state);
+        if redraw == Redraw::Nothing {
+            self.show_lab();
+        }
+        if graded {
+            notify::complete(self)?;
+        }
+        Ok(redraw)
+    }
+}
+
+/// The panel, closed, and its body.
+pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
+    let body = El::new(doc, "div").class("lf-body");
+    let body_ref = body.0.clone();
+    let panel = El::new(doc, "details")
+        .class("lf-panel lf-lab")
+        .child(El::new(doc, "summary").text(lang.text("lab.title")))
+        .child(body);
+    (panel, body_ref)
+}
+
+/// Draws the panel: open with its view when the lab is, else closed.
+pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&LabView>) {
+    let Some(view) = view else {
+        let _ = parts.lab_panel.remove_attribute("open");
+        replace_children(&parts.lab, []);
+        return;
+    };
+    let _ = parts.lab_panel.set_attribute("open", "");
+    let levels = El::new(doc, "div")
+        .class("lf-lab-levels")
+        .attr("role", "group")
+        .attr("aria-label", lang.text("lab.title"))
+        .children(view.levels.iter().map(|level| {
+            El::button(doc, "lab-level", &level.label)
+                .attr("data-arg", level.id)
+                .attr("aria-pressed", if level.current { "true" } else { "false" })
+        }));
+    let label = lang.text("lab.sql_label");
+    let editor = El::new(doc, "textarea")
+        .class("lf-lab-sql")
+        .attr("aria-label", label)
+        .attr("spellcheck", "false")
+        .attr("rows", "5")
+        .text(&view.sql);
+    let buttons = El::new(doc, "div").class("lf-row").children([
+        El::button(doc, "lab-grade", lang.text("lab.grade")).class("lf-primary"),
+        El::button(doc, "lab-reset", lang.text("lab.reset")),
+    ]);
+    let answer = El::new(doc, "div")
+        .class("lf-lab-answer")
+        .attr("role", "status")
+        .children(view.answer.as_ref().map(|answer| answer_block(doc, answer)));
+    let mut children = vec![
+        El::new(doc, "p")
+            .class("lf-muted")
+            .text(lang.text("lab.intro")),
+        levels,
+        El::new(doc, "p").text(&view.goal),
+        El::new(doc, "label").class("lf-lab-label").text(label),
+        editor,
+    ];
+    children.extend(
+        view.hints
+            .iter()
+            .map(|hint| El::new(doc, "p").class("lf-muted").text(hint)),
+    );
+    children.extend([buttons, answer]);
+    replace_children(&parts.lab, children);
+}
+
+/// The answer: its headline, its lines, the two tables, the open button.
+fn answer_block(doc: &Document, answer: &AnswerView) -> El {
+    let mut block = El::new(doc, "div")
+        .attr("data-passed", if answer.passed { "true" } else { "false" })
+        .child(
+            El::new(doc, "p")
+                .class("lf-lab-headline")
+                .text(&answer.headline),
+        );
+    if !answer.events.is_empty() {
+        block = block.child(
+            El::new(doc, "ol").class("lf-lab-events").children(
+                answer
+                    .events
+                    .iter()
+                    .map(|line| El::new(doc, "li").text(line)),
+            ),
+        );
+    }
+    block = block.children(answer.lines.iter().map(|line| El::new(doc, "p").text(line)));
+    if let Some(rows) = &answer.rows {
+        let titles = std::iter::once("").chain(rows.columns.iter().copied());
+        let mut lines = vec![header_row(doc, titles)];
+        for (side, cells) in &rows.rows {
+            lines.push(
+                El::new(doc, "tr")
+                    .child(El::new(doc, "th").attr("scope", "row").text(side))
+                    .children(cells.iter().map(|cell| El::new(doc, "td").text(cell))),
+            );
+        }
+        let table = El::new(doc, "table")
+            .class("lf-verify-table")
+            .children(lines);
+        block = block.child(
+            El::new(doc, "div")
+                .class("lf-scroll")
+                .attr("tabindex", "0")
+                .child(table),
+        );
+    }
+    if let Some(open) = &answer.open {
+        block = block.child(El::button(doc, "lab-open", open));
+    }
+    block
+}

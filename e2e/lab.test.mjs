@@ -1,0 +1,78 @@
+// The lab (issue 21) as a learner uses it: a level opened by a link, the
+// wrong statement it starts with graded and failing with a counterexample
+// they can open in the timeline, their fix graded and passing, a broken
+// statement answered in words with the page still working, and the
+// completion events a course records. Against the real `leasefence serve`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { SHOTS, done, serving, watched } from "./harness.mjs";
+
+const site = serving();
+
+const FINISH = `UPDATE jobs SET state = 'done'
+ WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
+   AND state = 'leased' AND :now < lease_until AND :now < deadline`;
+
+/** A page with the lab open at `level`, recording `leasefence:complete`. */
+async function lab(level, lang) {
+  const page = await watched(site, `/#v=1&lab=${level}&lang=${lang}`, { viewport: { width: 1280, height: 900 } }, ".lf-lab[open] textarea");
+  await page.evaluate(() => {
+    window.completed = [];
+    document.addEventListener("leasefence:complete", (event) => window.completed.push(event.detail));
+  });
+  return page;
+}
+
+const grade = async (page, sql) => {
+  if (sql !== undefined) await page.fill(".lf-lab textarea", sql);
+  await page.click(".lf-lab [data-action=lab-grade]");
+  return page.textContent(".lf-lab-answer");
+};
+
+test("the finish level: the id-only start fails with a counterexample, the fenced finish passes", async () => {
+  const page = await lab("finish", "en");
+  assert.match(await page.inputValue(".lf-lab textarea"), /^UPDATE jobs SET state = 'done' WHERE id = :id$/);
+  const failed = await grade(page);
+  assert.match(failed, /Not yet: in “[^”]+”, ordered as below, your statement parts from the queue's at event \d+/);
+  assert.match(failed, /The queue's statement refuses it \(nothing changes\); yours accepts it \(the job is done\)\./);
+  assert.match(failed, /Checked: \d+ orderings of \d+ scenarios\./);
+  await page.locator(".lf-lab").screenshot({ path: `${SHOTS}/lab-failed-1280-en.png` });
+  // The counterexample opens in the timeline, standing before the event
+  // where the two part: the next step is the queue's refusal.
+  await page.click(".lf-lab [data-action=lab-open]");
+  await page.waitForSelector(".lf [data-event]");
+  const rows = await page.$$eval(".lf [data-event]", (rows) => rows.map((row) => row.getAttribute("data-result")));
+  assert.equal(rows.at(-1), null, "the disagreeing event is still to come");
+  await page.uncheck(".lf [data-action=predict]").catch(() => {});
+  await page.click(".lf [data-action=step]");
+  const after = await page.$$eval(".lf [data-event]", (rows) => rows.map((row) => row.getAttribute("data-result")));
+  assert.equal(after.at(-1), "rejected", "the queue refuses the finish the learner's statement accepted");
+  // The learner's own fix passes, and the level is marked.
+  const passed = await grade(page, FINISH);
+  assert.match(passed, /Passed \(attempt 2\): in \d+ orderings of \d+ scenarios, your statement did what the queue's does at every event\./);
+  assert.match(await page.textContent(".lf-lab [data-arg=finish]"), /✓/);
+  const completed = await page.evaluate(() => window.completed);
+  assert.deepEqual(completed.map(({ level, passed, attempts }) => ({ level, passed, attempts })),
+    [{ level: "finish", passed: false, attempts: 1 }, { level: "finish", passed: true, attempts: 2 }]);
+  assert.ok(completed[1].checked.orderings > 1000, "the event says what was checked");
+  await done(page);
+});
+
+test("the boundary level in Korean: <= fails at the lease's end; a broken statement is answered in words", async () => {
+  const page = await lab("boundary", "ko");
+  assert.match(await page.inputValue(".lf-lab textarea"), /:now <= lease_until/);
+  const failed = await grade(page);
+  assert.match(failed, /아직입니다: “[^”]+”의 아래 순서에서 \d+번째 사건/);
+  assert.match(failed, /큐의 문장은 거절합니다\(아무것도 바뀌지 않습니다\)\. 내 문장은 반영합니다/);
+  const refused = await grade(page, "UPDATE jobs SET state = 'done' WHERE id = :id; DELETE FROM jobs");
+  assert.match(refused, /채점하지 못했습니다: SQL 문장을 정확히 하나만 써야 합니다/);
+  const outside = await grade(page, "UPDATE jobs SET state = 'done' WHERE id = (SELECT name FROM sqlite_schema)");
+  assert.match(outside, /sqlite_master 테이블은 쓸 수 없습니다\. jobs 테이블만 쓸 수 있습니다/);
+  const stopped = await grade(page, "UPDATE jobs SET state = 'finished' WHERE id = :id");
+  assert.match(stopped, /그 사건에서 내 문장이 실패했습니다: SQLite의 오류: CHECK constraint failed/);
+  // The learner's text survives every answer, and the page still steps.
+  assert.equal(await page.inputValue(".lf-lab textarea"), "UPDATE jobs SET state = 'finished' WHERE id = :id");
+  await page.locator(".lf-lab").screenshot({ path: `${SHOTS}/lab-stopped-1280-ko.png` });
+  await page.click(".lf [data-action=step]");
+  await done(page);
+});
