@@ -1,6 +1,7 @@
 // The page's timings, measured (not asserted): first render, the median
-// step, a 2,000-event scenario loaded and played to its end, and the
-// census of every ordering of the largest shipped scenario. Run by
+// step, a 2,000-event scenario loaded and played to its end, the
+// census of every ordering of the largest shipped scenario, and the lab's
+// grading of the queue's own finish. Run by
 // `make bench-page`; the figures go to target/e2e-budgets.json and, by
 // hand, to BENCHMARKS.md.
 import assert from "node:assert/strict";
@@ -91,6 +92,28 @@ try {
   budgets.census_largest_orderings = largest.orderings;
   budgets.census_largest_ms = Number(largest.median_ms.toFixed(1));
   budgets.census_largest_first_run_ms = Number(largest.first_ms.toFixed(1));
+
+  // The lab (issue 21): the queue's own finish graded on every ordering
+  // of every chapter and the lab's scenarios (a pass: every ordering
+  // played on both queues), a click to the answer on screen. Median of 5.
+  const labPage = await context.newPage();
+  await labPage.goto(`${base}/#v=1&lab=finish&lang=en`);
+  await labPage.waitForSelector(".lf-lab[open] textarea");
+  const reference = readFileSync(`${ROOT}src/store/sql.rs`, "utf8")
+    .match(/pub const FINISH: &str = "([^"]+)"/)[1];
+  await labPage.fill(".lf-lab textarea", reference);
+  const gradings = [];
+  for (let run = 0; run < 5; run++) {
+    gradings.push(await labPage.evaluate(() => {
+      const started = performance.now();
+      document.querySelector(".lf-lab [data-action=lab-grade]").click();
+      return performance.now() - started;
+    }));
+    assert.match(await labPage.textContent(".lf-lab-answer"), /^Passed/);
+  }
+  gradings.sort((a, b) => a - b);
+  budgets.lab_grade_reference_ms = Math.round(gradings[2]);
+  await labPage.close();
 
   const events = [];
   const jobs = [];

@@ -119,3 +119,43 @@ test("a host page's in-page link leaves the playground where it was", async () =
   assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "quarantine");
   await context.close();
 });
+
+test("a host that swaps its content in place gets its new embeds mounted and its old ones unmounted (issue 22)", async () => {
+  const page = await host(`<div id="first" data-leasefence data-scenario="canonical"></div>`);
+  await page.waitForSelector("#first [data-event]");
+  // As MkDocs Material's instant navigation does: the page's content is
+  // replaced without a reload. The lesson sits in a <template>, which no
+  // host runs or re-creates.
+  await page.evaluate((text) => {
+    window.first = document.querySelector("#first");
+    window.first.remove();
+    const next = document.createElement("section");
+    next.innerHTML = `<div id="second" data-leasefence data-predict="off" data-title="Tea"><template data-lesson>${text}</template></div>`;
+    document.querySelector("main").append(next);
+  }, TEXT);
+  await lessonPlayground(page, "#second");
+  assert.equal(await page.$eval("#second select[data-action=chapter] option[value=lesson]", (el) => el.textContent), "Tea");
+  assert.deepEqual(await page.evaluate(() => [window.first.leasefence, window.first.childElementCount]), [undefined, 0],
+    "the removed embed is unmounted and emptied");
+  // Moved, not removed: it stays mounted.
+  await page.evaluate(() => document.querySelector("main").prepend(document.querySelector("#second")));
+  await page.waitForTimeout(50);
+  assert.equal(await page.$$eval("#second [data-event]", (rows) => rows.length), 3, "a moved embed keeps working");
+  assert.deepEqual(page.errors, []);
+});
+
+test("the widget follows the host's own theme switch live: Material's palette, a .dark class, data-theme (issue 22)", async () => {
+  const page = await host(`<div id="one" data-leasefence data-scenario="canonical"></div>`, { scheme: "light" });
+  await page.waitForSelector("#one [data-event]");
+  const scheme = () => page.$eval("#one", (el) => getComputedStyle(el).colorScheme);
+  assert.equal(await scheme(), "light dark", "by prefers-color-scheme alone");
+  await page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "slate"));
+  assert.equal(await scheme(), "dark", "Material's dark palette");
+  await page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "default"));
+  assert.equal(await scheme(), "light", "Material's light palette");
+  await page.evaluate(() => { document.body.removeAttribute("data-md-color-scheme"); document.documentElement.classList.add("dark"); });
+  assert.equal(await scheme(), "dark", "a .dark class on html");
+  await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
+  assert.equal(await scheme(), "light", "data-theme wins");
+  assert.deepEqual(page.errors, []);
+});

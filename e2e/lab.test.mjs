@@ -55,6 +55,15 @@ test("the finish level: the id-only start fails with a counterexample, the fence
   assert.deepEqual(completed.map(({ level, passed, attempts }) => ({ level, passed, attempts })),
     [{ level: "finish", passed: false, attempts: 1 }, { level: "finish", passed: true, attempts: 2 }]);
   assert.ok(completed[1].checked.orderings > 1000, "the event says what was checked");
+  // The statement is kept: the address carries it, and the panel opened
+  // afresh on another visit shows it again (localStorage).
+  assert.match(await page.evaluate(() => location.hash), /&lab=finish&sql=[\w-]+/);
+  const again = await page.context().newPage();
+  await again.goto(`${site.base}/#v=1&lang=en`);
+  await again.click(".lf .lf-lab summary");
+  await again.waitForSelector(".lf-lab[open] textarea");
+  assert.equal(await again.inputValue(".lf-lab textarea"), FINISH);
+  await again.close();
   await done(page);
 });
 
@@ -62,14 +71,14 @@ test("the boundary level in Korean: <= fails at the lease's end; a broken statem
   const page = await lab("boundary", "ko");
   assert.match(await page.inputValue(".lf-lab textarea"), /:now <= lease_until/);
   const failed = await grade(page);
-  assert.match(failed, /아직입니다: “[^”]+”의 아래 순서에서 \d+번째 사건/);
-  assert.match(failed, /큐의 문장은 거절합니다\(아무것도 바뀌지 않습니다\)\. 내 문장은 반영합니다/);
+  assert.match(failed, /아직 통과하지 못했습니다\. “[^”]+”의 아래 실행 순서에서 \d+번째 이벤트/);
+  assert.match(failed, /큐의 문장은 이 완료 요청을 거절합니다\(아무것도 바뀌지 않습니다\)\. 내 문장은 이 완료 요청을 수락합니다/);
   const refused = await grade(page, "UPDATE jobs SET state = 'done' WHERE id = :id; DELETE FROM jobs");
   assert.match(refused, /채점하지 못했습니다: SQL 문장을 정확히 하나만 써야 합니다/);
   const outside = await grade(page, "UPDATE jobs SET state = 'done' WHERE id = (SELECT name FROM sqlite_schema)");
-  assert.match(outside, /sqlite_master 테이블은 쓸 수 없습니다\. jobs 테이블만 쓸 수 있습니다/);
+  assert.match(outside, /sqlite_master 테이블은 사용할 수 없습니다\. 이 문장이 다룰 수 있는 것은 jobs 테이블뿐입니다/);
   const stopped = await grade(page, "UPDATE jobs SET state = 'finished' WHERE id = :id");
-  assert.match(stopped, /그 사건에서 내 문장이 실패했습니다: SQLite의 오류: CHECK constraint failed/);
+  assert.match(stopped, /그 이벤트에서 내 문장이 실패했습니다: SQLite 오류: CHECK constraint failed/);
   // The learner's text survives every answer, and the page still steps.
   assert.equal(await page.inputValue(".lf-lab textarea"), "UPDATE jobs SET state = 'finished' WHERE id = :id");
   await page.locator(".lf-lab").screenshot({ path: `${SHOTS}/lab-stopped-1280-ko.png` });

@@ -10,16 +10,18 @@
 // (read/write the scenario in the URL hash; the full page uses it),
 // data-predict="off" (open showing each verdict instead of asking first),
 // data-lab (a level of the lab to open: finish, boundary).
-// The author's own scenario, instead of a chapter: a
-// <script type="application/json"> inside the element, or
+// The author's own scenario, instead of a chapter: a <template
+// data-lesson> (or a <script type="application/json">) inside the element, or
 // data-scenario-json="{...}", or data-src="lesson.json"; with data-title,
 // data-narration-ko and data-narration-en.
 // Each element fires `leasefence:step`, `leasefence:verdict` and (after each
 // grading in the lab) `leasefence:complete` events.
 // An unknown chapter or a broken scenario is said in the playground, in the
 // learner's language (and the first chapter is shown).
-// Elements added after the page loaded: `import { mountAll } from
-// ".../embed.js"; await mountAll(container);`.
+// Elements added after the page loaded are mounted when they appear, and
+// unmounted when they leave the document (a MutationObserver), so hosts
+// that swap pages in place need no glue; `mountAll(container)` mounts at
+// once and says when it is done.
 import init, { mount } from "./leasefence.js";
 
 // Each URL is written `new URL("./file", import.meta.url)` in full, the
@@ -46,7 +48,10 @@ function addStyles() {
  */
 async function authored(element) {
   const { dataset } = element;
-  const inline = element.querySelector('script[type="application/json"]')?.textContent;
+  // A <template> is never run, so it survives hosts that re-create
+  // scripts (MkDocs Material's instant navigation drops their type).
+  const inline = element.querySelector("template[data-lesson]")?.content.textContent
+    ?? element.querySelector('script[type="application/json"]')?.textContent;
   const options = {
     scenario: inline ?? dataset.scenarioJson ?? dataset.scenario,
     title: dataset.title,
@@ -64,12 +69,18 @@ async function authored(element) {
   return options;
 }
 
-/** Mounts every playground under `scope` that is not mounted yet. */
+/** `node` itself if it is a playground's element, and those inside it. */
+const within = (node) => [
+  ...(node.matches?.("[data-leasefence]") ? [node] : []),
+  ...(node.querySelectorAll?.("[data-leasefence]") ?? []),
+];
+
+/** Mounts every playground under `scope` (itself included) not mounted yet. */
 export async function mountAll(scope = document) {
   addStyles();
   await ready;
   const mounted = [];
-  for (const element of scope.querySelectorAll("[data-leasefence]")) {
+  for (const element of within(scope)) {
     if (element.leasefence) continue;
     try {
       element.leasefence = mount(element, {
@@ -94,3 +105,26 @@ export async function mountAll(scope = document) {
 }
 
 export const mounted = mountAll();
+
+// Hosts that swap their content without reloading the page (MkDocs
+// Material's instant navigation, Docusaurus, other single-page sites):
+// an element that appears is mounted, and one taken out of the document
+// is unmounted (its listeners detached, its module memory freed). What a
+// playground draws inside itself is not looked at.
+new MutationObserver((records) => {
+  for (const { target, addedNodes, removedNodes } of records) {
+    if (target.closest?.("[data-leasefence]")?.leasefence) continue;
+    for (const node of removedNodes) {
+      for (const element of within(node)) {
+        // Moved, not removed: it is back in the document by now.
+        queueMicrotask(() => {
+          if (element.isConnected || !element.leasefence) return;
+          element.leasefence.unmount();
+          element.leasefence.free();
+          delete element.leasefence;
+        });
+      }
+    }
+    for (const node of addedNodes) if (within(node).length) mountAll(node);
+  }
+}).observe(document.documentElement, { childList: true, subtree: true });

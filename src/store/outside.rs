@@ -9,14 +9,21 @@
 //! every `PRAGMA`, `ATTACH`, transaction or schema change); and it must
 //! have the replaced statement's shape (a finish returns no rows). What
 //! the authorizer allows depends only on the text and the schema, so the
-//! answer on the scratch database is the answer on every queue.
+//! answer on the scratch database is the answer on every queue with the
+//! same schema.
 //!
 //! While it runs, its work is bounded: the queue's progress handler stops
-//! it after [`MAX_STEPS`] of SQLite's virtual-machine steps, so a runaway
-//! statement (a join of `jobs` with itself ten times over) ends with
-//! [`Problem::TooMuchWork`] instead of hanging the page.
+//! the outside statements once they have taken [`MAX_STEPS`] of SQLite's
+//! virtual-machine steps together on that queue, so a runaway statement
+//! (a join of `jobs` with itself ten times over), or a slow one run for
+//! every finish of every ordering, ends with [`Problem::TooMuchWork`]
+//! instead of hanging the page.
+//!
+//! The check on the scratch database holds for a queue whose schema is
+//! the one this crate creates (every in-memory queue; a file another
+//! program changed, with triggers of its own, is not covered).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
@@ -172,47 +179,65 @@ pub(super) fn sqlite_problem(err: &rusqlite::Error) -> Problem {
     }
 }
 
-/// How many virtual-machine steps an outside statement may take: far more
-/// than any honest statement on a course's table of a few jobs needs.
+/// How many of SQLite's virtual-machine steps the outside statements run
+/// on one queue may take together: far more than any honest statement on
+/// a course's table of a few jobs needs, run thousands of times, and a
+/// bound on the whole of a grading, not only on one runaway statement.
 pub const MAX_STEPS: u64 = STEPS_PER_CALL as u64 * CALLS as u64;
 
 /// The progress handler runs every this many steps.
 const STEPS_PER_CALL: i32 = 1000;
 
-/// Calls of the progress handler an outside statement may take.
-const CALLS: u32 = 10_000;
+/// Calls of the progress handler the outside statements of one queue may
+/// take together.
+const CALLS: u32 = 5_000;
 
-/// An armed budget: calls left; [`UNBOUNDED`] while the queue runs its
-/// own statements, which are never stopped.
+/// What is left of a queue's allowance for outside statements, and
+/// whether one is running: the queue's own statements are never stopped.
 #[derive(Debug, Clone)]
-pub(crate) struct Budget(Arc<AtomicU32>);
-
-const UNBOUNDED: u32 = u32::MAX;
+pub(crate) struct Budget {
+    left: Arc<AtomicU32>,
+    armed: Arc<AtomicBool>,
+}
 
 impl Budget {
-    /// Installs the progress handler on `conn`, unarmed.
+    /// Installs the progress handler on `conn`, unarmed, with the whole
+    /// allowance left.
     pub(crate) fn install(conn: &mut Connection) -> Result<Budget> {
-        let budget = Budget(Arc::new(AtomicU32::new(UNBOUNDED)));
-        let left = Arc::clone(&budget.0);
+        let budget = Budget {
+            left: Arc::new(AtomicU32::new(CALLS)),
+            armed: Arc::new(AtomicBool::new(false)),
+        };
+        let (left, armed) = (Arc::clone(&budget.left), Arc::clone(&budget.armed));
         conn.progress_handler(
             STEPS_PER_CALL,
-            Some(move || match left.load(Ordering::Relaxed) {
-                UNBOUNDED => false,
-                0 => true,
-                calls => {
-                    left.store(calls - 1, Ordering::Relaxed);
-                    false
+            Some(move || {
+                if !armed.load(Ordering::Relaxed) {
+                    return false;
+                }
+                match left.load(Ordering::Relaxed) {
+                    0 => true,
+                    calls => {
+                        left.store(calls - 1, Ordering::Relaxed);
+                        false
+                    }
                 }
             }),
         )?;
         Ok(budget)
     }
 
-    /// Runs `work` with the budget armed, and disarms it after.
+    /// Runs `work` with the budget armed; it is disarmed after, even if
+    /// `work` panics.
     pub(crate) fn bounded<T>(&self, work: impl FnOnce() -> T) -> T {
-        self.0.store(CALLS, Ordering::Relaxed);
-        let done = work();
-        self.0.store(UNBOUNDED, Ordering::Relaxed);
-        done
+        struct Disarm<'a>(&'a AtomicBool);
+        impl Drop for Disarm<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Relaxed);
+            }
+        }
+        self.armed.store(true, Ordering::Relaxed);
+        let _disarm = Disarm(&self.armed);
+        work()
     }
 }

@@ -150,12 +150,15 @@ fn refused(status: StatusCode, message: impl std::fmt::Display) -> Response {
 /// its body had all arrived left the connection closed without a word
 /// (hyper does not wait for a body nobody reads), and a client that sent
 /// its next request down it lost it ("Peer disconnected", once in a CI
-/// run of `crates/cli/tests/servers.rs`). A body too long to read (over `MAX_BODY`)
-/// is left, and the answer says the connection closes.
+/// run of `crates/cli/tests/servers.rs`). A body too long to read (over `MAX_BODY`),
+/// or not sent within `BODY_TIMEOUT`, is left, and the answer says the
+/// connection closes.
 async fn refused_after(body: Body, status: StatusCode, message: &str) -> Response {
-    match axum::body::to_bytes(body, MAX_BODY).await {
-        Ok(_) => refused(status, message),
-        Err(_) => closing(refused(status, message)),
+    let read = tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await;
+    match read {
+        Ok(Ok(_)) => refused(status, message),
+        // Too long, or not sent in time: not read to its end.
+        Ok(Err(_)) | Err(_) => closing(refused(status, message)),
     }
 }
 

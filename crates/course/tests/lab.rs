@@ -209,3 +209,74 @@ fn the_lab_panel_says_the_grading_in_its_own_numbers() {
         "the levels passed"
     );
 }
+
+/// The first event where `sql` and the queue part on `scenario`, each
+/// played from its start on a fresh queue (as the learner will step it).
+fn first_parting(sql: &str, scenario: &leasefence::Scenario) -> Option<usize> {
+    use leasefence::replay::{Outcome, Player};
+    use leasefence::scenario::Action;
+    use leasefence::store::{Outside, Replaces};
+    let outside = Outside::new(Replaces::Finish, sql).expect("a statement the seam takes");
+    let start = leasefence::Scenario {
+        jobs: scenario.jobs.clone(),
+        events: Vec::new(),
+    };
+    let (mut reference, mut learner) = (
+        Player::new(start.clone()).expect("plays"),
+        Player::new(start).expect("plays"),
+    );
+    for (index, event) in scenario.events.iter().enumerate() {
+        let expected = match reference.play(event).expect("plays") {
+            Outcome::Finished(finish) => Some(finish.accepted()),
+            _ => None,
+        };
+        let current = if event.action == Action::Finish {
+            match learner.held_claim(&event.worker).cloned() {
+                Some(claim) => {
+                    match learner
+                        .queue()
+                        .finish_outside(&outside, &claim.stamp(), event.at)
+                    {
+                        Ok((accepted, _)) => Some(accepted),
+                        Err(_) => return Some(index),
+                    }
+                }
+                None => Some(false),
+            }
+        } else {
+            learner.play(event).expect("plays");
+            None
+        };
+        if expected != current || reference.rows().ok() != learner.rows().ok() {
+            return Some(index);
+        }
+    }
+    None
+}
+
+/// The counterexample replays: played from scratch, the learner's
+/// statement and the queue part exactly at its last event, and not
+/// before, even for statements that change what going back restores (a
+/// row deleted, renamed, its deadline moved).
+#[test]
+fn every_counterexample_replays_from_its_start_to_the_same_parting() {
+    let level = level("finish");
+    for sql in [
+        level.start,
+        "DELETE FROM jobs WHERE id = :id AND token = :token",
+        "UPDATE jobs SET id = id || '-done', state = 'done' WHERE id = :id AND token = :token",
+        "UPDATE jobs SET deadline = 1, lease_until = 1, state = 'done' WHERE id = :id AND token = :token",
+        leasefence_course::variants::sql::NAIVE_FINISH_AT_LEASE_END,
+    ] {
+        let Graded::Failed { shortest, .. } =
+            grade(&level, sql, &chapter_scenarios()).expect("grades")
+        else {
+            panic!("{sql}: expected a failure");
+        };
+        check!(
+            first_parting(sql, &shortest.scenario),
+            Some(shortest.event),
+            "{sql}: where the counterexample parts, played from its start"
+        );
+    }
+}

@@ -311,7 +311,19 @@ fn thenable(value: &JsValue) -> Option<js_sys::Promise> {
         return None;
     }
     let then = js_sys::Reflect::get(value, &JsValue::from_str("then")).ok()?;
-    then.is_function().then(|| js_sys::Promise::resolve(value))
+    if !then.is_function() {
+        return None;
+    }
+    // A promise of our own, settled by `value`. `Promise.resolve(value)`
+    // would read `value.constructor` here, in Rust's frames (a getter
+    // that throws would unwind through them), and hand back `value`
+    // itself when it is a promise, whose `then` its owner may redefine.
+    let value = value.clone();
+    Some(js_sys::Promise::new(&mut |resolve, _reject| {
+        // Settling reads `value.then` in JavaScript; what it throws
+        // rejects the promise.
+        let _ = resolve.call1(&JsValue::UNDEFINED, &value);
+    }))
 }
 
 /// The rest of `process` once `send`'s promise `sent` is fulfilled: the

@@ -145,8 +145,9 @@ extern "C" {
     /// `String.prototype.isWellFormed`: false for a lone surrogate, which
     /// Rust's `String` cannot hold (it would become U+FFFD, and two
     /// different ids one).
-    #[wasm_bindgen(js_namespace = ["String", "prototype", "isWellFormed"], js_name = call)]
-    fn is_well_formed(string: &JsValue) -> bool;
+    /// (It may be missing, in browsers before 2023, or redefined.)
+    #[wasm_bindgen(catch, js_namespace = ["String", "prototype", "isWellFormed"], js_name = call)]
+    fn well_formed_or_throw(string: &JsValue) -> Result<bool, JsValue>;
     /// Any value, to be asked `Node`'s own questions.
     type MaybeNode;
     /// `Node.prototype`'s `nodeType` getter called on the value (`final`):
@@ -166,6 +167,13 @@ pub(crate) fn element_arg(field: &str, value: &JsValue) -> Result<web_sys::Eleme
         Ok(ELEMENT_NODE) => Ok(value.clone().unchecked_into()),
         _ => Err(wrong_type(field, "an element", value)),
     }
+}
+
+/// Whether the string `value` holds no lone surrogate. A browser without
+/// `isWellFormed` (or a page that broke it) is taken at its word: the
+/// string is read as the browser gives it.
+fn is_well_formed(value: &JsValue) -> bool {
+    well_formed_or_throw(value).unwrap_or(true)
 }
 
 /// Whether `value` is an array; a value that cannot even say (a revoked
@@ -235,7 +243,8 @@ fn read(path: &str, value: &JsValue, depth: usize) -> Result<Option<serde_json::
     }
     let mut object = serde_json::Map::new();
     for key in keys(value).map_err(unreadable)?.iter() {
-        let name = key.as_string().unwrap_or_default();
+        // Two keys that differ only in a lone surrogate would become one.
+        let name = string_arg(&format!("{path} key"), &key)?;
         let inner_path = format!("{path}.{name}");
         let inner = js_sys::Reflect::get(value, &key)
             .map_err(|_| error(&format!("{inner_path}: cannot be read")))?;

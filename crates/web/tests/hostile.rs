@@ -236,3 +236,41 @@ fn mount_refuses_what_is_not_an_element_and_options_it_does_not_know() {
         "nothing was drawn"
     );
 }
+
+/// A `send` that returns a promise whose `constructor` getter throws:
+/// `Promise.resolve` read it inside `process`, so the exception unwound
+/// through Rust. Now the promise is followed from JavaScript, and the
+/// queue keeps working.
+#[test]
+fn a_hostile_promise_from_send_does_not_unwind_through_rust() {
+    let queue = Queue::new().expect("opens");
+    queue
+        .enqueue(js(r#"{ id: "x", qty: 1, deadline: 5000 }"#))
+        .expect("enqueues");
+    let clock = js("() => 10");
+    let send = js(r#"() => {
+      const sent = Promise.resolve();
+      Object.defineProperty(sent, "constructor", { get() { throw new Error("boom"); } });
+      return sent;
+    }"#);
+    let pending = queue.process("A".into(), 1000.0.into(), clock, send);
+    assert!(
+        pending.is_ok_and(|value| value.is_instance_of::<js_sys::Promise>()),
+        "process returns a promise of its own"
+    );
+    queue
+        .enqueue(js(r#"{ id: "y", qty: 1, deadline: 5000 }"#))
+        .expect("the queue still enqueues");
+}
+
+/// Two keys that differ only in a lone surrogate became one key.
+#[test]
+fn a_key_with_a_lone_surrogate_is_refused() {
+    let queue = Queue::new().expect("opens");
+    let message = thrown(queue.enqueue(js(r#"{ id: "x", qty: 1, deadline: 5000, "\ud800": 1 }"#)));
+    check!(
+        message,
+        "job key: is not valid Unicode (it holds a lone surrogate)".to_owned(),
+        "the message"
+    );
+}

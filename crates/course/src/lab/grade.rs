@@ -212,12 +212,30 @@ impl Walk<'_> {
                     expected,
                     current,
                 });
+                self.played.pop();
+                go_back(&mut self.reference, &here.0)?;
+                // The learner's statement may have changed what going back
+                // does not put back (a row deleted or renamed, its deadline
+                // moved): their queue is played again up to here instead.
+                self.learner = self.learner_at_start()?;
+                for event in self.played.clone() {
+                    on_learner(&mut self.learner, self.outside, &event)?;
+                }
+                continue;
             }
             self.played.pop();
             go_back(&mut self.reference, &here.0)?;
             go_back(&mut self.learner, &here.1)?;
         }
         Ok(())
+    }
+
+    /// A fresh player for the learner's side, at the scenario's start.
+    fn learner_at_start(&self) -> Result<Player> {
+        Player::new(Scenario {
+            jobs: self.scenario.jobs.clone(),
+            events: Vec::new(),
+        })
     }
 }
 

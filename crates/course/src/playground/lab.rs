@@ -21,6 +21,14 @@ impl Session {
         true
     }
 
+    /// Puts `sql` in the open level's box, ungraded (the learner's text
+    /// kept from an earlier visit, or carried by a link).
+    pub fn set_lab_text(&mut self, sql: &str) {
+        if let Some(bench) = &mut self.lab {
+            sql.clone_into(&mut bench.sql);
+        }
+    }
+
     /// Closes the lab.
     pub fn close_lab(&mut self) {
         self.lab = None;

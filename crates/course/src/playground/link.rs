@@ -66,6 +66,33 @@ pub struct Place {
     pub statements: Option<(Race, usize)>,
 }
 
+/// The lab's part of an address: `lab=<level>`, and `sql=<base64url>`
+/// when the learner's statement is not the level's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabPlace<'a> {
+    /// The level's id.
+    pub level: &'a str,
+    /// The learner's statement, when it is their own.
+    pub sql: Option<&'a str>,
+}
+
+/// The longest statement a link carries (as text, before base64url).
+const MAX_SQL: usize = 4096;
+
+/// The statement a link's `sql=` carries, or why it cannot be used, in
+/// the learner's language.
+pub fn decode_sql(encoded: &str, lang: Lang) -> Result<String, String> {
+    let in_link = |key: &str| format!("#sql: {}", lang.text(key));
+    let bytes = URL_SAFE_NO_PAD
+        .decode(encoded.trim_end_matches('='))
+        .map_err(|_| in_link("hash.not_base64"))?;
+    let text = String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))?;
+    if text.len() > MAX_SQL {
+        return Err(in_link("lab.link_too_long"));
+    }
+    Ok(text)
+}
+
 /// The address of what is on screen: a chapter by its id, anything else
 /// (`sandbox`: a timeline the learner changed or wrote) as the scenario
 /// itself; the learner's place for copied links only (the address bar
@@ -79,6 +106,7 @@ pub fn compose(
     scenario: &Scenario,
     (lang, predict): (Lang, bool),
     place: Option<Place>,
+    lab: Option<LabPlace<'_>>,
 ) -> String {
     let (what, predicts) = match chapters::find(chapter) {
         Some(found) => (format!("chapter={}", found.id), true),
@@ -87,6 +115,12 @@ pub fn compose(
     let mut address = format!("{VERSION}&{what}&lang={}", lang.tag());
     if predict != predicts {
         address.push_str(if predict { "&predict=1" } else { "&predict=0" });
+    }
+    if let Some(lab) = lab {
+        address.push_str(&format!("&lab={}", lab.level));
+        if let Some(sql) = lab.sql {
+            address.push_str(&format!("&sql={}", URL_SAFE_NO_PAD.encode(sql)));
+        }
     }
     if let Some(place) = place {
         address.push_str(&format!("&step={}", place.step));
@@ -124,7 +158,7 @@ mod tests {
 
     #[test]
     fn an_unchanged_chapter_is_linked_by_its_id() {
-        let link = compose("canonical", &canonical(), (Lang::Ko, true), None);
+        let link = compose("canonical", &canonical(), (Lang::Ko, true), None, None);
         assert_eq!(link, "v=1&chapter=canonical&lang=ko");
     }
 
@@ -136,7 +170,7 @@ mod tests {
             step: 2,
             statements: Some((Race::Send, 3)),
         };
-        let link = compose("sandbox", &changed, (Lang::En, false), Some(place));
+        let link = compose("sandbox", &changed, (Lang::En, false), Some(place), None);
         let pairs = params(&format!("#{link}"));
         assert_eq!(param(&pairs, "step"), Some("2"));
         assert_eq!(param(&pairs, "stmt"), Some("send.3"));
@@ -151,6 +185,21 @@ mod tests {
         for wrong in ["timeline", "lock.3", "claim.-1", "claim.+7", "claim.x", ""] {
             assert_eq!(read_statement_place(wrong), None, "{wrong:?}");
         }
+    }
+
+    #[test]
+    fn a_learners_statement_travels_in_the_link_and_comes_back_equal() {
+        let sql = "UPDATE jobs SET state = 'done'\n WHERE id = :id AND token = :token";
+        let lab = LabPlace {
+            level: "finish",
+            sql: Some(sql),
+        };
+        let link = compose("canonical", &canonical(), (Lang::Ko, true), None, Some(lab));
+        let pairs = params(&format!("#{link}"));
+        assert_eq!(param(&pairs, "lab"), Some("finish"));
+        let encoded = param(&pairs, "sql").expect("the statement is in the link");
+        assert_eq!(decode_sql(encoded, Lang::Ko).as_deref(), Ok(sql));
+        assert!(decode_sql("%%%", Lang::En).is_err(), "not base64url");
     }
 
     #[test]

@@ -227,11 +227,19 @@ impl Session {
             }
             session.linked_statement = true;
         }
-        if let Some(level) = param("lab").or(start.lab.as_deref())
-            && !session.open_lab(level)
-        {
-            let values = [("wanted", level.to_owned())];
-            session.notice = session.notice.or(Some(lang.fill("lab.unknown", &values)));
+        if let Some(level) = param("lab").or(start.lab.as_deref()) {
+            if !session.open_lab(level) {
+                let values = [("wanted", level.to_owned())];
+                session.notice = session.notice.or(Some(lang.fill("lab.unknown", &values)));
+            }
+            match param("sql").map(|encoded| link::decode_sql(encoded, lang)) {
+                Some(Ok(sql)) => session.set_lab_text(&sql),
+                Some(Err(message)) => {
+                    let refused = lang.fill("lab.link_error", &[("message", message)]);
+                    session.notice = session.notice.or(Some(refused));
+                }
+                None => {}
+            }
         }
         Ok(session)
     }
@@ -463,11 +471,16 @@ impl Session {
                 .open
                 .then_some((self.races.race, self.races.position)),
         };
+        let lab = self.lab.as_ref().map(|bench| link::LabPlace {
+            level: bench.level.id,
+            sql: (bench.sql != bench.level.start.trim()).then_some(bench.sql.as_str()),
+        });
         link::compose(
             &self.stepper.chapter,
             &self.stepper.scenario,
             (self.lang, self.stepper.predict),
             with_step.then_some(place),
+            lab,
         )
     }
 

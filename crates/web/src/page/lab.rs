@@ -9,7 +9,7 @@ use web_sys::{Document, Element};
 
 use super::dom::{El, header_row, replace_children};
 use super::skeleton::Parts;
-use super::{Page, Redraw, notify, to_js_error};
+use super::{Page, Redraw, notify, progress, to_js_error};
 use leasefence_course::lab::LEVELS;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::{AnswerView, LabView};
@@ -37,9 +37,10 @@ impl Page {
         let session = &mut state.session;
         let open = session.lab().map(|bench| bench.level.id);
         let graded = matches!(action, LabAction::Grade(_));
+        let mut opened = None;
         let redraw = match action {
             LabAction::Toggled(true) if open.is_none() => {
-                session.open_lab(LEVELS[0].id);
+                opened = Some(LEVELS[0].id);
                 Redraw::Nothing
             }
             LabAction::Toggled(false) if open.is_some() => {
@@ -48,11 +49,17 @@ impl Page {
             }
             LabAction::Toggled(_) => return Ok(Redraw::Nothing),
             LabAction::Level(id) => {
-                session.open_lab(&id);
+                opened = LEVELS
+                    .iter()
+                    .map(|level| level.id)
+                    .find(|known| *known == id);
                 Redraw::Nothing
             }
             LabAction::Grade(sql) => {
                 session.grade_lab(&sql).map_err(to_js_error)?;
+                if let Some(level) = open {
+                    progress::save_lab(&self.window, level, &sql);
+                }
                 Redraw::Nothing
             }
             LabAction::Reset => {
@@ -67,6 +74,13 @@ impl Page {
                 Redraw::All
             }
         };
+        // A level opened afresh shows the statement kept from last time.
+        if let Some(id) = opened.filter(|id| open != Some(*id)) {
+            session.open_lab(id);
+            if let Some(kept) = progress::load_lab(&self.window, id) {
+                session.set_lab_text(&kept);
+            }
+        }
         drop(state);
         if redraw == Redraw::Nothing {
             self.show_lab();

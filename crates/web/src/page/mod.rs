@@ -259,6 +259,7 @@ impl Page {
                 | UserAction::Twist(..)
                 | UserAction::ApplyEditor(_)
                 | UserAction::OpenShortest(_)
+                | UserAction::Lab(_)
         );
         let redraw = self.apply(action)?;
         self.keep_progress();

@@ -1,6 +1,7 @@
-//! The chapters a learner has finished, kept in `localStorage` so the
-//! chapter picker still marks them on the next visit, as chapter ids
-//! joined by spaces (ids have none; the session ignores unknown ones).
+//! What a learner keeps between visits, in `localStorage`: the chapters
+//! they have finished, so the chapter picker still marks them (chapter
+//! ids joined by spaces; ids have none; the session ignores unknown
+//! ones), and their statement for each level of the lab.
 //! Storage may be missing or refused (private windows, sandboxed iframes):
 //! then progress lasts as long as the page, and nothing else changes.
 
@@ -23,5 +24,23 @@ pub(super) fn load(window: &Window) -> String {
 pub(super) fn save(window: &Window, finished: &[&str]) {
     if let Some(storage) = window.local_storage().ok().flatten() {
         let _ = storage.set_item(KEY, &finished.join(" "));
+    }
+}
+
+/// The key of a lab level's statement.
+fn lab_key(level: &str) -> String {
+    format!("leasefence.lab.{level}")
+}
+
+/// The statement kept for the lab's `level`, if any.
+pub(super) fn load_lab(window: &Window, level: &str) -> Option<String> {
+    let storage = window.local_storage().ok().flatten()?;
+    storage.get_item(&lab_key(level)).ok().flatten()
+}
+
+/// Keeps `sql` as the statement of the lab's `level`, if storage is there.
+pub(super) fn save_lab(window: &Window, level: &str, sql: &str) {
+    if let Some(storage) = window.local_storage().ok().flatten() {
+        let _ = storage.set_item(&lab_key(level), sql);
     }
 }
