@@ -1,11 +1,13 @@
 // The npm package as a developer uses it (issue 12): its types hold a
 // program to the scenario format (`tsc --noEmit`), and a program bundled
-// with esbuild, the way the package's README says, runs in Chromium.
+// with esbuild, the way the package's README says, runs in Chromium; the
+// packed package (`npm pack`) built into apps with Vite, the one-tag
+// bootstrap and a playground mounted by hand, runs too (issue 22).
 // Against `make web`'s www/pkg. Run by `make e2e`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
@@ -85,6 +87,98 @@ document.body.dataset.verdict = doc.results[2].reason;
     await page.waitForFunction(() => document.body.dataset.verdict !== undefined);
     assert.equal(await page.evaluate(() => document.body.dataset.verdict), "token_mismatch");
     assert.deepEqual(errors, []);
+  } finally {
+    await stop();
+  }
+});
+
+/** `npm pack` of the package, unpacked as `node_modules/leasefence` of a new app folder `name`. */
+function appWithPackage(name) {
+  const app = join(work, name);
+  const installed = join(app, "node_modules", "leasefence");
+  mkdirSync(installed, { recursive: true });
+  const packed = join(work, "packed");
+  mkdirSync(packed, { recursive: true });
+  if (!readdirSync(packed).length) {
+    execFileSync("npm", ["pack", "--silent", "--pack-destination", packed], { cwd: PKG, stdio: "ignore" });
+  }
+  const tarball = join(packed, readdirSync(packed).find((file) => file.endsWith(".tgz")));
+  execFileSync("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"]);
+  return app;
+}
+
+/** Builds the app in `app` with Vite for the base `/<name>/`; its output folder. */
+async function viteBuild(app, name) {
+  const { build } = await import("vite");
+  const outDir = join(app, "dist");
+  await build({ root: app, base: `/${name}/`, logLevel: "silent", build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".html": "text/html" };
+
+/** Serves `dir` at `/<name>/` on `page`. */
+async function serveBuilt(page, name, dir) {
+  await page.route(`**/${name}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname.replace(`/${name}/`, "") || "index.html";
+    const type = TYPES[path.slice(path.lastIndexOf("."))] ?? "application/octet-stream";
+    try {
+      route.fulfill({ contentType: type, body: readFileSync(join(dir, path)) });
+    } catch {
+      route.fulfill({ status: 404, body: "" });
+    }
+  });
+}
+
+test("apps built with Vite from the packed package run: the one-tag bootstrap, and a playground mounted by hand", async () => {
+  const embedApp = appWithPackage("vite-embed");
+  writeFileSync(join(embedApp, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
+<body><div id="embed" data-leasefence data-scenario="canonical"></div><script type="module">import "leasefence/embed";</script></body></html>`);
+  const handApp = appWithPackage("vite-hand");
+  writeFileSync(join(handApp, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
+<body><div id="hand"></div><script type="module" src="./main.js"></script></body></html>`);
+  writeFileSync(join(handApp, "main.js"), `import init, { mount } from "leasefence";
+import "leasefence/leasefence.css";
+await init();
+mount(document.querySelector("#hand"), { scenario: "late-delivery", lang: "ko" });
+`);
+  // The types of every subpath the README imports, resolved through the
+  // package's exports as a bundler resolves them, under tsc --strict.
+  const check = join(embedApp, "check.ts");
+  writeFileSync(check, `import wasmUrl from "leasefence/leasefence_bg.wasm";
+import css from "leasefence/leasefence.css";
+import { mountAll } from "leasefence/embed";
+import init, { type MountOptions } from "leasefence";
+const urls: string[] = [wasmUrl, css];
+const options: MountOptions = { lab: "finish" };
+export { urls, options, mountAll, init };
+`);
+  let said = "";
+  try {
+    execFileSync(TSC, ["--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
+      "--moduleResolution", "bundler", "--lib", "es2022,esnext.disposable,dom", check], { encoding: "utf8", cwd: embedApp });
+  } catch (error) {
+    said = `${error.stdout}${error.stderr}`;
+  }
+  assert.equal(said, "", "every subpath has types");
+  rmSync(check);
+  const built = { "vite-embed": await viteBuild(embedApp, "vite-embed"), "vite-hand": await viteBuild(handApp, "vite-hand") };
+  const { browser, stop } = await start();
+  try {
+    for (const [name, selector] of [["vite-embed", "#embed"], ["vite-hand", "#hand"]]) {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+      await serveBuilt(page, name, built[name]);
+      await page.goto(`http://vite.test/${name}/index.html`);
+      await page.waitForSelector(`${selector} [data-event]`);
+      // The stylesheet came along: the playground's own colours apply.
+      const background = await page.$eval(`${selector}`, (el) => getComputedStyle(el).getPropertyValue("--lf-bg").trim());
+      assert.notEqual(background, "", `${name}: the stylesheet is loaded`);
+      assert.deepEqual(errors, [], name);
+      await page.close();
+    }
   } finally {
     await stop();
   }

@@ -12,6 +12,7 @@ const out = process.argv[2] ?? "www/pkg";
 const root = new URL("../", import.meta.url).pathname;
 
 copyFileSync(join(root, "package/embed.d.ts"), join(out, "embed.d.ts"));
+copyFileSync(join(root, "package/asset.d.ts"), join(out, "asset.d.ts"));
 copyFileSync(join(root, "package/README.md"), join(out, "README.md"));
 
 const manifest = join(out, "package.json");
@@ -19,16 +20,17 @@ const pkg = JSON.parse(readFileSync(manifest, "utf8"));
 // Named for the project, not for its crate (wasm-pack takes the crate's
 // name, leasefence-web: the workspace's queue crate is `leasefence`).
 pkg.name = "leasefence";
-pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "embed.js", "embed.d.ts"])];
+pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "embed.js", "embed.d.ts", "asset.d.ts"])];
 pkg.exports = {
   ".": { types: "./leasefence.d.ts", default: "./leasefence.js" },
   "./embed": { types: "./embed.d.ts", default: "./embed.js" },
   "./embed.js": { types: "./embed.d.ts", default: "./embed.js" },
-  "./leasefence.css": "./leasefence.css",
-  "./leasefence_bg.wasm": "./leasefence_bg.wasm",
+  // Every subpath has types: an asset's default export is its URL.
+  "./leasefence.css": { types: "./asset.d.ts", default: "./leasefence.css" },
+  "./leasefence_bg.wasm": { types: "./asset.d.ts", default: "./leasefence_bg.wasm" },
   "./package.json": "./package.json",
 };
 pkg.sideEffects = ["./embed.js", "./leasefence.css"];
 pkg.engines = { node: ">=18" };
 writeFileSync(manifest, `${JSON.stringify(pkg, null, 2)}\n`);
-console.log(`${out}: embed.js, embed.d.ts, README.md, package.json exports`);
+console.log(`${out}: embed.js, embed.d.ts, asset.d.ts, README.md, package.json exports`);
