@@ -8,7 +8,7 @@
 //! way, exactly and without sleeping; a learner can do the same by hand.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use leasefence::Error;
 
@@ -16,6 +16,11 @@ use crate::output::invalid;
 
 /// How often a worker on a file clock looks at the file while it waits.
 const FILE_POLL: Duration = Duration::from_millis(1);
+
+/// How long a file clock may stay unreadable before the worker gives up:
+/// whoever moves the time replaces the file by rename, which takes far
+/// less; a file gone for longer was removed (the worker spun forever).
+const FILE_GONE: Duration = Duration::from_secs(2);
 
 /// Milliseconds since the Unix epoch on the wall clock.
 pub fn wall_clock_ms() -> u64 {
@@ -49,29 +54,41 @@ impl Clock {
     ///
     /// A file that cannot be read for a moment (being rewritten) is read
     /// again: whoever writes it is expected to replace it whole, by rename.
-    pub fn now(&self) -> u64 {
+    /// One unreadable for [`FILE_GONE`] is an error naming it.
+    pub fn now(&self) -> Result<u64, Error> {
         match self {
-            Clock::Wall => wall_clock_ms(),
-            Clock::File(path) => loop {
-                if let Ok(ms) = read_ms(path) {
-                    break ms;
+            Clock::Wall => Ok(wall_clock_ms()),
+            Clock::File(path) => {
+                let since = Instant::now();
+                loop {
+                    match read_ms(path) {
+                        Ok(ms) => return Ok(ms),
+                        Err(why) if since.elapsed() >= FILE_GONE => {
+                            let gone = FILE_GONE.as_secs();
+                            return Err(invalid(
+                                "--clock",
+                                format!("{}: unreadable for {gone} s: {why}", path.display()),
+                            ));
+                        }
+                        Err(_) => std::thread::sleep(FILE_POLL),
+                    }
                 }
-                std::thread::sleep(FILE_POLL);
-            },
+            }
         }
     }
 
     /// Waits until `ms` have passed on this clock.
-    pub fn wait(&self, ms: u64) {
+    pub fn wait(&self, ms: u64) -> Result<(), Error> {
         match self {
             Clock::Wall => std::thread::sleep(Duration::from_millis(ms)),
             Clock::File(_) => {
-                let until = self.now().saturating_add(ms);
-                while self.now() < until {
+                let until = self.now()?.saturating_add(ms);
+                while self.now()? < until {
                     std::thread::sleep(FILE_POLL);
                 }
             }
         }
+        Ok(())
     }
 }
 

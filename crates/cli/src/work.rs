@@ -7,8 +7,10 @@
 //! the receiver's answer were slow, so its lease can run out and another
 //! worker can reclaim the job before its finish arrives.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use leasefence::{Claim, Error, ProcessError, Queue};
@@ -47,6 +49,11 @@ pub struct WorkArgs {
     clock: Option<PathBuf>,
 }
 
+/// How long a delivery may take, connecting and answering together: the
+/// exercise's receiver answers at once, and a silent one hung the worker
+/// forever (issue 23).
+const DELIVERY_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// One processed job, printed as a JSON line (fields in contract order).
 #[derive(Serialize)]
 struct Line<'a> {
@@ -66,20 +73,39 @@ struct Delivered {
 pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
     let clock = Clock::new(args.clock.as_deref())?;
     let queue = Queue::open(db)?;
-    let agent = ureq::Agent::new_with_defaults();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(DELIVERY_TIMEOUT))
+        .build()
+        .into();
     let url = format!("{}/deliveries", args.receiver.trim_end_matches('/'));
     let (mut finished, mut rejected, mut stalls_left) = (0u64, 0u64, args.stall_jobs);
+    // The clock's error, when the queue was handed a time it refuses
+    // instead (process_one's clock returns a time, not a result).
+    let clock_failed = RefCell::new(None);
+    let now = || {
+        clock.now().unwrap_or_else(|err| {
+            clock_failed.borrow_mut().get_or_insert(err);
+            leasefence::MAX_INT + 1
+        })
+    };
     loop {
         let mut applied = None;
         let send = |claim: &Claim| -> Result<(), String> {
             applied = Some(deliver(&agent, &url, claim)?);
             if args.stall_ms > 0 && stalls_left > 0 {
                 stalls_left -= 1;
-                clock.wait(args.stall_ms);
+                clock.wait(args.stall_ms).map_err(|err| {
+                    clock_failed.borrow_mut().get_or_insert(err);
+                    "the clock stopped".to_owned()
+                })?;
             }
             Ok(())
         };
-        match queue.process_one(&args.owner, args.lease_ms, || clock.now(), send) {
+        let processed = queue.process_one(&args.owner, args.lease_ms, now, send);
+        if let Some(err) = clock_failed.borrow_mut().take() {
+            return Err(err);
+        }
+        match processed {
             Ok(Some(processed)) => {
                 if processed.finish.accepted() {
                     finished += 1;
@@ -94,11 +120,11 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
                 })?;
             }
             Ok(None) if queue.live_jobs()? == 0 => break,
-            Ok(None) => clock.wait(args.poll_ms),
+            Ok(None) => clock.wait(args.poll_ms)?,
             Err(ProcessError::Queue(err)) => return Err(err),
             Err(ProcessError::Send(message)) => {
-                // Not bad input: the receiver is down or refused. The job
-                // stays leased and is reclaimed after its lease.
+                // Not bad input: the receiver is down, silent or refused.
+                // The job stays leased and is reclaimed after its lease.
                 eprintln!("leasefence: --receiver: {message}");
                 return Ok(ExitCode::from(3));
             }

@@ -374,3 +374,71 @@ fn on_the_wall_clock_the_stalled_worker_is_fenced_and_each_job_counts_once() {
         states(&queue)
     );
 }
+
+/// Issue 23: a receiver that accepts the connection and never answers
+/// hung `work` forever. Now a delivery has a time limit, and the worker
+/// exits 3 saying so, its job left leased.
+#[test]
+fn a_silent_receiver_makes_work_exit_3_instead_of_hanging() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let queue = dir.path().join("queue.db");
+    enqueue_snacks(&queue, 1, &["--deadline-in", "60000"]);
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let url = format!("http://{}", silent.local_addr().expect("an address"));
+    let started = Instant::now();
+    let out = leasefence(&queue)
+        .args([
+            "work",
+            "--owner",
+            "A",
+            "--lease-ms",
+            "300",
+            "--receiver",
+            &url,
+        ])
+        .output()
+        .expect("runs");
+    drop(silent);
+    check!(out.status.code(), Some(3), "the exit code");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "it gave up in {:?}",
+        started.elapsed()
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--receiver"),
+        "it names the receiver: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Issue 23: `work --clock FILE` spun forever once the file was deleted.
+/// Now a clock file unreadable for 2 s is an error naming `--clock`.
+#[test]
+fn a_deleted_clock_file_makes_work_exit_2_naming_the_clock() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let queue = dir.path().join("queue.db");
+    enqueue_snacks(&queue, 1, &["--deadline", &DEADLINE.to_string()]);
+    let (_receiver, url) =
+        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("a receiver");
+    let clock = FileClock(dir.path().join("clock"));
+    clock.set(0);
+    let clock_flag = ["--clock", clock.0.to_str().expect("a UTF-8 temp path")];
+    // A stalls after its delivery, waiting for the clock to move.
+    let worker = Worker::start(
+        "A",
+        &queue,
+        &url,
+        &[&clock_flag[..], &["--stall-ms", "500"]].concat(),
+    );
+    until_the_receiver_holds(&url, 1);
+    std::fs::remove_file(&clock.0).expect("removes the clock");
+    let Worker { mut process, .. } = worker;
+    let status = process.0.wait().expect("the worker exits");
+    let mut stderr = String::new();
+    if let Some(mut pipe) = process.0.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    check!(status.code(), Some(2), "the exit code ({stderr})");
+    assert!(stderr.contains("--clock"), "it names the clock: {stderr}");
+}
