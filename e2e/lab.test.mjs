@@ -85,3 +85,10 @@ test("the boundary level in Korean: <= fails at the lease's end; a broken statem
   await page.click(".lf [data-action=step]");
   await done(page);
 });
+
+test("a link the page cannot read says what it left out, in the learner's language (issue 23)", async () => {
+  const page = await watched(site, "/#v=2&chapter=quarantine&lang=ko&step=x", { viewport: { width: 1280, height: 900 } });
+  assert.equal(await page.textContent(".lf-notice"), "링크의 일부를 읽지 못해 빼고 열었습니다: v=2, step=x");
+  assert.equal(await page.$eval("select[data-action=chapter]", (el) => el.value), "quarantine", "the rest of the link is read");
+  await done(page);
+});

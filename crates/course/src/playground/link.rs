@@ -38,6 +38,32 @@ pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> 
         .map(|(_, value)| value.as_str())
 }
 
+/// The pairs of a link the page cannot read, as written (`v=2`,
+/// `step=abc`, `chapte=canonical`): a version other than this one's, a
+/// key it does not know, a value of the wrong form. Empty for a link with
+/// no pairs at all (a host's own `#section`). What each key's value means
+/// (a chapter, a scenario) is checked where it is used.
+pub fn unread(params: &[(String, String)]) -> Vec<String> {
+    let readable = |key: &str, value: &str| match key {
+        "v" => value == &VERSION[2..],
+        "lang" => Lang::from_tag(value).is_some(),
+        "step" => !value.is_empty() && value.bytes().all(|byte| byte.is_ascii_digit()),
+        "predict" => matches!(value, "0" | "1"),
+        "stmt" => read_statement_place(value).is_some(),
+        "chapter" | "scenario" | "lab" | "sql" => true,
+        _ => false,
+    };
+    let mut unread: Vec<String> = (params.iter())
+        .filter(|(key, value)| !readable(key, value))
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
+    if !params.is_empty() && param(params, "v").is_none() {
+        // Said as an empty `v=`: the same in both languages.
+        unread.insert(0, "v=".to_owned());
+    }
+    unread
+}
+
 /// A scenario as the `scenario=` value of a link.
 pub fn encode(scenario: &Scenario) -> String {
     URL_SAFE_NO_PAD.encode(scenario.to_json())
@@ -200,6 +226,31 @@ mod tests {
         let encoded = param(&pairs, "sql").expect("the statement is in the link");
         assert_eq!(decode_sql(encoded, Lang::Ko).as_deref(), Ok(sql));
         assert!(decode_sql("%%%", Lang::En).is_err(), "not base64url");
+    }
+
+    /// Issue 23: links with another version, no version, a key cut
+    /// short or a value of the wrong form opened the first chapter with no
+    /// word; each such pair is named.
+    #[test]
+    fn a_link_the_page_cannot_read_names_what_it_left_out() {
+        let unread_of = |hash: &str| unread(&params(hash));
+        assert_eq!(
+            unread_of("#v=1&chapter=canonical&lang=ko&step=2&predict=0&stmt=claim.3"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            unread_of("#section-2"),
+            Vec::<String>::new(),
+            "a host's own anchor"
+        );
+        assert_eq!(unread_of("#v=2&chapter=canonical"), vec!["v=2"]);
+        assert_eq!(unread_of("#v=0&chapter=canonical"), vec!["v=0"]);
+        assert_eq!(unread_of("#chapter=canonical"), vec!["v="]);
+        assert_eq!(unread_of("#v=1&chapte=canonical"), vec!["chapte=canonical"]);
+        assert_eq!(
+            unread_of("#v=1&step=-3&lang=fr&stmt=lock&predict=yes"),
+            vec!["step=-3", "lang=fr", "stmt=lock", "predict=yes"]
+        );
     }
 
     #[test]

@@ -227,6 +227,11 @@ impl Session {
             }
             session.linked_statement = true;
         }
+        let unread = link::unread(&params);
+        if !unread.is_empty() {
+            let values = [("what", unread.join(", "))];
+            session.notice = session.notice.or(Some(lang.fill("link.unread", &values)));
+        }
         if let Some(level) = param("lab").or(start.lab.as_deref()) {
             if !session.open_lab(level) {
                 let values = [("wanted", level.to_owned())];
