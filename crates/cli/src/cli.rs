@@ -12,7 +12,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
 use leasefence_course::lab::{self, LEVELS, Level};
-use leasefence_course::playground::chapter_scenarios;
+use leasefence_course::playground::{chapter_scenarios, lesson};
 use serde_json::json;
 
 use crate::clock::wall_clock_ms;
@@ -102,6 +102,14 @@ enum Command {
     /// Claim, deliver to a receiver and finish, on the wall clock (or
     /// `--clock`), until no job is left.
     Work(work::WorkArgs),
+    /// Check a lesson's scenario file (`-` for stdin) as the playground
+    /// reads it, before publishing: prints `{"ok": true, ...}`, or the
+    /// problem with its place (the key, or the line and column). Exit 0
+    /// only when the playground would show it.
+    Check {
+        /// The scenario JSON file.
+        file: PathBuf,
+    },
     /// Grade a statement written for one of the lab's levels on every
     /// ordering of every chapter; prints what was checked, or the shortest
     /// ordering where it and the queue's own statement disagree. Exit 0
@@ -258,6 +266,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Work(args) => return work::run(db_path(db)?, &args),
         Command::Grade { level, file } => return grade(&level, &read_file(&file)?),
+        Command::Check { file } => return check(&read_file(&file)?),
         Command::Serve { listen, dir } => http::serve_dir(&listen, &dir)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -278,6 +287,28 @@ fn grade(level: &str, sql: &str) -> Result<ExitCode, Error> {
             Ok(ExitCode::from(1))
         }
         Err(other) => Err(other),
+    }
+}
+
+/// `leasefence check`: the playground's own reading of a lesson (the
+/// scenario parser, then the page's size limit), its answer as JSON.
+fn check(text: &str) -> Result<ExitCode, Error> {
+    let source = lesson::Source {
+        scenario: Ok(text.to_owned()),
+        title: None,
+        narration_ko: None,
+        narration_en: None,
+    };
+    match lesson::Lesson::read(&source) {
+        Ok(lesson) => {
+            let (jobs, events) = (lesson.scenario.jobs.len(), lesson.scenario.events.len());
+            print_json(&json!({ "ok": true, "jobs": jobs, "events": events }))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(refused) => {
+            print_json(&json!({ "ok": false, "error": refused.to_string() }))?;
+            Ok(ExitCode::from(1))
+        }
     }
 }
 

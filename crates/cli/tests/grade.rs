@@ -1,6 +1,7 @@
-//! `leasefence grade` (issue 21): the lab's grader on the command line, so
-//! a course can grade submissions in its own CI with the page's code. JSON
-//! out; exit 0 only on a pass.
+//! What a course runs in its own CI with the page's code: `leasefence
+//! grade` (issue 21), the lab's grader, exit 0 only on a pass; and
+//! `leasefence check` (issue 22), a lesson read as the playground reads
+//! it, exit 0 only when it would show. JSON out.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -14,8 +15,14 @@ use serde_json::Value;
 /// `leasefence grade LEVEL -` with `sql` on stdin: the exit code and the
 /// JSON printed.
 fn grade(level: &str, sql: &str) -> (Option<i32>, Value) {
+    run(&["grade", level, "-"], sql)
+}
+
+/// `leasefence ARGS` with `input` on stdin: the exit code and the JSON
+/// printed.
+fn run(args: &[&str], input: &str) -> (Option<i32>, Value) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_leasefence"))
-        .args(["grade", level, "-"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -23,7 +30,11 @@ fn grade(level: &str, sql: &str) -> (Option<i32>, Value) {
         .expect("runs");
     // A command refused by its arguments exits before reading stdin, so
     // the write may find the pipe closed; the exit code says the rest.
-    let _ = child.stdin.take().expect("stdin").write_all(sql.as_bytes());
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
     let out = child.wait_with_output().expect("waits");
     let printed = String::from_utf8_lossy(&out.stdout);
     let json = serde_json::from_str(printed.trim()).unwrap_or(Value::Null);
@@ -75,4 +86,25 @@ fn a_refused_statement_exits_1_saying_why_and_a_bad_level_exits_2() {
     );
     let (code, _) = grade("no-such-level", "SELECT 1");
     check!(code, Some(2), "an unknown level is bad input");
+}
+
+#[test]
+fn check_says_whether_the_playground_would_show_a_lesson_and_where_it_is_wrong() {
+    let lesson = r#"{"jobs": [{"id": "tea-1", "qty": 1, "deadline": 9000}],
+        "events": [{"at": 0, "worker": "Mina", "do": "claim", "lease_ms": 500}]}"#;
+    let (code, json) = run(&["check", "-"], lesson);
+    check!(code, Some(0), "a good lesson: {json}");
+    check!(
+        json,
+        serde_json::json!({ "ok": true, "jobs": 1, "events": 1 }),
+        "what was read"
+    );
+    let typo = lesson.replace("lease_ms", "lease");
+    let (code, json) = run(&["check", "-"], &typo);
+    check!(code, Some(1), "a broken lesson");
+    let said = json["error"].as_str().unwrap_or_default();
+    assert!(
+        said.starts_with("scenario: events[0].lease: unknown field") && said.contains("line 2"),
+        "it names the key and the line: {json}"
+    );
 }
