@@ -72,11 +72,7 @@ pub fn encode(scenario: &Scenario) -> String {
 /// The scenario a link carries, or why it cannot be used, in the learner's
 /// language.
 pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
-    let in_link = |key: &str| format!("#scenario: {}", lang.text(key));
-    let bytes = URL_SAFE_NO_PAD
-        .decode(encoded.trim_end_matches('='))
-        .map_err(|_| in_link("hash.not_base64"))?;
-    let json = String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))?;
+    let json = text_of(encoded, "scenario", lang)?;
     let scenario = Scenario::parse(&json).map_err(|err| error_text(lang, &err))?;
     chapters::fits_the_page(&scenario).map_err(|err| error_text(lang, &err))?;
     Ok(scenario)
@@ -108,15 +104,21 @@ const MAX_SQL: usize = 4096;
 /// The statement a link's `sql=` carries, or why it cannot be used, in
 /// the learner's language.
 pub fn decode_sql(encoded: &str, lang: Lang) -> Result<String, String> {
-    let in_link = |key: &str| format!("#sql: {}", lang.text(key));
+    let text = text_of(encoded, "sql", lang)?;
+    if text.len() > MAX_SQL {
+        return Err(format!("#sql: {}", lang.text("lab.link_too_long")));
+    }
+    Ok(text)
+}
+
+/// The text a link's `key=` value carries as base64url UTF-8, or why it
+/// cannot be read, in the learner's language.
+fn text_of(encoded: &str, key: &str, lang: Lang) -> Result<String, String> {
+    let in_link = |message: &str| format!("#{key}: {}", lang.text(message));
     let bytes = URL_SAFE_NO_PAD
         .decode(encoded.trim_end_matches('='))
         .map_err(|_| in_link("hash.not_base64"))?;
-    let text = String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))?;
-    if text.len() > MAX_SQL {
-        return Err(in_link("lab.link_too_long"));
-    }
-    Ok(text)
+    String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))
 }
 
 /// The address of what is on screen: a chapter by its id, anything else

@@ -72,6 +72,18 @@ impl El {
         self
     }
 
+    /// A closed `<details>` panel of class `lf-panel` and `class`, titled
+    /// `title`, with an empty body, returned beside it for drawing into.
+    pub fn panel(doc: &Document, class: &str, title: &str) -> (El, Element) {
+        let body = El::new(doc, "div").class("lf-body");
+        let body_ref = body.0.clone();
+        let panel = El::new(doc, "details")
+            .class(&format!("lf-panel {class}"))
+            .child(El::new(doc, "summary").text(title))
+            .child(body);
+        (panel, body_ref)
+    }
+
     /// A `<button>` that the page's click handler maps to `action`.
     pub fn button(doc: &Document, action: &str, label: &str) -> El {
         El::new(doc, "button")

@@ -94,13 +94,7 @@ impl Page {
 
 /// The panel, closed, and its body.
 pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
-    let body = El::new(doc, "div").class("lf-body");
-    let body_ref = body.0.clone();
-    let panel = El::new(doc, "details")
-        .class("lf-panel lf-lab")
-        .child(El::new(doc, "summary").text(lang.text("lab.title")))
-        .child(body);
-    (panel, body_ref)
+    El::panel(doc, "lf-lab", lang.text("lab.title"))
 }
 
 /// Draws the panel: open with its view when the lab is, else closed.

@@ -14,13 +14,7 @@ use leasefence_course::playground::view::{Light, OrderingsView, VerifyView};
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.
 pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
-    let body = El::new(doc, "div").class("lf-body");
-    let body_ref = body.0.clone();
-    let panel = El::new(doc, "details")
-        .class("lf-panel lf-verify")
-        .child(El::new(doc, "summary").text(lang.text("verify.title")))
-        .child(body);
-    (panel, body_ref)
+    El::panel(doc, "lf-verify", lang.text("verify.title"))
 }
 
 /// Draws the panel, opening it if the session did (a chapter about it);
