@@ -159,3 +159,37 @@ test("the widget follows the host's own theme switch live: Material's palette, a
   assert.equal(await scheme(), "light", "data-theme wins");
   assert.deepEqual(page.errors, []);
 });
+
+test("an iframe's height follows its content both ways; it says when it is ready and answers a height request (issue 22)", async () => {
+  const page = await host(`
+    <iframe id="tall" src="index.html?compact#v=1&chapter=canonical&lang=en&predict=0" style="width:100%;height:3000px"></iframe>
+    <script>
+      window.heard = [];
+      addEventListener("message", (event) => {
+        if (event.data?.source === "leasefence") heard.push({ type: event.data.type, detail: event.data.detail });
+      });
+    </script>`);
+  await page.waitForFunction(() => heard.some((m) => m.type === "ready"));
+  const ready = await page.evaluate(() => heard.find((m) => m.type === "ready").detail.height);
+  // Given 3,000 px, the playground says its own height, not the frame's.
+  assert.ok(ready > 300 && ready < 3000, `the content's height, not the frame's: ${ready}`);
+  await page.evaluate(() => {
+    heard.length = 0;
+    document.getElementById("tall").contentWindow.postMessage({ source: "leasefence-host", command: "height" }, "*");
+  });
+  await page.waitForFunction(() => heard.some((m) => m.type === "height"));
+  const asked = await page.evaluate(() => heard.find((m) => m.type === "height").detail.height);
+  assert.ok(asked > 300 && asked < 3000, `a height request is answered with the content's height: ${asked}`);
+  // The content grows, then shrinks back: both are told.
+  const frame = page.frameLocator("#tall");
+  await page.evaluate(() => { heard.length = 0; });
+  await frame.locator("main").evaluate((main) => {
+    const more = main.appendChild(document.createElement("div"));
+    more.id = "more";
+    more.style.height = "500px";
+  });
+  await page.waitForFunction((before) => heard.some((m) => m.type === "height" && m.detail.height > before + 100), asked);
+  await frame.locator("#more").evaluate((more) => more.remove());
+  await page.waitForFunction((before) => heard.at(-1)?.type === "height" && heard.at(-1).detail.height <= before, asked);
+  assert.deepEqual(page.errors, []);
+});
