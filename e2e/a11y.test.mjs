@@ -20,8 +20,9 @@ const THREE_EMBEDS = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 
 const site = serving();
 
-/** Serious and critical violations on `path` in `scheme`, as readable lines. */
-async function violations(path, scheme, width) {
+/** Serious and critical violations on `path` in `scheme`, as readable lines
+ * (after `act(page)`, when given: a learner's clicks). */
+async function violations(path, scheme, width, act) {
   const context = await site.browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
   const page = await context.newPage();
   await page.route("**/three-embeds.html", (route) => route.fulfill({ contentType: "text/html", body: THREE_EMBEDS }));
@@ -34,6 +35,7 @@ async function violations(path, scheme, width) {
     root.dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }))));
   // An open statement panel at its end too (its verdicts, both lanes).
   await page.evaluate(() => document.querySelectorAll(".lf-statements[open] [data-arg=end]").forEach((b) => b.click()));
+  if (act) await act(page);
   await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(async () => {
     const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
@@ -56,6 +58,11 @@ for (const scheme of ["light", "dark"]) {
     // restart-same-name's end shows a course point in the step card.
     const point = "/#v=1&chapter=restart-same-name&lang=ko";
     assert.deepEqual(await violations(point, scheme, 360), [], "a course point, in Korean");
+    // The lab open, its start graded: the counterexample and both tables.
+    const graded = (page) => page.click(".lf-lab [data-action=lab-grade]");
+    for (const width of [360, 1280]) {
+      assert.deepEqual(await violations("/#v=1&lab=finish&lang=ko", scheme, width, graded), [], `the lab, graded, ${width} px`);
+    }
   });
   test(`a page with three embeds has no serious or critical axe violation (${scheme})`, async () => {
     assert.deepEqual(await violations("/three-embeds.html", scheme, 1280), []);
