@@ -26,6 +26,8 @@ async function host(body, { lang = "en", scheme = "light" } = {}) {
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.errors = errors;
+  page.warnings = [];
+  page.on("console", (message) => message.type() === "warning" && page.warnings.push(message.text()));
   await page.route("**/lesson.json", (route) => route.fulfill({ contentType: "application/json", body: TEXT }));
   await page.route("**/host.html", (route) => route.fulfill({
     contentType: "text/html",
@@ -74,6 +76,9 @@ test("a broken scenario or an unknown chapter is said in the embed, in the learn
   assert.match(await page.textContent("#missing .lf-notice"), /could not be shown \(nowhere\.json: HTTP 404\)/);
   assert.match(await page.textContent("#typo .lf-notice"), /There is no chapter “canonicall”/);
   assert.equal(await page.$eval("#typo .lf-notice", (el) => el.getAttribute("role")), "alert");
+  // The author hears it in the console, in English, naming the key.
+  assert.ok(page.warnings.some((text) => /^leasefence: the lesson could not be shown: scenario: events\[0\]\.lease_ms: /.test(text)),
+    `the console: ${page.warnings.join(" | ")}`);
   await page.context().close();
 });
 

@@ -103,6 +103,10 @@ pub struct Session {
     pub editor_status: Option<Status>,
     /// A chapter id the host asked for that does not exist.
     pub unknown_chapter: Option<String>,
+    /// Why the author's lesson could not be read, in English with the key
+    /// and the line and column, for the author's console (the learner is
+    /// told in their language, in `notice`).
+    pub lesson_error: Option<String>,
     /// What went wrong with what the page was asked to show (an unknown
     /// chapter, a broken lesson), said to the learner.
     pub notice: Option<String>,
@@ -135,6 +139,7 @@ impl Session {
             naive: None,
             editor_status: None,
             unknown_chapter: None,
+            lesson_error: None,
             notice: None,
             lesson: None,
             progress: Vec::new(),
@@ -169,6 +174,7 @@ impl Session {
         let shared = param("scenario").map(|encoded| link::decode(encoded, lang));
         let mut refused = None;
         let mut notice = None;
+        let mut lesson_error = None;
         let lesson = start.lesson.as_ref().and_then(|source| {
             Lesson::read(source)
                 .map_err(|err| {
@@ -177,6 +183,10 @@ impl Session {
                         Ok(_) => error_text(lang, &err),
                     };
                     notice = Some(lang.fill("lesson.error", &[("message", why)]));
+                    lesson_error = Some(match &source.scenario {
+                        Err(fetching) => fetching.clone(),
+                        Ok(_) => err.to_string(),
+                    });
                 })
                 .ok()
         });
@@ -221,6 +231,7 @@ impl Session {
             .map(str::to_owned);
         session.notice = notice;
         session.lesson = lesson;
+        session.lesson_error = lesson_error;
         if let Some((race, position)) = param("stmt").and_then(link::read_statement_place) {
             for change in [Move::Race(race), Move::Open(true), Move::Seek(position)] {
                 session.statements(change)?;

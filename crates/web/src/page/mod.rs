@@ -192,6 +192,10 @@ impl State {
             );
             web_sys::console::warn_1(&warning.into());
         }
+        if let Some(why) = &session.lesson_error {
+            let warning = format!("leasefence: the lesson could not be shown: {why}");
+            web_sys::console::warn_1(&warning.into());
+        }
         Ok(State {
             session,
             playing: false,
