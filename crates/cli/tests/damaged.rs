@@ -10,17 +10,12 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use rusqlite::{Connection, OpenFlags};
 
 fn leasefence(db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_leasefence"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("the leasefence binary runs")
+    (support::processes::leasefence(db).args(args).output()).expect("the leasefence binary runs")
 }
 
 /// Whether SQLite itself calls the file damaged: it cannot be read as a

@@ -8,7 +8,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+use leasefence_course::mechanism::races::send_race;
 use leasefence_course::playground::points::{self, POINTS};
+use leasefence_course::playground::races::SEND_MS;
 use leasefence_course::playground::{CHAPTERS, Lang, chapters};
 
 /// `text` without its `{placeholders}`.
@@ -95,9 +97,12 @@ fn every_fact_is_the_value_at_its_path_in_the_scenario_or_the_replay() {
         let scenario: serde_json::Value = serde_json::from_str(chapter.scenario()).expect("JSON");
         let replay = leasefence::replay_json(chapter.scenario()).expect("replays");
         let replay = serde_json::to_value(replay).expect("serializes");
+        let races =
+            serde_json::json!({"races": {"send_inside": send_race(true, SEND_MS).expect("runs")}});
         for (path, value) in chapter.facts() {
             let document = match path.split('.').next() {
                 Some("jobs" | "events") => &scenario,
+                Some("races") => &races,
                 _ => &replay,
             };
             let found = at_path(document, &path).or_else(|| {

@@ -56,9 +56,10 @@ impl Chapter {
         lang.fill(key, &values)
     }
 
-    /// Every number and name of the chapter's scenario (`jobs`, `events`)
-    /// and of its replay's `results` (each claim whole), by its path in the
-    /// contract's documents: what [`Chapter::narration`] may say. Read off
+    /// Every number and name of the chapter's scenario (`jobs`, `events`),
+    /// of its replay's `results` (each claim whole) and, in the statement
+    /// panel's chapter, of its send race with the send inside the
+    /// transaction (`races.send_inside`), by its path in those documents: what [`Chapter::narration`] may say. Read off
     /// the typed values rather than a JSON tree, which the page's module
     /// would carry only for this; `tests/narration_templates.rs` holds
     /// every path to the documents' JSON. Empty if the chapter did not
@@ -93,6 +94,15 @@ impl Chapter {
             facts.say(&at, "worker", &result.worker);
             if let Outcome::Claimed { claim: Some(claim) } = &result.outcome {
                 facts.claim(&format!("{at}.claim"), claim);
+            }
+        }
+        // The chapter the statement panel opens in tells its send race:
+        // how long each actor waited for the lock with the send inside the
+        // transaction (`races.send_inside.waited_ms.producer`).
+        if self.id == super::races::CHAPTER {
+            let inside = crate::mechanism::races::send_race(true, super::races::SEND_MS);
+            for (actor, waited) in inside.iter().flat_map(|run| &run.waited_ms) {
+                facts.say("races.send_inside.waited_ms", actor, waited);
             }
         }
         facts.0
