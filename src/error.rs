@@ -65,9 +65,30 @@ pub enum Error {
         what: String,
     },
 
-    /// SQLite itself failed (I/O, a lock held past the busy timeout, ...).
+    /// Another connection held the database's lock past the busy handler's
+    /// patience (about ten seconds). The file is in use, not damaged:
+    /// saying so keeps an operator from deleting a good queue.
+    #[error(
+        "database is busy: another process held its lock for about 10 s; nothing was changed, try again"
+    )]
+    Busy,
+
+    /// SQLite itself failed (I/O, a full disk, ...).
     #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+}
+
+/// SQLite's two lock errors become [`Error::Busy`]; every other failure
+/// stays SQLite's own.
+impl From<rusqlite::Error> for Error {
+    fn from(err: rusqlite::Error) -> Self {
+        match err.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                Error::Busy
+            }
+            _ => Error::Sqlite(err),
+        }
+    }
 }
 
 /// What is wrong with one value: a type rather than a sentence, so that the

@@ -65,13 +65,13 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind, create: Create) -> R
     let shown = path.display().to_string();
     // Reading the header is the first access: a file that is not SQLite at
     // all fails here. A file whose lock another process holds past the
-    // busy handler's patience is SQLite's "database is locked", as it is:
-    // it may be a good queue, not a stranger's file.
+    // busy handler's patience is busy (`Error::Busy`), not a stranger's
+    // file: it may be a good queue.
     let header = conn
         .pragma_query_value(None, "application_id", |row| row.get::<_, i32>(0))
         .map_err(|err| match err.sqlite_error_code() {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-                Error::Sqlite(err)
+                err.into()
             }
             _ => not_ours(&shown, err.to_string()),
         })?;

@@ -141,3 +141,63 @@ fn every_file_sqlite_calls_damaged_is_refused_by_every_command_and_left_unchange
         "most of the damages are seen by SQLite ({damaged} of 10)"
     );
 }
+
+/// The other side of the table (issue 23 item 5): a good queue whose lock
+/// another process holds past the busy handler's patience is called busy,
+/// not damaged nor "not a leasefence database", so no one deletes it. Both
+/// a read and a write wait, give up with exit 2, and change nothing.
+#[test]
+fn a_file_whose_lock_is_held_is_called_busy_not_damaged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("queue.db");
+    let out = leasefence(
+        &path,
+        &[
+            "enqueue",
+            "--id",
+            "snack-1",
+            "--qty",
+            "1",
+            "--deadline",
+            "9000",
+        ],
+    );
+    assert!(out.status.success(), "enqueue");
+    // Read before the lock is taken: closing any descriptor of the file
+    // drops every POSIX lock this process holds on it, SQLite's included.
+    let bytes = std::fs::read(&path).expect("reads");
+    let holder = Connection::open(&path).expect("opens");
+    holder
+        .execute_batch("BEGIN EXCLUSIVE")
+        .expect("takes the lock");
+    // Both wait at once: the busy handler gives up after about ten seconds.
+    let waiting: Vec<_> = [
+        &["inspect"][..],
+        &["claim", "--owner", "A", "--now", "0", "--lease-ms", "10"],
+    ]
+    .into_iter()
+    .map(|args| {
+        let child = support::processes::leasefence(&path)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the leasefence binary runs");
+        (args, child)
+    })
+    .collect();
+    for (args, child) in waiting {
+        let out = child.wait_with_output().expect("waits");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        check!(out.status.code(), Some(2), "{args:?}: exit code ({stderr})");
+        assert!(
+            stderr.contains("busy") && !stderr.contains("not a leasefence database"),
+            "{args:?}: expected a message that says the file is busy, got: {stderr}"
+        );
+    }
+    holder.execute_batch("ROLLBACK").expect("lets go");
+    assert!(
+        std::fs::read(&path).expect("reads") == bytes,
+        "the busy file is unchanged"
+    );
+}
