@@ -51,6 +51,38 @@ struct Delivery {
     qty: u64,
 }
 
+/// Reads a delivery from a request body: a JSON object with exactly `id`
+/// and `qty`. serde's derive would also take the array `["x", 1]`, and
+/// serde_json says of a lone surrogate only "unexpected end of hex
+/// escape", so both are said in the sender's terms.
+fn read_delivery(body: &[u8]) -> Result<Delivery, String> {
+    const SHAPE: &str = r#"a delivery is a JSON object {"id": "...", "qty": N}"#;
+    let value: serde_json::Value = serde_json::from_slice(body).map_err(|err| {
+        let hint = if err.to_string().contains("hex escape") {
+            " (\\uD800-\\uDBFF must be followed by \\uDC00-\\uDFFF: an id is valid Unicode)"
+        } else {
+            ""
+        };
+        format!("body: not JSON: {err}{hint}")
+    })?;
+    if !value.is_object() {
+        return Err(format!("body: {SHAPE}, got {}", json_kind(&value)));
+    }
+    serde_json::from_value(value).map_err(|err| format!("body: {err}"))
+}
+
+/// What a JSON value is, as a sender would call it.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
 /// How long a client may take to send a request's headers, and how long
 /// an open connection may sit idle between requests: a client on the same
 /// machine sends its headers at once, so a connection that has not is a
@@ -209,9 +241,9 @@ async fn deliver(State(ledger): State<Ledger>, body: Body) -> Response {
             return closing(refused(StatusCode::BAD_REQUEST, format!("body: {err}")));
         }
     };
-    let delivery: Delivery = match serde_json::from_slice(&body) {
+    let delivery = match read_delivery(&body) {
         Ok(delivery) => delivery,
-        Err(err) => return refused(StatusCode::BAD_REQUEST, format!("body: {err}")),
+        Err(message) => return refused(StatusCode::BAD_REQUEST, message),
     };
     match with_ledger(&ledger, |receiver| {
         receiver.deliver(&delivery.id, delivery.qty)

@@ -157,6 +157,17 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
             .send(body);
         said(answer.expect("answers"))
     };
+    // The status and the whole JSON error.
+    let post_text = |body: &str| {
+        let mut answer = agent
+            .post(&format!("{url}/deliveries"))
+            .header("Content-Type", "application/json")
+            .send(body)
+            .expect("answers");
+        let status = answer.status().as_u16();
+        let body: Value = answer.body_mut().read_json().expect("JSON");
+        (status, body["error"].as_str().unwrap_or_default().to_owned())
+    };
     let routes = Some("try POST /deliveries or GET /totals".to_owned());
     check!(
         post("/nowhere", "{}".into()),
@@ -175,6 +186,16 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
         post("/deliveries", without_qty),
         (400, body.clone()),
         "a delivery without qty"
+    );
+    check!(
+        post("/deliveries", json!(["x", 1]).to_string()),
+        (400, body.clone()),
+        "a delivery as an array, not an object (issue 23 item 6)"
+    );
+    let lone = post_text(r#"{"id": "\ud800", "qty": 1}"#);
+    assert!(
+        lone.0 == 400 && lone.1.contains("valid Unicode"),
+        "a lone surrogate is refused as not valid Unicode, got {lone:?}"
     );
     let long = json!({"id": "x".repeat(70 * 1024), "qty": 1}).to_string();
     check!(post("/deliveries", long), (413, body), "a body over 64 KiB");
