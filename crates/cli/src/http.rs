@@ -36,6 +36,7 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::output::{invalid, print_json};
+use crate::stalled::Stalled;
 
 /// What the receiver answers, said to a request for anything else.
 const ROUTES: &str = "try POST /deliveries or GET /totals";
@@ -123,7 +124,8 @@ fn run(listen: &str, what: &str, app: Router) -> Result<(), Error> {
 
 /// Accepts connections and serves each as its own task, with hyper's HTTP/1
 /// directly rather than `axum::serve`, which has no header timeout and no
-/// bound on connections. A failed `accept` (out of file descriptors) waits
+/// bound on connections. A client that stops reading is let go after
+/// [`crate::stalled::WRITE_TIMEOUT`]. A failed `accept` (out of file descriptors) waits
 /// and tries again: the server keeps running, and answers once
 /// descriptors free up, as idle connections reach `HEADER_TIMEOUT`.
 async fn serve(listener: TcpListener, app: Router) {
@@ -144,7 +146,7 @@ async fn serve(listener: TcpListener, app: Router) {
             let connection = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(Stalled::new(stream)), service);
             // A client that went away or timed out: nothing to tell anyone.
             let _ = connection.await;
             drop(slot);

@@ -17,6 +17,8 @@ mod http;
 #[cfg(not(target_arch = "wasm32"))]
 mod output;
 #[cfg(not(target_arch = "wasm32"))]
+mod stalled;
+#[cfg(not(target_arch = "wasm32"))]
 mod work;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -166,7 +166,10 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
             .expect("answers");
         let status = answer.status().as_u16();
         let body: Value = answer.body_mut().read_json().expect("JSON");
-        (status, body["error"].as_str().unwrap_or_default().to_owned())
+        (
+            status,
+            body["error"].as_str().unwrap_or_default().to_owned(),
+        )
     };
     let routes = Some("try POST /deliveries or GET /totals".to_owned());
     check!(
@@ -392,4 +395,37 @@ fn the_file_server_serves_only_what_lies_inside_its_folder() {
     );
     let (line, _) = status("/app.js", "");
     assert!(line.starts_with("HTTP/1.1 200"), "a file inside: {line:?}");
+}
+
+/// Issue 23 item 1, the writing side: a client that asks for a large file
+/// and then reads nothing is let go once the server's write has waited
+/// 10 s, so it does not hold one of the 256 connection slots for good.
+/// The client, reading at last after 16 s, finds the answer cut short;
+/// on a server without the write timeout it would still get every byte.
+#[test]
+fn a_client_that_never_reads_is_let_go() {
+    let dir = site();
+    // Larger than loopback's socket buffers on both sides together.
+    let size = 64 << 20;
+    fs::write(dir.path().join("big.bin"), vec![7u8; size]).expect("writes");
+    let (_server, url) = start_file_server(dir.path());
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = TcpStream::connect(address).expect("connects");
+    ask(&mut stream, "/big.bin", "");
+    std::thread::sleep(Duration::from_secs(16));
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("sets a timeout");
+    let mut received = 0usize;
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => received += n,
+        }
+    }
+    assert!(
+        received < size,
+        "expected the answer cut short (fewer than {size} bytes), got {received} bytes"
+    );
 }
