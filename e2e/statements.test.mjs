@@ -101,7 +101,7 @@ describe("statement panel", () => {
         for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
         if (lang === "ko") {
           assert.equal(await position(page), "실행한 SQL 문장 4/11");
-          assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 쥐고 있고 B가 기다립니다.");
+          assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 잡고 있고 B가 기다립니다.");
         }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px (${lang})`);

@@ -108,10 +108,19 @@ impl Condition {
             Condition::Token => row.token == stamp.token,
             Condition::Attempt => row.attempts == stamp.attempt,
             Condition::State => row.state == JobState::Leased,
-            Condition::LeaseUntil => row.lease_until.is_some_and(|until| now < until),
+            Condition::LeaseUntil => row.lease_until.is_some_and(|until| within_lease(now, until)),
             Condition::Deadline => now < row.deadline,
         }
     }
+}
+
+/// Whether a lease that ends at `lease_until` still holds at `now` (R5):
+/// it ends *at* `lease_until`, so a finish sent then is already late and a
+/// claim then may take the job. [`Condition::LeaseUntil`] is this rule;
+/// the course's lease slider reads it to say which side of the trade a
+/// lease length is on.
+pub fn within_lease(now: u64, lease_until: u64) -> bool {
+    now < lease_until
 }
 
 /// A set of [`Condition`]s, listed in [`Condition::ALL`]'s order: the ones

@@ -30,7 +30,7 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     let mut session = session("canonical", Lang::En);
     let readout = |session: &Session| match view::position(session, None, 640.0).finish {
         SliderView::Enabled { readout, value, .. } => (value, readout),
-        SliderView::Disabled { why } => panic!("disabled: {why}"),
+        other => panic!("not enabled: {other:?}"),
     };
     let (at, before) = readout(&session);
     check!(at, 1001, "the slider starts on A's late finish");
@@ -205,8 +205,8 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
         check!(narration(&session), hidden.clone(), "a question waits");
         check!(
             sliders(&session),
-            [waiting.clone(), waiting.clone()],
-            "the sliders wait"
+            [waiting.clone(), SliderView::Waiting {}],
+            "the sliders wait, and say why once (issue 20 item 10)"
         );
         session.stepper.guess(answer);
     }
@@ -221,7 +221,7 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     );
     check!(
         sliders(&session),
-        [waiting.clone(), waiting.clone()],
+        [waiting.clone(), SliderView::Waiting {}],
         "the sliders wait for the field too"
     );
     session.stepper.answer_field("token");
@@ -308,6 +308,45 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
         true,
         "the wait a crash would cost: {cost}"
     );
+}
+
+/// Issue 20 item 10: a lease too short for the finish has the other cost,
+/// said as that: the live worker's finish comes too late (R5) and its work
+/// is wasted. A crash's long wait is not what a 1 ms lease costs.
+#[test]
+fn a_lease_too_short_for_the_finish_costs_the_live_workers_work() {
+    let mut session = session("canonical", Lang::En);
+    for (lease, at_the_end) in [(1, true), (1001, true), (1002, false)] {
+        session.drag(Knob::Lease, lease).expect("sets the lease");
+        let SliderView::Enabled { cost, .. } = view::position(&session, None, 640.0).lease else {
+            panic!("the lease slider is enabled");
+        };
+        let cost = cost.expect("a cost is said");
+        let until = lease.to_string();
+        check!(
+            says(
+                &cost,
+                "lease.cost_short",
+                &[("worker", "A"), ("at", "1001"), ("until", until.as_str())]
+            ),
+            at_the_end,
+            "R5: a lease of {lease} ms ends before or at A's finish at 1001 ms: {cost}"
+        );
+        check!(
+            says(
+                &cost,
+                "lease.cost",
+                &[
+                    ("worker", "A"),
+                    ("at", "0"),
+                    ("wait", until.as_str()),
+                    ("until", until.as_str())
+                ]
+            ),
+            !at_the_end,
+            "a lease of {lease} ms outlasts the finish, so a crash's wait is its cost: {cost}"
+        );
+    }
 }
 
 /// At the end of a chapter the prompt offers the next one, and once its

@@ -45,6 +45,11 @@ impl Slider {
     }
 
     fn show(&self, view: &SliderView) {
+        let waiting = matches!(view, SliderView::Waiting {});
+        let input: &Element = &self.input;
+        for part in [&self.label, input, &self.value, &self.cost] {
+            let _ = part.toggle_attribute_with_force("hidden", waiting);
+        }
         match view {
             SliderView::Enabled {
                 label,
@@ -70,6 +75,7 @@ impl Slider {
                 self.value.set_text_content(None);
                 self.cost.set_text_content(None);
             }
+            SliderView::Waiting {} => {}
         }
     }
 }

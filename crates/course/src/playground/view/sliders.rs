@@ -32,10 +32,16 @@ pub enum SliderView {
         /// The reason, shown in place of the label.
         why: String,
     },
+    /// Hidden while the learner predicts: the slider above says why, once.
+    /// (A struct variant: in JSON a tag, never a string a reader could take
+    /// for words on the page.)
+    Waiting {},
 }
 
 /// While the learner predicts, both sliders wait: which finish they move,
 /// which claim it presents and its verdict would answer the questions.
+/// The finish slider says so; the lease slider is [`SliderView::Waiting`],
+/// so the notice is not said twice.
 fn wait_for_answers(session: &Session) -> Option<SliderView> {
     session
         .stepper
@@ -87,8 +93,8 @@ pub fn finish(session: &Session) -> SliderView {
 /// The lease slider: the length of the lease the boundary finish presents,
 /// or why there is none to change.
 pub fn lease(session: &Session) -> SliderView {
-    if let Some(waiting) = wait_for_answers(session) {
-        return waiting;
+    if session.stepper.answers_ahead() {
+        return SliderView::Waiting {};
     }
     let lang = session.lang;
     let stepper = &session.stepper;
@@ -124,21 +130,32 @@ pub fn lease(session: &Session) -> SliderView {
             ("verdict", verdict(session).unwrap_or_default()),
         ],
     );
-    // The other side of the trade: a worker that died right after this
-    // claim would keep its job from everyone until the lease ends.
-    let worker = events[lease.event].worker.clone();
-    let cost = lang.fill(
-        "lease.cost",
-        &[
-            ("worker", worker),
-            ("at", lease.at.to_string()),
-            ("until", lease.lease_until.to_string()),
-            (
-                "wait",
-                lease.lease_until.saturating_sub(lease.at).to_string(),
-            ),
-        ],
-    );
+    // The other side of the trade. A lease that ends before the finish
+    // (R5) costs the live worker its work; one that outlasts it would
+    // keep a crashed worker's job from everyone until it ends.
+    let cost = if leasefence::fence::within_lease(finish.at, lease.lease_until) {
+        lang.fill(
+            "lease.cost",
+            &[
+                ("worker", events[lease.event].worker.clone()),
+                ("at", lease.at.to_string()),
+                ("until", lease.lease_until.to_string()),
+                (
+                    "wait",
+                    lease.lease_until.saturating_sub(lease.at).to_string(),
+                ),
+            ],
+        )
+    } else {
+        lang.fill(
+            "lease.cost_short",
+            &[
+                ("worker", finish.worker.clone()),
+                ("at", finish.at.to_string()),
+                ("until", lease.lease_until.to_string()),
+            ],
+        )
+    };
     SliderView::Enabled {
         label,
         min: 1,
