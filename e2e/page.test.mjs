@@ -361,14 +361,20 @@ describe("the playground", () => {
     await done(page);
   });
 
-  test("a click on the lanes crashes a worker from here on, and the link keeps it", async () => {
+  test("a click on the lanes crashes a worker from here on, and the link keeps it; a tool that would change nothing is disabled", async () => {
     const page = await open("/#chapter=canonical&lang=en&predict=0");
     await page.getByRole("button", { name: "Step forward" }).click();
     await page.getByRole("button", { name: "A: crash" }).click();
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
     assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 2, "A's finish is gone");
-    await page.getByRole("button", { name: "B: restart under the same name" }).click();
-    assert.match(await page.textContent(".lf [data-event='1'] .lf-who"), /B-restarted \(owner B\)/);
+    // B has not run yet: there is nothing to restart (issue 20 item 7: a
+    // restart here once let "B-restarted" take A's job at 0 ms).
+    const restartB = page.getByRole("button", { name: "B: restart under the same name" });
+    assert.equal(await restartB.isDisabled(), true, "no restart before B's first claim");
+    await page.getByRole("button", { name: "Step forward" }).click();
+    assert.equal(await page.getByRole("button", { name: "B: crash" }).isDisabled(), true, "B has nothing left to crash");
+    await restartB.click();
+    assert.match(await page.textContent(".lf [data-event='2'] .lf-who"), /B-restarted \(owner B\)/);
     assert.match(page.url(), /scenario=/, "the address carries the changed timeline");
     await page.reload();
     await page.waitForSelector(".lf [data-event]");

@@ -108,7 +108,9 @@ impl Condition {
             Condition::Token => row.token == stamp.token,
             Condition::Attempt => row.attempts == stamp.attempt,
             Condition::State => row.state == JobState::Leased,
-            Condition::LeaseUntil => row.lease_until.is_some_and(|until| within_lease(now, until)),
+            Condition::LeaseUntil => row
+                .lease_until
+                .is_some_and(|until| within_lease(now, until)),
             Condition::Deadline => now < row.deadline,
         }
     }

@@ -172,13 +172,15 @@ fn every_refusal_reason_has_a_korean_name() {
 /// picker's values, the next chapter's), the race picker's value, result
 /// and state labels, a
 /// refusal's code (the chip shows it beside its Korean name, tested above),
-/// the lanes' drawing attributes, a status's kind (for styling), and the
-/// actors' names (scenario data, like the names in the event list).
+/// the lanes' drawing attributes, a status's kind (for styling), the
+/// actors' names (scenario data, like the names in the event list), and
+/// the lanes' tools to disable (their buttons' `data-arg`).
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "race", "id", "result", "state",
     "reason",
     "anchor", "class", "actors", "kind", "cells", "action", "arg", "key",
+    "idle_twists",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the

@@ -398,7 +398,10 @@ impl Session {
             return Ok(());
         }
         let now = stepper.frame().map_or(0, |frame| frame.result.at);
-        let twisted = twist::apply(&stepper.scenario, stepper.position, now, worker, twist);
+        let Some(twisted) = twist::apply(&stepper.scenario, stepper.position, now, worker, twist)
+        else {
+            return Ok(());
+        };
         let position = stepper.position;
         self.stepper.rewrite(twisted, position)?;
         self.naive = None;

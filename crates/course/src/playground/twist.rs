@@ -24,14 +24,27 @@ pub enum Twist {
 }
 
 impl Twist {
+    /// Every twist, in the order the lanes offer them.
+    pub const ALL: [Twist; 3] = [Twist::Stall, Twist::Crash, Twist::Restart];
+
+    /// Its name on the page and in messages (`twist.<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Twist::Stall => "stall",
+            Twist::Crash => "crash",
+            Twist::Restart => "restart",
+        }
+    }
+
     /// The twist a page names (`stall`, `crash`, `restart`).
     pub fn from_name(name: &str) -> Option<Twist> {
-        match name {
-            "stall" => Some(Twist::Stall),
-            "crash" => Some(Twist::Crash),
-            "restart" => Some(Twist::Restart),
-            _ => None,
-        }
+        Twist::ALL.into_iter().find(|twist| twist.name() == name)
+    }
+
+    /// What the page's button for this twist of `worker` carries:
+    /// `crash:B`.
+    pub fn arg(self, worker: &str) -> String {
+        format!("{}:{worker}", self.name())
     }
 }
 
@@ -62,16 +75,36 @@ pub fn restarted_name(scenario: &Scenario, worker: &str) -> String {
         .unwrap_or(first)
 }
 
+/// Whether `twist` would change anything for `worker` at `position`: a
+/// stall or a crash needs events of the worker still to come, a restart
+/// a run that has started (a claim already applied). A tool that would
+/// change nothing is not offered, so it never turns a chapter into the
+/// learner's own timeline for no change, and a worker that never ran is
+/// not "restarted" into taking another's job.
+pub fn changes(scenario: &Scenario, position: usize, worker: &str, twist: Twist) -> bool {
+    let position = position.min(scenario.events.len());
+    let (past, future) = scenario.events.split_at(position);
+    match twist {
+        Twist::Stall | Twist::Crash => future.iter().any(|event| event.worker == worker),
+        Twist::Restart => past
+            .iter()
+            .any(|event| event.worker == worker && matches!(event.action, Action::Claim { .. })),
+    }
+}
+
 /// `scenario` with `twist` applied to `worker` at `position` (the events
 /// before it are kept as they are); `now` is the time of the last applied
-/// event.
+/// event. `None` when the twist [`changes`] nothing.
 pub fn apply(
     scenario: &Scenario,
     position: usize,
     now: u64,
     worker: &str,
     twist: Twist,
-) -> Scenario {
+) -> Option<Scenario> {
+    if !changes(scenario, position, worker, twist) {
+        return None;
+    }
     let mut twisted = scenario.clone();
     let position = position.min(twisted.events.len());
     let future = twisted.events.split_off(position);
@@ -95,18 +128,17 @@ pub fn apply(
         Twist::Restart => {
             // From the worker's last claim so far: the name it claims under
             // (a restarted run's is its original's) and the lease it asks.
-            let last_claim = twisted
-                .events
-                .iter()
-                .rev()
-                .find_map(|event| match event.action {
-                    Action::Claim { lease_ms } if mine(event) => {
-                        Some((event.claim_owner(), lease_ms))
-                    }
-                    _ => None,
-                });
-            let (owner, lease_ms) = last_claim.unwrap_or((worker, 1000));
-            let owner = owner.to_owned();
+            let (owner, lease_ms) =
+                twisted
+                    .events
+                    .iter()
+                    .rev()
+                    .find_map(|event| match event.action {
+                        Action::Claim { lease_ms } if mine(event) => {
+                            Some((event.claim_owner().to_owned(), lease_ms))
+                        }
+                        _ => None,
+                    })?;
             twisted.events.push(Event {
                 at: now,
                 worker: restarted_name(scenario, worker),
@@ -116,7 +148,7 @@ pub fn apply(
             twisted.events.extend(future);
         }
     }
-    twisted
+    Some(twisted)
 }
 
 #[cfg(test)]
@@ -139,7 +171,7 @@ mod tests {
 
     #[test]
     fn a_crash_removes_only_the_workers_future() {
-        let crashed = apply(&canonical(), 1, 0, "A", Twist::Crash);
+        let crashed = apply(&canonical(), 1, 0, "A", Twist::Crash).expect("changes");
         check(
             shape(&crashed),
             vec![(0, "A", "claim"), (1000, "B", "claim")],
@@ -148,7 +180,7 @@ mod tests {
 
     #[test]
     fn a_stall_moves_the_workers_future_later_and_keeps_time_in_order() {
-        let stalled = apply(&canonical(), 1, 0, "A", Twist::Stall);
+        let stalled = apply(&canonical(), 1, 0, "A", Twist::Stall).expect("changes");
         let expected = vec![
             (0, "A", "claim"),
             (1000, "B", "claim"),
@@ -163,17 +195,45 @@ mod tests {
 
     #[test]
     fn a_restart_claims_now_under_the_same_owner_name() {
-        let restarted = apply(&canonical(), 1, 0, "A", Twist::Restart);
+        let restarted = apply(&canonical(), 1, 0, "A", Twist::Restart).expect("changes");
         let claim = &restarted.events[1];
         assert_eq!(
             (claim.at, claim.worker.as_str(), claim.claim_owner()),
             (0, "A-restarted", "A")
         );
-        let again = apply(&restarted, 2, 0, "A", Twist::Restart);
+        let again = apply(&restarted, 2, 0, "A", Twist::Restart).expect("changes");
         assert_eq!(
             again.events[2].worker, "A-restarted-2",
             "a fresh name each time"
         );
+    }
+
+    /// Issue 20 item 7: crashing or stalling B after its last event, or
+    /// restarting B before B ever claimed, changes nothing and is not
+    /// offered (a restart of B at 0 ms once took A's job).
+    #[test]
+    fn a_twist_that_would_change_nothing_is_none() {
+        let canonical = canonical();
+        // Canonical: 0 A claims, 1000 B claims, 1001 A finishes.
+        for (position, worker, twist, changed) in [
+            (2, "B", Twist::Crash, false),
+            (2, "B", Twist::Stall, false),
+            (1, "B", Twist::Crash, true),
+            (1, "B", Twist::Restart, false),
+            (0, "A", Twist::Restart, false),
+            (1, "A", Twist::Restart, true),
+            (3, "A", Twist::Crash, false),
+        ] {
+            check(
+                (
+                    position,
+                    worker,
+                    twist,
+                    apply(&canonical, position, 0, worker, twist).is_some(),
+                ),
+                (position, worker, twist, changed),
+            );
+        }
     }
 
     fn check<T: PartialEq + std::fmt::Debug>(current: T, expected: T) {

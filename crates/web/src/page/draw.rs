@@ -53,7 +53,6 @@ impl Page {
             refill_editor,
             state.share_status.as_deref(),
         )?;
-        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors);
         drop((state, borrowed));
         self.show_statements()
     }
@@ -86,6 +85,7 @@ impl Page {
         timeline::draw_marks(parts, &view);
         prompt::draw(&self.doc, parts, &view.prompt);
         lanes::draw(&self.doc, &parts.lanes, &view.lanes);
+        twists::draw(&self.doc, &parts.twists, lang, &view);
         step::draw(&self.doc, parts, lang, view.step.as_ref());
         tables::draw_table(&self.doc, parts, &view.table);
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver);

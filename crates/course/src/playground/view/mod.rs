@@ -61,8 +61,6 @@ pub struct ScenarioView {
     pub editor_status: Option<Status>,
     /// Whether the fencing off vs on comparison is open.
     pub compare_open: bool,
-    /// The workers the lanes' tools can stall, crash or restart.
-    pub actors: Vec<String>,
 }
 
 /// What depends on the learner's place.
@@ -80,6 +78,12 @@ pub struct PositionView {
     pub marks: Vec<EventMark>,
     /// The prediction question, its feedback and the score.
     pub prompt: PromptView,
+    /// The workers the lanes' tools can stall, crash or restart.
+    pub actors: Vec<String>,
+    /// The lanes' tools that would change nothing from here
+    /// ([`twist::changes`]), by their [`twist::Twist::arg`]: the page
+    /// disables them.
+    pub idle_twists: Vec<String>,
     /// The lanes, at the width asked for.
     pub lanes: LanesView,
     /// What the last event did; `None` before the first.
@@ -182,10 +186,6 @@ pub fn scenario(session: &Session) -> ScenarioView {
         editor_text: pretty(&stepper.scenario.to_json()),
         editor_status: session.editor_status.clone(),
         compare_open: session.compare_open(),
-        actors: twist::actors(&stepper.scenario)
-            .into_iter()
-            .map(str::to_owned)
-            .collect(),
     }
 }
 
@@ -227,6 +227,11 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         narration: narration(session),
         marks: events::marks(session, drawn),
         prompt,
+        actors: twist::actors(&stepper.scenario)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        idle_twists: idle_twists(stepper),
         lanes: lanes::draw(stepper, lang, lanes_width),
         step,
         table: stepper
@@ -246,6 +251,20 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         lease: sliders::lease(session),
         verify: invariants::view(session),
     }
+}
+
+/// The lanes' tools that would change nothing at the learner's place.
+fn idle_twists(stepper: &crate::playground::stepper::Stepper) -> Vec<String> {
+    let scenario = &stepper.scenario;
+    twist::actors(scenario)
+        .into_iter()
+        .flat_map(|worker| {
+            twist::Twist::ALL
+                .into_iter()
+                .filter(move |twist| !twist::changes(scenario, stepper.position, worker, *twist))
+                .map(move |twist| twist.arg(worker))
+        })
+        .collect()
 }
 
 /// The lanes alone, `width` pixels wide (for a resize).
