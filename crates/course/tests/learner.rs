@@ -60,6 +60,29 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     );
 }
 
+/// Issue 20 item 10: Apply on the editor's text as shown (reformatted or
+/// not) changes nothing: the chapter stays the chapter, at the same place,
+/// and the editor says nothing changed.
+#[test]
+fn applying_the_unchanged_timeline_keeps_the_chapter() {
+    let mut session = session("canonical", Lang::En);
+    session.stepper.step();
+    let shown = view::scenario(&session).editor_text;
+    session.apply_editor(&shown).expect("runs");
+    check!(
+        (session.stepper.chapter.as_str(), session.stepper.position),
+        ("canonical", 1),
+        "still the chapter, at the same step"
+    );
+    check!(
+        view::scenario(&session)
+            .editor_status
+            .map(|status| status.text),
+        Some(Lang::En.text("editor.unchanged").to_owned()),
+        "says nothing changed"
+    );
+}
+
 #[test]
 fn a_refused_edit_changes_nothing_and_says_where() {
     let mut session = session("canonical", Lang::Ko);

@@ -418,6 +418,14 @@ impl Session {
         let parsed = Scenario::parse(text)
             .and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario));
         match parsed {
+            // The same timeline: the chapter stays the chapter, and the
+            // learner's place stays where it was.
+            Ok(scenario) if scenario == self.stepper.scenario => {
+                self.editor_status = Some(Status {
+                    kind: Said::Done,
+                    text: self.lang.text("editor.unchanged").to_owned(),
+                });
+            }
             Ok(scenario) => {
                 let count = scenario.events.len();
                 self.load(SANDBOX, scenario, 0)?;
