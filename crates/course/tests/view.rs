@@ -386,3 +386,60 @@ fn the_comparison_flags_harm_only_where_the_naive_row_differs() {
         "its chapter opens it"
     );
 }
+
+/// Issue 20 item 6: beside a refusal whose token failed, the step card
+/// says why the token, not the owner, is the check, from the set of failed
+/// conditions: in the late worker's chapter the owner differs too but
+/// proves nothing; after a restart under the same name the owner is the
+/// same; and a different attempt is the token's own fact (R2). Nothing of
+/// it shows while the field question is open.
+#[test]
+fn a_refused_token_is_told_apart_from_the_owner_and_the_attempt() {
+    let notes = |chapter: &str, at: usize| {
+        let mut session = session(chapter, Lang::En);
+        session.stepper.seek(at);
+        view::position(&session, None, 640.0)
+            .step
+            .map(|step| step.fence_notes)
+            .unwrap_or_default()
+    };
+    let said = |keys: &[&str]| -> Vec<String> {
+        keys.iter()
+            .map(|key| Lang::En.text(key).to_owned())
+            .collect()
+    };
+    // Canonical: A's finish at 1001 ms after B's reclaim.
+    check!(
+        notes("canonical", 3),
+        said(&["fence.owner_too", "fence.attempt_with_token"]),
+        "owner, token and attempt all differ"
+    );
+    // Restart under the same name: A's old run finishes after A-restarted.
+    check!(
+        notes("restart-same-name", 3),
+        said(&["fence.owner_same", "fence.attempt_with_token"]),
+        "only token and attempt differ"
+    );
+    check!(
+        notes("canonical", 2),
+        Vec::<String>::new(),
+        "a claim has no such note"
+    );
+    let mut asking = session("canonical", Lang::En);
+    asking.set_predict(true);
+    for answer in [true, true, false] {
+        asking.stepper.step();
+        asking.stepper.guess(answer);
+    }
+    check!(
+        format!("{:?}", asking.stepper.question()),
+        "Some(Field)".to_owned(),
+        "control: the field question is open"
+    );
+    let step = view::position(&asking, None, 640.0).step.expect("a step");
+    check!(
+        step.fence_notes,
+        Vec::<String>::new(),
+        "hidden while the field question waits"
+    );
+}

@@ -50,6 +50,9 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
     if !view.conditions.is_empty() {
         blocks.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
         blocks.push(conditions(doc, lang, &view.conditions));
+        for note in &view.fence_notes {
+            blocks.push(El::new(doc, "p").class("lf-fence-note").text(note));
+        }
     }
     blocks.push(El::new(doc, "h4").text(&t("sql.title")));
     if let Some(said) = &view.no_sql {

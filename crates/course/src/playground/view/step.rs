@@ -4,8 +4,8 @@
 //! after with the changed cells marked.
 
 use crate::playground::explain::{
-    COLUMNS, Compared, RowChange, cell, describe, reason_name, reason_text, row_changes,
-    side_by_side,
+    COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
+    reason_text, row_changes, side_by_side,
 };
 use crate::playground::points;
 use crate::playground::session::Session;
@@ -23,6 +23,9 @@ pub struct StepView {
     pub verdict: Option<VerdictView>,
     /// A finish's conditions, stamp beside row, failed ones marked.
     pub conditions: Vec<Compared>,
+    /// What the failed conditions together teach
+    /// ([`crate::playground::explain::fence_notes`]).
+    pub fence_notes: Vec<String>,
     /// The statements, in order; empty when the event ran none.
     pub statements: Vec<StatementView>,
     /// Why no statement ran, when none did: a delivery goes to the
@@ -109,17 +112,21 @@ pub fn card(session: &Session) -> Option<StepView> {
     let lang = session.lang;
     let stepper = &session.stepper;
     let frame = stepper.frame()?;
+    let mut fence_notes = Vec::new();
     let (summary, verdict, conditions, refused) = match &frame.result.outcome {
         Outcome::Finished(finish) => {
             let words = if finish.accepted() {
                 describe(lang, frame)
             } else {
-                format!(
-                    "{} · {}",
-                    frame.result.worker,
-                    reason_text(lang, finish, frame.result.at)
+                lang.fill(
+                    "verdict.refused_words",
+                    &[
+                        ("worker", frame.result.worker.clone()),
+                        ("reason", reason_text(lang, finish, frame.result.at)),
+                    ],
                 )
             };
+            fence_notes = fence_notes_of(lang, finish);
             let mut verdict = VerdictView {
                 accepted: finish.accepted(),
                 words,
@@ -133,6 +140,7 @@ pub fn card(session: &Session) -> Option<StepView> {
                 verdict.words = frame.result.worker.clone();
                 (verdict.reason, verdict.reason_name) = (None, None);
                 conditions.iter_mut().for_each(|line| line.differs = false);
+                fence_notes.clear();
             }
             (None, Some(verdict), conditions, !finish.accepted())
         }
@@ -165,6 +173,7 @@ pub fn card(session: &Session) -> Option<StepView> {
         summary,
         verdict,
         conditions,
+        fence_notes,
         statements,
         no_sql,
         changes,
