@@ -190,8 +190,20 @@ describe("statement panel", () => {
     await done(wide);
   });
 
+  test("while predicting, the timeline race shows only the events already seen, and follows each answer", async () => {
+    const page = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 900 });
+    await page.selectOption(".lf-statements select[data-action=race]", "timeline");
+    assert.match(await position(page), /^Statement 0 of 0$/, "nothing to take apart before the first answer");
+    assert.match(await page.textContent(".lf-statements .lf-cut"), /While you predict/);
+    // Answer A's claim: its statements join the race.
+    await page.getByRole("button", { name: "Step forward" }).click();
+    await page.locator(".lf-prompt [data-arg=accept]").click();
+    assert.doesNotMatch(await position(page), /of 0$/, "A's claim is taken apart once answered");
+    await done(page);
+  });
+
   test("a link to a place in the panel opens the page at the panel", async () => {
-    for (const [hash, atPanel] of [["chapter=write-lock&lang=ko&stmt=timeline.9", true], ["chapter=write-lock&lang=ko", false]]) {
+    for (const [hash, atPanel] of [["chapter=write-lock&lang=ko&predict=0&stmt=timeline.9", true], ["chapter=write-lock&lang=ko", false]]) {
       const page = await open(`/#${hash}`, { width: 360, height: 800 });
       const top = await page.$eval(".lf-statements", (el) => el.getBoundingClientRect().top);
       if (atPanel) {
@@ -282,6 +294,9 @@ describe("statement panel", () => {
       host.setAttribute("data-leasefence", "");
       host.setAttribute("data-scenario", "write-lock");
       host.setAttribute("lang", "ko");
+      // Not predicting: a predicting learner's timeline race shows only
+      // the events already seen (issue 20 item 4).
+      host.setAttribute("data-predict", "off");
       host.id = "mine";
       document.body.append(host);
       const { mountAll } = await import("./pkg/embed.js");

@@ -324,3 +324,48 @@ fn the_write_lock_chapter_narrates_its_replay_and_the_races_numbers_r6_r7() {
         );
     }
 }
+
+/// Issue 20 item 4: while the learner predicts, the timeline race takes
+/// apart only the events already applied, whose outcomes they have seen,
+/// and says so; it follows each answer, and once the last is given it
+/// takes the whole timeline. (It printed A's refusal at step 0.)
+#[test]
+fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(true);
+    session.statements(Move::Open(true)).expect("opens");
+    session
+        .statements(Move::Race(Race::Timeline))
+        .expect("runs");
+    let cut = |session: &Session| view::statements(&session.races, Lang::En).and_then(|v| v.cut);
+    check!(session.races.taken(), Some(0), "nothing applied yet");
+    check!(
+        cut(&session),
+        Some(Lang::En.fill(
+            "stmt.cut_predicting",
+            &[("n", "0".to_owned()), ("total", "3".to_owned())]
+        )),
+        "says why the race is empty"
+    );
+    let mut seen = Vec::new();
+    for answer in [true, true, false] {
+        session.stepper.step();
+        session.stepper.guess(answer);
+        session.follow_statements().expect("follows");
+        seen.push(session.races.taken());
+    }
+    check!(
+        seen,
+        vec![Some(1), Some(2), Some(3)],
+        "each answered event joins the race"
+    );
+    // A's finish is applied but its field question is open: all three
+    // events are shown, so nothing more is cut.
+    session.stepper.answer_field("token");
+    session.follow_statements().expect("follows");
+    check!(
+        (session.races.taken(), cut(&session)),
+        (Some(3), None),
+        "every question answered: the whole timeline"
+    );
+}

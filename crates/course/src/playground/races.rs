@@ -72,12 +72,11 @@ impl Race {
     }
 
     /// The race run the real queue's way, then the naive way; the
-    /// timeline race runs `scenario` (its first events, when it is longer
-    /// than the mechanism takes).
-    pub fn runs(self, scenario: &Scenario) -> Result<[Run; 2]> {
+    /// timeline race runs `scenario`'s first `taken` events.
+    pub fn runs(self, scenario: &Scenario, taken: usize) -> Result<[Run; 2]> {
         let (real, naive) = match self {
             Race::Timeline => {
-                let within = first_events(scenario);
+                let within = first_events(scenario, taken);
                 (
                     races::timeline(&within, false),
                     races::timeline(&within, true),
@@ -93,11 +92,24 @@ impl Race {
     }
 }
 
-/// `scenario` cut to the events the timeline race takes apart.
-pub fn first_events(scenario: &Scenario) -> Scenario {
+/// `scenario` cut to its first `taken` events.
+pub fn first_events(scenario: &Scenario, taken: usize) -> Scenario {
     let mut within = scenario.clone();
-    within.events.truncate(races::TIMELINE_MAX_EVENTS);
+    within.events.truncate(taken);
     within
+}
+
+/// Why a timeline race shows fewer events than its timeline has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    /// The events taken apart.
+    pub taken: usize,
+    /// The timeline's events.
+    pub events: usize,
+    /// Cut because the learner is predicting: only the events already
+    /// applied, whose outcomes they have seen (otherwise because the
+    /// mechanism takes at most [`races::TIMELINE_MAX_EVENTS`]).
+    pub predicting: bool,
 }
 
 /// The races are fixed scripts and a timeline race is cut to the bound:
@@ -135,10 +147,11 @@ pub enum Move {
 /// The panel: open or not, the race, and how many statements are applied.
 #[derive(Debug, Clone, Default)]
 pub struct Races {
-    /// The timeline the runs were computed from, for the timeline race.
-    timeline: Option<Scenario>,
-    /// Its events, when there were more than the race takes apart.
-    cut: Option<usize>,
+    /// The timeline the runs were computed from, for the timeline race,
+    /// and how many of its events they take apart.
+    timeline: Option<(Scenario, usize)>,
+    /// Why the race takes apart fewer events than its timeline has.
+    cut: Option<Cut>,
     /// Whether the panel is open (the runs are computed only then).
     pub open: bool,
     /// The race on screen.
@@ -155,10 +168,15 @@ impl Races {
         self.runs.as_deref()
     }
 
-    /// For a timeline race over a timeline longer than it takes apart,
-    /// that timeline's events.
-    pub fn cut(&self) -> Option<usize> {
+    /// For a timeline race that takes apart fewer events than its
+    /// timeline has, how many and why.
+    pub fn cut(&self) -> Option<Cut> {
         self.cut.filter(|_| self.race == Race::Timeline)
+    }
+
+    /// How many events of its timeline a timeline race takes apart.
+    pub fn taken(&self) -> Option<usize> {
+        self.timeline.as_ref().map(|(_, taken)| *taken)
     }
 
     /// The statements of the longer side.
@@ -168,9 +186,12 @@ impl Races {
         })
     }
 
-    /// Applies a move on the timeline `scenario`; an open panel has its
-    /// runs. A timeline race whose timeline changed starts over.
-    pub fn apply(&mut self, change: Move, scenario: &Scenario) -> Result<()> {
+    /// Applies a move on the timeline `scenario`, of whose events the
+    /// learner may see the first `shown` (all but while predicting: an
+    /// outcome not yet answered is not taken apart); an open panel has its
+    /// runs. A timeline race whose timeline or shown events changed starts
+    /// over.
+    pub fn apply(&mut self, change: Move, scenario: &Scenario, shown: usize) -> Result<()> {
         match change {
             Move::Open(open) => self.open = open,
             Move::Race(race) if race != self.race => {
@@ -180,18 +201,23 @@ impl Races {
             }
             _ => {}
         }
-        let stale = self.timeline.as_ref().is_some_and(|ran| ran != scenario);
+        let events = scenario.events.len();
+        let taken = events.min(races::TIMELINE_MAX_EVENTS).min(shown);
+        let stale = (self.timeline.as_ref())
+            .is_some_and(|(ran, ran_taken)| ran != scenario || *ran_taken != taken);
         if self.race == Race::Timeline && stale {
             self.timeline = None;
             self.runs = None;
             self.position = 0;
         }
         if self.open && self.runs.is_none() {
-            self.runs = Some(Box::new(self.race.runs(scenario)?));
-            self.timeline = (self.race == Race::Timeline).then(|| scenario.clone());
-            let events = scenario.events.len();
-            let over = self.timeline.is_some() && events > races::TIMELINE_MAX_EVENTS;
-            self.cut = over.then_some(events);
+            self.runs = Some(Box::new(self.race.runs(scenario, taken)?));
+            self.timeline = (self.race == Race::Timeline).then(|| (scenario.clone(), taken));
+            self.cut = (self.timeline.is_some() && taken < events).then_some(Cut {
+                taken,
+                events,
+                predicting: taken == shown,
+            });
         }
         let total = self.total();
         self.position = match change {

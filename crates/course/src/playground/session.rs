@@ -513,7 +513,28 @@ impl Session {
 
     /// A move in the statement panel, on the timeline on screen.
     pub fn statements(&mut self, change: Move) -> Result<()> {
-        self.races.apply(change, &self.stepper.scenario)
+        let shown = self.shown_events();
+        self.races.apply(change, &self.stepper.scenario, shown)
+    }
+
+    /// After a move along the timeline (a step, an answer): the statement
+    /// panel's timeline race follows the events the learner may see.
+    /// Whether it changed, so the page redraws it.
+    pub fn follow_statements(&mut self) -> Result<bool> {
+        let before = self.races.taken();
+        self.statements(Move::Follow)?;
+        Ok(self.races.taken() != before)
+    }
+
+    /// How many of the timeline's events the learner may see taken apart:
+    /// while predicting, only those applied (their outcomes were answered
+    /// or shown); all of them otherwise.
+    fn shown_events(&self) -> usize {
+        if self.stepper.answers_ahead() {
+            self.stepper.position
+        } else {
+            usize::MAX
+        }
     }
 
     fn refuse_edit(&mut self, err: &Error) {
@@ -531,7 +552,8 @@ impl Session {
             self.compare_open = true;
         }
         if self.stepper.chapter == races::CHAPTER {
-            self.races.apply(Move::Open(true), &self.stepper.scenario)?;
+            let shown = self.shown_events();
+            (self.races).apply(Move::Open(true), &self.stepper.scenario, shown)?;
         }
         self.open_verify_for_chapter();
         self.refresh_panels()
@@ -542,7 +564,8 @@ impl Session {
     /// when the comparison is open and has none.
     pub(crate) fn refresh_panels(&mut self) -> Result<()> {
         self.refresh_checks()?;
-        self.races.apply(Move::Follow, &self.stepper.scenario)?;
+        let shown = self.shown_events();
+        (self.races).apply(Move::Follow, &self.stepper.scenario, shown)?;
         if self.compare_open && self.naive.is_none() {
             self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
         }

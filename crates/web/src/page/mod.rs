@@ -333,6 +333,10 @@ impl Page {
             Step | Tick | Guess(_) | Field(_) | Back | Reset | End | Seek(_) | TogglePlay
             | Speed(_) => {
                 self.play(action)?;
+                let followed = self.state.borrow_mut().session.follow_statements();
+                if followed.map_err(to_js_error)? {
+                    self.show_statements()?;
+                }
                 Ok(Redraw::Position)
             }
             other => self.change(other),

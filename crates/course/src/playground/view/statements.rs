@@ -10,7 +10,6 @@
 use super::invariants::variant_name;
 use serde::Serialize;
 
-use crate::mechanism::races;
 use crate::mechanism::statements::{Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::races::{Race, Races};
@@ -135,12 +134,17 @@ pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
         .zip(["real", "naive"])
         .map(|(run, kind)| side(lang, races.race, kind, run, (position, total)))
         .collect();
-    let cut = races.cut().map(|events| {
+    let cut = races.cut().map(|cut| {
         let values = [
-            ("n", races::TIMELINE_MAX_EVENTS.to_string()),
-            ("total", events.to_string()),
+            ("n", cut.taken.to_string()),
+            ("total", cut.events.to_string()),
         ];
-        lang.fill("stmt.cut", &values)
+        let key = if cut.predicting {
+            "stmt.cut_predicting"
+        } else {
+            "stmt.cut"
+        };
+        lang.fill(key, &values)
     });
     Some(StatementsView {
         race: races.race,
