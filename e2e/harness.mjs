@@ -15,10 +15,13 @@ const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 /** Where the tests' screenshots go (made by `start`). */
 export const SHOTS = `${TARGET}/screenshots`;
 
-/** Starts the server and the browser: `{ base, browser, stop() }`. */
-export async function start() {
+/**
+ * Starts the server on `dir` (the playground's www/ unless told) and the
+ * browser: `{ base, browser, stop() }`.
+ */
+export async function start({ dir = `${ROOT}www` } = {}) {
   mkdirSync(SHOTS, { recursive: true });
-  const server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", `${ROOT}www`], {
+  const server = spawn(BINARY, ["serve", "--listen", "127.0.0.1:0", "--dir", dir], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const first = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next();

@@ -43,6 +43,11 @@ if [ "$want" = all ]; then
   # Korean text and the control symbols in the e2e screenshots.
   [ -d /usr/share/fonts/opentype/noto ] || missing_apt+=(fonts-noto-cjk)
   [ -d /usr/share/fonts/truetype/noto ] || missing_apt+=(fonts-noto-core)
+  # A real MkDocs Material site for e2e/mkdocs.test.mjs, in its own
+  # virtual environment (python3-venv gives `python3 -m venv` its pip).
+  have python3 || missing_apt+=(python3)
+  python3 -c "import ensurepip, venv" 2>/dev/null || missing_apt+=(python3-venv)
+  cmp -s e2e/mkdocs-requirements.txt e2e/.mkdocs/requirements.txt || missing_other+=("MkDocs in e2e/.mkdocs (e2e/mkdocs-requirements.txt)")
 fi
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || missing_other+=("rust target wasm32-unknown-unknown")
 # The standard library's source: `make web` compiles std for size (Makefile).
@@ -88,6 +93,12 @@ for item in "${missing_other[@]}"; do
     wasm-bindgen-cli*) cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" ;;
     wasm-pack*) cargo install --force wasm-pack --version "$WASM_PACK_VERSION" ;;
     "npm packages"*) (cd e2e && npm ci --no-audit --no-fund) ;;
+    MkDocs*)
+      rm -rf e2e/.mkdocs
+      python3 -m venv e2e/.mkdocs
+      e2e/.mkdocs/bin/pip install --quiet --disable-pip-version-check -r e2e/mkdocs-requirements.txt
+      # The copy says what is installed; a changed pin installs again.
+      cp e2e/mkdocs-requirements.txt e2e/.mkdocs/requirements.txt ;;
   esac
 done
 echo "setup: done"

@@ -1,0 +1,120 @@
+// A course author's real host (issue 22 item 1): a MkDocs Material site,
+// built here by MkDocs itself (e2e/mkdocs-requirements.txt, installed by
+// scripts/setup.sh) with instant navigation on and the palette toggle,
+// the package's embed as its one script. Material swaps a page's content
+// in place on a click and never runs the page's scripts again: the embeds
+// must mount themselves when their elements arrive, and follow the
+// palette Material sets on <body>. Run by `make e2e`.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, SHOTS, start } from "./harness.mjs";
+
+const MKDOCS = `${ROOT}e2e/.mkdocs/bin/mkdocs`;
+
+// Two workers, one late: the author's own lesson, kept in a <template>
+// (Material re-creates a page's scripts, and a JSON script lost its type).
+const LESSON = {
+  jobs: [{ id: "tea-1", qty: 1, deadline: 9000 }],
+  events: [
+    { at: 0, worker: "Mina", do: "claim", lease_ms: 500 },
+    { at: 500, worker: "Joon", do: "claim", lease_ms: 500 },
+    { at: 700, worker: "Mina", do: "finish" },
+  ],
+};
+
+// Instant navigation needs the site's address (Material reads its sitemap).
+const config = (url) => `site_name: Lease course
+site_url: ${url}
+theme:
+  name: material
+  font: false
+  features: [navigation.instant]
+  palette:
+    - scheme: default
+      toggle: { icon: material/brightness-7, name: Dark mode }
+    - scheme: slate
+      toggle: { icon: material/brightness-4, name: Light mode }
+extra_javascript:
+  - path: leasefence/embed.js
+    type: module
+nav: [index.md, lesson.md]
+`;
+
+const PAGES = {
+  "index.md": "# Home\n\nRead the [lesson](lesson.md).\n",
+  "lesson.md": `# Lesson
+
+<div data-leasefence data-scenario="canonical" lang="ko"></div>
+
+<div data-leasefence lang="en" data-predict="off" id="own"><template data-lesson>${JSON.stringify(LESSON)}</template></div>
+`,
+};
+
+/** MkDocs builds `dir`'s site for the address `url`; returns its folder. */
+function build(dir, url) {
+  writeFileSync(join(dir, "mkdocs.yml"), config(url));
+  execFileSync(MKDOCS, ["build", "--quiet", "--site-dir", join(dir, "site")], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+  return join(dir, "site");
+}
+
+const site = {};
+before(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lf-mkdocs-"));
+  mkdirSync(join(dir, "docs"));
+  for (const [name, text] of Object.entries(PAGES)) writeFileSync(join(dir, "docs", name), text);
+  cpSync(`${ROOT}www/pkg`, join(dir, "docs", "leasefence"), { recursive: true });
+  // The server needs the folder before its port is known; the site is
+  // built again for that port, and served as files are asked for.
+  Object.assign(site, await start({ dir: build(dir, "http://127.0.0.1/") }));
+  build(dir, `${site.base}/`);
+});
+after(async () => site.stop?.());
+
+/** Each embed's actors in its event list, by the element's id or index. */
+const actors = (page) => page.$$eval("[data-leasefence]", (hosts) =>
+  hosts.map((host) => [...host.querySelectorAll("[data-event] .lf-who")].map((who) => who.textContent)));
+
+test("instant navigation: embeds on a page reached by a click mount, again after going back and forth", async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+  await page.goto(`${site.base}/`);
+  // A mark that a full load would wipe: the clicks below stay on one document.
+  await page.evaluate(() => { window.lfStayed = true; });
+  for (const round of [1, 2]) {
+    await page.getByRole("link", { name: "lesson", exact: true }).first().click();
+    await page.waitForSelector("#own [data-event]");
+    await page.waitForSelector("[data-scenario=canonical] [data-event]");
+    assert.equal(await page.evaluate(() => window.lfStayed), true, `round ${round}: Material swapped the page in place`);
+    const [canonical, own] = await actors(page);
+    assert.equal(canonical.length, 3, `round ${round}: the chapter's three events`);
+    assert.ok(own.some((who) => who.startsWith("Mina")), `round ${round}: the lesson from its <template>: ${own}`);
+    await page.getByRole("link", { name: "Home" }).first().click();
+    await page.waitForFunction(() => !document.querySelector("[data-leasefence]"));
+  }
+  assert.deepEqual(problems, [], "no error on the way");
+  await context.close();
+});
+
+test("Material's palette toggle turns the embeds dark and back", async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+  const page = await context.newPage();
+  await page.goto(`${site.base}/lesson/`);
+  await page.waitForSelector("#own [data-event]");
+  const background = () => page.$eval("#own", (host) => getComputedStyle(host.closest(".lf") ?? host.querySelector(".lf")).backgroundColor);
+  const light = await background();
+  await page.getByRole("button", { name: "Dark mode" }).or(page.locator("label[title='Dark mode']")).first().click();
+  assert.equal(await page.getAttribute("body", "data-md-color-scheme"), "slate");
+  const dark = await background();
+  assert.notEqual(dark, light, `the embed follows Material's slate scheme (${light} -> ${dark})`);
+  await page.screenshot({ path: `${SHOTS}/mkdocs-slate-1280.png`, fullPage: true });
+  await page.getByRole("button", { name: "Light mode" }).or(page.locator("label[title='Light mode']")).first().click();
+  assert.equal(await background(), light, "and back");
+  await context.close();
+});
