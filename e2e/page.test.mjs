@@ -382,6 +382,35 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("printed, the page is what the learner sees without its controls, tables whole (issue 22 item 7)", async () => {
+    const page = await open("/#v=1&chapter=canonical&lang=ko&predict=0&step=3", { width: 700 });
+    await page.emulateMedia({ media: "print" });
+    const shown = (selector) => page.$$eval(selector, (els) => els.filter((el) => el.getClientRects().length > 0).length);
+    assert.equal(await shown(".lf :is(button, select, input, textarea)"), 0, "no control is printed");
+    assert.ok(await shown(".lf-step table") > 0, "the stamp beside the row is printed");
+    assert.ok(await shown(".lf [data-event]") === 3, "every event is printed");
+    const clipped = await page.$$eval(".lf *", (els) => els
+      // The live region is 1 px on purpose (read aloud, never seen).
+      .filter((el) => !el.matches(".lf-live, .lf-visually-hidden"))
+      .filter((el) => el.getClientRects().length > 0 && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible")
+      .map((el) => `${el.tagName}.${el.className}`));
+    assert.deepEqual(clipped, [], "nothing printed scrolls sideways");
+    await page.screenshot({ path: `${SHOTS}/print-ko-700.png`, fullPage: true });
+    await done(page);
+  });
+
+  test("an embed shows its own content until it mounts, and to a reader without JavaScript (issue 22 item 7)", async () => {
+    const context = await site.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${site.base}/embed-example.html`);
+    assert.equal(await page.isVisible("[data-scenario=canonical] .fallback"), true, "the fallback, without JavaScript");
+    await context.close();
+    const mounted = await open("/embed-example.html");
+    await mounted.waitForSelector("[data-scenario=canonical] [data-event]");
+    assert.equal(await mounted.$("[data-scenario=canonical] .fallback"), null, "replaced once mounted");
+    await done(mounted);
+  });
+
   test("the embed example runs two instances with their own language and events", async () => {
     const page = await open("/embed-example.html");
     await page.waitForSelector("[data-scenario=late-delivery] [data-event]");
