@@ -13,6 +13,14 @@ const FINISH = `UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
    AND state = 'leased' AND :now < lease_until AND :now < deadline`;
 
+// The queue's own claim, as a learner would type it.
+const CLAIM = `UPDATE jobs
+   SET state = 'leased', owner = :owner, token = token + 1, attempts = attempts + 1,
+       lease_until = MIN(:now_plus_lease, deadline)
+ WHERE seq = (SELECT seq FROM jobs WHERE state IN ('pending', 'leased')
+                AND (state = 'pending' OR lease_until <= :now) ORDER BY seq LIMIT 1)
+RETURNING id, qty, owner, token, attempts, lease_until`;
+
 /** A page with the lab open at `level`, recording `leasefence:complete`. */
 async function lab(level, lang) {
   const page = await watched(site, `/#v=1&lab=${level}&lang=${lang}`, { viewport: { width: 1280, height: 900 } }, ".lf-lab[open] textarea");
@@ -90,5 +98,16 @@ test("a link the page cannot read says what it left out, in the learner's langua
   const page = await watched(site, "/#v=2&chapter=quarantine&lang=ko&step=x", { viewport: { width: 1280, height: 900 } });
   assert.equal(await page.textContent(".lf-notice"), "링크의 일부를 읽지 못해 빼고 열었습니다: v=2, step=x");
   assert.equal(await page.$eval("select[data-action=chapter]", (el) => el.value), "quarantine", "the rest of the link is read");
+  await done(page);
+});
+
+test("the claim level: the uncapped claim is stopped by the schema's deadline check, the queue's claim passes", async () => {
+  const page = await lab("claim", "en");
+  assert.match(await page.inputValue(".lf-lab textarea"), /lease_until = :now_plus_lease/);
+  const failed = await grade(page);
+  assert.match(failed, /At that event your statement failed: SQLite says: CHECK constraint failed: lease_until IS NULL OR lease_until <= deadline/);
+  const passed = await grade(page, CLAIM);
+  assert.match(passed, /Passed \(attempt 2\)/);
+  assert.match(await page.textContent(".lf-lab [data-arg=claim]"), /✓/);
   await done(page);
 });

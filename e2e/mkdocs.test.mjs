@@ -98,6 +98,14 @@ test("instant navigation: embeds on a page reached by a click mount, again after
     await page.getByRole("link", { name: "Home" }).first().click();
     await page.waitForFunction(() => !document.querySelector("[data-leasefence]"));
   }
+  // The browser's own back and forward, which Material also swaps in place.
+  await page.getByRole("link", { name: "lesson", exact: true }).first().click();
+  await page.waitForSelector("#own [data-event]");
+  await page.goBack();
+  await page.waitForFunction(() => !document.querySelector("[data-leasefence]"));
+  await page.goForward();
+  await page.waitForSelector("#own [data-event]");
+  assert.equal(await page.evaluate(() => window.lfStayed), true, "back and forward stayed on one document");
   assert.deepEqual(problems, [], "no error on the way");
   await context.close();
 });
@@ -107,7 +115,11 @@ test("Material's palette toggle turns the embeds dark and back", async () => {
   const page = await context.newPage();
   await page.goto(`${site.base}/lesson/`);
   await page.waitForSelector("#own [data-event]");
-  const background = () => page.$eval("#own", (host) => getComputedStyle(host.closest(".lf") ?? host.querySelector(".lf")).backgroundColor);
+  // Read once the colours have settled (Material fades its palette).
+  const background = async () => {
+    await page.waitForTimeout(400);
+    return page.$eval("#own", (host) => getComputedStyle(host.closest(".lf") ?? host.querySelector(".lf")).backgroundColor);
+  };
   const light = await background();
   await page.getByRole("button", { name: "Dark mode" }).or(page.locator("label[title='Dark mode']")).first().click();
   assert.equal(await page.getAttribute("body", "data-md-color-scheme"), "slate");

@@ -87,9 +87,9 @@ describe("statement panel", () => {
     assert.equal(naive.harm, true);
     assert.match(naive.verdict, /waited 296 ms/);
     assert.equal(real.harm, false);
-    const producer = naive.lane.find((row) => row.actor === "producer");
+    const producer = naive.lane.find((row) => row.actor === "C");
     assert.ok(producer.cells.includes("lf-wait"), "the producer waits on the naive lane");
-    assert.ok(!real.lane.find((row) => row.actor === "producer").cells.includes("lf-wait"));
+    assert.ok(!real.lane.find((row) => row.actor === "C").cells.includes("lf-wait"));
     await page.screenshot({ path: `${SHOTS}/write-lock-send-1280-en.png`, fullPage: true });
     await done(page);
   });
@@ -198,7 +198,13 @@ describe("statement panel", () => {
     // Answer A's claim: its statements join the race.
     await page.getByRole("button", { name: "Step forward" }).click();
     await page.locator(".lf-prompt [data-arg=accept]").click();
-    assert.doesNotMatch(await position(page), /of 0$/, "A's claim is taken apart once answered");
+    // A's claim alone: BEGIN IMMEDIATE, the two sweeps, the claim, COMMIT.
+    assert.match(await position(page), /^Statement 0 of 5$/, "A's claim is taken apart once answered, and only it");
+    assert.match(await page.textContent(".lf-statements .lf-cut"), /: 1 of \d+\.$/);
+    // Predicting off: the whole timeline, and no cut.
+    await page.uncheck(".lf [data-action=predict]");
+    assert.doesNotMatch(await position(page), /of 5$/, "not predicting: every event");
+    assert.equal(await page.isVisible(".lf-statements .lf-cut"), false);
     await done(page);
   });
 

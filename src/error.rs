@@ -69,23 +69,23 @@ pub enum Error {
     /// patience (about ten seconds). The file is in use, not damaged:
     /// saying so keeps an operator from deleting a good queue.
     #[error(
-        "database is busy: another process held its lock for about 10 s; nothing was changed, try again"
+        "database is busy: another process held its lock for about 10 s; the transaction that waited was rolled back, try again"
     )]
     Busy,
 
     /// SQLite itself failed (I/O, a full disk, ...).
     #[error("database: {0}")]
-    Sqlite(rusqlite::Error),
+    Sqlite(#[source] rusqlite::Error),
 }
 
-/// SQLite's two lock errors become [`Error::Busy`]; every other failure
-/// stays SQLite's own.
+/// SQLite's busy error (another connection holds the lock) becomes
+/// [`Error::Busy`]; every other failure stays SQLite's own, including
+/// `SQLITE_LOCKED`, a conflict inside one connection rather than another
+/// process's lock.
 impl From<rusqlite::Error> for Error {
     fn from(err: rusqlite::Error) -> Self {
         match err.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-                Error::Busy
-            }
+            Some(rusqlite::ErrorCode::DatabaseBusy) => Error::Busy,
             _ => Error::Sqlite(err),
         }
     }
@@ -229,6 +229,13 @@ pub enum Problem {
     /// A statement in place of a write that returns rows.
     #[error("returns rows; this statement only writes")]
     ReturnsRows,
+    /// A statement in place of the claim whose `RETURNING` is not the
+    /// claim's columns, in order.
+    #[error("must return the claim's columns, in order: RETURNING {expected}")]
+    ReturnsOtherColumns {
+        /// The columns a claim returns.
+        expected: String,
+    },
     /// A statement in place of a write that writes nothing.
     #[error("writes nothing; this statement must change the jobs table")]
     WritesNothing,

@@ -164,6 +164,31 @@ impl Queue {
         store::finish_outside(&self.conn, log, &self.budget, finish, stamp, now)
     }
 
+    /// Runs `claim`, a checked statement written outside this crate (a
+    /// learner's), in place of [`store::CLAIM`]: the queue's sweeps first,
+    /// then it, in one write transaction, as [`Queue::claim`]. Its work is
+    /// bounded as [`Queue::finish_outside`]'s; what it returns is read as
+    /// the claim, and a value no claim can hold (a `NULL` token) is
+    /// [`crate::Problem::Sqlite`] (field `sql`) and changes nothing.
+    pub fn claim_outside(
+        &self,
+        claim: &Outside,
+        owner: &str,
+        now: u64,
+        lease_ms: u64,
+    ) -> Result<Option<Claim>> {
+        check_name("owner", owner)?;
+        check_int("now", now, 0)?;
+        check_int("lease_ms", lease_ms, 1)?;
+        if claim.replaces() != store::Replaces::Claim {
+            return Err(Error::Internal {
+                what: "claim_outside was given a statement that is not a claim".into(),
+            });
+        }
+        let log = &mut self.log.borrow_mut();
+        store::claim_outside(&self.conn, log, &self.budget, claim, owner, now, lease_ms)
+    }
+
     /// Puts the table back to `then`, an earlier point of the playing that
     /// led to `now` ([`crate::Player::go_back`]).
     pub(crate) fn put_back(&self, now: &[JobRow], then: &[JobRow]) -> Result<()> {

@@ -153,6 +153,13 @@ impl Player {
         Ok(())
     }
 
+    /// Notes that `worker` now holds `claim`, one it got another way than
+    /// [`Player::play`] (a claim run on [`Player::queue`] with
+    /// [`Queue::claim_outside`]), as `play` notes the claims it makes.
+    pub fn hold(&mut self, worker: &str, claim: Claim) {
+        self.memory.insert(worker.to_owned(), claim);
+    }
+
     /// The claim each actor holds in memory, by worker.
     pub fn held_claims(&self) -> &BTreeMap<String, Claim> {
         &self.memory

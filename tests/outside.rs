@@ -10,7 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::store::{FINISH, MAX_STEPS, Outside, Replaces};
+use leasefence::store::{CLAIM, FINISH, MAX_STEPS, Outside, Replaces};
 use leasefence::{Error, Forbidden, NewJob, Problem, Queue};
 
 /// The problem `Outside::new` refuses `sql` with, if it does (as its
@@ -78,6 +78,73 @@ fn an_outside_statement_is_one_statement_naming_only_the_queues_parameters() {
             "{sql:?}"
         );
     }
+}
+
+/// A claim in place of the queue's: the claim's columns returned, in
+/// order, and only the claim's parameters.
+#[test]
+fn an_outside_claim_returns_the_claims_columns_and_names_only_the_claims_parameters() {
+    let claim_refused = |sql: &str| match Outside::new(Replaces::Claim, sql) {
+        Ok(_) => None,
+        Err(Error::InvalidInput { problem, .. }) => Some(problem),
+        Err(other) => panic!("expected a refusal of field sql, got {other:?}"),
+    };
+    let columns = "id, qty, owner, token, attempts, lease_until".to_owned();
+    let cases = [
+        (CLAIM, None),
+        (
+            "UPDATE jobs SET state = 'leased' WHERE seq = 1",
+            Some(Problem::ReturnsOtherColumns {
+                expected: columns.clone(),
+            }),
+        ),
+        (
+            "UPDATE jobs SET state = 'leased' RETURNING token, id, qty, owner, attempts, lease_until",
+            Some(Problem::ReturnsOtherColumns { expected: columns }),
+        ),
+        (
+            "SELECT id, qty, owner, token, attempts, lease_until FROM jobs",
+            Some(Problem::WritesNothing),
+        ),
+        (
+            "UPDATE jobs SET owner = :id RETURNING id, qty, owner, token, attempts, lease_until",
+            Some(Problem::UnknownParameter {
+                name: ":id".to_owned(),
+                allowed: ":owner, :now, :now_plus_lease".to_owned(),
+            }),
+        ),
+    ];
+    for (sql, problem) in cases {
+        check!(
+            format!("{:?}", claim_refused(sql)),
+            format!("{problem:?}"),
+            "{sql:?}"
+        );
+    }
+}
+
+/// The queue's own claim, run through the seam, is the queue's claim:
+/// the same job, token and lease, after the same sweeps.
+#[test]
+fn the_queues_own_claim_through_the_seam_claims_as_the_queue_does() -> Result<(), Error> {
+    let outside = Outside::new(Replaces::Claim, CLAIM)?;
+    let (ours, theirs) = (Queue::open_in_memory()?, Queue::open_in_memory()?);
+    for queue in [&ours, &theirs] {
+        queue.enqueue(&NewJob::new("snack-1", 2, 800))?;
+    }
+    let expected = ours.claim("A", 0, 1000)?;
+    let current = theirs.claim_outside(&outside, "A", 0, 1000)?;
+    check!(
+        format!("{current:?}"),
+        format!("{expected:?}"),
+        "R9: the lease capped at the deadline either way"
+    );
+    check!(
+        format!("{:?}", theirs.rows()?),
+        format!("{:?}", ours.rows()?),
+        "the same row"
+    );
+    Ok(())
 }
 
 /// SQLite's authorizer: the `jobs` table only; no schema, no pragma, no

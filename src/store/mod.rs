@@ -302,6 +302,35 @@ pub(crate) fn finish_outside(
     Ok((changed > 0, current))
 }
 
+/// Runs `outside`, a checked claim written outside the queue, in place of
+/// [`CLAIM`], after the queue's own sweeps and in the same write
+/// transaction, its work bounded by `budget`: the claim it returned, if
+/// any (its first row, read as [`CLAIM`]'s). A value the claim cannot hold
+/// (a `NULL` token) or an error SQLite raises rolls it back.
+pub(crate) fn claim_outside(
+    conn: &Connection,
+    log: &mut SqlLog,
+    budget: &Budget,
+    outside: &Outside,
+    owner: &str,
+    now: u64,
+    lease_ms: u64,
+) -> Result<Option<Claim>> {
+    let tx = begin(conn, log)?;
+    sweep(&tx, log, QUARANTINE, &[(":now", int(now))])?;
+    sweep(&tx, log, EXPIRE, &[(":now", int(now))])?;
+    let params = used(&tx, outside.sql(), &claim_params(owner, now, lease_ms))?;
+    let claim = budget
+        .bounded(|| {
+            prepare(&tx, outside.sql())?
+                .query_row(bind(&params).as_slice(), read_claim)
+                .optional()
+        })
+        .map_err(|err| Error::invalid("sql", outside::sqlite_problem(&err)))?;
+    commit(tx, log)?;
+    Ok(claim)
+}
+
 /// The values of `params` that `sql` names: a statement written outside
 /// this crate may use only some of them, and SQLite refuses a value bound
 /// to a name the statement does not have.

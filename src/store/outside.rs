@@ -7,7 +7,8 @@
 //! to the statement it replaces, and no positional one; it may touch only
 //! the `jobs` table (SQLite's authorizer refuses any other table, and
 //! every `PRAGMA`, `ATTACH`, transaction or schema change); and it must
-//! have the replaced statement's shape (a finish returns no rows). What
+//! have the replaced statement's shape (a finish returns no rows, a claim
+//! the claim's columns). What
 //! the authorizer allows depends only on the text and the schema, so the
 //! answer on the scratch database is the answer on every queue with the
 //! same schema.
@@ -37,7 +38,15 @@ use crate::error::{Error, Forbidden, Problem, Result};
 pub enum Replaces {
     /// [`super::FINISH`]: the finish's guarded `UPDATE`.
     Finish,
+    /// [`super::CLAIM`]: the claim's `UPDATE ... RETURNING`, which chooses
+    /// a job and takes it in one statement. The queue's sweeps (a job out
+    /// of attempts quarantined, one past its deadline expired) still run
+    /// before it, in the same transaction, as they do before its own.
+    Claim,
 }
+
+/// The columns a claim returns, in order: the claim its worker gets.
+const CLAIM_COLUMNS: [&str; 6] = ["id", "qty", "owner", "token", "attempts", "lease_until"];
 
 impl Replaces {
     /// The parameters the queue binds to it; an outside statement may
@@ -45,6 +54,7 @@ impl Replaces {
     pub fn parameters(self) -> &'static [&'static str] {
         match self {
             Replaces::Finish => &[":id", ":owner", ":token", ":attempt", ":now"],
+            Replaces::Claim => &[":owner", ":now", ":now_plus_lease"],
         }
     }
 
@@ -52,6 +62,7 @@ impl Replaces {
     pub fn own(self) -> &'static str {
         match self {
             Replaces::Finish => super::FINISH,
+            Replaces::Claim => super::CLAIM,
         }
     }
 }
@@ -67,7 +78,8 @@ pub struct Outside {
 impl Outside {
     /// Checks `sql` as a stand-in for `replaces`. Refused (field `sql`):
     /// [`Problem::NotOneStatement`], [`Problem::UnknownParameter`],
-    /// [`Problem::NotAllowed`], [`Problem::ReturnsRows`],
+    /// [`Problem::NotAllowed`], [`Problem::ReturnsRows`] (a finish),
+    /// [`Problem::ReturnsOtherColumns`] (a claim),
     /// [`Problem::WritesNothing`], and SQLite's own
     /// complaints (a syntax error, a column that does not exist) as
     /// [`Problem::Sqlite`].
@@ -113,10 +125,13 @@ impl Outside {
             Replaces::Finish if statement.column_count() > 0 => {
                 return Err(invalid(Problem::ReturnsRows));
             }
-            Replaces::Finish if statement.readonly() => {
-                return Err(invalid(Problem::WritesNothing));
+            Replaces::Claim if !statement.column_names().eq(CLAIM_COLUMNS) => {
+                return Err(invalid(Problem::ReturnsOtherColumns {
+                    expected: CLAIM_COLUMNS.join(", "),
+                }));
             }
-            Replaces::Finish => {}
+            _ if statement.readonly() => return Err(invalid(Problem::WritesNothing)),
+            Replaces::Finish | Replaces::Claim => {}
         }
         Ok(Outside {
             replaces,

@@ -253,6 +253,8 @@ async fn deliver(State(ledger): State<Ledger>, body: Body) -> Response {
         Ok(applied) => answered(json!({ "applied": applied })),
         Err(err @ Error::DeliveryConflict { .. }) => refused(StatusCode::CONFLICT, err),
         Err(err @ Error::InvalidInput { .. }) => refused(StatusCode::BAD_REQUEST, err),
+        // The ledger's file is held by another process: worth a retry.
+        Err(err @ Error::Busy) => refused(StatusCode::SERVICE_UNAVAILABLE, err),
         Err(err) => refused(StatusCode::INTERNAL_SERVER_ERROR, err),
     }
 }

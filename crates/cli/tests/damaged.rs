@@ -200,4 +200,23 @@ fn a_file_whose_lock_is_held_is_called_busy_not_damaged() {
         std::fs::read(&path).expect("reads") == bytes,
         "the busy file is unchanged"
     );
+    // A writer's lock (not an exclusive one): reading goes on, and a
+    // claim waits at its own BEGIN IMMEDIATE, then says busy too.
+    holder
+        .execute_batch("BEGIN IMMEDIATE; UPDATE jobs SET qty = qty")
+        .expect("takes the write lock");
+    let read = leasefence(&path, &["inspect"]);
+    check!(read.status.code(), Some(0), "a read beside a writer");
+    let claim = leasefence(
+        &path,
+        &["claim", "--owner", "A", "--now", "0", "--lease-ms", "10"],
+    );
+    let stderr = String::from_utf8_lossy(&claim.stderr);
+    check!(
+        claim.status.code(),
+        Some(2),
+        "the claim gives up ({stderr})"
+    );
+    assert!(stderr.contains("busy"), "the claim says busy: {stderr}");
+    holder.execute_batch("ROLLBACK").expect("lets go");
 }

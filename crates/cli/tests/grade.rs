@@ -63,8 +63,8 @@ fn a_failing_statement_exits_1_with_the_shortest_counterexample() {
     let shortest = &json["graded"]["shortest"];
     check!(
         (
-            &shortest["expected"]["accepted"],
-            &shortest["current"]["observed"]["accepted"]
+            &shortest["expected"]["did"]["accepted"],
+            &shortest["current"]["observed"]["did"]["accepted"]
         ),
         (&serde_json::json!(false), &serde_json::json!(true)),
         "expected and current side by side: {json}"

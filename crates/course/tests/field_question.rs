@@ -28,7 +28,7 @@ fn guessed_refused_at_the_third_event(chapter: &str) -> Session {
     // Jumped to A's finish first, then predicting: a jump while predicting
     // would stop at the first unanswered question (tests/predict_first.rs).
     session.stepper.seek(2);
-    session.set_predict(true);
+    session.set_predict(true).expect("sets predicting");
     session.stepper.step();
     session.stepper.guess(false);
     session
@@ -151,7 +151,7 @@ fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
 #[test]
 fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
     let mut session = guessed_refused_at_the_third_event("canonical");
-    session.set_predict(false);
+    session.set_predict(false).expect("sets predicting");
     let told = view::position(&session, None, 640.0);
     check!(
         (told.prompt.question.is_none(), told.prompt.feedback),
@@ -175,7 +175,7 @@ fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
     for chapter in CHAPTERS {
         let scenario = Scenario::parse(chapter.scenario()).expect("valid");
         let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
-        session.set_predict(true);
+        session.set_predict(true).expect("sets predicting");
         while session.stepper.position < session.stepper.total() {
             if session.stepper.step() == Stepped::AskFirst {
                 session.stepper.guess(true);

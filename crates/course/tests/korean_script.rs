@@ -47,7 +47,7 @@ const ALLOWED: &[&str] = &[
     // The SQL keywords the statement panel names (issue 11).
     "BEGIN", "IMMEDIATE", "COMMIT", "SELECT", "UPDATE",
     // The SQL keywords the lab refuses by name (issue 21).
-    "PRAGMA", "ATTACH",
+    "PRAGMA", "ATTACH", "RETURNING",
     // Terms the course itself leaves in English: SQL's COMMIT, the
     // rollback journal and WAL, SQS's visibility timeout, a heartbeat.
     "rollback", "journal", "WAL", "SQS", "visibility", "timeout", "heartbeat",
@@ -239,7 +239,7 @@ fn korean_sessions() -> Vec<(String, Session)> {
     capped.drag(Knob::Lease, 2000).expect("lease");
     sessions.push(("deadline-caps-lease dragged".to_owned(), capped));
     let mut predicting = start("canonical");
-    predicting.set_predict(true);
+    predicting.set_predict(true).expect("sets predicting");
     for answer in ["open", "token", "owner", "state"] {
         sessions.push((format!("field {answer}"), predicting.clone()));
     }

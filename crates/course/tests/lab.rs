@@ -6,7 +6,7 @@
 mod support;
 
 use leasefence::Problem;
-use leasefence_course::lab::{Current, Graded, LEVELS, Level, grade};
+use leasefence_course::lab::{Current, Did, Graded, LEVELS, Level, grade};
 use leasefence_course::playground::chapter_scenarios;
 
 fn level(id: &str) -> Level {
@@ -40,14 +40,18 @@ fn the_finish_levels_start_accepts_a_stale_finish_the_reference_refuses() {
         panic!("the id-only finish must fail");
     };
     check!(
-        shortest.expected.accepted,
-        Some(false),
+        shortest.expected.did.clone(),
+        Did::Finish { accepted: false },
         "the reference refuses"
     );
     let Current::Observed(current) = &shortest.current else {
         panic!("the learner's statement ran: {:?}", shortest.current);
     };
-    check!(current.accepted, Some(true), "the id-only finish accepts");
+    check!(
+        current.did.clone(),
+        Did::Finish { accepted: true },
+        "the id-only finish accepts"
+    );
     check!(
         shortest.event + 1,
         shortest.scenario.events.len(),
@@ -74,9 +78,133 @@ fn the_boundary_levels_start_accepts_a_finish_at_the_instant_the_lease_ends() {
         .expect("the job was leased");
     check!(finish.at, lease_end, "the finish stands on the lease's end");
     check!(
-        shortest.expected.accepted,
-        Some(false),
+        shortest.expected.did.clone(),
+        Did::Finish { accepted: false },
         "the reference refuses"
+    );
+}
+
+/// R9: the claim's lease is capped at the job's deadline. The uncapped
+/// claim asks for a lease past the deadline at the first claim of the
+/// deadline chapter, where the reference ends the lease at the deadline;
+/// the schema's own `CHECK` stops it there, in SQLite's words.
+#[test]
+fn the_claim_levels_start_is_stopped_by_the_schemas_deadline_check() {
+    let level = level("claim");
+    let Graded::Failed { shortest, .. } =
+        grade(&level, level.start, &chapter_scenarios()).expect("grades")
+    else {
+        panic!("the uncapped claim must fail");
+    };
+    let Did::Claim {
+        claim: Some(expected),
+    } = &shortest.expected.did
+    else {
+        panic!("the reference claimed: {shortest:#?}");
+    };
+    let deadline = (shortest.expected.rows.iter())
+        .find(|row| row.id == expected.id)
+        .map(|row| row.deadline)
+        .expect("the job's row");
+    check!(
+        expected.lease_until,
+        deadline,
+        "the reference's lease ends at the deadline"
+    );
+    assert!(
+        matches!(&shortest.current, Current::Stopped(Problem::Sqlite(said)) if said.contains("lease_until <= deadline")),
+        "the schema's CHECK stops the uncapped lease: {:?}",
+        shortest.current
+    );
+}
+
+/// A claim that takes a live lease: where the reference claims the next
+/// pending job (or nothing), the learner's takes back A's job while A's
+/// lease runs; the panel says both claims in words taken from them.
+#[test]
+fn a_claim_that_takes_a_live_lease_is_told_claim_beside_claim() {
+    use leasefence_course::playground::session::Session;
+    use leasefence_course::playground::view::lab;
+    use leasefence_course::playground::{CHAPTERS, Lang};
+
+    let steals = "UPDATE jobs SET state = 'leased', owner = :owner, token = token + 1, \
+                  attempts = attempts + 1, lease_until = MIN(:now_plus_lease, deadline) \
+                  WHERE seq = (SELECT seq FROM jobs WHERE state IN ('pending', 'leased') \
+                  ORDER BY seq LIMIT 1) \
+                  RETURNING id, qty, owner, token, attempts, lease_until";
+    let level = level("claim");
+    let Graded::Failed { shortest, .. } =
+        grade(&level, steals, &chapter_scenarios()).expect("grades")
+    else {
+        panic!("it must fail");
+    };
+    let Current::Observed(current) = &shortest.current else {
+        panic!("it ran: {:?}", shortest.current);
+    };
+    let (Did::Claim { claim: wanted }, Did::Claim { claim: taken }) =
+        (&shortest.expected.did, &current.did)
+    else {
+        panic!("both sides claim: {shortest:#?}");
+    };
+    assert!(wanted != taken, "the claims differ: {shortest:#?}");
+    let words = |claim: &Option<leasefence::Claim>| match claim {
+        Some(claim) => format!(
+            "claims {} (token {}, lease until {} ms)",
+            claim.id, claim.token, claim.lease_until
+        ),
+        None => "claims nothing".to_owned(),
+    };
+    let scenario = leasefence::Scenario::parse(CHAPTERS[0].scenario()).expect("a chapter");
+    let mut session = Session::new(Lang::En, CHAPTERS[0].id, scenario).expect("a session");
+    assert!(session.open_lab("claim"), "the level exists");
+    session.grade_lab(steals).expect("grades");
+    let answer = lab(&session).expect("open").answer.expect("an answer");
+    let said = format!(
+        "The queue's statement {}; yours {}.",
+        words(wanted),
+        words(taken)
+    );
+    assert!(
+        answer.lines.contains(&said),
+        "{:?} holds {said:?}",
+        answer.lines
+    );
+}
+
+/// The claim's seam holds a learner's claim to the claim's shape, and a
+/// claim that returns nothing usable is stopped, not a crash.
+#[test]
+fn a_claim_must_return_the_claims_columns_and_its_values_must_be_a_claims() {
+    let level = level("claim");
+    let refused = grade(
+        &level,
+        "UPDATE jobs SET state = 'leased' WHERE seq = 1 RETURNING id, token",
+        &chapter_scenarios(),
+    );
+    assert!(
+        matches!(
+            &refused,
+            Err(leasefence::Error::InvalidInput {
+                problem: Problem::ReturnsOtherColumns { .. },
+                ..
+            })
+        ),
+        "got {refused:?}"
+    );
+    let graded = grade(
+        &level,
+        "UPDATE jobs SET state = 'leased', owner = :owner WHERE seq = 1 \
+         RETURNING id, qty, owner, NULL AS token, attempts, lease_until",
+        &chapter_scenarios(),
+    )
+    .expect("grades");
+    let Graded::Failed { shortest, .. } = graded else {
+        panic!("it must fail");
+    };
+    assert!(
+        matches!(&shortest.current, Current::Stopped(Problem::Sqlite(_))),
+        "a NULL token is SQLite's complaint: {:?}",
+        shortest.current
     );
 }
 

@@ -203,7 +203,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
 #[test]
 fn predicting_hides_the_verdicts_until_the_last_answer() {
     let mut session = session("canonical", Lang::En);
-    session.set_predict(true);
+    session.set_predict(true).expect("sets predicting");
     let narration = |session: &Session| view::position(session, None, 640.0).narration;
     let sliders = |session: &Session| {
         let view = view::position(session, None, 640.0);
@@ -372,6 +372,23 @@ fn a_lease_too_short_for_the_finish_costs_the_live_workers_work() {
     }
 }
 
+/// A lease the deadline cut short (R9) has no lease cost to tell: the
+/// deadline ends it whatever its length, and the job then expires, never
+/// reclaimed; the readout says the lease was capped.
+#[test]
+fn a_lease_capped_at_the_deadline_tells_no_lease_cost() {
+    let session = session("deadline-caps-lease", Lang::En);
+    let SliderView::Enabled { cost, readout, .. } = view::position(&session, None, 640.0).lease
+    else {
+        panic!("the lease slider is enabled");
+    };
+    check!(
+        cost,
+        None,
+        "no cost for a capped lease (readout: {readout})"
+    );
+}
+
 /// At the end of a chapter the prompt offers the next one, and once its
 /// questions are answered the chapter counts as finished (once); the
 /// picker marks what the learner finished, also after a reload that
@@ -392,7 +409,7 @@ fn the_end_of_a_chapter_leads_to_the_next_and_is_remembered() {
         .expect("a next chapter");
     check!(next.id, CHAPTERS[1].id, "course order");
     check!(session.note_progress(), false, "watched, not answered");
-    session.set_predict(true);
+    session.set_predict(true).expect("sets predicting");
     session.stepper.seek(0);
     while session.stepper.step() != Stepped::AtEnd {
         match session.stepper.question() {
@@ -557,7 +574,7 @@ fn while_predicting_the_same_events_look_the_same_whatever_their_outcome() {
     let seen = |text: &str| {
         let scenario = leasefence::Scenario::parse(text).expect("parses");
         let mut session = Session::new(Lang::En, "sandbox", scenario).expect("replays");
-        session.set_predict(true);
+        session.set_predict(true).expect("sets predicting");
         session.stepper.step();
         session.stepper.guess(true);
         session.stepper.step(); // the question: will B get a job?

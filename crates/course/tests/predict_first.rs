@@ -47,7 +47,7 @@ fn answer_everything(session: &mut Session) {
 #[test]
 fn jumping_to_the_end_while_predicting_stops_at_the_first_unanswered_question() {
     let mut session = session("canonical", Lang::En);
-    session.set_predict(true);
+    session.set_predict(true).expect("sets predicting");
     let end = session.stepper.total();
     session.stepper.seek(end);
     check!(
@@ -70,7 +70,7 @@ fn jumping_to_the_end_while_predicting_stops_at_the_first_unanswered_question() 
 #[test]
 fn stepping_back_and_forth_shows_an_answer_again_without_scoring_it_twice() {
     let mut session = session("canonical", Lang::En);
-    session.set_predict(true);
+    session.set_predict(true).expect("sets predicting");
     session.stepper.step();
     let guessed = session.stepper.guess(false).expect("a prediction was open");
     check!(
@@ -103,7 +103,7 @@ fn a_chapter_is_finished_when_its_questions_are_answered_not_when_its_end_is_rea
     );
 
     let mut learner = session("canonical", Lang::En);
-    learner.set_predict(true);
+    learner.set_predict(true).expect("sets predicting");
     answer_everything(&mut learner);
     check!(learner.stepper.complete(), true, "every question answered");
     check!(learner.note_progress(), true, "finished");
@@ -114,7 +114,7 @@ fn a_chapter_is_finished_when_its_questions_are_answered_not_when_its_end_is_rea
 fn every_chapter_can_be_finished_by_answering_its_questions() {
     for chapter in leasefence_course::playground::CHAPTERS {
         let mut learner = session(chapter.id, Lang::Ko);
-        learner.set_predict(true);
+        learner.set_predict(true).expect("sets predicting");
         answer_everything(&mut learner);
         check!(
             (

@@ -426,7 +426,7 @@ fn a_refused_token_is_told_apart_from_the_owner_and_the_attempt() {
         "a claim has no such note"
     );
     let mut asking = session("canonical", Lang::En);
-    asking.set_predict(true);
+    asking.set_predict(true).expect("sets predicting");
     for answer in [true, true, false] {
         asking.stepper.step();
         asking.stepper.guess(answer);
@@ -441,5 +441,50 @@ fn a_refused_token_is_told_apart_from_the_owner_and_the_attempt() {
         step.fence_notes,
         Vec::<String>::new(),
         "hidden while the field question waits"
+    );
+}
+
+/// Issue 20 item 9, one idea per step: a claim's sweeps that changed
+/// nothing fold behind one line that names them, so chapter 1's claim
+/// shows its claim; where a sweep changes a row (the quarantine chapter)
+/// it is shown, not folded.
+#[test]
+fn sweeps_that_changed_nothing_fold_and_one_that_changed_a_row_shows() {
+    let folded = |chapter: &str, at: usize| {
+        let mut session = session(chapter, Lang::En);
+        session.stepper.seek(at);
+        let step = view::position(&session, None, 640.0).step.expect("a step");
+        let folded: Vec<bool> = step.statements.iter().map(|s| s.folded).collect();
+        (folded, step.folded_note)
+    };
+    check!(
+        folded("canonical", 1),
+        (
+            vec![false, true, true, false, false],
+            Some(Lang::En.fill("sql.folded", &[("n", "2".to_owned())]))
+        ),
+        "A's claim: BEGIN, two idle sweeps folded, the claim, COMMIT"
+    );
+    // Every step of every chapter: a folded statement is a sweep that
+    // changed nothing, and no other is folded.
+    let mut shown_sweeps = 0;
+    every_view(|chapter, session, view| {
+        let Some(step) = &view.step else { return };
+        let none = session.lang.fill("sql.changed", &[("n", "0".to_owned())]);
+        for line in &step.statements {
+            let sweep = [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&line.sql);
+            let idle = line.effect.as_deref() == Some(none.as_str());
+            check!(
+                line.folded,
+                sweep && idle,
+                "{chapter}: folded exactly when a sweep changed nothing: {}",
+                line.sql
+            );
+            shown_sweeps += usize::from(sweep && !idle);
+        }
+    });
+    assert!(
+        shown_sweeps > 0,
+        "control: some chapter's sweep changes a row (quarantine, expiry)"
     );
 }

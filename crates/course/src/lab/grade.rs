@@ -11,7 +11,7 @@ use leasefence::error::{Error, Problem, Result};
 use leasefence::model::{Claim, JobRow};
 use leasefence::replay::{Outcome, Player};
 use leasefence::scenario::{Action, Event, Scenario};
-use leasefence::store::Outside;
+use leasefence::store::{Outside, Replaces};
 
 /// What a grading went through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -25,10 +25,28 @@ pub struct Checked {
 /// What one side shows after one event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Observed {
-    /// For a finish, whether it took effect; `None` for any other event.
-    pub accepted: Option<bool>,
+    /// What the event came to.
+    pub did: Did,
     /// The table after the event.
     pub rows: Vec<JobRow>,
+}
+
+/// What an event came to, on one side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Did {
+    /// A finish: whether it took effect.
+    Finish {
+        /// Whether it took effect.
+        accepted: bool,
+    },
+    /// A claim: what its worker got (`None`: nothing).
+    Claim {
+        /// The claim, as its worker holds it.
+        claim: Option<Claim>,
+    },
+    /// Any other event (a send, an enqueue).
+    Other,
 }
 
 /// The first place where the learner's queue and the reference differ.
@@ -80,8 +98,9 @@ pub enum Graded {
     Failed {
         /// What was checked.
         checked: Checked,
-        /// The shortest disagreement (fewest events, then the first found).
-        shortest: Disagreement,
+        /// The shortest disagreement (fewest events, then the first found);
+        /// boxed, as a pass carries none.
+        shortest: Box<Disagreement>,
     },
 }
 
@@ -139,7 +158,10 @@ pub fn grade(
     }
     Ok(match shortest {
         None => Graded::Passed { checked },
-        Some(shortest) => Graded::Failed { checked, shortest },
+        Some(shortest) => Graded::Failed {
+            checked,
+            shortest: Box::new(shortest),
+        },
     })
 }
 
@@ -254,38 +276,52 @@ fn go_back(player: &mut Player, (claims, rows, delivered): &Point) -> Result<()>
 
 /// `event` on the reference queue.
 fn on_reference(player: &mut Player, event: &Event) -> Result<Observed> {
-    let accepted = match player.play(event)? {
-        Outcome::Finished(finish) => Some(finish.accepted()),
-        _ => None,
+    let did = match player.play(event)? {
+        Outcome::Finished(finish) => Did::Finish {
+            accepted: finish.accepted(),
+        },
+        Outcome::Claimed { claim } => Did::Claim { claim },
+        _ => Did::Other,
     };
     Ok(Observed {
-        accepted,
+        did,
         rows: player.rows()?,
     })
 }
 
-/// `event` with the learner's statement in place of the queue's: a
-/// finish runs it (a worker holding no claim presents nothing, as on the
-/// reference); every other event is the queue's own.
+/// `event` with the learner's statement in place of the queue's: the
+/// event it stands in for runs it (a finish by a worker holding no claim
+/// presents nothing, as on the reference); every other event is the
+/// queue's own.
 fn on_learner(player: &mut Player, outside: &Outside, event: &Event) -> Result<Current> {
-    let accepted = if event.action == Action::Finish {
-        match player.held_claim(&event.worker).cloned() {
-            Some(claim) => match player
+    let ran = match (&event.action, outside.replaces()) {
+        (Action::Finish, Replaces::Finish) => match player.held_claim(&event.worker).cloned() {
+            Some(claim) => player
                 .queue()
                 .finish_outside(outside, &claim.stamp(), event.at)
-            {
-                Ok((accepted, _row)) => Some(accepted),
-                Err(Error::InvalidInput { problem, .. }) => return Ok(Current::Stopped(problem)),
-                Err(other) => return Err(other),
-            },
-            None => Some(false),
+                .map(|(accepted, _row)| Did::Finish { accepted }),
+            None => Ok(Did::Finish { accepted: false }),
+        },
+        (Action::Claim { lease_ms }, Replaces::Claim) => {
+            let owner = event.claim_owner();
+            match (player.queue()).claim_outside(outside, owner, event.at, *lease_ms) {
+                Ok(claim) => {
+                    if let Some(claim) = &claim {
+                        player.hold(&event.worker, claim.clone());
+                    }
+                    Ok(Did::Claim { claim })
+                }
+                Err(err) => Err(err),
+            }
         }
-    } else {
-        player.play(event)?;
-        None
+        _ => return Ok(Current::Observed(on_reference(player, event)?)),
     };
-    Ok(Current::Observed(Observed {
-        accepted,
-        rows: player.rows()?,
-    }))
+    match ran {
+        Ok(did) => Ok(Current::Observed(Observed {
+            did,
+            rows: player.rows()?,
+        })),
+        Err(Error::InvalidInput { problem, .. }) => Ok(Current::Stopped(problem)),
+        Err(other) => Err(other),
+    }
 }

@@ -16,10 +16,10 @@ mod scenarios;
 
 use leasefence::store::Replaces;
 
-use crate::variants::sql::{NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID};
+use crate::variants::sql::{NAIVE_CLAIM_UNCAPPED, NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID};
 
 pub use bench::{Answer, Bench};
-pub use grade::{Checked, Current, Disagreement, Graded, Observed, grade};
+pub use grade::{Checked, Current, Did, Disagreement, Graded, Observed, grade};
 
 /// One level of the lab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct Level {
 }
 
 /// Every level, in the order the lab offers them.
-pub const LEVELS: [Level; 2] = [
+pub const LEVELS: [Level; 3] = [
     // The finish guarded by the job id alone: a late worker's "done" lands
     // on the new holder's claim.
     Level {
@@ -47,6 +47,13 @@ pub const LEVELS: [Level; 2] = [
         id: "boundary",
         replaces: Replaces::Finish,
         start: NAIVE_FINISH_AT_LEASE_END,
+    },
+    // The claim that chooses and takes in one statement, with its lease
+    // not capped at the deadline: a lease that outlives its job.
+    Level {
+        id: "claim",
+        replaces: Replaces::Claim,
+        start: NAIVE_CLAIM_UNCAPPED,
     },
 ];
 

@@ -245,6 +245,10 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             ("problem.not_allowed", vec![("what", what)])
         }
         Problem::ReturnsRows => ("problem.returns_rows", Vec::new()),
+        Problem::ReturnsOtherColumns { expected } => (
+            "problem.returns_other_columns",
+            vec![("expected", expected.clone())],
+        ),
         Problem::WritesNothing => ("problem.writes_nothing", Vec::new()),
         // SQLite's own message stays as SQLite wrote it, quoted.
         Problem::Sqlite(message) => ("problem.sqlite", vec![("message", message.clone())]),

@@ -93,7 +93,7 @@ impl Race {
 }
 
 /// `scenario` cut to its first `taken` events.
-pub fn first_events(scenario: &Scenario, taken: usize) -> Scenario {
+fn first_events(scenario: &Scenario, taken: usize) -> Scenario {
     let mut within = scenario.clone();
     within.events.truncate(taken);
     within
@@ -191,7 +191,7 @@ impl Races {
     /// outcome not yet answered is not taken apart); an open panel has its
     /// runs. A timeline race whose timeline or shown events changed starts
     /// over.
-    pub fn apply(&mut self, change: Move, scenario: &Scenario, shown: usize) -> Result<()> {
+    pub fn apply(&mut self, change: Move, scenario: &Scenario, shown: Option<usize>) -> Result<()> {
         match change {
             Move::Open(open) => self.open = open,
             Move::Race(race) if race != self.race => {
@@ -202,23 +202,29 @@ impl Races {
             _ => {}
         }
         let events = scenario.events.len();
-        let taken = events.min(races::TIMELINE_MAX_EVENTS).min(shown);
-        let stale = (self.timeline.as_ref())
-            .is_some_and(|(ran, ran_taken)| ran != scenario || *ran_taken != taken);
-        if self.race == Race::Timeline && stale {
+        let within = events.min(races::TIMELINE_MAX_EVENTS);
+        let taken = shown.map_or(within, |shown| within.min(shown));
+        if self.race == Race::Timeline
+            && let Some((ran, ran_taken)) = &self.timeline
+            && (ran != scenario || *ran_taken != taken)
+        {
+            // A new timeline starts over; more of the same one shown (an
+            // answer given) keeps the learner's place.
+            if ran != scenario {
+                self.position = 0;
+            }
             self.timeline = None;
             self.runs = None;
-            self.position = 0;
         }
         if self.open && self.runs.is_none() {
             self.runs = Some(Box::new(self.race.runs(scenario, taken)?));
             self.timeline = (self.race == Race::Timeline).then(|| (scenario.clone(), taken));
-            self.cut = (self.timeline.is_some() && taken < events).then_some(Cut {
-                taken,
-                events,
-                predicting: taken == shown,
-            });
         }
+        self.cut = (self.timeline.is_some() && taken < events).then_some(Cut {
+            taken,
+            events,
+            predicting: taken < within,
+        });
         let total = self.total();
         self.position = match change {
             Move::Step => self.position + 1,

@@ -12,7 +12,7 @@ use crate::lab::Bench;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
 use crate::playground::races::{self, Move, Races};
-use crate::playground::stepper::{SANDBOX, Stepper};
+use crate::playground::stepper::{Question, SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::unfenced::{self, Guard, NaiveReplay};
@@ -220,8 +220,9 @@ impl Session {
         };
         let predict = (start.predict.or(linked_predict)).unwrap_or(chapter != SANDBOX);
         let mut session = Session::new(lang, &chapter, scenario)?;
-        session.set_predict(predict);
+        session.set_predict(predict)?;
         session.stepper.seek(position.unwrap_or(0));
+        session.statements(Move::Follow)?;
         session.editor_status = refused.map(|text| Status {
             kind: Said::Refused,
             text,
@@ -363,9 +364,11 @@ impl Session {
     }
 
     /// Turns prediction on or off; a question waiting is dropped.
-    pub fn set_predict(&mut self, on: bool) {
+    pub fn set_predict(&mut self, on: bool) -> Result<()> {
         self.stepper.predict = on;
         self.stepper.drop_question();
+        // What the statement panel may take apart depends on it.
+        self.statements(Move::Follow)
     }
 
     /// Moves a boundary slider: the chosen finish's time, or the length of
@@ -526,15 +529,18 @@ impl Session {
         Ok(self.races.taken() != before)
     }
 
-    /// How many of the timeline's events the learner may see taken apart:
-    /// while predicting, only those applied (their outcomes were answered
-    /// or shown); all of them otherwise.
-    fn shown_events(&self) -> usize {
-        if self.stepper.answers_ahead() {
-            self.stepper.position
-        } else {
-            usize::MAX
+    /// How many of the timeline's events the learner may see taken apart
+    /// (`None`: all): while predicting, only those applied whose questions
+    /// are answered.
+    fn shown_events(&self) -> Option<usize> {
+        let stepper = &self.stepper;
+        if !stepper.answers_ahead() {
+            return None;
         }
+        // The field question asks why the last event was refused: its
+        // statements would tell.
+        let asking = usize::from(stepper.question() == Some(Question::Field));
+        Some(stepper.position.saturating_sub(asking))
     }
 
     fn refuse_edit(&mut self, err: &Error) {
@@ -553,7 +559,8 @@ impl Session {
         }
         if self.stepper.chapter == races::CHAPTER {
             let shown = self.shown_events();
-            (self.races).apply(Move::Open(true), &self.stepper.scenario, shown)?;
+            self.races
+                .apply(Move::Open(true), &self.stepper.scenario, shown)?;
         }
         self.open_verify_for_chapter();
         self.refresh_panels()
@@ -565,7 +572,8 @@ impl Session {
     pub(crate) fn refresh_panels(&mut self) -> Result<()> {
         self.refresh_checks()?;
         let shown = self.shown_events();
-        (self.races).apply(Move::Follow, &self.stepper.scenario, shown)?;
+        self.races
+            .apply(Move::Follow, &self.stepper.scenario, shown)?;
         if self.compare_open && self.naive.is_none() {
             self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
         }

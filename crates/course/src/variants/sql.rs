@@ -136,3 +136,18 @@ pub const NAIVE_FINISH_AT_LEASE_END: &str = "
 UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
    AND state = 'leased' AND :now <= lease_until AND :now < deadline";
+
+/// The claim with its lease not capped at the job's deadline: it gives
+/// `:now + lease_ms` even when the deadline comes first, so a worker may
+/// hold a lease on a job that may no longer be done (R9; the lab's claim
+/// level starts here).
+pub const NAIVE_CLAIM_UNCAPPED: &str = "
+UPDATE jobs
+   SET state = 'leased', owner = :owner,
+       token = token + 1, attempts = attempts + 1,
+       lease_until = :now_plus_lease
+ WHERE seq = (SELECT seq FROM jobs
+               WHERE state IN ('pending', 'leased')
+                 AND (state = 'pending' OR lease_until <= :now)
+               ORDER BY seq LIMIT 1)
+RETURNING id, qty, owner, token, attempts, lease_until";

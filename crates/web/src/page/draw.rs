@@ -46,6 +46,7 @@ impl Page {
             return Ok(());
         };
         timeline::draw_lines(&self.doc, parts, &view)?;
+        twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors);
         skeleton::show_scenario(
             &self.doc,
             parts,
@@ -85,7 +86,7 @@ impl Page {
         timeline::draw_marks(parts, &view);
         prompt::draw(&self.doc, parts, &view.prompt);
         lanes::draw(&self.doc, &parts.lanes, &view.lanes);
-        twists::draw(&self.doc, &parts.twists, lang, &view);
+        twists::enable(&parts.twists, &view.idle_twists);
         step::draw(&self.doc, parts, lang, view.step.as_ref());
         tables::draw_table(&self.doc, parts, &view.table);
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver);

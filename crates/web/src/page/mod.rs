@@ -440,7 +440,7 @@ impl Page {
                 return Ok(Redraw::All);
             }
             UserAction::Predict(on) => {
-                session.set_predict(on);
+                session.set_predict(on).map_err(to_js_error)?;
                 Redraw::Scenario
             }
             UserAction::Drag(knob, value) => {

@@ -58,9 +58,22 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
     if let Some(said) = &view.no_sql {
         blocks.push(El::new(doc, "p").class("lf-muted").text(said));
     } else {
+        // The folded statements (sweeps that changed nothing) sit behind
+        // one line, in the place of the first of them.
         let mut items = Vec::with_capacity(view.statements.len());
+        let mut folded = Vec::new();
         for statement in &view.statements {
+            if statement.folded {
+                folded.push(statement_item(doc, statement));
+                continue;
+            }
+            if let Some(note) = view.folded_note.as_deref().filter(|_| !folded.is_empty()) {
+                items.push(folded_item(doc, note, std::mem::take(&mut folded)));
+            }
             items.push(statement_item(doc, statement));
+        }
+        if let Some(note) = view.folded_note.as_deref().filter(|_| !folded.is_empty()) {
+            items.push(folded_item(doc, note, folded));
         }
         blocks.push(El::new(doc, "ol").class("lf-sql").children(items));
     }
@@ -119,6 +132,14 @@ fn statement_item(doc: &Document, statement: &StatementView) -> El {
         item = item.child(El::new(doc, "p").class(class).text(effect));
     }
     item
+}
+
+/// Statements folded behind one line, in the list.
+fn folded_item(doc: &Document, note: &str, statements: Vec<El>) -> El {
+    let details = El::new(doc, "details")
+        .child(El::new(doc, "summary").text(note))
+        .child(El::new(doc, "ol").children(statements));
+    El::new(doc, "li").class("lf-folded").child(details)
 }
 
 /// The rows before and after, changed cells marked; a row that did not

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::lab::{Answer, Bench, Current, Disagreement, Graded, LEVELS};
+use crate::lab::{Answer, Bench, Current, Did, Disagreement, Graded, LEVELS};
 use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
@@ -205,10 +205,19 @@ fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
 
 /// The two verdicts in a sentence, and the two tables when they differ.
 fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
-    let verdict = |accepted: Option<bool>| match accepted {
-        Some(true) => lang.text("lab.accepted").to_owned(),
-        Some(false) => lang.text("lab.refused_finish").to_owned(),
-        None => lang.text("lab.other_event").to_owned(),
+    let verdict = |did: &Did| match did {
+        Did::Finish { accepted: true } => lang.text("lab.accepted").to_owned(),
+        Did::Finish { accepted: false } => lang.text("lab.refused_finish").to_owned(),
+        Did::Claim { claim: Some(claim) } => lang.fill(
+            "lab.claimed",
+            &[
+                ("id", claim.id.clone()),
+                ("token", claim.token.to_string()),
+                ("until", claim.lease_until.to_string()),
+            ],
+        ),
+        Did::Claim { claim: None } => lang.text("lab.claimed_nothing").to_owned(),
+        Did::Other => lang.text("lab.other_event").to_owned(),
     };
     let expected = &shortest.expected;
     match &shortest.current {
@@ -220,8 +229,8 @@ fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
             let sentence = lang.fill(
                 "lab.verdicts",
                 &[
-                    ("expected", verdict(expected.accepted)),
-                    ("current", verdict(current.accepted)),
+                    ("expected", verdict(&expected.did)),
+                    ("current", verdict(&current.did)),
                 ],
             );
             let rows = (expected.rows != current.rows).then(|| SideBySide {

@@ -61,6 +61,8 @@ pub struct ScenarioView {
     pub editor_status: Option<Status>,
     /// Whether the fencing off vs on comparison is open.
     pub compare_open: bool,
+    /// The workers the lanes' tools can stall, crash or restart.
+    pub actors: Vec<String>,
 }
 
 /// What depends on the learner's place.
@@ -78,11 +80,9 @@ pub struct PositionView {
     pub marks: Vec<EventMark>,
     /// The prediction question, its feedback and the score.
     pub prompt: PromptView,
-    /// The workers the lanes' tools can stall, crash or restart.
-    pub actors: Vec<String>,
     /// The lanes' tools that would change nothing from here
-    /// ([`twist::changes`]), by their [`twist::Twist::arg`]: the page
-    /// disables them.
+    /// ([`twist::changes`]), by their [`twist::Twist::arg`]: the page marks
+    /// them unavailable (`aria-disabled`, so a focused one keeps the focus).
     pub idle_twists: Vec<String>,
     /// The lanes, at the width asked for.
     pub lanes: LanesView,
@@ -186,6 +186,10 @@ pub fn scenario(session: &Session) -> ScenarioView {
         editor_text: pretty(&stepper.scenario.to_json()),
         editor_status: session.editor_status.clone(),
         compare_open: session.compare_open(),
+        actors: twist::actors(&stepper.scenario)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
     }
 }
 
@@ -227,10 +231,6 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         narration: narration(session),
         marks: events::marks(session, drawn),
         prompt,
-        actors: twist::actors(&stepper.scenario)
-            .into_iter()
-            .map(str::to_owned)
-            .collect(),
         idle_twists: idle_twists(stepper),
         lanes: lanes::draw(stepper, lang, lanes_width),
         step,

@@ -132,9 +132,13 @@ pub fn lease(session: &Session) -> SliderView {
     );
     // The other side of the trade. A lease that ends before the finish
     // (R5) costs the live worker its work; one that outlasts it would
-    // keep a crashed worker's job from everyone until it ends.
-    let cost = if leasefence::fence::within_lease(finish.at, lease.lease_until) {
-        lang.fill(
+    // keep a crashed worker's job from everyone until it ends. A lease the
+    // deadline cut short has neither: the deadline, not its length, ends
+    // it, and a job past its deadline is expired, never reclaimed (R9).
+    let cost = if capped {
+        None
+    } else if leasefence::fence::within_lease(finish.at, lease.lease_until) {
+        Some(lang.fill(
             "lease.cost",
             &[
                 ("worker", events[lease.event].worker.clone()),
@@ -145,16 +149,16 @@ pub fn lease(session: &Session) -> SliderView {
                     lease.lease_until.saturating_sub(lease.at).to_string(),
                 ),
             ],
-        )
+        ))
     } else {
-        lang.fill(
+        Some(lang.fill(
             "lease.cost_short",
             &[
                 ("worker", finish.worker.clone()),
                 ("at", finish.at.to_string()),
                 ("until", lease.lease_until.to_string()),
             ],
-        )
+        ))
     };
     SliderView::Enabled {
         label,
@@ -164,7 +168,7 @@ pub fn lease(session: &Session) -> SliderView {
         max: stepper.ranges.lease_max.max(lease.lease_ms),
         value: lease.lease_ms,
         readout,
-        cost: Some(cost),
+        cost,
     }
 }
 

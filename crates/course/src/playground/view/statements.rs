@@ -133,6 +133,15 @@ pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
         .iter()
         .zip(["real", "naive"])
         .map(|(run, kind)| side(lang, races.race, kind, run, (position, total)))
+        .map(|mut side| {
+            // A race cut while the learner predicts speaks for the events
+            // shown, not the timeline: its verdict ("no token went to two
+            // workers on this timeline") waits for the whole of it.
+            if races.cut().is_some_and(|cut| cut.predicting) {
+                side.verdict = None;
+            }
+            side
+        })
         .collect();
     let cut = races.cut().map(|cut| {
         let values = [

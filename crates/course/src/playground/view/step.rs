@@ -28,6 +28,9 @@ pub struct StepView {
     pub fence_notes: Vec<String>,
     /// The statements, in order; empty when the event ran none.
     pub statements: Vec<StatementView>,
+    /// The line the folded statements sit behind
+    /// ([`StatementView::folded`]), when any are.
+    pub folded_note: Option<String>,
     /// Why no statement ran, when none did: a delivery goes to the
     /// receiver, and an actor that holds no claim asks nothing of anyone.
     pub no_sql: Option<String>,
@@ -85,6 +88,10 @@ pub struct StatementView {
     /// Whether this statement is the refusal: the fenced finish that
     /// changed 0 rows.
     pub refusal: bool,
+    /// A sweep that changed nothing (no job out of attempts, none past its
+    /// deadline): shown folded, behind one line with the others, so a
+    /// claim's step shows the claim. A sweep that changed a row is shown.
+    pub folded: bool,
 }
 
 /// A row before and after, cell by cell.
@@ -157,6 +164,8 @@ pub fn card(session: &Session) -> Option<StepView> {
         .iter()
         .map(|executed| statement(session, executed, refused))
         .collect();
+    let folded = statements.iter().filter(|line| line.folded).count();
+    let folded_note = (folded > 0).then(|| lang.fill("sql.folded", &[("n", folded.to_string())]));
     // Only a send, or an event by an actor holding no claim, runs no SQL.
     let no_sql = statements.is_empty().then(|| {
         let key = match &frame.result.outcome {
@@ -175,6 +184,7 @@ pub fn card(session: &Session) -> Option<StepView> {
         conditions,
         fence_notes,
         statements,
+        folded_note,
         no_sql,
         changes,
         point: point(session, frame),
@@ -238,11 +248,13 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
             lang.fill(key, &[("n", executed.rows.to_string())])
         }
     });
+    let sweep = [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&executed.sql);
     StatementView {
         sql: executed.sql,
         params,
         effect,
         refusal,
+        folded: sweep && executed.rows == 0,
     }
 }
 
