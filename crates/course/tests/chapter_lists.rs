@@ -61,3 +61,29 @@ fn the_typescript_chapter_union_names_every_chapter_in_course_order() {
         "the Chapter union in crates/web/src/lib.rs (right: the folders)"
     );
 }
+
+/// The lab's levels, typed twice in the TypeScript (`lab` of the mount
+/// options, `level` of the completion event): each names every level, in
+/// the lab's order, so a level added to `LEVELS` cannot be forgotten there.
+#[test]
+fn the_typescript_level_unions_name_every_lab_level() {
+    let source = include_str!("../../web/src/lib.rs");
+    let levels: Vec<String> = leasefence_course::lab::LEVELS
+        .iter()
+        .map(|level| level.id.to_owned())
+        .collect();
+    for start in ["lab?:", "level:"] {
+        let from = source.find(start).expect("the union is declared") + start.len();
+        let union = &source[from..from + source[from..].find(';').expect("it ends")];
+        let named: Vec<String> = union
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(
+            named, levels,
+            "the {start} union in crates/web/src/lib.rs (right: LEVELS)"
+        );
+    }
+}
