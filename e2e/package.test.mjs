@@ -19,6 +19,14 @@ test("the package replays under Node, from an object or JSON text", () => {
   assert.deepEqual(lib.replay(JSON.stringify(canonical)), expected);
 });
 
+test("check() reads a lesson as the playground does, under Node too (a course's build)", () => {
+  assert.deepEqual(lib.check(JSON.stringify(canonical)), { ok: true, jobs: canonical.jobs.length, events: canonical.events.length });
+  const broken = lib.check('{"jobs": [],\n "events": [{"at": 0, "worker": "A", "do": "claim", "lease": 10}]}');
+  assert.equal(broken.ok, false);
+  assert.match(broken.error, /lease.*line 2/);
+  assert.throws(() => lib.check(3), TypeError);
+});
+
 test("wrong JavaScript types throw TypeErrors naming the argument, a thousand times, and the module keeps working", () => {
   const queue = new lib.Queue();
   const receiver = new lib.Receiver();

@@ -31,6 +31,8 @@ const PAGE_TYPES: &str = r#"
 export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine"
   | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
   | "fencing-off-vs-on" | "write-lock" | "every-ordering";
+/** `check(text)`'s answer: whether the playground would show this lesson. */
+export type CheckResult = { ok: true; jobs: number; events: number } | { ok: false; error: string };
 /** `mount`'s options, each optional. */
 export interface MountOptions {
   lang?: "ko" | "en";

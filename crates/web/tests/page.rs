@@ -230,3 +230,36 @@ fn a_host_listener_may_drive_the_playground_from_its_events() {
     assert_eq!(results(&root), some(&["claimed", "claimed", ""]));
     drop(listener);
 }
+
+/// Issue 22 item 6: `check` reads a lesson as the playground does, for an
+/// author's build: a good one counted, a broken one named at its key with
+/// line and column, in English; a value that is not a string throws.
+#[test]
+fn check_reads_a_lesson_as_the_playground_does() {
+    use leasefence_web::page::check;
+    let answer = |text: &str| {
+        let value = check(text.into()).expect("a string is checked");
+        js_sys::JSON::stringify(&value)
+            .expect("JSON")
+            .as_string()
+            .expect("a string")
+    };
+    assert_eq!(
+        answer(
+            r#"{"jobs":[{"id":"a","qty":1,"deadline":9000}],"events":[{"at":0,"worker":"A","do":"claim","lease_ms":10}]}"#
+        ),
+        r#"{"events":1,"jobs":1,"ok":true}"#,
+        "a good lesson, counted"
+    );
+    let broken = answer(
+        "{\"jobs\": [],\n \"events\": [{\"at\": 0, \"worker\": \"A\", \"do\": \"claim\", \"lease\": 10}]}",
+    );
+    assert!(
+        broken.contains(r#""ok":false"#) && broken.contains("lease") && broken.contains("line 2"),
+        "a broken lesson, named with its place: {broken}"
+    );
+    assert!(
+        check(wasm_bindgen::JsValue::from(3)).is_err(),
+        "not a string"
+    );
+}

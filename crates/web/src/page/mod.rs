@@ -21,6 +21,8 @@
 
 mod address;
 mod boundary;
+mod check;
+pub use check::check;
 mod compare;
 mod dom;
 mod draw;
