@@ -3,7 +3,7 @@
 
 use crate::playground::Lang;
 use crate::playground::session::Session;
-use leasefence::scenario::Action;
+use leasefence::scenario::{Action, Event};
 use serde::Serialize;
 
 /// One event as the list shows it.
@@ -32,6 +32,19 @@ pub struct EventMark {
     pub current: bool,
 }
 
+/// Who acts in `event`, as every list of events names them: the worker,
+/// and the owner name it claims under when that is another (a restarted
+/// run's).
+pub(crate) fn who(lang: Lang, event: &Event) -> String {
+    match event.owner.as_ref().filter(|owner| **owner != event.worker) {
+        Some(owner) => lang.fill(
+            "timeline.owner",
+            &[("worker", event.worker.clone()), ("owner", owner.clone())],
+        ),
+        None => event.worker.clone(),
+    }
+}
+
 /// Every event's line.
 pub fn lines(session: &Session) -> Vec<EventLine> {
     let lang = session.lang;
@@ -42,13 +55,7 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
         .iter()
         .enumerate()
         .map(|(index, event)| {
-            let who = match event.owner.as_ref().filter(|owner| **owner != event.worker) {
-                Some(owner) => lang.fill(
-                    "timeline.owner",
-                    &[("worker", event.worker.clone()), ("owner", owner.clone())],
-                ),
-                None => event.worker.clone(),
-            };
+            let who = who(lang, event);
             let detail = match &event.action {
                 Action::Claim { lease_ms } => format!("lease_ms={lease_ms}"),
                 // The stamp this actor will present, as it holds it then;

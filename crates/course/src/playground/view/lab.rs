@@ -182,13 +182,7 @@ fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
 fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
     (shortest.scenario.events.iter())
         .map(|event| {
-            let who = match event.owner.as_ref().filter(|owner| **owner != event.worker) {
-                Some(owner) => lang.fill(
-                    "timeline.owner",
-                    &[("worker", event.worker.clone()), ("owner", owner.clone())],
-                ),
-                None => event.worker.clone(),
-            };
+            let who = super::events::who(lang, event);
             let what = lang
                 .text(&format!("action.{}", event.action.name()))
                 .to_owned();
