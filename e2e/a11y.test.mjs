@@ -59,7 +59,10 @@ for (const scheme of ["light", "dark"]) {
     const point = "/#v=1&chapter=restart-same-name&lang=ko";
     assert.deepEqual(await violations(point, scheme, 360), [], "a course point, in Korean");
     // The lab open, its start graded: the counterexample and both tables.
-    const graded = (page) => page.click(".lf-lab [data-action=lab-grade]");
+    const graded = async (page) => {
+      await page.click(".lf-lab [data-action=lab-grade]");
+      await page.waitForSelector(".lf-lab-answer [data-passed]");
+    };
     for (const width of [360, 1280]) {
       assert.deepEqual(await violations("/#v=1&lab=finish&lang=ko", scheme, width, graded), [], `the lab, graded, ${width} px`);
     }

@@ -104,11 +104,20 @@ try {
   await labPage.fill(".lf-lab textarea", reference);
   const gradings = [];
   for (let run = 0; run < 5; run++) {
-    gradings.push(await labPage.evaluate(() => {
+    // From the click to the answer: the grading runs two frames after the
+    // click (once "grading" is painted), so this includes those frames.
+    gradings.push(await labPage.evaluate(() => new Promise((resolve) => {
       const started = performance.now();
+      const answer = document.querySelector(".lf-lab-answer");
+      const seen = new MutationObserver(() => {
+        if (!answer.isConnected || document.querySelector(".lf-lab-answer [data-passed]")) {
+          seen.disconnect();
+          resolve(performance.now() - started);
+        }
+      });
+      seen.observe(document.querySelector(".lf-lab"), { childList: true, subtree: true });
       document.querySelector(".lf-lab [data-action=lab-grade]").click();
-      return performance.now() - started;
-    }));
+    })));
     assert.match(await labPage.textContent(".lf-lab-answer"), /^Passed/);
   }
   gradings.sort((a, b) => a - b);

@@ -31,16 +31,26 @@ async function lab(level, lang) {
   return page;
 }
 
+// Grading says so first, then answers two frames later: wait for the answer.
 const grade = async (page, sql) => {
   if (sql !== undefined) await page.fill(".lf-lab textarea", sql);
   await page.click(".lf-lab [data-action=lab-grade]");
+  await page.waitForSelector(".lf-lab-answer [data-passed]");
   return page.textContent(".lf-lab-answer");
 };
 
 test("the finish level: the id-only start fails with a counterexample, the fenced finish passes", async () => {
   const page = await lab("finish", "en");
   assert.match(await page.inputValue(".lf-lab textarea"), /^UPDATE jobs SET state = 'done' WHERE id = :id$/);
+  // Every text the answer shows, in order: "grading" comes first.
+  await page.evaluate(() => {
+    window.said = [];
+    new MutationObserver(() => window.said.push(document.querySelector(".lf-lab-answer")?.textContent ?? ""))
+      .observe(document.querySelector(".lf-lab"), { childList: true, subtree: true, characterData: true });
+  });
   const failed = await grade(page);
+  const said = await page.evaluate(() => window.said.filter((text) => text));
+  assert.equal(said[0], "Grading on every ordering…", `the answer says it is grading first: ${JSON.stringify(said.slice(0, 2))}`);
   assert.match(failed, /Not yet: in “[^”]+”, ordered as below, your statement parts from the queue's at event \d+/);
   assert.match(failed, /The queue's statement refuses it \(nothing changes\); yours accepts it \(the job is done\)\./);
   assert.match(failed, /Checked: \d+ orderings of \d+ scenarios\./);
