@@ -6,7 +6,9 @@
 //! hundred such clients and the server answers no one. `Stalled` gives a
 //! write up when the client has taken nothing for [`WRITE_TIMEOUT`];
 //! every write that goes through starts the wait anew, so a slow reader
-//! that keeps reading is served to the end.
+//! that keeps reading is served to the end. (So is one that reads a byte
+//! every few seconds: there is no minimum rate, and such a client holds its
+//! slot as long as it keeps reading.)
 
 use std::io;
 use std::pin::Pin;

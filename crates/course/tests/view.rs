@@ -488,3 +488,34 @@ fn sweeps_that_changed_nothing_fold_and_one_that_changed_a_row_shows() {
         "control: some chapter's sweep changes a row (quarantine, expiry)"
     );
 }
+
+/// R9 at its boundary: a finish sent exactly at the deadline fails the
+/// deadline condition, and its words say the deadline and the time it was
+/// sent, both 100 ms in the deadline chapter, not that the deadline "has
+/// passed" (the field question's feedback lists it among the failed ones).
+#[test]
+fn a_finish_at_the_deadline_is_told_with_the_deadline_and_the_time() {
+    use leasefence::fence::Condition;
+    use leasefence_course::playground::explain::condition_text;
+    let session = session("deadline-caps-lease", Lang::En);
+    let timeline = &session.stepper.timeline;
+    let (frame, finish) = (timeline.frames.iter())
+        .find_map(|frame| match &frame.result.outcome {
+            Outcome::Finished(finish) => Some((frame, finish)),
+            _ => None,
+        })
+        .expect("a finish");
+    check!(
+        frame.result.at,
+        100,
+        "control: the finish is sent at the deadline"
+    );
+    check!(
+        condition_text(Lang::En, Condition::Deadline, finish, frame.result.at),
+        Lang::En.fill(
+            "reason.deadline_passed",
+            &[("deadline", "100".to_owned()), ("at", "100".to_owned())],
+        ),
+        "the deadline's words"
+    );
+}

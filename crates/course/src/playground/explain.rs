@@ -138,7 +138,10 @@ pub fn condition_text(lang: Lang, condition: Condition, finish: &Finish, at: u64
             ("lease_until", cell(row, "lease_until")),
             ("at", at.to_string()),
         ],
-        Condition::Deadline => vec![("deadline", row.deadline.to_string())],
+        Condition::Deadline => vec![
+            ("deadline", row.deadline.to_string()),
+            ("at", at.to_string()),
+        ],
     };
     lang.fill(&key, &values)
 }
