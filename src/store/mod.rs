@@ -203,6 +203,15 @@ pub(crate) fn enqueue(conn: &Connection, log: &mut SqlLog, job: &NewJob) -> Resu
     Ok(row)
 }
 
+/// What every claim does first, in its transaction: a job out of attempts
+/// is quarantined and one past its deadline expired (R10, R9), so neither
+/// is claimed.
+fn set_aside(tx: &Transaction<'_>, log: &mut SqlLog, now: u64) -> Result<()> {
+    sweep(tx, log, QUARANTINE, &[(":now", int(now))])?;
+    sweep(tx, log, EXPIRE, &[(":now", int(now))])?;
+    Ok(())
+}
+
 /// Sets aside dead jobs, then claims the first claimable one, all in one
 /// write transaction (R6, R10).
 pub(crate) fn claim(
@@ -213,8 +222,7 @@ pub(crate) fn claim(
     lease_ms: u64,
 ) -> Result<Option<Claim>> {
     let tx = begin(conn, log)?;
-    sweep(&tx, log, QUARANTINE, &[(":now", int(now))])?;
-    sweep(&tx, log, EXPIRE, &[(":now", int(now))])?;
+    set_aside(&tx, log, now)?;
     let params = claim_params(owner, now, lease_ms);
     let claim = one(&tx, log, (CLAIM, true), &params, read_claim)?;
     if let Some(claim) = &claim {
@@ -317,8 +325,7 @@ pub(crate) fn claim_outside(
     lease_ms: u64,
 ) -> Result<Option<Claim>> {
     let tx = begin(conn, log)?;
-    sweep(&tx, log, QUARANTINE, &[(":now", int(now))])?;
-    sweep(&tx, log, EXPIRE, &[(":now", int(now))])?;
+    set_aside(&tx, log, now)?;
     let params = used(&tx, outside.sql(), &claim_params(owner, now, lease_ms))?;
     let claim = budget
         .bounded(|| {

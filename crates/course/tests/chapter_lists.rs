@@ -42,21 +42,24 @@ fn the_readmes_name_every_chapter_in_course_order() {
     );
 }
 
-#[test]
-fn the_typescript_chapter_union_names_every_chapter_in_course_order() {
+/// The quoted names of the TypeScript union in crates/web/src/lib.rs that
+/// follows `start`, up to its `;`.
+fn union(start: &str) -> Vec<String> {
     let source = include_str!("../../web/src/lib.rs");
-    let from = source
-        .find("export type Chapter =")
-        .expect("the union is declared");
+    let from = source.find(start).expect("the union is declared") + start.len();
     let union = &source[from..from + source[from..].find(';').expect("it ends")];
-    let named: Vec<String> = union
+    union
         .split('"')
         .skip(1)
         .step_by(2)
         .map(str::to_owned)
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_typescript_chapter_union_names_every_chapter_in_course_order() {
     assert_eq!(
-        named,
+        union("export type Chapter ="),
         ids(),
         "the Chapter union in crates/web/src/lib.rs (right: the folders)"
     );
@@ -67,22 +70,14 @@ fn the_typescript_chapter_union_names_every_chapter_in_course_order() {
 /// the lab's order, so a level added to `LEVELS` cannot be forgotten there.
 #[test]
 fn the_typescript_level_unions_name_every_lab_level() {
-    let source = include_str!("../../web/src/lib.rs");
     let levels: Vec<String> = leasefence_course::lab::LEVELS
         .iter()
         .map(|level| level.id.to_owned())
         .collect();
     for start in ["lab?:", "level:"] {
-        let from = source.find(start).expect("the union is declared") + start.len();
-        let union = &source[from..from + source[from..].find(';').expect("it ends")];
-        let named: Vec<String> = union
-            .split('"')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_owned)
-            .collect();
         assert_eq!(
-            named, levels,
+            union(start),
+            levels,
             "the {start} union in crates/web/src/lib.rs (right: LEVELS)"
         );
     }

@@ -189,8 +189,8 @@ impl Races {
     /// Applies a move on the timeline `scenario`, of whose events the
     /// learner may see the first `shown` (all but while predicting: an
     /// outcome not yet answered is not taken apart); an open panel has its
-    /// runs. A timeline race whose timeline or shown events changed starts
-    /// over.
+    /// runs. A timeline race whose timeline changed starts over; one that
+    /// shows more or fewer of the same timeline keeps the learner's place.
     pub fn apply(&mut self, change: Move, scenario: &Scenario, shown: Option<usize>) -> Result<()> {
         match change {
             Move::Open(open) => self.open = open,
