@@ -18,6 +18,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
+use crate::claimable::within_lease;
 use crate::model::{JobRow, JobState, Reason, Stamp};
 
 /// One condition of R4: what the row must agree with, or what time must
@@ -114,15 +115,6 @@ impl Condition {
             Condition::Deadline => now < row.deadline,
         }
     }
-}
-
-/// Whether a lease that ends at `lease_until` still holds at `now` (R5):
-/// it ends *at* `lease_until`, so a finish sent then is already late and a
-/// claim then may take the job. [`Condition::LeaseUntil`] is this rule;
-/// the course's lease slider reads it to say which side of the trade a
-/// lease length is on.
-pub fn within_lease(now: u64, lease_until: u64) -> bool {
-    now < lease_until
 }
 
 /// A set of [`Condition`]s, listed in [`Condition::ALL`]'s order: the ones

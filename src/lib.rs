@@ -14,7 +14,8 @@
 //! * [`error`]: the one error type, and [`Problem`], what was wrong.
 //! * [`model`]: the vocabulary (jobs, rows, claims, stamps, finishes).
 //! * [`fence`]: R4 stated once: the finish's conditions, the set a refusal
-//!   failed, the verdict.
+//!   failed, the verdict; [`claimable`]: the claim's conditions likewise
+//!   (which rows a claim may take, and which it sets aside first).
 //! * [`store`]: the schema and every SQL statement of the queue, what runs
 //!   them, and [`store::Statements`], the one seam through which SQL
 //!   written elsewhere (a teaching variant's, a learner's) runs on the
@@ -44,9 +45,11 @@
 //! Rule numbers refer to the contract, `CONTRACT.md` at the repository's
 //! root.
 //!
-//! * A claim takes a job iff it is `pending`, or `leased` with
-//!   `lease_until <= now` (R5, R11); it adds 1 to `token` and `attempts`
-//!   (R2) and sets `lease_until = min(now + lease_ms, deadline)` (R9).
+//! * A claim takes the first job, in enqueue order, that is `pending`, or
+//!   `leased` with `lease_until <= now` (R5, R11), with attempts and time
+//!   left (R10, R9; [`ClaimCondition::ALL`]); it adds 1 to `token` and
+//!   `attempts` (R2) and sets `lease_until = min(now + lease_ms, deadline)`
+//!   (R9).
 //! * A finish is accepted iff `id`, `owner`, `token` and `attempt` equal the
 //!   row, the row is `leased`, `now < lease_until` and `now < deadline`
 //!   (R4, [`Condition::ALL`]). A rejected finish changes nothing, and its
@@ -84,6 +87,7 @@
 
 #![warn(missing_docs)]
 
+pub mod claimable;
 pub mod error;
 pub mod fence;
 pub mod model;
@@ -93,6 +97,7 @@ pub mod replay;
 pub mod scenario;
 pub mod store;
 
+pub use claimable::ClaimCondition;
 pub use error::{Error, Forbidden, Problem, Result};
 pub use fence::{Condition, Conditions, Verdict};
 pub use model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};

@@ -122,7 +122,7 @@ impl Player {
     pub fn new(scenario: Scenario) -> Result<Player> {
         let order = scenario.checked_order()?;
         let queue = Queue::open_in_memory()?;
-        for job in &scenario.jobs {
+        for job in scenario.jobs() {
             queue.enqueue(job)?;
         }
         Ok(Player {
@@ -219,7 +219,7 @@ impl Player {
 
     /// Applies the next event; `None` when all have been applied.
     pub fn step(&mut self) -> Result<Option<EventResult>> {
-        let Some(event) = self.scenario.events.get(self.next).cloned() else {
+        let Some(event) = self.scenario.events().get(self.next).cloned() else {
             return Ok(None);
         };
         let outcome = self.play(&event)?;
@@ -232,7 +232,7 @@ impl Player {
     /// fields; time does not go back; a job id is used once); a refused
     /// event changes nothing. Every earlier event must have been applied.
     pub fn push(&mut self, event: Event) -> Result<EventResult> {
-        let index = self.scenario.events.len();
+        let index = self.scenario.events().len();
         if self.next < index {
             return Err(Error::invalid(
                 "events",
@@ -256,7 +256,7 @@ impl Player {
         let outcome = self.play(&event)?;
         self.order.record(&event);
         let result = self.played(&event, outcome);
-        self.scenario.events.push(event);
+        self.scenario.push_checked(event);
         Ok(result)
     }
 
@@ -315,7 +315,7 @@ impl Player {
 /// Replays every event of `scenario` and returns the contract's document.
 pub fn replay(scenario: Scenario) -> Result<Replay> {
     let mut player = Player::new(scenario)?;
-    let mut results = Vec::with_capacity(player.scenario().events.len());
+    let mut results = Vec::with_capacity(player.scenario().events().len());
     while let Some(result) = player.step()? {
         results.push(result);
     }

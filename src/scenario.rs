@@ -23,13 +23,17 @@ pub const MAX_EVENTS: usize = 100_000;
 /// [`Scenario::to_json`] leaves it out again.
 pub const PRODUCER: &str = "producer";
 
-/// A checked scenario: jobs to start with and a timeline of events.
+/// A checked scenario: jobs to start with and a timeline of events. Its
+/// fields are private, so every `Scenario` was checked by one of its
+/// readers: [`Scenario::parse`] (text, with the line and column of a
+/// mistake), [`Scenario::from_value`] (a JavaScript object, as a JSON
+/// value) and [`Scenario::new`] (built in code).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Scenario {
     /// Jobs on the queue before the first event.
-    pub jobs: Vec<NewJob>,
+    jobs: Vec<NewJob>,
     /// The timeline, in non-decreasing `at` order.
-    pub events: Vec<Event>,
+    events: Vec<Event>,
 }
 
 /// One thing an actor does at one instant.
@@ -47,6 +51,16 @@ pub struct Event {
 }
 
 impl Event {
+    /// Reads and checks one event that arrived on its own as a JSON value
+    /// (a JavaScript object), as the event at `index` of a timeline: the
+    /// checks and messages of [`Scenario::from_value`] (errors name
+    /// `events[index].field`). Its place in time and its job id are
+    /// checked where it is added ([`crate::Player::push`]).
+    pub fn from_value(value: serde_json::Value, index: usize) -> Result<Event> {
+        let place = format!("events[{index}]");
+        event_from_raw(index, &read(value, &place, &format!("{place}."))?)
+    }
+
     /// Checks the event's own fields as the event at `index` of a timeline
     /// (errors name `events[index].field`): times and leases are integers
     /// in range, names are well formed, an enqueued job is valid.
@@ -325,42 +339,47 @@ impl Scenario {
         Scenario::from_raw(deserialize(json, "(document)", "")?)
     }
 
-    /// Parses and checks one event written on its own, as the event at
-    /// `index` of a timeline (errors name `events[index].field`). Its place
-    /// in time and its job id are checked where it is added
-    /// ([`crate::Player::push`]).
-    pub fn parse_event(json: &str, index: usize) -> Result<Event> {
-        let place = format!("events[{index}]");
-        event_from_raw(index, &deserialize(json, &place, &format!("{place}."))?)
-    }
-
-    /// [`Scenario::parse_event`] for an event already read as a JSON value
-    /// (a JavaScript object, through `serde_wasm_bindgen`): the same checks
-    /// and messages, without JSON text.
-    pub fn event_from_value(value: serde_json::Value, index: usize) -> Result<Event> {
-        let place = format!("events[{index}]");
-        event_from_raw(index, &read(value, &place, &format!("{place}."))?)
-    }
-
-    /// Parses a scenario's JSON text as the JavaScript API reads it: into
-    /// a JSON value first, as `JSON.parse` would (a key given twice keeps
-    /// its last value, where [`Scenario::parse`] refuses it), then as
-    /// [`Scenario::from_value`] reads an object, so text and object give
-    /// the same result. Text that is not JSON is refused as
-    /// [`Scenario::parse`] refuses it (the last place the parser knew, and
-    /// the line and column); a value that does not fit has no line and
-    /// column, and when several are wrong, the one named comes first in
-    /// key order rather than in the order written (CONTRACT.md, "Scenarios
-    /// from JavaScript are JSON values").
-    pub fn parse_as_javascript(json: &str) -> Result<Scenario> {
-        Scenario::from_value(deserialize(json, "(document)", "")?)
-    }
-
     /// Reads and checks a scenario document that arrived as a JSON value
-    /// (the JavaScript API's objects, through `serde_wasm_bindgen`), with
-    /// [`Scenario::parse`]'s checks and places.
+    /// (a JavaScript object, or text the JavaScript API read as
+    /// `JSON.parse` would), with [`Scenario::parse`]'s checks and places.
+    /// A value has no line and column, and when several fields are wrong,
+    /// the one named comes first in key order rather than in the order
+    /// written (CONTRACT.md, "Scenarios from JavaScript are JSON values").
     pub fn from_value(value: serde_json::Value) -> Result<Scenario> {
         Scenario::from_raw(read(value, "(document)", "")?)
+    }
+
+    /// A scenario built in code, checked by the rules [`Scenario::parse`]
+    /// applies to a document, with the same messages.
+    pub fn new(jobs: Vec<NewJob>, events: Vec<Event>) -> Result<Scenario> {
+        let scenario = Scenario { jobs, events };
+        scenario.checked_order()?;
+        Ok(scenario)
+    }
+
+    /// Jobs on the queue before the first event.
+    pub fn jobs(&self) -> &[NewJob] {
+        &self.jobs
+    }
+
+    /// The timeline, in non-decreasing `at` order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Adds an event the caller has checked against the timeline's order
+    /// ([`Order::admit`]), as [`crate::Player::push`] does.
+    pub(crate) fn push_checked(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    /// The scenario's first `count` events (all of them if it has fewer),
+    /// with its jobs: a prefix of a checked timeline is checked.
+    pub fn first(&self, count: usize) -> Scenario {
+        Scenario {
+            jobs: self.jobs.clone(),
+            events: self.events[..count.min(self.events.len())].to_vec(),
+        }
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario> {
@@ -378,15 +397,8 @@ impl Scenario {
         })
     }
 
-    /// Checks a scenario built in code (its fields are public) by the rules
-    /// [`Scenario::parse`] applies to a document, with the same messages.
-    /// [`crate::Player::new`] calls it, so nothing unchecked is replayed.
-    pub fn check(&self) -> Result<()> {
-        self.checked_order().map(drop)
-    }
-
-    /// [`Scenario::check`], returning what an event added after the last
-    /// must agree with.
+    /// Checks the scenario whole, returning what an event added after the
+    /// last must agree with.
     pub(crate) fn checked_order(&self) -> Result<Order> {
         check_counts(self.jobs.len(), self.events.len())?;
         let mut order = Order::with_jobs(&self.jobs)?;

@@ -17,10 +17,13 @@ use support::SCENARIOS;
 
 /// The scenario's jobs, without its events.
 fn jobs_only(scenario: &Scenario) -> Scenario {
-    Scenario {
-        jobs: scenario.jobs.clone(),
-        events: Vec::new(),
-    }
+    scenario.first(0)
+}
+
+/// The event a caller sends as the JSON text `text`, read as the event at
+/// `index` of a timeline.
+fn event(text: &str, index: usize) -> leasefence::Result<Event> {
+    Event::from_value(serde_json::from_str(text).expect("JSON"), index)
 }
 
 /// Each event of `json`, as the text a caller would send for it.
@@ -43,7 +46,7 @@ fn events_pushed_one_at_a_time_match_every_golden_document() {
         let mut player = Player::new(jobs_only(&scenario)).expect("opens");
         let mut results = Vec::new();
         for (index, text) in event_texts(json).iter().enumerate() {
-            let event = Scenario::parse_event(text, index).expect("a valid event");
+            let event = event(text, index).expect("a valid event");
             results.push(player.push(event).expect("applies"));
         }
         let current = serde_json::json!({
@@ -70,7 +73,7 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
     let mut player = Player::new(jobs_only(&canonical)).expect("opens");
     player
         .push(
-            Scenario::parse_event(
+            event(
                 r#"{"at": 500, "worker": "A", "do": "claim", "lease_ms": 1000}"#,
                 0,
             )
@@ -79,7 +82,7 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
         .expect("claims");
     let rows_before = player.rows().expect("rows");
 
-    let earlier = Scenario::parse_event(
+    let earlier = event(
         r#"{"at": 499, "worker": "B", "do": "claim", "lease_ms": 1000}"#,
         1,
     )
@@ -91,7 +94,7 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
         "time going back"
     );
 
-    let twice = Scenario::parse_event(
+    let twice = event(
         r#"{"at": 600, "worker": "B", "do": "enqueue", "job": {"id": "snack-1", "qty": 1, "deadline": 9000}}"#,
         1,
     )
@@ -120,11 +123,11 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
             "Unfit",
         ),
     ] {
-        let refused = Scenario::parse_event(text, 1).expect_err("malformed");
+        let refused = event(text, 1).expect_err("malformed");
         check!(
             support::place_and_problem(&refused),
             (place.to_owned(), problem.to_owned()),
-            "parse_event({text}): {refused}"
+            "Event::from_value({text}): {refused}"
         );
     }
 
@@ -134,7 +137,7 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
         "the table changed"
     );
     check!(player.position(), 1, "the position moved");
-    check!(player.scenario().events.len(), 1, "the timeline grew");
+    check!(player.scenario().events().len(), 1, "the timeline grew");
 }
 
 /// A live event goes after the document's own: it cannot jump ahead of
@@ -143,8 +146,7 @@ fn a_refused_live_event_names_the_field_and_changes_nothing() {
 fn pushing_before_the_document_is_played_through_is_refused() {
     let canonical = Scenario::parse(SCENARIOS[0].1).expect("parses");
     let mut player = Player::new(canonical).expect("opens");
-    let finish =
-        Scenario::parse_event(r#"{"at": 5000, "worker": "C", "do": "finish"}"#, 3).expect("valid");
+    let finish = event(r#"{"at": 5000, "worker": "C", "do": "finish"}"#, 3).expect("valid");
     let refused = player.push(finish.clone()).expect_err("three events wait");
     check!(
         refused.to_string(),
@@ -167,7 +169,7 @@ fn pushing_before_the_document_is_played_through_is_refused() {
 fn pushed_events_are_checked_like_written_ones() {
     let mut player = Player::new(Scenario::default()).expect("opens an empty queue");
     let enqueue = |index| {
-        Scenario::parse_event(
+        event(
             r#"{"at": 10, "worker": "A", "do": "enqueue", "job": {"id": "j", "qty": 1, "deadline": 99}}"#,
             index,
         )
@@ -193,24 +195,30 @@ fn pushed_events_are_checked_like_written_ones() {
         "a hand-built event with an empty worker"
     );
     check!(player.position(), 1, "the position moved");
-    check!(player.scenario().events.len(), 1, "the timeline grew");
+    check!(player.scenario().events().len(), 1, "the timeline grew");
 }
 
-/// A `Scenario` built in code (its fields are public) is held to the
-/// document's rules before anything is replayed: here, time going back.
+/// A `Scenario` built in code is held to the document's rules: here, time
+/// going back is refused with the document parser's words.
 #[test]
-fn a_scenario_built_in_code_is_checked_before_it_is_replayed() {
-    let mut scenario = Scenario::parse(SCENARIOS[0].1).expect("parses");
-    scenario.events[2].at = 999; // A's finish, now before B's claim at 1000
-    let refused = leasefence::replay(scenario.clone()).expect_err("time goes back");
+fn a_scenario_built_in_code_is_checked_as_a_document_is() {
+    let canonical = Scenario::parse(SCENARIOS[0].1).expect("parses");
+    let mut events = canonical.events().to_vec();
+    events[2].at = 999; // A's finish, now before B's claim at 1000
+    let refused =
+        Scenario::new(canonical.jobs().to_vec(), events.clone()).expect_err("time goes back");
     check!(
         refused.to_string(),
         "scenario: events[2].at: 999 is earlier than the event before it (1000); times must not go back",
-        "replay of a hand-built scenario"
+        "a scenario built in code"
     );
+    let mut document: serde_json::Value = serde_json::from_str(SCENARIOS[0].1).expect("JSON");
+    document["events"][2]["at"] = 999.into();
     check!(
-        scenario.check().map_err(|err| err.to_string()),
+        Scenario::parse(&document.to_string())
+            .map(drop)
+            .map_err(|err| err.to_string()),
         Err(refused.to_string()),
-        "Scenario::check says the same"
+        "the document parser says the same"
     );
 }

@@ -17,12 +17,16 @@ const JOB: &str = r#"{"id": "snack-1", "qty": 2, "deadline": 5000}"#;
 /// A reader of scenario text.
 type Reader = fn(&str) -> Result<Scenario, Error>;
 
-/// The two readers of scenario text: the library's and the command line's,
-/// and the JavaScript API's (`parse_as_javascript`, through a JSON value).
-const READERS: [(&str, Reader); 2] = [
-    ("parse", Scenario::parse),
-    ("parse_as_javascript", Scenario::parse_as_javascript),
-];
+/// The two readers of a scenario: of text (the library's and the command
+/// line's), and of a JSON value (the JavaScript API's), here given the
+/// text read as `JSON.parse` would.
+const READERS: [(&str, Reader); 2] = [("parse", Scenario::parse), ("from_value", as_javascript)];
+
+/// `text` read as the JavaScript API reads a string: `JSON.parse`, then
+/// the reader of values.
+fn as_javascript(text: &str) -> Result<Scenario, Error> {
+    Scenario::from_value(serde_json::from_str(text).expect("valid JSON"))
+}
 
 fn refusal(read: Reader, events: &str) -> String {
     let json = format!(r#"{{"jobs": [{JOB}], "events": [{events}]}}"#);
@@ -79,7 +83,7 @@ fn each_malformed_event_is_refused_naming_index_and_field() {
 fn both_readers_of_scenario_text_read_every_golden_scenario_alike() {
     for (name, scenario, _) in support::SCENARIOS {
         let expected = Scenario::parse(scenario).expect("a golden scenario parses");
-        let current = Scenario::parse_as_javascript(scenario);
+        let current = as_javascript(scenario);
         assert!(
             matches!(&current, Ok(read) if *read == expected),
             "{name}: expected {expected:?}\n  current: {current:?}"
@@ -135,8 +139,8 @@ fn an_enqueue_needs_no_worker_and_a_given_one_is_echoed() {
     let scenario = Scenario::parse(json).expect("an enqueue without a worker is valid");
     check!(
         (
-            scenario.events[0].worker.as_str(),
-            scenario.events[1].worker.as_str()
+            scenario.events()[0].worker.as_str(),
+            scenario.events()[1].worker.as_str()
         ),
         (PRODUCER, "shop"),
         "the actors"

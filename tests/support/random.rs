@@ -64,9 +64,7 @@ pub fn small_scenario() -> impl Strategy<Value = Scenario> {
                             action,
                         }
                     });
-            Scenario {
-                jobs,
-                events: events.collect(),
-            }
+            Scenario::new(jobs, events.collect())
+                .expect("the generator writes only valid timelines")
         })
 }

@@ -301,7 +301,7 @@ fn check(text: &str) -> Result<ExitCode, Error> {
     };
     match lesson::Lesson::read(&source) {
         Ok(lesson) => {
-            let (jobs, events) = (lesson.scenario.jobs.len(), lesson.scenario.events.len());
+            let (jobs, events) = (lesson.scenario.jobs().len(), lesson.scenario.events().len());
             print_json(&json!({ "ok": true, "jobs": jobs, "events": events }))?;
             Ok(ExitCode::SUCCESS)
         }

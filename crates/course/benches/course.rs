@@ -123,7 +123,7 @@ fn census_speed() {
         println!(
             "| {} | {} | {orderings} | {replays} | {:.1} | {:.1} |",
             chapter.id,
-            scenario.events.len(),
+            scenario.events().len(),
             median * 1000.0,
             median * 1e6 / replays as f64
         );

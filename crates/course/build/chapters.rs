@@ -5,9 +5,14 @@
 //!   without its layout (laid out for people, only parsed by the page, so
 //!   the module learners download carries the compact text);
 //! * `en.json` and `ko.json`, its `title` and `text` in each language,
-//!   which become the messages `chapter.<id>.title` and `.text`;
-//! * `chapter.json`, if there is one: `{"compare": true}` when the fencing
-//!   off/on comparison is the point of the chapter.
+//!   which become the messages `chapter.<id>.title` and `.text`, and the
+//!   `title` and `text` of each of its course points (`points`, by key),
+//!   which become `point.<key>.title` and `.text`;
+//! * `chapter.json`, if there is one: the panels the chapter is about,
+//!   which open when it loads (`"opens": ["compare", "invariants"]`), and
+//!   its course points, each shown at a place in its timeline
+//!   (`"points": [{"position": 2, "key": "no_heartbeat"}]`: once two
+//!   events are applied).
 //!
 //! `expected.json`, its expected replay, is the golden tests' (`make
 //! bless` writes it). The list of chapters becomes `OUT_DIR/chapters.rs`.
@@ -23,8 +28,154 @@ const FOLDER: &str = "../../chapters";
 pub struct Folder {
     /// The id: the folder's name after its number.
     pub id: String,
-    /// Its title and text in each language (`en`, `ko`).
-    pub texts: BTreeMap<&'static str, (String, String)>,
+    /// Its texts in each language (`en`, `ko`).
+    pub texts: BTreeMap<&'static str, Texts>,
+}
+
+/// A chapter's texts in one language.
+pub struct Texts {
+    /// Its title.
+    pub title: String,
+    /// Its narration.
+    pub text: String,
+    /// Each of its points' key, title and text.
+    pub points: Vec<(String, String, String)>,
+}
+
+/// The panels a chapter may open, as `chapter.json` names them, and the
+/// variant of `playground::chapters::Panel` each becomes.
+const PANELS: [(&str, &str); 3] = [
+    ("compare", "Compare"),
+    ("statements", "Statements"),
+    ("invariants", "Invariants"),
+];
+
+/// What a chapter's `chapter.json` says (nothing, without one).
+#[derive(Default)]
+struct Settings {
+    /// The panels it opens, as `Panel` variants.
+    opens: Vec<&'static str>,
+    /// Its points: how many events are applied when each shows, and its key.
+    points: Vec<(u64, String)>,
+}
+
+impl Settings {
+    fn read(path: &Path, name: &str) -> Settings {
+        if !path.exists() {
+            return Settings::default();
+        }
+        let value = json(path);
+        let object = value
+            .as_object()
+            .unwrap_or_else(|| panic!("chapters/{name}/chapter.json: an object"));
+        let mut settings = Settings::default();
+        for (key, value) in object {
+            match key.as_str() {
+                "opens" => {
+                    for panel in strings(value, name, "opens") {
+                        let known = PANELS.iter().find(|(written, _)| *written == panel);
+                        settings.opens.push(known.map(|(_, variant)| *variant).unwrap_or_else(
+                            || panic!("chapters/{name}/chapter.json: opens {panel:?}, not a panel (known: compare, statements, invariants)"),
+                        ));
+                    }
+                }
+                "points" => {
+                    for point in value.as_array().into_iter().flatten() {
+                        let position = point.get("position").and_then(serde_json::Value::as_u64);
+                        let key = point.get("key").and_then(serde_json::Value::as_str);
+                        let (Some(position), Some(key), Some(2)) =
+                            (position, key, point.as_object().map(|o| o.len()))
+                        else {
+                            panic!(
+                                "chapters/{name}/chapter.json: a point is {{\"position\": n, \"key\": \"...\"}}, got {point}"
+                            );
+                        };
+                        settings.points.push((position, key.to_owned()));
+                    }
+                }
+                other => panic!(
+                    "chapters/{name}/chapter.json: unknown key {other:?} (known: opens, points)"
+                ),
+            }
+        }
+        settings
+    }
+}
+
+/// The strings of the array `value` (the chapter.json key `key`).
+fn strings(value: &serde_json::Value, name: &str, key: &str) -> Vec<String> {
+    value
+        .as_array()
+        .and_then(|items| {
+            items
+                .iter()
+                .map(|item| item.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_else(|| panic!("chapters/{name}/chapter.json: {key} is a list of names"))
+}
+
+impl Texts {
+    /// Reads `en.json` or `ko.json`: a title, a text, and a title and text
+    /// for each point `settings` places, and nothing else.
+    fn read(path: &Path, settings: &Settings) -> Texts {
+        let value = json(path);
+        let string = |value: &serde_json::Value, key: &str, of: &str| -> String {
+            value
+                .get(key)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_else(|| panic!("{}: {of}needs a string {key:?}", path.display()))
+                .to_owned()
+        };
+        for key in value
+            .as_object()
+            .into_iter()
+            .flat_map(|object| object.keys())
+        {
+            assert!(
+                ["title", "text", "points"].contains(&key.as_str()),
+                "{}: unknown key {key:?} (known: title, text, points)",
+                path.display()
+            );
+        }
+        let written = value.get("points").and_then(serde_json::Value::as_object);
+        let placed: Vec<&str> = settings
+            .points
+            .iter()
+            .map(|(_, key)| key.as_str())
+            .collect();
+        for key in written.into_iter().flat_map(|points| points.keys()) {
+            assert!(
+                placed.contains(&key.as_str()),
+                "{}: point {key:?} is not placed by chapter.json's points",
+                path.display()
+            );
+        }
+        let points = placed
+            .iter()
+            .map(|key| {
+                let point = written
+                    .and_then(|points| points.get(*key))
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: points needs {key:?}, which chapter.json places",
+                            path.display()
+                        )
+                    });
+                let of = format!("points.{key} ");
+                (
+                    (*key).to_owned(),
+                    string(point, "title", &of),
+                    string(point, "text", &of),
+                )
+            })
+            .collect();
+        Texts {
+            title: string(&value, "title", ""),
+            text: string(&value, "text", ""),
+            points,
+        }
+    }
 }
 
 /// Writes the compact scenarios and the list; returns the folders in
@@ -63,50 +214,29 @@ pub fn generate() -> Vec<Folder> {
             scenario.to_string(),
         )
         .expect("OUT_DIR is writable");
-        let compare = match dir.join("chapter.json").exists() {
-            true => {
-                let settings = json(&dir.join("chapter.json"));
-                let object = settings
-                    .as_object()
-                    .unwrap_or_else(|| panic!("chapters/{name}/chapter.json: an object"));
-                for key in object.keys() {
-                    assert!(
-                        key == "compare",
-                        "chapters/{name}/chapter.json: unknown key {key:?} (known: compare)"
-                    );
-                }
-                object
-                    .get("compare")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false)
-            }
-            false => false,
-        };
+        let settings = Settings::read(&dir.join("chapter.json"), &name);
         let mut texts = BTreeMap::new();
         for lang in ["en", "ko"] {
-            let path = dir.join(format!("{lang}.json"));
-            let value = json(&path);
-            let text = |key: &str| -> String {
-                value
-                    .get(key)
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or_else(|| panic!("{}: needs a string {key:?}", path.display()))
-                    .to_owned()
-            };
-            if let Some(object) = value.as_object() {
-                for key in object.keys() {
-                    assert!(
-                        key == "title" || key == "text",
-                        "{}: unknown key {key:?} (known: title, text)",
-                        path.display()
-                    );
-                }
-            }
-            texts.insert(lang, (text("title"), text("text")));
+            texts.insert(
+                lang,
+                Texts::read(&dir.join(format!("{lang}.json")), &settings),
+            );
         }
         let _ = writeln!(
             list,
-            "    Chapter {{ id: {id:?}, json: include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.json\")), compare: {compare} }},"
+            "    Chapter {{ id: {id:?}, json: include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.json\")), opens: &[{opens}], points: &[{points}] }},",
+            opens = settings
+                .opens
+                .iter()
+                .map(|panel| format!("Panel::{panel}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            points = settings
+                .points
+                .iter()
+                .map(|(position, key)| format!("Point {{ position: {position}, key: {key:?} }}"))
+                .collect::<Vec<_>>()
+                .join(", "),
         );
         folders.push(Folder {
             id: id.to_owned(),

@@ -6,7 +6,8 @@
 //! it in the module learners download, and no key stored twice. A key
 //! missing from either file stops the build here, naming it. Each
 //! chapter's title and text (its folder's `en.json` and `ko.json`) join
-//! the tables as `chapter.<id>.title` and `chapter.<id>.text`.
+//! the tables as `chapter.<id>.title` and `chapter.<id>.text`, and its
+//! points' as `point.<key>.title` and `point.<key>.text`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -31,11 +32,21 @@ pub fn generate(chapters: &[Folder]) {
             let mut table: BTreeMap<String, String> =
                 serde_json::from_str(&text).unwrap_or_else(|err| panic!("{path}: {err}"));
             for chapter in chapters {
-                let (title, text) = &chapter.texts[lang];
-                for (key, value) in [("title", title), ("text", text)] {
-                    let key = format!("chapter.{}.{key}", chapter.id);
+                let texts = &chapter.texts[lang];
+                let id = &chapter.id;
+                let own = [
+                    (format!("chapter.{id}.title"), &texts.title),
+                    (format!("chapter.{id}.text"), &texts.text),
+                ];
+                let points = texts.points.iter().flat_map(|(key, title, text)| {
+                    [
+                        (format!("point.{key}.title"), title),
+                        (format!("point.{key}.text"), text),
+                    ]
+                });
+                for (key, value) in own.into_iter().chain(points) {
                     if table.insert(key.clone(), value.clone()).is_some() {
-                        panic!("{path}: {key} belongs in the chapter's folder");
+                        panic!("{path}: {key} is said twice (it belongs in one chapter's folder)");
                     }
                 }
             }

@@ -54,7 +54,7 @@ impl Timeline {
         let mut player = Player::new(scenario)?;
         player.record_sql();
         let mut timeline = Timeline {
-            frames: Vec::with_capacity(player.scenario().events.len()),
+            frames: Vec::with_capacity(player.scenario().events().len()),
             jobs: Vec::new(),
             deliveries: Vec::new(),
         };

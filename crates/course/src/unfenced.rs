@@ -42,12 +42,9 @@ pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
     // Claims, sends and enqueues behave exactly as on the real queue; only
     // finishes differ, so the player runs everything except finish events,
     // which are applied here through the naive statement.
-    let mut player = Player::new(Scenario {
-        jobs: scenario.jobs.clone(),
-        events: Vec::new(),
-    })?;
+    let mut player = Player::new(scenario.first(0))?;
     let mut finishes = Vec::new();
-    for (index, event) in scenario.events.iter().enumerate() {
+    for (index, event) in scenario.events().iter().enumerate() {
         if let Some(finish) = apply(&mut player, guard, index, event)? {
             finishes.push(finish);
         }

@@ -291,12 +291,10 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
 /// The point's text, filled as the step card shows it, says each of these
 /// numbers, in both languages.
 fn point_says(key: &str, numbers: &[&Value]) {
-    use leasefence_course::playground::points::{POINTS, text};
-    let point = POINTS
-        .iter()
-        .find(|point| point.key == key)
+    let (chapter, point) = leasefence_course::playground::points::all()
+        .find(|(_, point)| point.key == key)
         .expect("a point");
-    let text_of = |lang: Lang| text(point, lang, "A");
+    let text_of = |lang: Lang| point.text(chapter, lang, "A");
     says_numbers(&format!("point {key}"), text_of, numbers);
 }
 
@@ -315,30 +313,31 @@ fn point_at(chapter: &str, position: usize, lang: Lang) -> Option<(String, Optio
 /// timeline the learner changed shows none (its facts may differ).
 #[test]
 fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
-    use leasefence_course::playground::points::{self, POINTS};
+    use leasefence_course::playground::points;
     use leasefence_course::playground::session::{Knob, Session};
-    let keys: Vec<&str> = POINTS.iter().map(|point| point.key).collect();
+    let keys: Vec<&str> = points::all().map(|(_, point)| point.key).collect();
     check!(
         keys,
         vec![
             "claim_result",
             "no_heartbeat",
-            "visibility_timeout",
             "rollback_journal",
+            "visibility_timeout",
             "not_a_credential",
             "receiver_unfenced"
         ],
-        "the course points"
+        "the course points, in the order of their chapters"
     );
     for chapter in CHAPTERS {
         let total = Scenario::parse(chapter.scenario())
             .expect("parses")
-            .events
+            .events()
             .len();
         for position in 0..=total {
             for lang in [Lang::En, Lang::Ko] {
                 let shown = point_at(chapter.id, position, lang).map(|(key, _)| key);
-                let placed = points::at(chapter.id, position).map(|point| point.key.to_owned());
+                let placed =
+                    points::at(chapter.id, position).map(|(_, point)| point.key.to_owned());
                 check!(
                     shown,
                     placed,
@@ -349,9 +348,9 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
             }
         }
     }
-    for point in POINTS {
-        let scenario = Scenario::parse(chapter(point.chapter)).expect("parses");
-        let mut session = Session::new(Lang::En, point.chapter, scenario).expect("replays");
+    for (chapter, point) in points::all() {
+        let scenario = Scenario::parse(chapter.scenario()).expect("parses");
+        let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
         session
             .drag(Knob::Lease, 5)
             .expect("a drag forks the chapter");

@@ -79,7 +79,7 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
             .collect::<Vec<_>>();
         (
             guess.right(),
-            session.stepper.score,
+            session.stepper.score(),
             marked.join(", "),
             told.prompt.feedback.unwrap_or_default(),
         )
@@ -176,7 +176,7 @@ fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
         let scenario = Scenario::parse(chapter.scenario()).expect("valid");
         let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
         session.set_predict(true).expect("sets predicting");
-        while session.stepper.position < session.stepper.total() {
+        while session.stepper.position() < session.stepper.total() {
             if session.stepper.step() == Stepped::AskFirst {
                 session.stepper.guess(true);
             }

@@ -278,9 +278,11 @@ fn korean_sessions() -> Vec<(String, Session)> {
         .expect("opens");
     sessions.push(("every-ordering shortest".to_owned(), counted));
     let mut long = start("fencing-off-vs-on");
-    let mut events = long.stepper.scenario.clone();
-    events.events.push(events.events[7].clone());
-    long.apply_editor(&events.to_json()).expect("applies");
+    let scenario = long.stepper.scenario();
+    let mut events = scenario.events().to_vec();
+    events.push(events[7].clone());
+    let nine = Scenario::new(scenario.jobs().to_vec(), events).expect("a valid timeline");
+    long.apply_editor(&nine.to_json()).expect("applies");
     sessions.push(("nine events".to_owned(), long));
     sessions
 }
@@ -296,7 +298,7 @@ fn korean_views_have_no_latin_words_outside_the_allow_list() {
         strings(&scenario, "scenario", &mut texts);
         for position in 0..=session.stepper.total() {
             session.stepper.seek(position);
-            if session.stepper.predict && position == 2 {
+            if session.stepper.predict() && position == 2 {
                 // Stand where the question is asked.
                 session.stepper.step();
             }
@@ -437,7 +439,7 @@ fn the_full_pages_own_words_exist_in_korean() {
 #[test]
 fn korean_statement_panel_has_no_latin_words_outside_the_allow_list() {
     use leasefence_course::playground::races::{Move, Race};
-    let mut session = support::session(leasefence_course::playground::races::CHAPTER, Lang::Ko);
+    let mut session = support::session("write-lock", Lang::Ko);
     let mut found = std::collections::BTreeSet::new();
     let mut walked = 0;
     for race in Race::ALL {

@@ -54,7 +54,7 @@ fn the_finish_levels_start_accepts_a_stale_finish_the_reference_refuses() {
     );
     check!(
         shortest.event + 1,
-        shortest.scenario.events.len(),
+        shortest.scenario.events().len(),
         "the counterexample stops at the disagreement"
     );
 }
@@ -69,7 +69,7 @@ fn the_boundary_levels_start_accepts_a_finish_at_the_instant_the_lease_ends() {
     else {
         panic!("the <= finish must fail");
     };
-    let finish = &shortest.scenario.events[shortest.event];
+    let finish = &shortest.scenario.events()[shortest.event];
     let lease_end = shortest
         .expected
         .rows
@@ -290,7 +290,7 @@ fn the_lab_panel_says_the_grading_in_its_own_numbers() {
     };
     let view = lab(&session).expect("the lab is open");
     let answer = view.answer.expect("an answer");
-    let event = &shortest.scenario.events[shortest.event];
+    let event = &shortest.scenario.events()[shortest.event];
     let said = format!(
         "at event {} ({} finishes at {} ms)",
         shortest.event + 1,
@@ -345,15 +345,12 @@ fn first_parting(sql: &str, scenario: &leasefence::Scenario) -> Option<usize> {
     use leasefence::scenario::Action;
     use leasefence::store::{Outside, Replaces};
     let outside = Outside::new(Replaces::Finish, sql).expect("a statement the seam takes");
-    let start = leasefence::Scenario {
-        jobs: scenario.jobs.clone(),
-        events: Vec::new(),
-    };
+    let start = scenario.first(0);
     let (mut reference, mut learner) = (
         Player::new(start.clone()).expect("plays"),
         Player::new(start).expect("plays"),
     );
-    for (index, event) in scenario.events.iter().enumerate() {
+    for (index, event) in scenario.events().iter().enumerate() {
         let expected = match reference.play(event).expect("plays") {
             Outcome::Finished(finish) => Some(finish.accepted()),
             _ => None,

@@ -70,7 +70,7 @@ fn applying_the_unchanged_timeline_keeps_the_chapter() {
     let shown = view::scenario(&session).editor_text;
     session.apply_editor(&shown).expect("runs");
     check!(
-        (session.stepper.chapter.as_str(), session.stepper.position),
+        (session.stepper.chapter(), session.stepper.position()),
         ("canonical", 1),
         "still the chapter, at the same step"
     );
@@ -86,12 +86,12 @@ fn applying_the_unchanged_timeline_keeps_the_chapter() {
 #[test]
 fn a_refused_edit_changes_nothing_and_says_where() {
     let mut session = session("canonical", Lang::Ko);
-    let before = session.stepper.scenario.to_json();
+    let before = session.stepper.scenario().to_json();
     session
         .apply_editor(r#"{"jobs": [], "events": [{"at": 0}]}"#)
         .expect("runs");
     check!(
-        session.stepper.scenario.to_json(),
+        session.stepper.scenario().to_json(),
         before,
         "nothing applied"
     );
@@ -135,7 +135,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
     };
     let plain = start(None, None, "ko-KR");
     check!(
-        (plain.lang, plain.stepper.chapter.as_str()),
+        (plain.lang, plain.stepper.chapter()),
         (Lang::Ko, "late-delivery"),
         "options"
     );
@@ -147,9 +147,9 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
     check!(
         (
             linked.lang,
-            linked.stepper.chapter.as_str(),
-            linked.stepper.position,
-            linked.stepper.predict
+            linked.stepper.chapter(),
+            linked.stepper.position(),
+            linked.stepper.predict()
         ),
         (Lang::En, "quarantine", 2, false),
         "the link wins"
@@ -158,7 +158,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
     // then stops at the first question not answered yet.
     let predicting = start(Some("#v=1&chapter=quarantine&step=2"), None, "ko-KR");
     check!(
-        (predicting.stepper.predict, predicting.stepper.position),
+        (predicting.stepper.predict(), predicting.stepper.position()),
         (true, 0),
         "predicting: A's claim, event 0, is asked first"
     );
@@ -183,7 +183,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
         "remembered, to warn"
     );
     check!(
-        typo.stepper.chapter.as_str(),
+        typo.stepper.chapter(),
         CHAPTERS[0].id,
         "the first chapter instead"
     );
@@ -464,13 +464,13 @@ fn a_worker_can_be_stalled_crashed_or_restarted_from_here_on() {
         session.twist("A", twist).expect("replays");
         let stepper = &session.stepper;
         let events: Vec<String> = stepper
-            .scenario
-            .events
+            .scenario()
+            .events()
             .iter()
-            .zip(&stepper.timeline.frames)
+            .zip(&stepper.timeline().frames)
             .map(|(e, f)| format!("{} {} {}", e.at, e.worker, f.result.outcome.label()))
             .collect();
-        (stepper.chapter.clone(), stepper.position, events)
+        (stepper.chapter().to_owned(), stepper.position(), events)
     };
     check!(
         outcome(Twist::Crash),
@@ -522,11 +522,7 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
         .expect("starts")
     };
     let lesson = start(Ok(text.into()), "en");
-    check!(
-        lesson.stepper.chapter.as_str(),
-        LESSON,
-        "the lesson is shown"
-    );
+    check!(lesson.stepper.chapter(), LESSON, "the lesson is shown");
     let options = view::scenario(&lesson).chapters;
     check!(
         (options[0].id, options[0].label.as_str()),
@@ -540,7 +536,7 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
     );
     let broken = start(Ok(r#"{"jobs": [], "events": [{"at": 0}]}"#.into()), "ko");
     check!(
-        broken.stepper.chapter.as_str(),
+        broken.stepper.chapter(),
         CHAPTERS[0].id,
         "the first chapter instead"
     );

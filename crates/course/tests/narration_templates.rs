@@ -9,9 +9,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use leasefence_course::mechanism::races::send_race;
-use leasefence_course::playground::points::{self, POINTS};
+use leasefence_course::playground::points;
 use leasefence_course::playground::races::SEND_MS;
-use leasefence_course::playground::{CHAPTERS, Lang, chapters};
+use leasefence_course::playground::{CHAPTERS, Lang};
 
 /// `text` without its `{placeholders}`.
 fn outside_placeholders(text: &str) -> String {
@@ -124,10 +124,10 @@ fn every_fact_is_the_value_at_its_path_in_the_scenario_or_the_replay() {
 /// its narration: filled from the chapter's documents, nothing typed.
 #[test]
 fn every_course_point_fills_from_its_chapter_and_types_no_number_it_holds() {
-    for point in POINTS {
-        let facts = chapters::find(point.chapter).expect("its chapter").facts();
+    for (chapter, point) in points::all() {
+        let facts = chapter.facts();
         for lang in [Lang::En, Lang::Ko] {
-            let told = points::text(point, lang, "A");
+            let told = point.text(chapter, lang, "A");
             assert!(
                 !told.contains('{') && !told.contains('}'),
                 "{} ({}): a placeholder names nothing: {told}",

@@ -29,6 +29,23 @@ fn chapter(id: &str) -> Scenario {
     Scenario::parse(found.scenario()).expect("parses")
 }
 
+/// `scenario` with its events' workers named in turn by `names`.
+fn renamed(scenario: &Scenario, names: &[&str]) -> Scenario {
+    let mut events = scenario.events().to_vec();
+    for (event, name) in events.iter_mut().zip(names) {
+        event.worker = (*name).into();
+    }
+    Scenario::new(scenario.jobs().to_vec(), events).expect("a valid timeline")
+}
+
+/// `scenario` with its last event given once more at the end: one event
+/// over a bound its events were within.
+fn with_last_again(scenario: &Scenario) -> Scenario {
+    let mut events = scenario.events().to_vec();
+    events.extend(events.last().cloned());
+    Scenario::new(scenario.jobs().to_vec(), events).expect("a valid timeline")
+}
+
 /// (bad, stale finish, applied twice, two holders, token reused) of a side.
 fn counts(census: &Census, side: Side) -> [usize; 5] {
     let tally = census
@@ -157,9 +174,9 @@ fn orderings_keep_each_actors_order_and_the_scenarios_instants() {
         vec![vec![0, 2, 1], vec![0, 1, 2], vec![1, 0, 2]],
         "the orderings"
     );
-    let first = ordered(&scenario, &orders[0]);
-    let times: Vec<u64> = first.events.iter().map(|e| e.at).collect();
-    let who: Vec<&str> = first.events.iter().map(|e| e.worker.as_str()).collect();
+    let first = ordered(&scenario, &orders[0]).expect("a valid timeline");
+    let times: Vec<u64> = first.events().iter().map(|e| e.at).collect();
+    let who: Vec<&str> = first.events().iter().map(|e| e.worker.as_str()).collect();
     check!(
         (times, who),
         (vec![0, 1000, 1001], vec!["A", "A", "B"]),
@@ -177,18 +194,14 @@ fn orderings_keep_each_actors_order_and_the_scenarios_instants() {
 /// A scenario over the bound is refused, by type, before anything runs.
 #[test]
 fn a_scenario_over_the_bound_is_refused_before_anything_runs() {
-    let mut long = chapter("fencing-off-vs-on");
-    long.events.push(long.events[7].clone());
+    let long = with_last_again(&chapter("fencing-off-vs-on"));
     let refused = census(&long).map(|c| c.orderings);
     check!(
         format!("{refused:?}"),
         "Err(TooManyEvents { got: 9, max: 8 })".to_owned(),
         "nine events"
     );
-    let mut crowded = chapter("expiry-boundary");
-    for (event, name) in crowded.events.iter_mut().zip(["A", "B", "C", "D", "E"]) {
-        event.worker = name.into();
-    }
+    let crowded = renamed(&chapter("expiry-boundary"), &["A", "B", "C", "D", "E"]);
     let refused = census(&crowded).map(|c| c.orderings);
     check!(
         matches!(refused, Err(Refusal::TooManyActors { got: 5, max: 4 })),
@@ -208,7 +221,7 @@ fn every_step_of_every_chapter_is_green_with_the_fence_r2_r4_r5_r12() {
         let replayed = along(&scenario, Side::Fenced).expect("replays");
         check!(
             from_frames.len(),
-            scenario.events.len(),
+            scenario.events().len(),
             "{}: one check per step",
             chapter.id
         );
@@ -263,8 +276,8 @@ fn with_the_fence_every_chapter_counted_within_the_bound_has_no_bad_ordering_r4_
             "{}: sides, and the fenced side's bad, stale, twice, holders, tokens over {} orderings of {} of its {} events",
             chapter.id,
             census.orderings,
-            counted.events.len(),
-            scenario.events.len()
+            counted.events().len(),
+            scenario.events().len()
         );
     }
 }
@@ -280,22 +293,14 @@ fn a_scenario_over_the_bound_is_counted_on_its_longest_prefix_within_it() {
         whole.to_json(),
         "within the bound: whole"
     );
-    let mut long = whole.clone();
-    long.events.push(long.events[7].clone());
+    let long = with_last_again(&whole);
     check!(
         within_bound(&long).to_json(),
         whole.to_json(),
         "nine events: the first eight"
     );
-    let mut crowded = chapter("expiry-boundary");
-    for (event, name) in crowded
-        .events
-        .iter_mut()
-        .zip(["A", "B", "C", "D", "E", "A"])
-    {
-        event.worker = name.into();
-    }
-    let workers: Vec<String> = (within_bound(&crowded).events.iter())
+    let crowded = renamed(&chapter("expiry-boundary"), &["A", "B", "C", "D", "E", "A"]);
+    let workers: Vec<String> = (within_bound(&crowded).events().iter())
         .map(|event| event.worker.clone())
         .collect();
     check!(
@@ -330,7 +335,7 @@ fn census_one_ordering_at_a_time(scenario: &Scenario) -> Census {
             shortest: None,
         };
         for order in &orders {
-            let ordering = ordered(scenario, order);
+            let ordering = ordered(scenario, order).expect("a valid timeline");
             let checks = along(&ordering, side).expect("replays");
             let Some(first) = checks.iter().find(|check| !check.broken.is_empty()) else {
                 continue;
@@ -345,11 +350,10 @@ fn census_one_ordering_at_a_time(scenario: &Scenario) -> Census {
             tally.two_holders += broke(Invariant::OneValidHolder);
             tally.token_reused += broke(Invariant::TokensOnlyGrow);
             let length = first.event + 1;
-            let shorter =
-                (tally.shortest.as_ref()).is_none_or(|known| length < known.scenario.events.len());
+            let shorter = (tally.shortest.as_ref())
+                .is_none_or(|known| length < known.scenario.events().len());
             if shorter {
-                let mut cut = ordering.clone();
-                cut.events.truncate(length);
+                let cut = ordering.first(length);
                 let broken = first.broken.clone();
                 tally.shortest = Some(Failing {
                     scenario: cut,

@@ -19,7 +19,7 @@ use support::session;
 /// happened and naming a failed condition, until its end.
 fn answer_everything(session: &mut Session) {
     let stepper = &mut session.stepper;
-    while stepper.position < stepper.total() || stepper.question().is_some() {
+    while stepper.position() < stepper.total() || stepper.question().is_some() {
         match stepper.question() {
             Some(Question::Field) => {
                 let failed = stepper.failed_conditions();
@@ -27,12 +27,12 @@ fn answer_everything(session: &mut Session) {
                 stepper.answer_field(field);
             }
             Some(_) => {
-                let index = stepper.position;
+                let index = stepper.position();
                 let happened = !matches!(
-                    &stepper.timeline.frames[index].result.outcome,
+                    &stepper.timeline().frames[index].result.outcome,
                     leasefence::Outcome::Finished(finish) if !finish.accepted()
                 ) && !matches!(
-                    &stepper.timeline.frames[index].result.outcome,
+                    &stepper.timeline().frames[index].result.outcome,
                     leasefence::Outcome::Claimed { claim: None }
                 );
                 stepper.guess(happened);
@@ -51,7 +51,10 @@ fn jumping_to_the_end_while_predicting_stops_at_the_first_unanswered_question() 
     let end = session.stepper.total();
     session.stepper.seek(end);
     check!(
-        format!("{:?}", (session.stepper.position, session.stepper.prompt())),
+        format!(
+            "{:?}",
+            (session.stepper.position(), session.stepper.prompt())
+        ),
         format!("{:?}", (0, Prompt::Predicting(Question::Claim))),
         "⇥ at the start: A's claim (event 0) is asked, nothing is shown"
     );
@@ -60,7 +63,7 @@ fn jumping_to_the_end_while_predicting_stops_at_the_first_unanswered_question() 
     check!(
         format!(
             "{:?}",
-            (session.stepper.position, session.stepper.question())
+            (session.stepper.position(), session.stepper.question())
         ),
         format!("{:?}", (1, Some(Question::Claim))),
         "⇥ after the first answer: B's reclaim is asked next"
@@ -74,7 +77,7 @@ fn stepping_back_and_forth_shows_an_answer_again_without_scoring_it_twice() {
     session.stepper.step();
     let guessed = session.stepper.guess(false).expect("a prediction was open");
     check!(
-        session.stepper.score,
+        session.stepper.score(),
         (0, 1),
         "A's claim did get a job: wrong"
     );
@@ -85,7 +88,7 @@ fn stepping_back_and_forth_shows_an_answer_again_without_scoring_it_twice() {
         "the answered claim is shown again, not asked"
     );
     check!(
-        format!("{:?}", (session.stepper.prompt(), session.stepper.score)),
+        format!("{:?}", (session.stepper.prompt(), session.stepper.score())),
         format!("{:?}", (Prompt::Guessed(guessed), (0, 1))),
         "its feedback again, the score unchanged"
     );
@@ -97,7 +100,7 @@ fn a_chapter_is_finished_when_its_questions_are_answered_not_when_its_end_is_rea
     let end = watched.stepper.total();
     watched.stepper.seek(end);
     check!(
-        (watched.stepper.position == end, watched.note_progress()),
+        (watched.stepper.position() == end, watched.note_progress()),
         (true, false),
         "at the end without predicting: watched, not finished"
     );
@@ -119,7 +122,7 @@ fn every_chapter_can_be_finished_by_answering_its_questions() {
         check!(
             (
                 learner.stepper.complete(),
-                learner.stepper.score.0 == learner.stepper.score.1
+                learner.stepper.score().0 == learner.stepper.score().1
             ),
             (true, true),
             "{}: every question answered, each rightly",

@@ -13,7 +13,10 @@ mod support;
 
 use leasefence::replay_json;
 use leasefence_course::mechanism::races::{naive_claim_race, real_claim_race, send_race};
-use leasefence_course::playground::races::{CHAPTER, Move, Race, SEND_MS};
+use leasefence_course::playground::races::{Move, Race, SEND_MS};
+
+/// The chapter about the statement panel (its `chapter.json` opens it).
+const CHAPTER: &str = "write-lock";
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::view::{self, SideView, StatementsView};
 use leasefence_course::playground::{CHAPTERS, Lang};

@@ -25,7 +25,7 @@ fn canonical_stepper() -> leasefence_course::playground::stepper::Stepper {
 fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
     use leasefence_course::playground::stepper::{Guessed, Question, Stepped};
     let mut stepper = canonical_stepper();
-    stepper.predict = true;
+    stepper.set_predict(true);
     check!(
         stepper.step() == Stepped::AskFirst,
         true,
@@ -61,7 +61,7 @@ fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
         true,
         "stepping again waits for the answer"
     );
-    check!(stepper.position, 2, "not revealed yet");
+    check!(stepper.position(), 2, "not revealed yet");
     let guessed = stepper.guess(true).expect("a question was open");
     check!(
         guessed
@@ -74,7 +74,7 @@ fn a_prediction_is_asked_before_a_claim_or_a_finish_and_scored() {
         "guessed accepted; it was rejected"
     );
     check!(
-        (stepper.position, stepper.score),
+        (stepper.position(), stepper.score()),
         (3, (1, 3)),
         "revealed and scored"
     );
@@ -114,7 +114,7 @@ fn moving_the_finish_flips_the_verdict_at_lease_until() {
     };
     check!(verdict_at(&mut stepper, 999), None, "R5: finish at 999 ms");
     check!(
-        stepper.chapter.as_str(),
+        stepper.chapter(),
         "sandbox",
         "the moved timeline is the learner's"
     );
@@ -124,7 +124,7 @@ fn moving_the_finish_flips_the_verdict_at_lease_until() {
         "R5: at 1000 ms B has reclaimed"
     );
     stepper.back();
-    check!(stepper.position, 2, "back one step");
+    check!(stepper.position(), 2, "back one step");
 }
 
 /// R5 and R3 from the lease's side: A's late finish at 1001 ms is saved by
@@ -144,7 +144,7 @@ fn lengthening_the_lease_saves_the_late_finish_and_empties_the_reclaim() {
     );
     let outcomes = |stepper: &leasefence_course::playground::stepper::Stepper| {
         stepper
-            .timeline
+            .timeline()
             .frames
             .iter()
             .map(|frame| frame.result.outcome.label())
@@ -157,7 +157,7 @@ fn lengthening_the_lease_saves_the_late_finish_and_empties_the_reclaim() {
         "lease_until 1002: B finds nothing, A's finish at 1001 is accepted"
     );
     check!(
-        (stepper.chapter.as_str(), stepper.position),
+        (stepper.chapter(), stepper.position()),
         ("sandbox", 3),
         "the learner's own timeline, standing after the finish"
     );
@@ -281,8 +281,8 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
         Stepper::new(id, Scenario::parse(chapter.scenario()).expect("valid"), 0).expect("builds")
     };
     let boundary = |stepper: &Stepper| {
-        stepper.boundary_event.map(|index| {
-            let event = &stepper.scenario.events[index];
+        stepper.boundary_event().map(|index| {
+            let event = &stepper.scenario().events()[index];
             (index, event.worker.clone(), event.at)
         })
     };
@@ -298,7 +298,7 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
         "old A's refused finish, not A-restarted's accepted one"
     );
     let mut canonical = stepper_for("canonical");
-    let ranges = canonical.ranges;
+    let ranges = canonical.ranges();
     check!(
         (ranges.finish_max, ranges.lease_max),
         (2500, 2002),
@@ -307,12 +307,12 @@ fn the_boundary_finish_is_the_lessons_and_its_ranges_hold_still() {
     canonical.move_finish(999).expect("moves");
     canonical.set_lease(1900).expect("sets");
     check!(
-        (canonical.chapter.as_str(), canonical.forked_from.as_deref()),
+        (canonical.chapter(), canonical.forked_from()),
         ("sandbox", Some("canonical")),
         "after two drags the timeline is the learner's, started from canonical"
     );
     check!(
-        (canonical.ranges.finish_max, canonical.ranges.lease_max),
+        (canonical.ranges().finish_max, canonical.ranges().lease_max),
         (ranges.finish_max, ranges.lease_max),
         "the ranges after two drags"
     );
@@ -359,8 +359,8 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
         .map(|chapter| {
             let scenario = Scenario::parse(chapter.scenario()).expect("valid");
             let stepper = Stepper::new(chapter.id, scenario, 0).expect("builds");
-            let finish = stepper.boundary_event.map(|index| {
-                let event = &stepper.scenario.events[index];
+            let finish = stepper.boundary_event().map(|index| {
+                let event = &stepper.scenario().events()[index];
                 format!("{} at {}", event.worker, event.at)
             });
             (

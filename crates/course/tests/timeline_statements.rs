@@ -18,7 +18,10 @@ use leasefence::{Outcome, Reason, Scenario, replay};
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::races::{TIMELINE_MAX_EVENTS, timeline};
 use leasefence_course::mechanism::statements::{Run, StepKind};
-use leasefence_course::playground::races::{CHAPTER, Move, Race};
+use leasefence_course::playground::races::{Move, Race};
+
+/// The chapter about the statement panel (its `chapter.json` opens it).
+const CHAPTER: &str = "write-lock";
 use leasefence_course::playground::session::{Session, Start};
 use leasefence_course::playground::view::{self, StatementsView};
 use leasefence_course::playground::{CHAPTERS, Lang};
@@ -306,7 +309,7 @@ fn a_finish_or_send_without_a_claim_runs_no_statement_r3() {
 #[test]
 fn a_long_timeline_is_taken_apart_up_to_the_bound_and_the_panel_says_so() {
     let long = Scenario::generated(TIMELINE_MAX_EVENTS + 3);
-    let got = long.events.len();
+    let got = long.events().len();
     match timeline(&long, false) {
         Err(Refusal::TimelineTooLong { got: said, max }) => {
             check!(

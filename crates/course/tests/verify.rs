@@ -157,7 +157,7 @@ fn counting_every_ordering_finds_no_bad_fenced_ordering_in_any_chapter_r4_r12() 
         let mut session = session(chapter.id, Lang::En);
         session.set_verify_open(true).expect("checks");
         let before = panel(&session).orderings;
-        let scenario = session.stepper.scenario.clone();
+        let scenario = session.stepper.scenario().clone();
         // Every chapter is within the census's bound, the largest
         // (fencing-off-vs-on, 2,520 orderings) included.
         let Countable::Yes { orderings, .. } = countable(&scenario) else {
@@ -217,7 +217,7 @@ fn counting_every_ordering_finds_no_bad_fenced_ordering_in_any_chapter_r4_r12() 
 #[test]
 fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_step_r4() {
     let mut session = session("every-ordering", Lang::En);
-    let scenario = session.stepper.scenario.clone();
+    let scenario = session.stepper.scenario().clone();
     assert!(session.verify_open(), "the chapter opens the panel");
     session.count_orderings().expect("counts");
     let table = panel(&session).orderings.table.expect("counted");
@@ -242,20 +242,20 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     session.open_shortest(Variant::IdOnlyFinish).expect("opens");
     check!(
         (
-            session.stepper.chapter.as_str(),
-            session.stepper.position,
+            session.stepper.chapter(),
+            session.stepper.position(),
             session.guard()
         ),
         (SANDBOX, 0, Guard::IdOnly),
         "the learner's own timeline, at its start, on the failing guard"
     );
     check!(
-        session.stepper.scenario.to_json(),
+        session.stepper.scenario().to_json(),
         failing.scenario.to_json(),
         "the shortest failing ordering"
     );
     let opened = panel(&session).orderings.opened.expect("said");
-    let last = failing.scenario.events.len();
+    let last = failing.scenario.events().len();
     assert!(
         opened.contains("“Every ordering”") && opened.contains(&format!("step {last}")),
         "{opened:?}"
@@ -299,12 +299,14 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
 /// asking to count it changes nothing.
 #[test]
 fn a_timeline_over_the_census_bound_is_not_counted_and_says_its_numbers() {
-    let mut long = Scenario::parse(CHAPTERS[0].scenario()).expect("parses");
+    let canonical = Scenario::parse(CHAPTERS[0].scenario()).expect("parses");
+    let mut events = canonical.events().to_vec();
     for n in 0..6 {
-        let mut again = long.events[1].clone();
+        let mut again = events[1].clone();
         again.at += 1 + n;
-        long.events.push(again);
+        events.push(again);
     }
+    let long = Scenario::new(canonical.jobs().to_vec(), events).expect("a valid timeline");
     let mut session = session("canonical", Lang::En);
     session.set_verify_open(true).expect("checks");
     session.load(SANDBOX, long, 0).expect("loads");

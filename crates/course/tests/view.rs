@@ -95,7 +95,7 @@ fn every_text_of_every_view_is_filled_in() {
 fn the_event_list_marks_exactly_the_applied_events_and_the_current_one() {
     every_view(|chapter, session, view| {
         let labels: Vec<_> = view.marks.iter().map(|mark| mark.result).collect();
-        let expected: Vec<_> = session.stepper.timeline.frames[..view.position]
+        let expected: Vec<_> = session.stepper.timeline().frames[..view.position]
             .iter()
             .map(|frame| Some(frame.result.outcome.label()))
             .collect();
@@ -241,7 +241,7 @@ fn an_event_without_sql_says_why_from_its_outcome() {
             step.no_sql.as_deref(),
             why.map(|key| session.lang.text(key)),
             "{chapter} at {}: {:?}",
-            session.stepper.position,
+            session.stepper.position(),
             frame.result.outcome
         );
         seen.extend(why);
@@ -256,11 +256,15 @@ fn an_event_without_sql_says_why_from_its_outcome() {
 #[test]
 fn the_table_and_the_receiver_are_the_replays_at_that_position() {
     every_view(|chapter, session, view| {
-        let rows = session.stepper.timeline.rows_after(view.position);
+        let rows = session.stepper.timeline().rows_after(view.position);
         let ids: Vec<_> = view.table.iter().map(|row| row.cells[0].clone()).collect();
         let expected: Vec<_> = rows.iter().map(|row| row.id.clone()).collect();
         check!(ids, expected, "{chapter} at {}: table", view.position);
-        let ledger = session.stepper.timeline.receiver_after(view.position).len();
+        let ledger = session
+            .stepper
+            .timeline()
+            .receiver_after(view.position)
+            .len();
         check!(
             view.receiver.items.len(),
             ledger,
@@ -299,7 +303,7 @@ fn the_lanes_stay_inside_their_drawing_and_draw_one_bar_per_claim_made() {
             .iter()
             .filter(|s| matches!(s, Shape::Bar { .. }))
             .count();
-        let claims = session.stepper.timeline.frames[..view.position]
+        let claims = session.stepper.timeline().frames[..view.position]
             .iter()
             .filter(|f| matches!(f.result.outcome, Outcome::Claimed { claim: Some(_) }))
             .count();
@@ -498,7 +502,7 @@ fn a_finish_at_the_deadline_is_told_with_the_deadline_and_the_time() {
     use leasefence::fence::Condition;
     use leasefence_course::playground::explain::condition_text;
     let session = session("deadline-caps-lease", Lang::En);
-    let timeline = &session.stepper.timeline;
+    let timeline = &session.stepper.timeline();
     let (frame, finish) = (timeline.frames.iter())
         .find_map(|frame| match &frame.result.outcome {
             Outcome::Finished(finish) => Some((frame, finish)),

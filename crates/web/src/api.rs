@@ -98,14 +98,23 @@ fn core_error(err: leasefence::Error) -> JsValue {
 }
 
 /// A scenario given as an object or as JSON text. Both are read as one
-/// JSON value (an object through `serde_wasm_bindgen`, text as
-/// [`leasefence::Scenario::parse_as_javascript`] says), then by one reader, so a
-/// caller gets the same result and the same messages either way, and the
-/// queue-only module carries no reader of scenario text of its own (the
-/// page keeps one for its editor, whose messages give line and column).
+/// JSON value (an object as [`plain`] reads it, text as `JSON.parse`
+/// would: a key given twice keeps its last value), then by one reader,
+/// [`leasefence::Scenario::from_value`], so a caller gets the same result
+/// and the same messages either way, and the queue-only module carries no
+/// reader of scenario text of its own (the page keeps one for its editor,
+/// whose messages give line and column).
 fn scenario_arg(value: &JsValue) -> Result<leasefence::Scenario, JsValue> {
     match value.as_string() {
-        Some(json) => leasefence::Scenario::parse_as_javascript(&json).map_err(core_error),
+        Some(json) => match serde_json::from_str(&json) {
+            Ok(value) => leasefence::Scenario::from_value(value).map_err(core_error),
+            // Text that is not JSON: the whole document is wrong, where the
+            // parser says (a value can hold no other mistake).
+            Err(err) => Err(core_error(leasefence::Error::Scenario {
+                path: "(document)".into(),
+                problem: leasefence::Problem::Syntax(err.to_string()),
+            })),
+        },
         None if value.is_object() && !value.is_function() && !is_array(value)? => {
             leasefence::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
         }
@@ -394,7 +403,7 @@ impl Player {
     ) -> Result<JsValue, JsValue> {
         let index = self.inner.scenario().events.len();
         let value = plain(&format!("scenario: events[{index}]"), &event)?;
-        let event = leasefence::Scenario::event_from_value(value, index).map_err(core_error)?;
+        let event = leasefence::Event::from_value(value, index).map_err(core_error)?;
         to_js(&self.inner.push(event).map_err(core_error)?)
     }
 

@@ -139,10 +139,7 @@ pub fn grade(
             .map(|(_, events)| events)
             .collect();
         checked.orderings += orderings(&lanes);
-        let start = Scenario {
-            jobs: scenario.jobs.clone(),
-            events: Vec::new(),
-        };
+        let start = scenario.first(0);
         let mut walk = Walk {
             from,
             scenario: &scenario,
@@ -213,8 +210,8 @@ impl Walk<'_> {
                 return Ok(()); // nothing shorter below here
             }
             let event = Event {
-                at: self.scenario.events[depth].at,
-                ..self.scenario.events[index].clone()
+                at: self.scenario.events()[depth].at,
+                ..self.scenario.events()[index].clone()
             };
             self.played.push(event.clone());
             let expected = on_reference(&mut self.reference, &event)?;
@@ -226,10 +223,7 @@ impl Walk<'_> {
             } else {
                 self.shortest = Some(Disagreement {
                     from: self.from,
-                    scenario: Scenario {
-                        jobs: self.scenario.jobs.clone(),
-                        events: self.played.clone(),
-                    },
+                    scenario: Scenario::new(self.scenario.jobs().to_vec(), self.played.clone())?,
                     event: depth,
                     expected,
                     current,
@@ -254,10 +248,7 @@ impl Walk<'_> {
 
     /// A fresh player for the learner's side, at the scenario's start.
     fn learner_at_start(&self) -> Result<Player> {
-        Player::new(Scenario {
-            jobs: self.scenario.jobs.clone(),
-            events: Vec::new(),
-        })
+        Player::new(self.scenario.first(0))
     }
 }
 

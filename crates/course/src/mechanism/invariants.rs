@@ -97,7 +97,7 @@ impl Side {
     pub fn applies_to(self, scenario: &Scenario) -> bool {
         match self {
             Side::ReceiverWithoutLedger => scenario
-                .events
+                .events()
                 .iter()
                 .any(|event| event.action == Action::Send),
             Side::Fenced | Side::NaiveFinish(_) => true,
@@ -303,22 +303,13 @@ pub fn along_statements(run: &Run) -> Vec<StepCheck> {
 
 /// Plays `scenario` on `side` and checks the invariants after every event.
 pub fn along(scenario: &Scenario, side: Side) -> Result<Vec<StepCheck>> {
-    scenario.check()?;
-    let mut player = Player::new(jobs_only(scenario))?;
-    let mut checks = Vec::with_capacity(scenario.events.len());
+    let mut player = Player::new(scenario.first(0))?;
+    let mut checks = Vec::with_capacity(scenario.events().len());
     walk(&mut player, scenario, side, |check| {
         checks.push(check);
         true
     })?;
     Ok(checks)
-}
-
-/// The scenario's jobs without its events: what a player starts from.
-pub(crate) fn jobs_only(scenario: &Scenario) -> Scenario {
-    Scenario {
-        jobs: scenario.jobs.clone(),
-        events: Vec::new(),
-    }
 }
 
 /// Plays the events of a checked `scenario` on `side`, on a `player` at
@@ -331,7 +322,7 @@ pub(crate) fn walk(
     mut each: impl FnMut(StepCheck) -> bool,
 ) -> Result<()> {
     let (mut checker, mut rows) = (Checker::default(), player.rows()?);
-    for (index, event) in scenario.events.iter().enumerate() {
+    for (index, event) in scenario.events().iter().enumerate() {
         let broken = play(player, &mut checker, &mut rows, side, (index, event))?;
         let check = StepCheck {
             event: index,

@@ -42,9 +42,10 @@
 use serde::{Serialize, Serializer};
 
 use super::Refusal;
-use super::invariants::{Broken, Invariant, Side, jobs_only};
+use super::invariants::{Broken, Invariant, Side};
 use super::tree;
 use crate::unfenced::Guard;
+use leasefence::error::Result;
 use leasefence::replay::Player;
 use leasefence::scenario::{Event, Scenario};
 
@@ -118,7 +119,7 @@ pub struct Census {
 /// The scenario's actors and each one's events (indices), in order of
 /// first appearance; refused when over the bound.
 pub fn lanes(scenario: &Scenario) -> Result<Vec<(String, Vec<usize>)>, Refusal> {
-    let events = scenario.events.len();
+    let events = scenario.events().len();
     if events > MAX_EVENTS {
         return Err(Refusal::TooManyEvents {
             got: events,
@@ -126,7 +127,7 @@ pub fn lanes(scenario: &Scenario) -> Result<Vec<(String, Vec<usize>)>, Refusal> 
         });
     }
     let mut lanes: Vec<(String, Vec<usize>)> = Vec::new();
-    for (index, event) in scenario.events.iter().enumerate() {
+    for (index, event) in scenario.events().iter().enumerate() {
         match lanes.iter_mut().find(|(worker, _)| *worker == event.worker) {
             Some((_, mine)) => mine.push(index),
             None => lanes.push((event.worker.clone(), vec![index])),
@@ -149,20 +150,17 @@ pub fn lanes(scenario: &Scenario) -> Result<Vec<(String, Vec<usize>)>, Refusal> 
 /// how many of its events that is (COURSE.md).
 pub fn within_bound(scenario: &Scenario) -> Scenario {
     let mut actors: Vec<&str> = Vec::new();
-    let mut events = Vec::new();
-    for event in scenario.events.iter().take(MAX_EVENTS) {
+    let mut taken = 0;
+    for event in scenario.events().iter().take(MAX_EVENTS) {
         if !actors.contains(&event.worker.as_str()) {
             if actors.len() == MAX_ACTORS {
                 break;
             }
             actors.push(&event.worker);
         }
-        events.push(event.clone());
+        taken += 1;
     }
-    Scenario {
-        jobs: scenario.jobs.clone(),
-        events,
-    }
+    scenario.first(taken)
 }
 
 /// Every interleaving of `lanes` keeping each lane's order: event indices,
@@ -199,19 +197,16 @@ pub fn interleavings(lanes: &[Vec<usize>]) -> Vec<Vec<usize>> {
 
 /// The scenario of one ordering: its events in that order, the k-th at
 /// the scenario's k-th time.
-pub fn ordered(scenario: &Scenario, order: &[usize]) -> Scenario {
+pub fn ordered(scenario: &Scenario, order: &[usize]) -> Result<Scenario> {
     let events = order
         .iter()
-        .zip(&scenario.events)
+        .zip(scenario.events())
         .map(|(&index, slot)| Event {
             at: slot.at,
-            ..scenario.events[index].clone()
+            ..scenario.events()[index].clone()
         })
         .collect();
-    Scenario {
-        jobs: scenario.jobs.clone(),
-        events,
-    }
+    Scenario::new(scenario.jobs().to_vec(), events)
 }
 
 /// Enumerates every ordering of `scenario` and replays each on every side
@@ -220,16 +215,15 @@ pub fn ordered(scenario: &Scenario, order: &[usize]) -> Scenario {
 /// the counts and the shortest failing ordering of replaying each
 /// ordering on its own.
 pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
-    scenario.check()?;
     let lanes = lanes(scenario)?;
     let (actors, events): (Vec<String>, Vec<Vec<usize>>) = lanes.into_iter().unzip();
-    let mut player = Player::new(jobs_only(scenario))?;
+    let mut player = Player::new(scenario.first(0))?;
     let mut tallies = Vec::new();
     let mut orderings = 0;
     for side in sides(scenario) {
         let subtree = tree::count(scenario, &events, side, &mut player)?;
         orderings = subtree.by_kinds.iter().sum();
-        tallies.push(tally(scenario, side, subtree));
+        tallies.push(tally(scenario, side, subtree)?);
     }
     Ok(Census {
         actors,
@@ -239,7 +233,7 @@ pub fn census(scenario: &Scenario) -> Result<Census, Refusal> {
 }
 
 /// One side's counts from the summary of the whole tree.
-fn tally(scenario: &Scenario, side: Side, tree: tree::Subtree) -> Tally {
+fn tally(scenario: &Scenario, side: Side, tree: tree::Subtree) -> Result<Tally> {
     let with = |invariant| {
         let bit = tree::bit(invariant);
         (tree.by_kinds.iter().enumerate())
@@ -247,16 +241,19 @@ fn tally(scenario: &Scenario, side: Side, tree: tree::Subtree) -> Tally {
             .map(|(_, count)| count)
             .sum()
     };
-    Tally {
+    Ok(Tally {
         side,
         bad: tree.by_kinds[1..].iter().sum(),
         stale_finish: with(Invariant::FinishPresentedCurrentToken),
         applied_twice: with(Invariant::AppliedOnce),
         two_holders: with(Invariant::OneValidHolder),
         token_reused: with(Invariant::TokensOnlyGrow),
-        shortest: tree.shortest.map(|(cut, broken)| Failing {
-            scenario: ordered(scenario, &cut),
-            broken,
-        }),
-    }
+        shortest: match tree.shortest {
+            Some((cut, broken)) => Some(Failing {
+                scenario: ordered(scenario, &cut)?,
+                broken,
+            }),
+            None => None,
+        },
+    })
 }

@@ -100,7 +100,7 @@ pub const TIMELINE_MAX_EVENTS: usize = 12;
 /// is the read-then-write, which two claims at one instant interleave. A
 /// send runs no SQL and takes no time.
 pub fn timeline(scenario: &Scenario, naive: bool) -> Result<Run, Refusal> {
-    let got = scenario.events.len();
+    let got = scenario.events().len();
     if got > TIMELINE_MAX_EVENTS {
         let max = TIMELINE_MAX_EVENTS;
         return Err(Refusal::TimelineTooLong { got, max });
@@ -108,7 +108,7 @@ pub fn timeline(scenario: &Scenario, naive: bool) -> Result<Run, Refusal> {
     let mut names: Vec<&str> = Vec::new();
     let mut actors: Vec<Actor> = Vec::new();
     let mut event_ops: Vec<EventOp> = Vec::new();
-    for event in &scenario.events {
+    for event in scenario.events() {
         let actor = match names.iter().position(|name| *name == event.worker) {
             Some(index) => index,
             None => {
@@ -137,9 +137,9 @@ pub fn timeline(scenario: &Scenario, naive: bool) -> Result<Run, Refusal> {
         });
         actors[actor].ops.push(op);
     }
-    let mut machine = Machine::new(&scenario.jobs, &actors)?;
+    let mut machine = Machine::new(scenario.jobs(), &actors)?;
     let mut start = 0;
-    for group in scenario.events.chunk_by(|a, b| a.at == b.at) {
+    for group in scenario.events().chunk_by(|a, b| a.at == b.at) {
         let instant = &event_ops[start..start + group.len()];
         start += group.len();
         run_instant(&mut machine, instant, group[0].at)?;

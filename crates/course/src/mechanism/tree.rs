@@ -168,7 +168,7 @@ impl Walk<'_> {
             self.go_back_to(node)?;
             let (child, broken) = self.step(node, depth, index)?;
             taken[lane] += 1;
-            let next = self.scenario.events.get(depth + 1).map(|event| event.at);
+            let next = self.scenario.events().get(depth + 1).map(|event| event.at);
             let key = (taken.to_vec(), child.seen_from(next.unwrap_or(0)));
             let below = match self.counted.get(&key) {
                 Some(known) => known.clone(),
@@ -196,8 +196,8 @@ impl Walk<'_> {
         index: usize,
     ) -> Result<(Node, Vec<Broken>), Refusal> {
         let event = Event {
-            at: self.scenario.events[depth].at,
-            ..self.scenario.events[index].clone()
+            at: self.scenario.events()[depth].at,
+            ..self.scenario.events()[index].clone()
         };
         let mut child = node.clone();
         let broken = play(

@@ -7,9 +7,11 @@
 use leasefence::{Action, Claim, NewJob, Outcome, Scenario};
 
 use super::Lang;
+use super::points::Point;
 
-/// One chapter: an id (also its message keys `chapter.<id>.title/.text`)
-/// and its scenario document.
+/// One chapter: an id (also its message keys `chapter.<id>.title/.text`),
+/// its scenario document, the panels it is about and its course points,
+/// as its folder's files say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chapter {
     /// Stable id, used in URLs and `data-scenario`: its folder's name
@@ -17,8 +19,24 @@ pub struct Chapter {
     pub id: &'static str,
     /// Its scenario document, without its layout.
     json: &'static str,
-    /// Whether the fencing off/on comparison is the point of the chapter.
-    pub compare: bool,
+    /// The panels that are the point of the chapter: they open when it
+    /// loads (`chapter.json`'s `opens`).
+    pub opens: &'static [Panel],
+    /// Its course points, in the order of their places (`chapter.json`'s
+    /// `points`).
+    pub points: &'static [Point],
+}
+
+/// A panel beside the timeline that a chapter may be about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    /// The timeline replayed with a naive finish, beside the real one.
+    Compare,
+    /// The statement panel: claims taken apart into statements, with the
+    /// write lock.
+    Statements,
+    /// The invariants panel, with every ordering.
+    Invariants,
 }
 
 impl Chapter {
@@ -57,8 +75,8 @@ impl Chapter {
     }
 
     /// Every number and name of the chapter's scenario (`jobs`, `events`),
-    /// of its replay's `results` (each claim whole) and, in the statement
-    /// panel's chapter, of its send race with the send inside the
+    /// of its replay's `results` (each claim whole) and, in a chapter
+    /// about the statement panel, of its send race with the send inside the
     /// transaction (`races.send_inside`), by its path in those documents: what [`Chapter::narration`] may say. Read off
     /// the typed values rather than a JSON tree, which the page's module
     /// would carry only for this; `tests/narration_templates.rs` holds
@@ -72,10 +90,10 @@ impl Chapter {
             return Vec::new();
         };
         let mut facts = Facts::default();
-        for (index, job) in scenario.jobs.iter().enumerate() {
+        for (index, job) in scenario.jobs().iter().enumerate() {
             facts.job(&format!("jobs.{index}"), job);
         }
-        for (index, event) in scenario.events.iter().enumerate() {
+        for (index, event) in scenario.events().iter().enumerate() {
             let at = format!("events.{index}");
             facts.say(&at, "at", event.at);
             facts.say(&at, "worker", &event.worker);
@@ -96,10 +114,10 @@ impl Chapter {
                 facts.claim(&format!("{at}.claim"), claim);
             }
         }
-        // The chapter the statement panel opens in tells its send race:
-        // how long each actor waited for the lock with the send inside the
+        // A chapter about the statement panel tells its send race: how
+        // long each actor waited for the lock with the send inside the
         // transaction (`races.send_inside.waited_ms.producer`).
-        if self.id == super::races::CHAPTER {
+        if self.opens.contains(&Panel::Statements) {
             let inside = crate::mechanism::races::send_race(true, super::races::SEND_MS);
             for (actor, waited) in inside.iter().flat_map(|run| &run.waited_ms) {
                 facts.say("races.send_inside.waited_ms", actor, waited);
@@ -146,18 +164,18 @@ pub const PAGE_LIMIT: usize = 2_000_000;
 /// Whether the page can show `scenario`; the refusal names the sizes.
 pub fn fits_the_page(scenario: &leasefence::Scenario) -> leasefence::Result<()> {
     let enqueued = scenario
-        .events
+        .events()
         .iter()
         .filter(|event| matches!(event.action, leasefence::Action::Enqueue(_)))
         .count();
-    let jobs = scenario.jobs.len() + enqueued;
-    let cost = jobs.max(1).saturating_mul(scenario.events.len());
+    let jobs = scenario.jobs().len() + enqueued;
+    let cost = jobs.max(1).saturating_mul(scenario.events().len());
     if cost > PAGE_LIMIT {
         return Err(leasefence::Error::Scenario {
             path: "(document)".into(),
             problem: leasefence::Problem::TooLargeForThePage {
                 jobs,
-                events: scenario.events.len(),
+                events: scenario.events().len(),
                 max: PAGE_LIMIT,
             },
         });

@@ -20,9 +20,6 @@ use crate::mechanism::{Refusal, races};
 use leasefence::error::{Error, Result};
 use leasefence::scenario::Scenario;
 
-/// The chapter whose point the panel is; it opens there.
-pub const CHAPTER: &str = "write-lock";
-
 /// How long the send race's send takes: long enough that the wait it
 /// causes stands out from the 1 ms statements around it.
 pub const SEND_MS: u64 = 300;
@@ -76,7 +73,7 @@ impl Race {
     pub fn runs(self, scenario: &Scenario, taken: usize) -> Result<[Run; 2]> {
         let (real, naive) = match self {
             Race::Timeline => {
-                let within = first_events(scenario, taken);
+                let within = scenario.first(taken);
                 (
                     races::timeline(&within, false),
                     races::timeline(&within, true),
@@ -90,13 +87,6 @@ impl Race {
         };
         Ok([real.map_err(refused)?, naive.map_err(refused)?])
     }
-}
-
-/// `scenario` cut to its first `taken` events.
-fn first_events(scenario: &Scenario, taken: usize) -> Scenario {
-    let mut within = scenario.clone();
-    within.events.truncate(taken);
-    within
 }
 
 /// Why a timeline race shows fewer events than its timeline has.
@@ -201,7 +191,7 @@ impl Races {
             }
             _ => {}
         }
-        let events = scenario.events.len();
+        let events = scenario.events().len();
         let within = events.min(races::TIMELINE_MAX_EVENTS);
         let taken = shown.map_or(within, |shown| within.min(shown));
         if self.race == Race::Timeline

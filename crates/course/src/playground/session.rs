@@ -9,9 +9,10 @@
 //! belongs to the browser: timers, elements, the clipboard.
 
 use crate::lab::Bench;
+use crate::playground::chapters::Panel;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
-use crate::playground::races::{self, Move, Races};
+use crate::playground::races::{Move, Races};
 use crate::playground::stepper::{Question, SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
@@ -149,7 +150,7 @@ impl Session {
             lab: None,
             labs_passed: Vec::new(),
         };
-        session.open_compare_for_chapter()?;
+        session.open_panels_for_chapter()?;
         Ok(session)
     }
 
@@ -299,7 +300,7 @@ impl Session {
     /// is watching, not finishing.
     pub fn note_progress(&mut self) -> bool {
         let stepper = &self.stepper;
-        let Some(chapter) = chapters::find(&stepper.chapter).filter(|_| stepper.complete()) else {
+        let Some(chapter) = chapters::find(stepper.chapter()).filter(|_| stepper.complete()) else {
             return false;
         };
         if self.progress.contains(&chapter.id) {
@@ -331,7 +332,7 @@ impl Session {
     pub fn load(&mut self, chapter: &str, scenario: Scenario, position: usize) -> Result<()> {
         self.stepper.load(chapter, scenario, position)?;
         self.naive = None;
-        self.open_compare_for_chapter()
+        self.open_panels_for_chapter()
     }
 
     /// Loads a chapter by id. An id that is not a chapter leaves the
@@ -365,8 +366,7 @@ impl Session {
 
     /// Turns prediction on or off; a question waiting is dropped.
     pub fn set_predict(&mut self, on: bool) -> Result<()> {
-        self.stepper.predict = on;
-        self.stepper.drop_question();
+        self.stepper.set_predict(on);
         // What the statement panel may take apart depends on it.
         self.statements(Move::Follow)
     }
@@ -397,15 +397,16 @@ impl Session {
     /// that is not an actor changes nothing.
     pub fn twist(&mut self, worker: &str, twist: Twist) -> Result<()> {
         let stepper = &self.stepper;
-        if !twist::actors(&stepper.scenario).contains(&worker) {
+        if !twist::actors(stepper.scenario()).contains(&worker) {
             return Ok(());
         }
         let now = stepper.frame().map_or(0, |frame| frame.result.at);
-        let Some(twisted) = twist::apply(&stepper.scenario, stepper.position, now, worker, twist)
+        let Some(twisted) =
+            twist::apply(stepper.scenario(), stepper.position(), now, worker, twist)?
         else {
             return Ok(());
         };
-        let position = stepper.position;
+        let position = stepper.position();
         self.stepper.rewrite(twisted, position)?;
         self.naive = None;
         self.editor_status = Some(Status {
@@ -423,14 +424,14 @@ impl Session {
         match parsed {
             // The same timeline: the chapter stays the chapter, and the
             // learner's place stays where it was.
-            Ok(scenario) if scenario == self.stepper.scenario => {
+            Ok(scenario) if &scenario == self.stepper.scenario() => {
                 self.editor_status = Some(Status {
                     kind: Said::Done,
                     text: self.lang.text("editor.unchanged").to_owned(),
                 });
             }
             Ok(scenario) => {
-                let count = scenario.events.len();
+                let count = scenario.events().len();
                 self.load(SANDBOX, scenario, 0)?;
                 let text = self
                     .lang
@@ -460,7 +461,7 @@ impl Session {
                 return None;
             }
         };
-        let last_at = self.stepper.scenario.events.last().map_or(0, |e| e.at);
+        let last_at = self.stepper.scenario().events().last().map_or(0, |e| e.at);
         let (list, item) = match what {
             "job" => (
                 "jobs",
@@ -495,7 +496,7 @@ impl Session {
     /// The address of what is on screen (see [`link::compose`]).
     pub fn link(&self, with_step: bool) -> String {
         let place = link::Place {
-            step: self.stepper.position,
+            step: self.stepper.position(),
             statements: self
                 .races
                 .open
@@ -506,9 +507,9 @@ impl Session {
             sql: (bench.sql != bench.level.start.trim()).then_some(bench.sql.as_str()),
         });
         link::compose(
-            &self.stepper.chapter,
-            &self.stepper.scenario,
-            (self.lang, self.stepper.predict),
+            self.stepper.chapter(),
+            self.stepper.scenario(),
+            (self.lang, self.stepper.predict()),
             with_step.then_some(place),
             lab,
         )
@@ -517,7 +518,7 @@ impl Session {
     /// A move in the statement panel, on the timeline on screen.
     pub fn statements(&mut self, change: Move) -> Result<()> {
         let shown = self.shown_events();
-        self.races.apply(change, &self.stepper.scenario, shown)
+        self.races.apply(change, self.stepper.scenario(), shown)
     }
 
     /// After a move along the timeline (a step, an answer): the statement
@@ -540,7 +541,7 @@ impl Session {
         // The field question asks why the last event was refused: its
         // statements would tell.
         let asking = usize::from(stepper.question() == Some(Question::Field));
-        Some(stepper.position.saturating_sub(asking))
+        Some(stepper.position().saturating_sub(asking))
     }
 
     fn refuse_edit(&mut self, err: &Error) {
@@ -553,16 +554,21 @@ impl Session {
         });
     }
 
-    fn open_compare_for_chapter(&mut self) -> Result<()> {
-        if chapters::find(&self.stepper.chapter).is_some_and(|chapter| chapter.compare) {
-            self.compare_open = true;
+    /// Opens the panels the chapter on screen is about
+    /// ([`chapters::Chapter::opens`]).
+    fn open_panels_for_chapter(&mut self) -> Result<()> {
+        let opens = chapters::find(self.stepper.chapter()).map_or(&[][..], |chapter| chapter.opens);
+        for panel in opens {
+            match panel {
+                Panel::Compare => self.compare_open = true,
+                Panel::Statements => {
+                    let shown = self.shown_events();
+                    self.races
+                        .apply(Move::Open(true), self.stepper.scenario(), shown)?;
+                }
+                Panel::Invariants => self.verify.open = true,
+            }
         }
-        if self.stepper.chapter == races::CHAPTER {
-            let shown = self.shown_events();
-            self.races
-                .apply(Move::Open(true), &self.stepper.scenario, shown)?;
-        }
-        self.open_verify_for_chapter();
         self.refresh_panels()
     }
 
@@ -573,9 +579,9 @@ impl Session {
         self.refresh_checks()?;
         let shown = self.shown_events();
         self.races
-            .apply(Move::Follow, &self.stepper.scenario, shown)?;
+            .apply(Move::Follow, self.stepper.scenario(), shown)?;
         if self.compare_open && self.naive.is_none() {
-            self.naive = Some(unfenced::replay(&self.stepper.scenario, self.guard)?);
+            self.naive = Some(unfenced::replay(self.stepper.scenario(), self.guard)?);
         }
         Ok(())
     }

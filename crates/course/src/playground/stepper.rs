@@ -96,36 +96,40 @@ struct Answer {
     field: Option<FieldGuess>,
 }
 
-/// A timeline and the learner's place in it.
+/// A timeline and the learner's place in it. Read through its methods;
+/// it changes only by the moves it offers, so what it holds always agrees
+/// (a position within the timeline, answers for its own events).
 #[derive(Debug, Clone)]
 pub struct Stepper {
-    /// The chapter id, or [`SANDBOX`].
-    pub chapter: String,
+    /// The chapter id, or [`SANDBOX`]; the session marks a timeline that
+    /// left its chapter.
+    pub(crate) chapter: String,
     /// The scenario on screen.
-    pub scenario: Scenario,
+    scenario: Scenario,
     /// Its frames.
-    pub timeline: Timeline,
+    timeline: Timeline,
     /// How many events are applied.
-    pub position: usize,
+    position: usize,
     /// Whether each finish and claim is predicted before it is shown.
-    pub predict: bool,
+    predict: bool,
     /// What is asked or told at this place (see [`Stepper::prompt`]).
     prompt: Prompt,
     /// Predictions right, and made.
-    pub score: (usize, usize),
+    score: (usize, usize),
     /// Each answered prediction and field question of this timeline, by
     /// event index: stepping back and forth shows an answer again instead
     /// of asking and scoring it twice, and the chapter is complete when
     /// every question has one ([`Stepper::complete`]).
     answers: Vec<Option<Answer>>,
     /// The finish the boundary slider moves (see [`Stepper::new`]).
-    pub boundary_event: Option<usize>,
+    boundary_event: Option<usize>,
     /// The sliders' ranges, fixed when a timeline is loaded so that a knob
     /// does not move under the learner's finger while they drag it.
-    pub ranges: Ranges,
-    /// The chapter a slider-changed timeline started from, so the page can
-    /// still say what it was about.
-    pub forked_from: Option<String>,
+    ranges: Ranges,
+    /// The chapter a changed timeline started from, so the page can still
+    /// say what it was about; the session names it for a timeline it
+    /// opened from a chapter's panel.
+    pub(crate) forked_from: Option<String>,
 }
 
 /// The claim a boundary finish presents, as the lease slider shows it.
@@ -160,7 +164,7 @@ impl Stepper {
         let timeline = Timeline::build(scenario.clone())?;
         let mut stepper = Stepper {
             chapter: chapter.into(),
-            position: position.min(scenario.events.len()),
+            position: position.min(scenario.events().len()),
             boundary_event: lesson_finish(&timeline),
             scenario,
             timeline,
@@ -182,7 +186,7 @@ impl Stepper {
     /// a second past the last event or lease end; a lease up to twice the
     /// time from its claim to the last event (or twice itself).
     fn measure_ranges(&self) -> Ranges {
-        let last_at = self.scenario.events.last().map_or(0, |event| event.at);
+        let last_at = self.scenario.events().last().map_or(0, |event| event.at);
         let lease_ends =
             self.timeline
                 .frames
@@ -248,9 +252,61 @@ impl Stepper {
         Ok(())
     }
 
+    /// The chapter id, or [`SANDBOX`] (or the author's lesson).
+    pub fn chapter(&self) -> &str {
+        &self.chapter
+    }
+
+    /// The scenario on screen.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Its frames, one per event.
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
+    /// How many events are applied.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Whether each finish and claim is predicted before it is shown.
+    pub fn predict(&self) -> bool {
+        self.predict
+    }
+
+    /// Turns predicting on or off; a question waiting is dropped (an
+    /// answered one keeps its feedback).
+    pub fn set_predict(&mut self, on: bool) {
+        self.predict = on;
+        self.drop_question();
+    }
+
+    /// Predictions right, and made.
+    pub fn score(&self) -> (usize, usize) {
+        self.score
+    }
+
+    /// The finish the boundary slider moves, if the timeline has one.
+    pub fn boundary_event(&self) -> Option<usize> {
+        self.boundary_event
+    }
+
+    /// How far the sliders reach, fixed when the timeline was loaded.
+    pub fn ranges(&self) -> Ranges {
+        self.ranges
+    }
+
+    /// The chapter a changed timeline started from.
+    pub fn forked_from(&self) -> Option<&str> {
+        self.forked_from.as_deref()
+    }
+
     /// How many events the timeline has.
     pub fn total(&self) -> usize {
-        self.scenario.events.len()
+        self.scenario.events().len()
     }
 
     /// The frame of the last applied event.
@@ -340,7 +396,7 @@ impl Stepper {
 
     /// What a prediction would ask about event `index`, if anything.
     pub fn question_at(&self, index: usize) -> Option<Question> {
-        match self.scenario.events.get(index)?.action {
+        match self.scenario.events().get(index)?.action {
             Action::Finish => Some(Question::Finish),
             Action::Claim { .. } => Some(Question::Claim),
             _ => None,
@@ -455,21 +511,24 @@ impl Stepper {
         let Some(index) = self.boundary_event else {
             return Ok(());
         };
-        let mut scenario = self.scenario.clone();
-        let mut event = scenario.events.remove(index);
+        let mut events = self.scenario.events().to_vec();
+        let mut event = events.remove(index);
         event.at = at;
-        let new_index = scenario.events.partition_point(|other| other.at <= at);
-        scenario.events.insert(new_index, event);
-        self.fork(scenario, new_index)
+        let new_index = events.partition_point(|other| other.at <= at);
+        events.insert(new_index, event);
+        self.fork(
+            Scenario::new(self.scenario.jobs().to_vec(), events)?,
+            new_index,
+        )
     }
 
     /// The claim whose stamp the boundary finish presents: the last claim
     /// its worker received before it. `None` when that worker got none.
     pub fn lease(&self) -> Option<Lease> {
         let finish = self.boundary_event?;
-        let worker = &self.scenario.events.get(finish)?.worker;
+        let worker = &self.scenario.events().get(finish)?.worker;
         (0..finish).rev().find_map(|index| {
-            let event = &self.scenario.events[index];
+            let event = &self.scenario.events()[index];
             let outcome = &self.timeline.frames.get(index)?.result.outcome;
             match (&event.action, outcome) {
                 (Action::Claim { lease_ms }, Outcome::Claimed { claim: Some(claim) })
@@ -497,11 +556,14 @@ impl Stepper {
             return Ok(());
         };
         leasefence::model::check_int("lease_ms", lease_ms, 1)?;
-        let mut scenario = self.scenario.clone();
-        if let Action::Claim { lease_ms: asked } = &mut scenario.events[lease.event].action {
+        let mut events = self.scenario.events().to_vec();
+        if let Action::Claim { lease_ms: asked } = &mut events[lease.event].action {
             *asked = lease_ms;
         }
-        self.fork(scenario, finish)
+        self.fork(
+            Scenario::new(self.scenario.jobs().to_vec(), events)?,
+            finish,
+        )
     }
 }
 

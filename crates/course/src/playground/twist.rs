@@ -4,6 +4,7 @@
 //! result is an ordinary timeline: replayed by the same core, shared by the
 //! same links, and the past stays exactly as it was.
 
+use leasefence::error::Result;
 use leasefence::scenario::{Action, Event, Scenario};
 
 /// How long a stall lasts: as long as the canonical lease, so a stalled
@@ -52,7 +53,7 @@ impl Twist {
 /// first appearance.
 pub fn actors(scenario: &Scenario) -> Vec<&str> {
     let mut actors: Vec<&str> = Vec::new();
-    for event in &scenario.events {
+    for event in scenario.events() {
         let claims = matches!(event.action, Action::Claim { .. });
         if claims && !actors.contains(&event.worker.as_str()) {
             actors.push(&event.worker);
@@ -64,7 +65,7 @@ pub fn actors(scenario: &Scenario) -> Vec<&str> {
 /// The name a restarted `worker` runs under: `A-restarted`, then
 /// `A-restarted-2`, ... (the first that is not an actor yet).
 pub fn restarted_name(scenario: &Scenario, worker: &str) -> String {
-    let taken = |name: &str| scenario.events.iter().any(|event| event.worker == name);
+    let taken = |name: &str| scenario.events().iter().any(|event| event.worker == name);
     let first = format!("{worker}-restarted");
     if !taken(&first) {
         return first;
@@ -82,8 +83,8 @@ pub fn restarted_name(scenario: &Scenario, worker: &str) -> String {
 /// learner's own timeline for no change, and a worker that never ran is
 /// not "restarted" into taking another's job.
 pub fn changes(scenario: &Scenario, position: usize, worker: &str, twist: Twist) -> bool {
-    let position = position.min(scenario.events.len());
-    let (past, future) = scenario.events.split_at(position);
+    let position = position.min(scenario.events().len());
+    let (past, future) = scenario.events().split_at(position);
     match twist {
         Twist::Stall | Twist::Crash => future.iter().any(|event| event.worker == worker),
         Twist::Restart => past
@@ -101,54 +102,51 @@ pub fn apply(
     now: u64,
     worker: &str,
     twist: Twist,
-) -> Option<Scenario> {
+) -> Result<Option<Scenario>> {
     if !changes(scenario, position, worker, twist) {
-        return None;
+        return Ok(None);
     }
-    let mut twisted = scenario.clone();
-    let position = position.min(twisted.events.len());
-    let future = twisted.events.split_off(position);
+    let mut events = scenario.events().to_vec();
+    let position = position.min(events.len());
+    let future = events.split_off(position);
     let mine = |event: &Event| event.worker == worker;
     match twist {
-        Twist::Crash => twisted
-            .events
-            .extend(future.into_iter().filter(|e| !mine(e))),
+        Twist::Crash => events.extend(future.into_iter().filter(|e| !mine(e))),
         Twist::Stall => {
             let (moved, kept): (Vec<Event>, Vec<Event>) = future.into_iter().partition(mine);
-            twisted.events.extend(kept);
+            events.extend(kept);
             // Each moved event goes after every event of its new time, so
             // time keeps its order (as a dragged finish does).
             for mut event in moved {
                 event.at = event.at.saturating_add(STALL_MS);
                 let at = event.at;
-                let index = position + twisted.events[position..].partition_point(|e| e.at <= at);
-                twisted.events.insert(index, event);
+                let index = position + events[position..].partition_point(|e| e.at <= at);
+                events.insert(index, event);
             }
         }
         Twist::Restart => {
             // From the worker's last claim so far: the name it claims under
             // (a restarted run's is its original's) and the lease it asks.
-            let (owner, lease_ms) =
-                twisted
-                    .events
-                    .iter()
-                    .rev()
-                    .find_map(|event| match event.action {
-                        Action::Claim { lease_ms } if mine(event) => {
-                            Some((event.claim_owner().to_owned(), lease_ms))
-                        }
-                        _ => None,
-                    })?;
-            twisted.events.push(Event {
+            let Some((owner, lease_ms)) =
+                events.iter().rev().find_map(|event| match event.action {
+                    Action::Claim { lease_ms } if mine(event) => {
+                        Some((event.claim_owner().to_owned(), lease_ms))
+                    }
+                    _ => None,
+                })
+            else {
+                return Ok(None);
+            };
+            events.push(Event {
                 at: now,
                 worker: restarted_name(scenario, worker),
                 owner: Some(owner),
                 action: Action::Claim { lease_ms },
             });
-            twisted.events.extend(future);
+            events.extend(future);
         }
     }
-    Some(twisted)
+    Scenario::new(scenario.jobs().to_vec(), events).map(Some)
 }
 
 #[cfg(test)]
@@ -163,7 +161,7 @@ mod tests {
     }
 
     fn shape(scenario: &Scenario) -> Vec<(u64, &str, &str)> {
-        let events = scenario.events.iter();
+        let events = scenario.events().iter();
         events
             .map(|e| (e.at, e.worker.as_str(), e.action.name()))
             .collect()
@@ -171,7 +169,9 @@ mod tests {
 
     #[test]
     fn a_crash_removes_only_the_workers_future() {
-        let crashed = apply(&canonical(), 1, 0, "A", Twist::Crash).expect("changes");
+        let crashed = apply(&canonical(), 1, 0, "A", Twist::Crash)
+            .expect("a valid timeline")
+            .expect("changes");
         check(
             shape(&crashed),
             vec![(0, "A", "claim"), (1000, "B", "claim")],
@@ -180,7 +180,9 @@ mod tests {
 
     #[test]
     fn a_stall_moves_the_workers_future_later_and_keeps_time_in_order() {
-        let stalled = apply(&canonical(), 1, 0, "A", Twist::Stall).expect("changes");
+        let stalled = apply(&canonical(), 1, 0, "A", Twist::Stall)
+            .expect("a valid timeline")
+            .expect("changes");
         let expected = vec![
             (0, "A", "claim"),
             (1000, "B", "claim"),
@@ -195,15 +197,20 @@ mod tests {
 
     #[test]
     fn a_restart_claims_now_under_the_same_owner_name() {
-        let restarted = apply(&canonical(), 1, 0, "A", Twist::Restart).expect("changes");
-        let claim = &restarted.events[1];
+        let restarted = apply(&canonical(), 1, 0, "A", Twist::Restart)
+            .expect("a valid timeline")
+            .expect("changes");
+        let claim = &restarted.events()[1];
         assert_eq!(
             (claim.at, claim.worker.as_str(), claim.claim_owner()),
             (0, "A-restarted", "A")
         );
-        let again = apply(&restarted, 2, 0, "A", Twist::Restart).expect("changes");
+        let again = apply(&restarted, 2, 0, "A", Twist::Restart)
+            .expect("a valid timeline")
+            .expect("changes");
         assert_eq!(
-            again.events[2].worker, "A-restarted-2",
+            again.events()[2].worker,
+            "A-restarted-2",
             "a fresh name each time"
         );
     }
@@ -229,7 +236,9 @@ mod tests {
                     position,
                     worker,
                     twist,
-                    apply(&canonical, position, 0, worker, twist).is_some(),
+                    apply(&canonical, position, 0, worker, twist)
+                        .expect("a valid timeline")
+                        .is_some(),
                 ),
                 (position, worker, twist, changed),
             );

@@ -23,10 +23,6 @@ use crate::variants::Variant;
 use leasefence::error::Result;
 use leasefence::scenario::Scenario;
 
-/// The chapters that open the panel when loaded: the one about it, and
-/// the fencing comparison, whose counterexamples it counts.
-pub const OPENS_IN: &[&str] = &["every-ordering", "fencing-off-vs-on"];
-
 /// Whether a timeline's orderings can be counted on the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Countable {
@@ -53,7 +49,7 @@ pub enum Countable {
 /// them is counted on the page: the largest (2,520 orderings) took 164 ms
 /// in Chromium (`make bench-page`, BENCHMARKS.md).
 pub fn countable(scenario: &Scenario) -> Countable {
-    let events = scenario.events.len();
+    let events = scenario.events().len();
     let lanes = match lanes(scenario) {
         Ok(lanes) => lanes,
         Err(Refusal::TooManyActors { got, .. }) => {
@@ -64,7 +60,7 @@ pub fn countable(scenario: &Scenario) -> Countable {
         }
         Err(_) => {
             let mut actors: Vec<&str> = Vec::new();
-            for event in &scenario.events {
+            for event in scenario.events() {
                 if !actors.contains(&event.worker.as_str()) {
                     actors.push(&event.worker);
                 }
@@ -95,7 +91,9 @@ pub fn countable(scenario: &Scenario) -> Countable {
 /// The panel's state; see the module documentation.
 #[derive(Debug, Clone, Default)]
 pub struct Verify {
-    open: bool,
+    /// Whether the learner has the panel open (the session opens it for a
+    /// chapter about it).
+    pub(super) open: bool,
     checks: Option<Checks>,
     census: Option<(Scenario, Census)>,
     opened: Option<Opened>,
@@ -152,21 +150,21 @@ impl Session {
     /// panel is open.
     pub fn checks(&self) -> Option<&Checks> {
         let checks = self.verify.checks.as_ref()?;
-        let current = checks.scenario == self.stepper.scenario && checks.guard == self.guard();
+        let current = checks.scenario == *self.stepper.scenario() && checks.guard == self.guard();
         current.then_some(checks)
     }
 
     /// The census of the timeline on screen, once counted.
     pub fn census(&self) -> Option<&Census> {
         let (scenario, census) = self.verify.census.as_ref()?;
-        (*scenario == self.stepper.scenario).then_some(census)
+        (scenario == self.stepper.scenario()).then_some(census)
     }
 
     /// The shortest failing ordering on screen, if the learner opened one
     /// and has not changed it since.
     pub fn opened(&self) -> Option<&Opened> {
         let opened = self.verify.opened.as_ref()?;
-        (opened.scenario == self.stepper.scenario).then_some(opened)
+        (opened.scenario == *self.stepper.scenario()).then_some(opened)
     }
 
     /// Counts every ordering of the timeline on screen, if the page can
@@ -176,7 +174,7 @@ impl Session {
         if self.census().is_some() {
             return Ok(());
         }
-        let scenario = &self.stepper.scenario;
+        let scenario = self.stepper.scenario();
         if let Countable::Yes { .. } = countable(scenario) {
             let counted = census(scenario)?;
             self.verify.census = Some((scenario.clone(), counted));
@@ -199,9 +197,9 @@ impl Session {
         let Some(scenario) = failing else {
             return Ok(());
         };
-        let from = match &self.stepper.forked_from {
-            Some(chapter) if self.stepper.chapter == SANDBOX => chapter.clone(),
-            _ => self.stepper.chapter.clone(),
+        let from = match self.stepper.forked_from() {
+            Some(chapter) if self.stepper.chapter() == SANDBOX => chapter.to_owned(),
+            _ => self.stepper.chapter().to_owned(),
         };
         self.load(SANDBOX, scenario.clone(), 0)?;
         self.stepper.forked_from = Some(from.clone());
@@ -221,20 +219,13 @@ impl Session {
         }
     }
 
-    /// Opens the panel for a chapter about it ([`OPENS_IN`]).
-    pub(crate) fn open_verify_for_chapter(&mut self) {
-        if OPENS_IN.contains(&self.stepper.chapter.as_str()) {
-            self.verify.open = true;
-        }
-    }
-
     /// Checks the invariants of the timeline on screen, on every side of [`panel_sides`],
     /// when the panel is open and they are not yet made for it.
     pub(crate) fn refresh_checks(&mut self) -> Result<()> {
         if !self.verify.open || self.checks().is_some() {
             return Ok(());
         }
-        let scenario = self.stepper.scenario.clone();
+        let scenario = self.stepper.scenario().clone();
         let guard = self.guard();
         // A replay rather than the timeline's frames (`along_timeline`,
         // which agrees, tests/orderings.rs): the census needs the replay's

@@ -41,7 +41,8 @@ pub fn session(
 pub mod narration;
 
 /// The Korean messages as written, keyed: the message file's, and each
-/// chapter's title and text (from its folder, as the product carries them).
+/// chapter's title, text and points (from its folder, as the product
+/// carries them).
 pub fn korean_messages() -> Vec<(String, String)> {
     use leasefence_course::playground::{CHAPTERS, Lang};
     let table: serde_json::Map<String, serde_json::Value> =
@@ -51,10 +52,16 @@ pub fn korean_messages() -> Vec<(String, String)> {
         .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
         .collect();
     for chapter in CHAPTERS {
-        for part in ["title", "text"] {
-            let key = format!("chapter.{}.{part}", chapter.id);
-            let text = Lang::Ko.text(&key).to_owned();
-            messages.push((key, text));
+        let points = chapter
+            .points
+            .iter()
+            .map(|point| format!("point.{}", point.key));
+        for owner in std::iter::once(format!("chapter.{}", chapter.id)).chain(points) {
+            for part in ["title", "text"] {
+                let key = format!("{owner}.{part}");
+                let text = Lang::Ko.text(&key).to_owned();
+                messages.push((key, text));
+            }
         }
     }
     messages

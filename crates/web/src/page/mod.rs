@@ -66,7 +66,7 @@ pub struct Playground {
 impl Playground {
     /// How many events have been applied.
     pub fn position(&self) -> usize {
-        self.page.state.borrow().session.stepper.position
+        self.page.state.borrow().session.stepper.position()
     }
 
     /// The page's language tag.
@@ -77,7 +77,13 @@ impl Playground {
     /// The scenario on screen, as contract JSON.
     #[wasm_bindgen(js_name = scenarioJson)]
     pub fn scenario_json(&self) -> String {
-        self.page.state.borrow().session.stepper.scenario.to_json()
+        self.page
+            .state
+            .borrow()
+            .session
+            .stepper
+            .scenario()
+            .to_json()
     }
 
     /// Stops the playground and empties its element (for hosts that
@@ -243,7 +249,7 @@ impl Page {
 
     /// Applies an action and redraws what it changed.
     fn dispatch(self: &Rc<Self>, action: UserAction) -> Result<(), JsValue> {
-        let before = self.state.borrow().session.stepper.position;
+        let before = self.state.borrow().session.stepper.position();
         let dragged = match action {
             UserAction::Drag(knob, _) => Some(knob),
             _ => None,
@@ -293,7 +299,7 @@ impl Page {
         // Host pages hear about it last, with no borrow held: a listener
         // may drive the playground again. A new timeline reveals nothing.
         let new_timeline = redraw != Redraw::Position;
-        if new_timeline || self.state.borrow().session.stepper.position != before {
+        if new_timeline || self.state.borrow().session.stepper.position() != before {
             notify::step(self, (!new_timeline).then_some(before))?;
         }
         if moves_address {
@@ -321,7 +327,7 @@ impl Page {
         }
         progress::save(&self.window, state.session.progress());
         let options = view::chapter_options(&state.session);
-        let chapter = state.session.stepper.chapter.clone();
+        let chapter = state.session.stepper.chapter().to_owned();
         drop(state);
         if let Some(parts) = self.parts.borrow().as_ref() {
             skeleton::show_chapters(&self.doc, parts, &options, &chapter);
@@ -520,7 +526,7 @@ impl Page {
         if playing {
             // Playing from the end starts over.
             let stepper = &mut state.session.stepper;
-            if stepper.position >= stepper.total() {
+            if stepper.position() >= stepper.total() {
                 stepper.seek(0);
             }
             let id = self

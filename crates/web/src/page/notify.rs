@@ -36,20 +36,20 @@ pub(super) fn step(page: &Page, revealed_from: Option<usize>) -> Result<(), JsVa
     let state = page.state.borrow();
     let stepper = &state.session.stepper;
     let detail = StepDetail {
-        chapter: &stepper.chapter,
-        position: stepper.position,
+        chapter: &stepper.chapter(),
+        position: stepper.position(),
         total: stepper.total(),
         result: stepper.frame().map(|frame| &frame.result),
     };
     events.push(("leasefence:step", to_js(&detail)?));
     let revealed = match revealed_from {
-        Some(before) if before < stepper.position => before..stepper.position,
+        Some(before) if before < stepper.position() => before..stepper.position(),
         _ => 0..0,
     };
-    for frame in &stepper.timeline.frames[revealed] {
+    for frame in &stepper.timeline().frames[revealed] {
         if let Outcome::Finished(finish) = &frame.result.outcome {
             let verdict = VerdictDetail {
-                chapter: &stepper.chapter,
+                chapter: &stepper.chapter(),
                 event: frame.result.event,
                 at: frame.result.at,
                 worker: &frame.result.worker,

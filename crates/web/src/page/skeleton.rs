@@ -90,7 +90,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let (verify_panel, verify) = super::verify::build(doc, lang);
     let (lab_panel, lab) = super::lab::build(doc, lang);
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang);
-    let predict = predict_toggle(doc, lang, state.session.stepper.predict);
+    let predict = predict_toggle(doc, lang, state.session.stepper.predict());
     let parts = Parts {
         notice: notice.0.clone(),
         narration: narration.0.clone(),

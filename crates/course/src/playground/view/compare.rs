@@ -51,14 +51,14 @@ pub fn view(session: &Session) -> Option<CompareView> {
     let mut rows = Vec::new();
     for finish in &naive.finishes {
         let Some(Outcome::Finished(fenced)) = stepper
-            .timeline
+            .timeline()
             .frames
             .get(finish.event)
             .map(|frame| &frame.result.outcome)
         else {
             continue;
         };
-        let shown = finish.event < stepper.position;
+        let shown = finish.event < stepper.position();
         let verdict = |accepted: bool, row: Option<&JobRow>| {
             let said = t(if accepted {
                 "compare.naive_accepts"
@@ -78,7 +78,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
                 None => said,
             }
         };
-        let event = &stepper.scenario.events[finish.event];
+        let event = &stepper.scenario().events()[finish.event];
         rows.push(CompareRow {
             event: format!("{} ms · {}", event.at, event.worker),
             fenced: if shown {
@@ -98,7 +98,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
     let any_shown = naive
         .finishes
         .iter()
-        .any(|finish| finish.event < stepper.position);
+        .any(|finish| finish.event < stepper.position());
     let note = match (harm, any_shown) {
         (true, _) => "compare.harm",
         (false, true) => "compare.same",

@@ -50,8 +50,8 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
     let lang = session.lang;
     let stepper = &session.stepper;
     stepper
-        .scenario
-        .events
+        .scenario()
+        .events()
         .iter()
         .enumerate()
         .map(|(index, event)| {
@@ -61,10 +61,10 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
                 // The stamp this actor will present, as it holds it then;
                 // not while predicting, when it would tell how the claims
                 // before it end.
-                Action::Finish | Action::Send if stepper.predict => String::new(),
+                Action::Finish | Action::Send if stepper.predict() => String::new(),
                 Action::Finish | Action::Send => index
                     .checked_sub(1)
-                    .and_then(|before| stepper.timeline.frames.get(before))
+                    .and_then(|before| stepper.timeline().frames.get(before))
                     .and_then(|frame| frame.holding.get(&event.worker))
                     .map(|claim| format!("{} · token={}", claim.id, claim.token))
                     .unwrap_or_default(),
@@ -86,7 +86,7 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
 /// (every applied one for a fresh list, `None`).
 pub fn marks(session: &Session, drawn: Option<usize>) -> Vec<EventMark> {
     let stepper = &session.stepper;
-    let (position, total) = (stepper.position, stepper.total());
+    let (position, total) = (stepper.position(), stepper.total());
     // Only the rows between the old and the new position change, plus the
     // one that was current before.
     let range = match drawn {
@@ -96,7 +96,7 @@ pub fn marks(session: &Session, drawn: Option<usize>) -> Vec<EventMark> {
     range
         .map(|index| {
             let result = stepper
-                .timeline
+                .timeline()
                 .frames
                 .get(index)
                 .filter(|_| index < position)

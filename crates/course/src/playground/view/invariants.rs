@@ -67,7 +67,7 @@ pub fn view(session: &Session) -> Option<VerifyView> {
     }
     let lang = session.lang;
     let checks = session.checks()?;
-    let position = session.stepper.position;
+    let position = session.stepper.position();
     let rows: Vec<InvariantRow> = INVARIANTS
         .iter()
         .map(|&invariant| InvariantRow {

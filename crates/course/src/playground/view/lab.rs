@@ -164,7 +164,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
 /// "In <scenario>, at event n (A's finish at 1000 ms), …".
 fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
     let lang = session.lang;
-    let event = &shortest.scenario.events[shortest.event];
+    let event = &shortest.scenario.events()[shortest.event];
     let action = event.action.name();
     lang.fill(
         "lab.failed",
@@ -180,7 +180,7 @@ fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
 
 /// The counterexample's events as the event list says them.
 fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
-    (shortest.scenario.events.iter())
+    (shortest.scenario.events().iter())
         .map(|event| {
             let who = super::events::who(lang, event);
             let what = lang

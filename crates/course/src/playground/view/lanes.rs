@@ -126,13 +126,13 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     // below: a handful of workers, and each hash map type would add its own
     // code to the module learners download.)
     let mut workers: Vec<&str> = Vec::new();
-    for event in &stepper.scenario.events {
+    for event in stepper.scenario().events() {
         if !workers.contains(&event.worker.as_str()) {
             workers.push(&event.worker);
         }
     }
     let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
-    let window = window(stepper.total(), stepper.position);
+    let window = window(stepper.total(), stepper.position());
     let axis = axis(stepper, window.clone(), width);
     let summary = lang.fill(
         "lanes.summary",
@@ -178,7 +178,7 @@ fn window(total: usize, position: usize) -> Range<usize> {
 /// The time axis for the events in `window`: from 0 ms (or the window's
 /// first event) to a little past the last event or lease end.
 fn axis(stepper: &Stepper, window: Range<usize>, width: f64) -> Axis {
-    let in_window = &stepper.scenario.events[window.clone()];
+    let in_window = &stepper.scenario().events()[window.clone()];
     let start = match window.start {
         0 => 0,
         _ => in_window.first().map_or(0, |event| event.at),
@@ -220,7 +220,7 @@ impl Lanes<'_> {
     /// Deadlines of the jobs that exist at this step, within the axis.
     fn deadlines(&self, stepper: &Stepper) -> Vec<Shape> {
         let mut shapes = Vec::new();
-        for row in stepper.timeline.rows_after(stepper.position) {
+        for row in stepper.timeline().rows_after(stepper.position()) {
             if (row.deadline as f64) <= self.axis.end && row.deadline >= self.axis.start {
                 let dx = self.axis.x(row.deadline);
                 shapes.push(line(
@@ -238,8 +238,8 @@ impl Lanes<'_> {
 
     /// What each applied event in the window left on its lane.
     fn events(&self, stepper: &Stepper, window: Range<usize>) -> Vec<Shape> {
-        let frames = &stepper.timeline.frames;
-        let applied = &frames[..stepper.position.min(frames.len())];
+        let frames = &stepper.timeline().frames;
+        let applied = &frames[..stepper.position().min(frames.len())];
         let now = applied.last().map_or(0, |frame| frame.result.at);
         // Where each claim's accepted finish happened, to end its bar there.
         let finished: Vec<(&str, u64, u64)> = applied
@@ -252,7 +252,7 @@ impl Lanes<'_> {
                 _ => None,
             })
             .collect();
-        let shown = window.start..stepper.position.max(window.start).min(window.end);
+        let shown = window.start..stepper.position().max(window.start).min(window.end);
         let mut shapes = Vec::new();
         for frame in &frames[shown] {
             let (x, y) = (
@@ -312,7 +312,8 @@ impl Lanes<'_> {
     ) -> [Shape; 2] {
         let ends = finished_at.map_or(claim.lease_until, |f| f.min(claim.lease_until));
         let width = self.axis.x(ends).max(x + 2.0) - x;
-        let ended = finished_at.is_none() && claim.lease_until <= now;
+        let ended =
+            finished_at.is_none() && !leasefence::claimable::within_lease(now, claim.lease_until);
         let class = if ended { "lf-bar lf-ended" } else { "lf-bar" };
         let label = bar_label(claim, width);
         [

@@ -180,13 +180,13 @@ pub struct ReceiverView {
 pub fn scenario(session: &Session) -> ScenarioView {
     let stepper = &session.stepper;
     ScenarioView {
-        chapter: stepper.chapter.clone(),
+        chapter: stepper.chapter().to_owned(),
         chapters: chapter_options(session),
         events: events::lines(session),
-        editor_text: pretty(&stepper.scenario.to_json()),
+        editor_text: pretty(&stepper.scenario().to_json()),
         editor_status: session.editor_status.clone(),
         compare_open: session.compare_open(),
-        actors: twist::actors(&stepper.scenario)
+        actors: twist::actors(stepper.scenario())
             .into_iter()
             .map(str::to_owned)
             .collect(),
@@ -199,7 +199,7 @@ pub fn scenario(session: &Session) -> ScenarioView {
 pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> PositionView {
     let stepper = &session.stepper;
     let lang = session.lang;
-    let (position, total) = (stepper.position, stepper.total());
+    let (position, total) = (stepper.position(), stepper.total());
     let counted = [("n", position.to_string()), ("total", total.to_string())];
     let prompt = prompt(session);
     let step = step::card(session);
@@ -235,7 +235,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         lanes: lanes::draw(stepper, lang, lanes_width),
         step,
         table: stepper
-            .timeline
+            .timeline()
             .rows_after(position)
             .iter()
             .map(|row| TableRow {
@@ -255,13 +255,13 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
 
 /// The lanes' tools that would change nothing at the learner's place.
 fn idle_twists(stepper: &crate::playground::stepper::Stepper) -> Vec<String> {
-    let scenario = &stepper.scenario;
+    let scenario = &stepper.scenario();
     twist::actors(scenario)
         .into_iter()
         .flat_map(|worker| {
             twist::Twist::ALL
                 .into_iter()
-                .filter(move |twist| !twist::changes(scenario, stepper.position, worker, *twist))
+                .filter(move |twist| !twist::changes(scenario, stepper.position(), worker, *twist))
                 .map(move |twist| twist.arg(worker))
         })
         .collect()
@@ -292,7 +292,7 @@ fn narration(session: &Session) -> String {
         ];
         return lang.fill("chapter.opened", &values);
     }
-    match (&stepper.forked_from, stepper.chapter.as_str()) {
+    match (stepper.forked_from(), stepper.chapter()) {
         (Some(chapter), _) => lang.fill(
             "chapter.forked",
             &[
@@ -318,7 +318,7 @@ fn story(session: &Session) -> String {
     let lang = session.lang;
     let told: Vec<String> = session
         .stepper
-        .timeline
+        .timeline()
         .frames
         .iter()
         .filter_map(|frame| {
@@ -349,12 +349,12 @@ fn prompt(session: &Session) -> PromptView {
     let stepper = &session.stepper;
     let question = stepper.question().map(|question| {
         let (key, event) = match question {
-            Question::Finish => ("predict.question", stepper.position),
-            Question::Claim => ("predict.claim_question", stepper.position),
+            Question::Finish => ("predict.question", stepper.position()),
+            Question::Claim => ("predict.claim_question", stepper.position()),
             // About the finish just shown.
-            Question::Field => ("predict.field_question", stepper.position - 1),
+            Question::Field => ("predict.field_question", stepper.position() - 1),
         };
-        let event = &stepper.scenario.events[event];
+        let event = &stepper.scenario().events()[event];
         let values = [
             ("worker", event.worker.clone()),
             ("at", event.at.to_string()),
@@ -387,8 +387,8 @@ fn prompt(session: &Session) -> PromptView {
         Prompt::Guessed(guessed) | Prompt::AskingField(guessed) => Some(feedback(lang, guessed)),
         Prompt::AnsweredField(answer) => field_feedback(session, answer),
     };
-    let (right, made) = stepper.score;
-    let score = (stepper.predict && made > 0).then(|| {
+    let (right, made) = stepper.score();
+    let score = (stepper.predict() && made > 0).then(|| {
         lang.fill(
             "predict.score",
             &[("right", right.to_string()), ("total", made.to_string())],
@@ -455,11 +455,11 @@ pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
 /// while predicting, only once every question is answered.
 fn next_chapter(session: &Session) -> Option<NextChapter> {
     let stepper = &session.stepper;
-    let answered = !stepper.predict || stepper.complete();
-    if stepper.position < stepper.total() || stepper.question().is_some() || !answered {
+    let answered = !stepper.predict() || stepper.complete();
+    if stepper.position() < stepper.total() || stepper.question().is_some() || !answered {
         return None;
     }
-    let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter)?;
+    let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter())?;
     let next = CHAPTERS.get(index + 1)?;
     let title = session
         .lang
@@ -503,8 +503,8 @@ fn feedback(lang: Lang, guessed: Guessed) -> String {
 fn receiver(session: &Session) -> ReceiverView {
     let ledger = session
         .stepper
-        .timeline
-        .receiver_after(session.stepper.position);
+        .timeline()
+        .receiver_after(session.stepper.position());
     if ledger.is_empty() {
         return ReceiverView::default();
     }

@@ -63,7 +63,7 @@ pub struct OpenButton {
 /// The orderings part, for the timeline on screen.
 pub fn view(session: &Session) -> OrderingsView {
     let lang = session.lang;
-    let scenario = &session.stepper.scenario;
+    let scenario = &session.stepper.scenario();
     let (summary, can_count) = match countable(scenario) {
         Countable::Yes {
             actors,
@@ -93,7 +93,7 @@ pub fn view(session: &Session) -> OrderingsView {
         let values = [
             ("title", session.title_of(&opened.from)),
             ("variant", side_name(lang, opened.side)),
-            ("step", scenario.events.len().to_string()),
+            ("step", scenario.events().len().to_string()),
         ];
         lang.fill("verify.opened", &values)
     });
@@ -142,7 +142,7 @@ fn table(lang: Lang, census: &Census) -> CountTable {
             let (Some(variant), Some(failing)) = (tally.side.variant(), &tally.shortest) else {
                 return None;
             };
-            let steps = failing.scenario.events.len().to_string();
+            let steps = failing.scenario.events().len().to_string();
             Some(OpenButton {
                 id: variant.id(),
                 label: lang.fill("verify.open", &[("step", steps)]),

@@ -59,8 +59,8 @@ pub fn finish(session: &Session) -> SliderView {
     let lang = session.lang;
     let stepper = &session.stepper;
     let Some((index, event)) = stepper
-        .boundary_event
-        .and_then(|index| Some((index, stepper.scenario.events.get(index)?)))
+        .boundary_event()
+        .and_then(|index| Some((index, stepper.scenario().events().get(index)?)))
     else {
         return SliderView::Disabled {
             why: lang.text("boundary.none").to_owned(),
@@ -83,7 +83,7 @@ pub fn finish(session: &Session) -> SliderView {
     SliderView::Enabled {
         label,
         min: 0,
-        max: stepper.ranges.finish_max,
+        max: stepper.ranges().finish_max,
         value: event.at,
         readout,
         cost: None,
@@ -98,8 +98,8 @@ pub fn lease(session: &Session) -> SliderView {
     }
     let lang = session.lang;
     let stepper = &session.stepper;
-    let events = &stepper.scenario.events;
-    let finish = stepper.boundary_event.and_then(|index| events.get(index));
+    let events = &stepper.scenario().events();
+    let finish = stepper.boundary_event().and_then(|index| events.get(index));
     let (Some(lease), Some(finish)) = (stepper.lease(), finish) else {
         let why = match finish {
             Some(finish) => lang.fill("lease.none", &[("worker", finish.worker.clone())]),
@@ -137,7 +137,7 @@ pub fn lease(session: &Session) -> SliderView {
     // it, and a job past its deadline is expired, never reclaimed (R9).
     let cost = if capped {
         None
-    } else if leasefence::fence::within_lease(finish.at, lease.lease_until) {
+    } else if leasefence::claimable::within_lease(finish.at, lease.lease_until) {
         Some(lang.fill(
             "lease.cost",
             &[
@@ -165,7 +165,7 @@ pub fn lease(session: &Session) -> SliderView {
         min: 1,
         // The range was fixed for the claim the chapter started with; a
         // drag may have made another claim the one presented.
-        max: stepper.ranges.lease_max.max(lease.lease_ms),
+        max: stepper.ranges().lease_max.max(lease.lease_ms),
         value: lease.lease_ms,
         readout,
         cost,
@@ -176,7 +176,7 @@ pub fn lease(session: &Session) -> SliderView {
 fn verdict(session: &Session) -> Option<String> {
     let lang: Lang = session.lang;
     let stepper = &session.stepper;
-    let frame = stepper.timeline.frames.get(stepper.boundary_event?)?;
+    let frame = stepper.timeline().frames.get(stepper.boundary_event()?)?;
     match &frame.result.outcome {
         Outcome::Finished(finish) if finish.accepted() => {
             Some(lang.text("verdict.accepted").to_owned())

@@ -174,7 +174,7 @@ pub fn card(session: &Session) -> Option<StepView> {
         };
         lang.text(key).to_owned()
     });
-    let changes = row_changes(&stepper.timeline, stepper.position - 1)
+    let changes = row_changes(stepper.timeline(), stepper.position() - 1)
         .iter()
         .map(change)
         .collect();
@@ -197,9 +197,9 @@ pub fn card(session: &Session) -> Option<StepView> {
 /// a timeline the learner changed, whose facts may differ.
 fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     let stepper = &session.stepper;
-    let point = points::at(&stepper.chapter, stepper.position)?;
+    let (chapter, point) = points::at(stepper.chapter(), stepper.position())?;
     let lang = session.lang;
-    let text = points::text(point, lang, &frame.result.worker);
+    let text = point.text(chapter, lang, &frame.result.worker);
     let code = match &frame.result.outcome {
         Outcome::Claimed { claim: Some(claim) } if point.key == points::CLAIM_RESULT => {
             serde_json::to_string_pretty(claim).ok()
