@@ -401,7 +401,7 @@ impl Player {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "ScenarioEvent")] event: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let index = self.inner.scenario().events.len();
+        let index = self.inner.scenario().events().len();
         let value = plain(&format!("scenario: events[{index}]"), &event)?;
         let event = leasefence::Event::from_value(value, index).map_err(core_error)?;
         to_js(&self.inner.push(event).map_err(core_error)?)

@@ -25,8 +25,8 @@ pub fn check(
     let answer = match Lesson::read(&source) {
         Ok(lesson) => json!({
             "ok": true,
-            "jobs": lesson.scenario.jobs.len(),
-            "events": lesson.scenario.events.len(),
+            "jobs": lesson.scenario.jobs().len(),
+            "events": lesson.scenario.events().len(),
         }),
         Err(refused) => json!({ "ok": false, "error": refused.to_string() }),
     };

@@ -36,7 +36,7 @@ pub(super) fn step(page: &Page, revealed_from: Option<usize>) -> Result<(), JsVa
     let state = page.state.borrow();
     let stepper = &state.session.stepper;
     let detail = StepDetail {
-        chapter: &stepper.chapter(),
+        chapter: stepper.chapter(),
         position: stepper.position(),
         total: stepper.total(),
         result: stepper.frame().map(|frame| &frame.result),
@@ -49,7 +49,7 @@ pub(super) fn step(page: &Page, revealed_from: Option<usize>) -> Result<(), JsVa
     for frame in &stepper.timeline().frames[revealed] {
         if let Outcome::Finished(finish) = &frame.result.outcome {
             let verdict = VerdictDetail {
-                chapter: &stepper.chapter(),
+                chapter: stepper.chapter(),
                 event: frame.result.event,
                 at: frame.result.at,
                 worker: &frame.result.worker,
