@@ -438,14 +438,15 @@ fn the_full_pages_own_words_exist_in_korean() {
 /// no Latin word outside the allow-list (its SQL aside).
 #[test]
 fn korean_statement_panel_has_no_latin_words_outside_the_allow_list() {
-    use leasefence_course::playground::races::{Move, Race};
+    use leasefence_course::playground::statements::{Move, Race};
     let mut session = support::session("write-lock", Lang::Ko);
     let mut found = std::collections::BTreeSet::new();
     let mut walked = 0;
     for race in Race::ALL {
         session.statements(Move::Race(race)).expect("runs");
-        for position in 0..=session.races.total() {
-            let drawn = view::statements(&session.races, Lang::Ko).expect("open in its chapter");
+        for position in 0..=session.statement_panel.total() {
+            let drawn =
+                view::statements(&session.statement_panel, Lang::Ko).expect("open in its chapter");
             let drawn = serde_json::to_value(drawn).expect("serialises");
             let mut texts = Vec::new();
             strings(&drawn, &format!("{race:?} {position}"), &mut texts);

@@ -10,7 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use leasefence_course::mechanism::races::send_race;
 use leasefence_course::playground::points;
-use leasefence_course::playground::races::SEND_MS;
+use leasefence_course::playground::statements::SEND_MS;
 use leasefence_course::playground::{CHAPTERS, Lang};
 
 /// `text` without its `{placeholders}`.

@@ -6,7 +6,7 @@
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 //!
 //! Native only: the page's invariants panel, which calls the mechanism, is
-//! tested on its view (`tests/verify.rs`) and in Chromium
+//! tested on its view (`tests/invariants_panel.rs`) and in Chromium
 //! (`e2e/verify.test.mjs`).
 
 #![cfg(not(target_arch = "wasm32"))]

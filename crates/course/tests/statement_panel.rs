@@ -13,7 +13,7 @@ mod support;
 
 use leasefence::replay_json;
 use leasefence_course::mechanism::races::{naive_claim_race, real_claim_race, send_race};
-use leasefence_course::playground::races::{Move, Race, SEND_MS};
+use leasefence_course::playground::statements::{Move, Race, SEND_MS};
 
 /// The chapter about the statement panel (its `chapter.json` opens it).
 const CHAPTER: &str = "write-lock";
@@ -31,7 +31,7 @@ fn at(race: Race, position: usize, lang: Lang) -> (Session, StatementsView) {
     for _ in 0..position {
         session.statements(Move::Step).expect("steps");
     }
-    let drawn = view::statements(&session.races, lang).expect("the panel is open");
+    let drawn = view::statements(&session.statement_panel, lang).expect("the panel is open");
     (session, drawn)
 }
 
@@ -40,7 +40,7 @@ fn every_position(mut check: impl FnMut(Race, Lang, &StatementsView)) {
     for race in Race::ALL {
         for lang in [Lang::En, Lang::Ko] {
             let (session, _) = at(race, 0, lang);
-            for position in 0..=session.races.total() {
+            for position in 0..=session.statement_panel.total() {
                 let (_, drawn) = at(race, position, lang);
                 check(race, lang, &drawn);
             }
@@ -67,7 +67,7 @@ fn the_naive_claim_ends_with_two_token_1_claims_and_the_real_one_never_shows_one
     let (session, end) = at(Race::Claim, 99, Lang::En);
     check!(
         end.position,
-        session.races.total(),
+        session.statement_panel.total(),
         "End clamps to the total"
     );
     let [real, naive] = [&end.sides[0], &end.sides[1]];
@@ -233,7 +233,7 @@ fn at_every_position_the_lane_has_one_holder_and_one_statement_just_ran() {
 fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() {
     let mut session = session(CHAPTER, Lang::En);
     session.statements(Move::Back).expect("back");
-    let races = &session.races;
+    let races = &session.statement_panel;
     let real = real_claim_race(1).expect("runs").steps.len();
     let naive = naive_claim_race().expect("runs").steps.len();
     check!(
@@ -243,14 +243,14 @@ fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() 
     );
     session.statements(Move::End).expect("end");
     session.statements(Move::Step).expect("step");
-    let races = &session.races;
+    let races = &session.statement_panel;
     check!(races.position, races.total(), "a step at the end");
     session
         .statements(Move::Race(Race::Send))
         .expect("send race");
     let sends = [false, true].map(|inside| send_race(inside, SEND_MS).expect("runs"));
     let longest = sends.iter().map(|run| run.steps.len()).max();
-    let races = &session.races;
+    let races = &session.statement_panel;
     check!(
         (races.race, races.position, Some(races.total())),
         (Race::Send, 0, longest),
@@ -264,10 +264,10 @@ fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() 
 fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
     for chapter in CHAPTERS {
         let mut session = session(chapter.id, Lang::En);
-        let open = view::statements(&session.races, Lang::En).is_some();
+        let open = view::statements(&session.statement_panel, Lang::En).is_some();
         check!(open, chapter.id == CHAPTER, "{}: open at load", chapter.id);
         session.statements(Move::Open(true)).expect("opens");
-        let opened = view::statements(&session.races, Lang::En).map(|v| v.sides.len());
+        let opened = view::statements(&session.statement_panel, Lang::En).map(|v| v.sides.len());
         check!(opened, Some(2), "{}: opened by the learner", chapter.id);
     }
 }
@@ -341,8 +341,14 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
     session
         .statements(Move::Race(Race::Timeline))
         .expect("runs");
-    let cut = |session: &Session| view::statements(&session.races, Lang::En).and_then(|v| v.cut);
-    check!(session.races.taken(), Some(0), "nothing applied yet");
+    let cut = |session: &Session| {
+        view::statements(&session.statement_panel, Lang::En).and_then(|v| v.cut)
+    };
+    check!(
+        session.statement_panel.taken(),
+        Some(0),
+        "nothing applied yet"
+    );
     check!(
         cut(&session),
         Some(Lang::En.fill(
@@ -356,7 +362,7 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
         session.stepper.step();
         session.stepper.guess(answer);
         session.follow_statements().expect("follows");
-        seen.push(session.races.taken());
+        seen.push(session.statement_panel.taken());
     }
     check!(
         seen,
@@ -366,7 +372,7 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
     session.stepper.answer_field("token");
     session.follow_statements().expect("follows");
     check!(
-        (session.races.taken(), cut(&session)),
+        (session.statement_panel.taken(), cut(&session)),
         (Some(3), None),
         "every question answered: the whole timeline"
     );
@@ -374,10 +380,14 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
     again.set_predict(false).expect("sets predicting");
     again.statements(Move::Open(true)).expect("opens");
     again.statements(Move::Race(Race::Timeline)).expect("runs");
-    check!(again.races.taken(), Some(3), "not predicting: every event");
+    check!(
+        again.statement_panel.taken(),
+        Some(3),
+        "not predicting: every event"
+    );
     again.set_predict(true).expect("sets predicting");
     check!(
-        again.races.taken(),
+        again.statement_panel.taken(),
         Some(0),
         "predicting turned on: only what is answered (nothing yet)"
     );

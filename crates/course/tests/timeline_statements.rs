@@ -18,7 +18,7 @@ use leasefence::{Outcome, Reason, Scenario, replay};
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::races::{TIMELINE_MAX_EVENTS, timeline};
 use leasefence_course::mechanism::statements::{Run, StepKind};
-use leasefence_course::playground::races::{Move, Race};
+use leasefence_course::playground::statements::{Move, Race};
 
 /// The chapter about the statement panel (its `chapter.json` opens it).
 const CHAPTER: &str = "write-lock";
@@ -324,7 +324,7 @@ fn a_long_timeline_is_taken_apart_up_to_the_bound_and_the_panel_says_so() {
     for change in [Move::Race(Race::Timeline), Move::Open(true)] {
         session.statements(change).expect("the panel opens");
     }
-    let drawn = view::statements(&session.races, Lang::Ko).expect("open");
+    let drawn = view::statements(&session.statement_panel, Lang::Ko).expect("open");
     let cut = drawn
         .cut
         .expect("the panel says it took part of the timeline");
@@ -337,7 +337,7 @@ fn a_long_timeline_is_taken_apart_up_to_the_bound_and_the_panel_says_so() {
 }
 
 fn panel(session: &Session, lang: Lang) -> StatementsView {
-    view::statements(&session.races, lang).expect("the panel is open")
+    view::statements(&session.statement_panel, lang).expect("the panel is open")
 }
 
 /// The timeline race follows the timeline: a changed timeline starts the

@@ -28,9 +28,7 @@ pub use api::{Player, Queue, Receiver, replay};
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const PAGE_TYPES: &str = r#"
 /** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
-export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine"
-  | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired"
-  | "fencing-off-vs-on" | "write-lock" | "every-ordering";
+export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine" | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired" | "fencing-off-vs-on" | "write-lock" | "every-ordering";
 /** `check(text)`'s answer: whether the playground would show this lesson. */
 export type CheckResult = { ok: true; jobs: number; events: number } | { ok: false; error: string };
 /** `mount`'s options, each optional. */

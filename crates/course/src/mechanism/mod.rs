@@ -19,8 +19,8 @@
 //! * [`invariants`]: four facts checked after every step of a timeline.
 //!
 //! The page steps [`races`] in its statement panel
-//! ([`crate::playground::races`]), and its invariants panel
-//! ([`crate::playground::verify`]) calls [`orderings`] and [`invariants`].
+//! ([`crate::playground::statements`]), and its invariants panel
+//! ([`crate::playground::invariants`]) calls [`orderings`] and [`invariants`].
 //! The queue's SQL is in [`leasefence::store`], the naive variants' in
 //! [`crate::variants::sql`].
 

@@ -118,7 +118,7 @@ impl Chapter {
         // long each actor waited for the lock with the send inside the
         // transaction (`races.send_inside.waited_ms.producer`).
         if self.opens.contains(&Panel::Statements) {
-            let inside = crate::mechanism::races::send_race(true, super::races::SEND_MS);
+            let inside = crate::mechanism::races::send_race(true, super::statements::SEND_MS);
             for (actor, waited) in inside.iter().flat_map(|run| &run.waited_ms) {
                 facts.say("races.send_inside.waited_ms", actor, waited);
             }

@@ -11,7 +11,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use crate::playground::explain::error_text;
-use crate::playground::races::Race;
+use crate::playground::statements::Race;
 use crate::playground::{Lang, chapters};
 use leasefence::scenario::Scenario;
 

@@ -10,17 +10,17 @@
 
 pub mod chapters;
 pub mod explain;
+pub mod invariants;
 pub mod lab;
 pub mod lesson;
 pub mod link;
 pub mod messages;
 pub mod parser_words;
 pub mod points;
-pub mod races;
 pub mod session;
+pub mod statements;
 pub mod stepper;
 pub mod twist;
-pub mod verify;
 pub mod view;
 
 pub use chapters::{CHAPTERS, Chapter, chapter_scenarios};

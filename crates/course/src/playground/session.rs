@@ -12,7 +12,7 @@ use crate::lab::Bench;
 use crate::playground::chapters::Panel;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
-use crate::playground::races::{Move, Races};
+use crate::playground::statements::{Move, StatementPanel};
 use crate::playground::stepper::{Question, SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
@@ -117,12 +117,12 @@ pub struct Session {
     /// order (the page keeps them between visits).
     progress: Vec<&'static str>,
     /// The statement panel: its race and the learner's place in it.
-    pub races: Races,
+    pub statement_panel: StatementPanel,
     /// The link the session began from named a place in the statement
     /// panel (`&stmt=timeline.7`): the page opens there, not at its top.
     pub linked_statement: bool,
-    /// The invariants panel: its checks and the census ([`super::verify`]).
-    pub(crate) verify: super::verify::Verify,
+    /// The invariants panel: its checks and the census ([`super::invariants`]).
+    pub(crate) invariants_panel: super::invariants::InvariantsPanel,
     /// The lab, when open ([`super::lab`]).
     pub(crate) lab: Option<Bench>,
     /// The lab's levels passed, in the lab's order.
@@ -144,9 +144,9 @@ impl Session {
             notice: None,
             lesson: None,
             progress: Vec::new(),
-            races: Races::default(),
+            statement_panel: StatementPanel::default(),
             linked_statement: false,
-            verify: Default::default(),
+            invariants_panel: Default::default(),
             lab: None,
             labs_passed: Vec::new(),
         };
@@ -498,9 +498,9 @@ impl Session {
         let place = link::Place {
             step: self.stepper.position(),
             statements: self
-                .races
+                .statement_panel
                 .open
-                .then_some((self.races.race, self.races.position)),
+                .then_some((self.statement_panel.race, self.statement_panel.position)),
         };
         let lab = self.lab.as_ref().map(|bench| link::LabPlace {
             level: bench.level.id,
@@ -518,16 +518,17 @@ impl Session {
     /// A move in the statement panel, on the timeline on screen.
     pub fn statements(&mut self, change: Move) -> Result<()> {
         let shown = self.shown_events();
-        self.races.apply(change, self.stepper.scenario(), shown)
+        self.statement_panel
+            .apply(change, self.stepper.scenario(), shown)
     }
 
     /// After a move along the timeline (a step, an answer): the statement
     /// panel's timeline race follows the events the learner may see.
     /// Whether it changed, so the page redraws it.
     pub fn follow_statements(&mut self) -> Result<bool> {
-        let before = self.races.taken();
+        let before = self.statement_panel.taken();
         self.statements(Move::Follow)?;
-        Ok(self.races.taken() != before)
+        Ok(self.statement_panel.taken() != before)
     }
 
     /// How many of the timeline's events the learner may see taken apart
@@ -563,10 +564,10 @@ impl Session {
                 Panel::Compare => self.compare_open = true,
                 Panel::Statements => {
                     let shown = self.shown_events();
-                    self.races
+                    self.statement_panel
                         .apply(Move::Open(true), self.stepper.scenario(), shown)?;
                 }
-                Panel::Invariants => self.verify.open = true,
+                Panel::Invariants => self.invariants_panel.open = true,
             }
         }
         self.refresh_panels()
@@ -578,7 +579,7 @@ impl Session {
     pub(crate) fn refresh_panels(&mut self) -> Result<()> {
         self.refresh_checks()?;
         let shown = self.shown_events();
-        self.races
+        self.statement_panel
             .apply(Move::Follow, self.stepper.scenario(), shown)?;
         if self.compare_open && self.naive.is_none() {
             self.naive = Some(unfenced::replay(self.stepper.scenario(), self.guard)?);

@@ -1,4 +1,4 @@
-//! What the narration tests share (`tests/chapters.rs`, `tests/verify.rs`):
+//! What the narration tests share (`tests/chapters.rs`, `tests/invariants_panel.rs`):
 //! a chapter's scenario and replay, one result's fields picked out of the
 //! replay, and the check that a text says the replay's numbers in both
 //! languages. A narration is checked against the replay, never against a

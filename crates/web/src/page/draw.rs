@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Page, boundary, compare, lab, lanes, prompt, skeleton, statements, step, tables, timeline,
-    twists, verify,
+    Page, boundary, compare, invariants, lab, lanes, prompt, skeleton, statements, step, tables,
+    timeline, twists,
 };
 use leasefence_course::playground::view;
 
@@ -66,7 +66,7 @@ impl Page {
             return Ok(());
         };
         let lang = state.session.lang;
-        let view = view::statements(&state.session.races, lang);
+        let view = view::statements(&state.session.statement_panel, lang);
         statements::draw(&self.doc, &parts.statements, lang, view.as_ref())
     }
 
@@ -91,7 +91,7 @@ impl Page {
         tables::draw_table(&self.doc, parts, &view.table);
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver);
         compare::draw(&self.doc, parts, lang, view.compare.as_ref());
-        verify::draw(&self.doc, parts, lang, view.verify.as_ref());
+        invariants::draw(&self.doc, parts, lang, view.invariants.as_ref());
         boundary::draw(parts, &view);
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));

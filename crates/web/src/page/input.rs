@@ -16,8 +16,8 @@ use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaE
 use super::Page;
 use super::lab::LabAction;
 use super::statements::Side;
-use leasefence_course::playground::races::{Move, Race};
 use leasefence_course::playground::session::Knob;
+use leasefence_course::playground::statements::{Move, Race};
 use leasefence_course::playground::twist::Twist;
 use leasefence_course::unfenced::Guard;
 use leasefence_course::variants::Variant;
@@ -40,7 +40,7 @@ pub(super) enum UserAction {
     /// The comparison was opened or closed.
     CompareToggled(bool),
     /// The invariants panel was opened or closed.
-    VerifyToggled(bool),
+    InvariantsToggled(bool),
     /// Count every ordering of the timeline.
     CountOrderings,
     /// Open the shortest ordering that fails on this variant's side.
@@ -196,7 +196,7 @@ fn toggled(event: &Event) -> Option<UserAction> {
         classes if classes.contains("lf-statements") => {
             Some(UserAction::Statements(Move::Open(open)))
         }
-        classes if classes.contains("lf-verify") => Some(UserAction::VerifyToggled(open)),
+        classes if classes.contains("lf-verify") => Some(UserAction::InvariantsToggled(open)),
         classes if classes.contains("lf-lab") => Some(UserAction::Lab(LabAction::Toggled(open))),
         _ => None,
     }

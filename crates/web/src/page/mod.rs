@@ -12,7 +12,7 @@
 //! * [`skeleton`]: the frame of panels, built on mount and on a language
 //!   switch; one file per panel draws its part of the core's view
 //!   ([`timeline`], [`lanes`], [`step`], [`tables`], [`compare`],
-//!   [`boundary`], [`prompt`], [`statements`], [`verify`]);
+//!   [`boundary`], [`prompt`], [`statements`], [`invariants`]);
 //! * [`address`]: the URL hash and the share link; [`notify`]: the DOM
 //!   events a host page hears.
 //!
@@ -27,6 +27,7 @@ mod compare;
 mod dom;
 mod draw;
 mod input;
+mod invariants;
 mod lab;
 mod lanes;
 mod notify;
@@ -39,7 +40,6 @@ mod step;
 mod tables;
 mod timeline;
 mod twists;
-mod verify;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -431,8 +431,8 @@ impl Page {
                 session.set_compare_open(open).map_err(to_js_error)?;
                 Redraw::Position
             }
-            UserAction::VerifyToggled(open) if open != session.verify_open() => {
-                session.set_verify_open(open).map_err(to_js_error)?;
+            UserAction::InvariantsToggled(open) if open != session.invariants_open() => {
+                session.set_invariants_open(open).map_err(to_js_error)?;
                 Redraw::Position
             }
             UserAction::CountOrderings => {

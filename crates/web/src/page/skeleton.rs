@@ -38,9 +38,9 @@ pub(super) struct Parts {
     pub receiver: Element,
     pub compare_panel: Element,
     pub compare: Element,
-    /// The invariants panel and its body ([`super::verify`]).
-    pub verify_panel: Element,
-    pub verify: Element,
+    /// The invariants panel and its body ([`super::invariants`]).
+    pub invariants_panel: Element,
+    pub invariants: Element,
     /// The lab's panel and its body ([`super::lab`]).
     pub lab_panel: Element,
     pub lab: Element,
@@ -87,7 +87,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let (boundary_panel, finish, lease) = boundary::build(doc, lang);
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
     let (statements_panel, statements) = super::statements::build(doc, lang, state.side);
-    let (verify_panel, verify) = super::verify::build(doc, lang);
+    let (invariants_panel, invariants) = super::invariants::build(doc, lang);
     let (lab_panel, lab) = super::lab::build(doc, lang);
     let (editor_panel, editor, editor_status) = editor_panel(doc, lang);
     let predict = predict_toggle(doc, lang, state.session.stepper.predict());
@@ -108,8 +108,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         receiver: bodies.receiver,
         compare_panel: compare_panel.0.clone(),
         compare,
-        verify_panel: verify_panel.0.clone(),
-        verify,
+        invariants_panel: invariants_panel.0.clone(),
+        invariants,
         lab_panel: lab_panel.0.clone(),
         lab,
         finish,
@@ -144,7 +144,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             // After the step it takes apart: on a phone an open panel above
             // the step card would push what a step did a screen away.
             statements_panel,
-            verify_panel,
+            invariants_panel,
             extras,
             footer,
             El(parts.live.clone()),

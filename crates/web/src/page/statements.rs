@@ -8,7 +8,7 @@ use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
 use super::dom::{El, code, mark_ends, replace_children};
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::races::Race;
+use leasefence_course::playground::statements::Race;
 use leasefence_course::playground::view::{LaneView, SideView, StatementsView};
 
 /// A side of the panel: the real queue's or the naive one's.

@@ -26,7 +26,7 @@ pub const INVARIANTS: [Invariant; 4] = [
 
 /// The panel, while it is open.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct VerifyView {
+pub struct InvariantsView {
     /// The column headers after the invariant's: the real system, then
     /// each naive side by its variant's name.
     pub columns: Vec<String>,
@@ -45,7 +45,7 @@ pub struct VerifyView {
 pub struct InvariantRow {
     /// The invariant, in words.
     pub name: String,
-    /// Per column of [`VerifyView::columns`], the real system first.
+    /// Per column of [`InvariantsView::columns`], the real system first.
     pub lights: Vec<Light>,
 }
 
@@ -61,8 +61,8 @@ pub struct Light {
 }
 
 /// The panel at the learner's place; `None` while it is closed.
-pub fn view(session: &Session) -> Option<VerifyView> {
-    if !session.verify_open() {
+pub fn view(session: &Session) -> Option<InvariantsView> {
+    if !session.invariants_open() {
         return None;
     }
     let lang = session.lang;
@@ -98,7 +98,7 @@ pub fn view(session: &Session) -> Option<VerifyView> {
         (0, false) => format!("{} {}", lang.text("verify.fenced_kept"), said.join(" ")),
         (n, _) => lang.fill("verify.fenced_broke", &[("n", n.to_string())]),
     };
-    Some(VerifyView {
+    Some(InvariantsView {
         columns: checks
             .sides
             .iter()

@@ -26,7 +26,7 @@ mod step;
 
 pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
-pub use invariants::{INVARIANTS, InvariantRow, Light, VerifyView};
+pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};
 pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, lab};
 pub use lanes::{Anchor, LanesView, Shape};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
@@ -104,7 +104,7 @@ pub struct PositionView {
     /// The lease-length slider.
     pub lease: SliderView,
     /// The invariants and every ordering, when open.
-    pub verify: Option<VerifyView>,
+    pub invariants: Option<InvariantsView>,
 }
 
 /// The prediction strip above the lanes.
@@ -249,7 +249,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         notice: session.notice.clone(),
         finish: sliders::finish(session),
         lease: sliders::lease(session),
-        verify: invariants::view(session),
+        invariants: invariants::view(session),
     }
 }
 

@@ -6,8 +6,8 @@
 use crate::mechanism::invariants::Side;
 use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};
 use crate::playground::Lang;
+use crate::playground::invariants::{Countable, countable};
 use crate::playground::session::Session;
-use crate::playground::verify::{Countable, countable};
 use serde::Serialize;
 
 use super::invariants::side_name;

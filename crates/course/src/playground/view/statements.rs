@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::mechanism::statements::{Run, Step, StepKind};
 use crate::playground::Lang;
-use crate::playground::races::{Race, Races};
+use crate::playground::statements::{Race, StatementPanel};
 use leasefence::store;
 
 use crate::variants;
@@ -125,25 +125,25 @@ pub struct Verdict {
 }
 
 /// The panel, while it is open.
-pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
-    let runs = races.runs().filter(|_| races.open)?;
-    let (position, total) = (races.position, races.total());
+pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
+    let runs = panel.runs().filter(|_| panel.open)?;
+    let (position, total) = (panel.position, panel.total());
     let counted = [("n", position.to_string()), ("total", total.to_string())];
     let sides = runs
         .iter()
         .zip(["real", "naive"])
-        .map(|(run, kind)| side(lang, races.race, kind, run, (position, total)))
+        .map(|(run, kind)| side(lang, panel.race, kind, run, (position, total)))
         .map(|mut side| {
             // A race cut while the learner predicts speaks for the events
             // shown, not the timeline: its verdict ("no token went to two
             // workers on this timeline") waits for the whole of it.
-            if races.cut().is_some_and(|cut| cut.predicting) {
+            if panel.cut().is_some_and(|cut| cut.predicting) {
                 side.verdict = None;
             }
             side
         })
         .collect();
-    let cut = races.cut().map(|cut| {
+    let cut = panel.cut().map(|cut| {
         let values = [
             ("n", cut.taken.to_string()),
             ("total", cut.events.to_string()),
@@ -156,7 +156,7 @@ pub fn view(races: &Races, lang: Lang) -> Option<StatementsView> {
         lang.fill(key, &values)
     });
     Some(StatementsView {
-        race: races.race,
+        race: panel.race,
         position,
         total,
         position_text: lang.fill("stmt.position", &counted),

@@ -1,7 +1,7 @@
 //! The invariants panel: the four invariants on every side at the
 //! learner's place, every ordering counted on demand, and a button per
 //! naive side that opens its shortest failing ordering. Drawn from
-//! [`VerifyView`] only; a state is said in words and a mark (✓, ✗), not
+//! [`InvariantsView`] only; a state is said in words and a mark (✓, ✗), not
 //! by colour alone.
 
 use web_sys::{Document, Element};
@@ -9,7 +9,7 @@ use web_sys::{Document, Element};
 use super::dom::{El, header_row, replace_children};
 use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::view::{Light, OrderingsView, VerifyView};
+use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.
@@ -19,9 +19,9 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
 
 /// Draws the panel, opening it if the session did (a chapter about it);
 /// a closed one is left as it was.
-pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&VerifyView>) {
+pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&InvariantsView>) {
     let Some(view) = view else { return };
-    let _ = parts.verify_panel.set_attribute("open", "");
+    let _ = parts.invariants_panel.set_attribute("open", "");
     let titles = std::iter::once(lang.text("verify.invariant"))
         .chain(view.columns.iter().map(String::as_str));
     let mut rows = vec![header_row(doc, titles)];
@@ -40,7 +40,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Veri
         El::new(doc, "p").class("lf-verify-note").text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
-    replace_children(&parts.verify, children)
+    replace_children(&parts.invariants, children)
 }
 
 /// A table that scrolls sideways on its own when its columns do not fit

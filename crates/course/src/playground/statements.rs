@@ -136,7 +136,7 @@ pub enum Move {
 
 /// The panel: open or not, the race, and how many statements are applied.
 #[derive(Debug, Clone, Default)]
-pub struct Races {
+pub struct StatementPanel {
     /// The timeline the runs were computed from, for the timeline race,
     /// and how many of its events they take apart.
     timeline: Option<(Scenario, usize)>,
@@ -152,7 +152,7 @@ pub struct Races {
     runs: Option<Box<[Run; 2]>>,
 }
 
-impl Races {
+impl StatementPanel {
     /// The real run and the naive run, once the panel has been opened.
     pub fn runs(&self) -> Option<&[Run; 2]> {
         self.runs.as_deref()

@@ -12,10 +12,10 @@ mod support;
 use leasefence::Scenario;
 use leasefence_course::mechanism::invariants::{Side, along};
 use leasefence_course::mechanism::orderings::{Tally, census};
+use leasefence_course::playground::invariants::{Countable, countable};
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::stepper::SANDBOX;
-use leasefence_course::playground::verify::{Countable, countable};
-use leasefence_course::playground::view::{self, INVARIANTS, VerifyView};
+use leasefence_course::playground::view::{self, INVARIANTS, InvariantsView};
 use leasefence_course::playground::{CHAPTERS, Lang, link};
 use leasefence_course::unfenced::Guard;
 use leasefence_course::variants::Variant;
@@ -24,14 +24,14 @@ use support::narration::{chapter, narrates, pick, replayed};
 use support::session;
 
 /// The panel at the session's place; the test fails if it is closed.
-fn panel(session: &Session) -> VerifyView {
+fn panel(session: &Session) -> InvariantsView {
     view::position(session, None, 640.0)
-        .verify
+        .invariants
         .expect("the panel is open")
 }
 
 /// Per invariant, the step where it broke (None: holds), per column.
-fn broke_at(panel: &VerifyView) -> Vec<Vec<Option<usize>>> {
+fn broke_at(panel: &InvariantsView) -> Vec<Vec<Option<usize>>> {
     let rows = panel.rows.iter();
     rows.map(|row| row.lights.iter().map(|light| light.broke_at).collect())
         .collect()
@@ -44,7 +44,7 @@ fn with_the_fence_every_invariant_holds_at_every_step_of_every_chapter_r2_r4_r5_
     for chapter in CHAPTERS {
         for lang in [Lang::En, Lang::Ko] {
             let mut session = session(chapter.id, lang);
-            session.set_verify_open(true).expect("checks");
+            session.set_invariants_open(true).expect("checks");
             for position in 0..=session.stepper.total() {
                 session.stepper.seek(position);
                 let panel = panel(&session);
@@ -106,7 +106,7 @@ fn without_the_fence_an_invariant_turns_red_at_the_step_where_it_breaks_r4_r8_r1
     ];
     for (id, guard, column, row, step, words) in cases {
         let mut session = session(id, Lang::En);
-        session.set_verify_open(true).expect("checks");
+        session.set_invariants_open(true).expect("checks");
         session.set_guard(guard).expect("guards");
         for position in 0..=session.stepper.total() {
             session.stepper.seek(position);
@@ -155,7 +155,7 @@ fn without_the_fence_an_invariant_turns_red_at_the_step_where_it_breaks_r4_r8_r1
 fn counting_every_ordering_finds_no_bad_fenced_ordering_in_any_chapter_r4_r12() {
     for chapter in CHAPTERS {
         let mut session = session(chapter.id, Lang::En);
-        session.set_verify_open(true).expect("checks");
+        session.set_invariants_open(true).expect("checks");
         let before = panel(&session).orderings;
         let scenario = session.stepper.scenario().clone();
         // Every chapter is within the census's bound, the largest
@@ -218,7 +218,7 @@ fn counting_every_ordering_finds_no_bad_fenced_ordering_in_any_chapter_r4_r12() 
 fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_step_r4() {
     let mut session = session("every-ordering", Lang::En);
     let scenario = session.stepper.scenario().clone();
-    assert!(session.verify_open(), "the chapter opens the panel");
+    assert!(session.invariants_open(), "the chapter opens the panel");
     session.count_orderings().expect("counts");
     let table = panel(&session).orderings.table.expect("counted");
     let buttons: Vec<Option<&str>> = table
@@ -308,7 +308,7 @@ fn a_timeline_over_the_census_bound_is_not_counted_and_says_its_numbers() {
     }
     let long = Scenario::new(canonical.jobs().to_vec(), events).expect("a valid timeline");
     let mut session = session("canonical", Lang::En);
-    session.set_verify_open(true).expect("checks");
+    session.set_invariants_open(true).expect("checks");
     session.load(SANDBOX, long, 0).expect("loads");
     session.count_orderings().expect("nothing to refuse");
     let said = panel(&session).orderings;
@@ -331,16 +331,16 @@ fn a_timeline_over_the_census_bound_is_not_counted_and_says_its_numbers() {
 fn a_closed_panel_shows_nothing_and_a_count_belongs_to_its_timeline() {
     let mut session = session("canonical", Lang::En);
     check!(
-        (session.verify_open(), session.checks().is_none()),
+        (session.invariants_open(), session.checks().is_none()),
         (false, true),
         "closed in an ordinary chapter, nothing checked"
     );
     check!(
-        view::position(&session, None, 640.0).verify,
+        view::position(&session, None, 640.0).invariants,
         None,
         "nothing drawn"
     );
-    session.set_verify_open(true).expect("checks");
+    session.set_invariants_open(true).expect("checks");
     session.count_orderings().expect("counts");
     assert!(panel(&session).orderings.table.is_some(), "counted");
     session.load_chapter("late-delivery").expect("loads");

@@ -90,7 +90,7 @@ pub fn countable(scenario: &Scenario) -> Countable {
 
 /// The panel's state; see the module documentation.
 #[derive(Debug, Clone, Default)]
-pub struct Verify {
+pub struct InvariantsPanel {
     /// Whether the learner has the panel open (the session opens it for a
     /// chapter about it).
     pub(super) open: bool,
@@ -135,35 +135,35 @@ pub struct Opened {
 
 impl Session {
     /// Whether the invariants panel is open.
-    pub fn verify_open(&self) -> bool {
-        self.verify.open
+    pub fn invariants_open(&self) -> bool {
+        self.invariants_panel.open
     }
 
     /// Opens or closes the invariants panel; an open one checks the
     /// timeline on screen.
-    pub fn set_verify_open(&mut self, open: bool) -> Result<()> {
-        self.verify.open = open;
+    pub fn set_invariants_open(&mut self, open: bool) -> Result<()> {
+        self.invariants_panel.open = open;
         self.refresh_checks()
     }
 
     /// The invariants at every step of the timeline on screen, while the
     /// panel is open.
     pub fn checks(&self) -> Option<&Checks> {
-        let checks = self.verify.checks.as_ref()?;
+        let checks = self.invariants_panel.checks.as_ref()?;
         let current = checks.scenario == *self.stepper.scenario() && checks.guard == self.guard();
         current.then_some(checks)
     }
 
     /// The census of the timeline on screen, once counted.
     pub fn census(&self) -> Option<&Census> {
-        let (scenario, census) = self.verify.census.as_ref()?;
+        let (scenario, census) = self.invariants_panel.census.as_ref()?;
         (scenario == self.stepper.scenario()).then_some(census)
     }
 
     /// The shortest failing ordering on screen, if the learner opened one
     /// and has not changed it since.
     pub fn opened(&self) -> Option<&Opened> {
-        let opened = self.verify.opened.as_ref()?;
+        let opened = self.invariants_panel.opened.as_ref()?;
         (opened.scenario == *self.stepper.scenario()).then_some(opened)
     }
 
@@ -177,7 +177,7 @@ impl Session {
         let scenario = self.stepper.scenario();
         if let Countable::Yes { .. } = countable(scenario) {
             let counted = census(scenario)?;
-            self.verify.census = Some((scenario.clone(), counted));
+            self.invariants_panel.census = Some((scenario.clone(), counted));
         }
         Ok(())
     }
@@ -203,8 +203,8 @@ impl Session {
         };
         self.load(SANDBOX, scenario.clone(), 0)?;
         self.stepper.forked_from = Some(from.clone());
-        self.verify.open = true;
-        self.verify.opened = Some(Opened {
+        self.invariants_panel.open = true;
+        self.invariants_panel.opened = Some(Opened {
             scenario,
             from,
             side,
@@ -222,7 +222,7 @@ impl Session {
     /// Checks the invariants of the timeline on screen, on every side of [`panel_sides`],
     /// when the panel is open and they are not yet made for it.
     pub(crate) fn refresh_checks(&mut self) -> Result<()> {
-        if !self.verify.open || self.checks().is_some() {
+        if !self.invariants_panel.open || self.checks().is_some() {
             return Ok(());
         }
         let scenario = self.stepper.scenario().clone();
@@ -234,7 +234,7 @@ impl Session {
             .into_iter()
             .map(|side| Ok((side, along(&scenario, side)?)))
             .collect::<Result<_>>()?;
-        self.verify.checks = Some(Checks {
+        self.invariants_panel.checks = Some(Checks {
             sides,
             scenario,
             guard,
