@@ -168,18 +168,6 @@ pub enum Problem {
         /// The limit.
         max: usize,
     },
-    /// More than the playground replays in a browser tab.
-    #[error(
-        "{jobs} jobs × {events} events is too large for the playground (at most {max}); replay it with `leasefence replay`"
-    )]
-    TooLargeForThePage {
-        /// Jobs, from the start and enqueued.
-        jobs: usize,
-        /// Events.
-        events: usize,
-        /// The most jobs × events the page takes.
-        max: usize,
-    },
     /// An event added live before the document's own were all applied.
     #[error("{applied} of {total} events are applied; step through the rest before adding one")]
     NotPlayedThrough {
@@ -202,10 +190,6 @@ pub enum Problem {
     /// unknown field, a missing one), in the parser's words.
     #[error("{0}")]
     Unfit(String),
-    /// A problem only the command line meets (a missing flag, an unreadable
-    /// file), said in English where no learner sees it.
-    #[error("{0}")]
-    Text(String),
     /// Statement text (written outside the queue) that is empty, or holds
     /// more than one statement.
     #[error("must be exactly one SQL statement")]

@@ -16,7 +16,7 @@ use leasefence_course::playground::{chapter_scenarios, lesson};
 use serde_json::json;
 
 use crate::clock::wall_clock_ms;
-use crate::output::{invalid, print_json};
+use crate::output::{Failure, invalid, print_json};
 use crate::{http, work};
 
 /// A SQLite job queue that refuses a late worker's stale finish.
@@ -164,7 +164,7 @@ pub fn run() -> ExitCode {
 
 /// Names the command-line flag where the core names its field
 /// (`lease_ms` -> `--lease-ms`), so the message points at what to retype.
-fn as_flags(err: Error) -> Error {
+fn as_flags(failure: Failure) -> Failure {
     const FLAGS: [&str; 9] = [
         "id",
         "qty",
@@ -176,24 +176,26 @@ fn as_flags(err: Error) -> Error {
         "token",
         "attempt",
     ];
-    match err {
-        Error::InvalidInput { field, problem } if FLAGS.contains(&field.as_str()) => {
-            Error::InvalidInput {
+    match failure {
+        Failure::Queue(Error::InvalidInput { field, problem })
+            if FLAGS.contains(&field.as_str()) =>
+        {
+            Failure::Queue(Error::InvalidInput {
                 field: format!("--{}", field.replace('_', "-")),
                 problem,
-            }
+            })
         }
         other => other,
     }
 }
 
-fn db_path(db: Option<&Path>) -> Result<&Path, Error> {
+fn db_path(db: Option<&Path>) -> Result<&Path, Failure> {
     db.ok_or_else(|| invalid("--db", "this command needs the queue database file"))
 }
 
 /// Opens an existing queue file; only `enqueue` and `work` may create one,
 /// so a mistyped path is reported instead of silently made empty.
-fn open_existing(db: Option<&Path>) -> Result<Queue, Error> {
+fn open_existing(db: Option<&Path>) -> Result<Queue, Failure> {
     let path = db_path(db)?;
     if !path.exists() {
         return Err(invalid(
@@ -204,10 +206,10 @@ fn open_existing(db: Option<&Path>) -> Result<Queue, Error> {
             ),
         ));
     }
-    Queue::open_existing(path)
+    Ok(Queue::open_existing(path)?)
 }
 
-fn execute(cli: Cli) -> Result<ExitCode, Error> {
+fn execute(cli: Cli) -> Result<ExitCode, Failure> {
     let db = cli.db.as_deref();
     match cli.command {
         Command::Enqueue {
@@ -275,7 +277,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Error> {
 /// `leasefence grade`: the lab's grader, its answer as JSON. A statement
 /// the lab refuses (two statements, a table other than `jobs`, SQLite's
 /// syntax error) is a failed submission, said in the JSON, not bad input.
-fn grade(level: &str, sql: &str) -> Result<ExitCode, Error> {
+fn grade(level: &str, sql: &str) -> Result<ExitCode, Failure> {
     let level = Level::find(level).ok_or_else(|| invalid("LEVEL", "no such level"))?;
     match lab::grade(&level, sql, &chapter_scenarios()) {
         Ok(graded) => {
@@ -286,13 +288,13 @@ fn grade(level: &str, sql: &str) -> Result<ExitCode, Error> {
             print_json(&json!({ "level": level.id, "refused": refused.to_string() }))?;
             Ok(ExitCode::from(1))
         }
-        Err(other) => Err(other),
+        Err(other) => Err(other.into()),
     }
 }
 
 /// `leasefence check`: the playground's own reading of a lesson (the
 /// scenario parser, then the page's size limit), its answer as JSON.
-fn check(text: &str) -> Result<ExitCode, Error> {
+fn check(text: &str) -> Result<ExitCode, Failure> {
     let source = lesson::Source {
         scenario: Ok(text.to_owned()),
         title: None,
@@ -313,7 +315,7 @@ fn check(text: &str) -> Result<ExitCode, Error> {
 }
 
 /// The text of `file`, or of stdin for `-`.
-fn read_file(file: &Path) -> Result<String, Error> {
+fn read_file(file: &Path) -> Result<String, Failure> {
     let mut text = String::new();
     let read = if file == Path::new("-") {
         std::io::stdin().read_to_string(&mut text).map(|_| ())
@@ -325,7 +327,7 @@ fn read_file(file: &Path) -> Result<String, Error> {
 }
 
 /// The start gate: announce readiness, then block until the parent says go.
-fn wait_for_go() -> Result<(), Error> {
+fn wait_for_go() -> Result<(), Failure> {
     eprintln!("ready");
     let mut line = String::new();
     std::io::stdin()

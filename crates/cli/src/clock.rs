@@ -10,9 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use leasefence::Error;
-
-use crate::output::invalid;
+use crate::output::{Failure, invalid};
 
 /// How often a worker on a file clock looks at the file while it waits.
 const FILE_POLL: Duration = Duration::from_millis(1);
@@ -42,7 +40,7 @@ pub enum Clock {
 impl Clock {
     /// The wall clock, or the file clock at `path`, which must hold a time
     /// now (a mistyped path is bad input, not a wait forever).
-    pub fn new(path: Option<&Path>) -> Result<Clock, Error> {
+    pub fn new(path: Option<&Path>) -> Result<Clock, Failure> {
         let Some(path) = path else {
             return Ok(Clock::Wall);
         };
@@ -55,7 +53,7 @@ impl Clock {
     /// A file that cannot be read for a moment (being rewritten) is read
     /// again: whoever writes it is expected to replace it whole, by rename.
     /// One unreadable for [`FILE_GONE`] is an error naming it.
-    pub fn now(&self) -> Result<u64, Error> {
+    pub fn now(&self) -> Result<u64, Failure> {
         match self {
             Clock::Wall => Ok(wall_clock_ms()),
             Clock::File(path) => {
@@ -78,7 +76,7 @@ impl Clock {
     }
 
     /// Waits until `ms` have passed on this clock.
-    pub fn wait(&self, ms: u64) -> Result<(), Error> {
+    pub fn wait(&self, ms: u64) -> Result<(), Failure> {
         match self {
             Clock::Wall => std::thread::sleep(Duration::from_millis(ms)),
             Clock::File(_) => {

@@ -35,7 +35,7 @@ use tokio::sync::Semaphore;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::output::{invalid, print_json};
+use crate::output::{Failure, invalid, print_json};
 use crate::stalled::Stalled;
 
 /// What the receiver answers, said to a request for anything else.
@@ -106,7 +106,7 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// Binds `listen`, announces the bound address as one JSON line (so a
 /// script or a test that asked for port 0 learns the real one), and
 /// serves `app` on one thread until the process is stopped.
-fn run(listen: &str, what: &str, app: Router) -> Result<(), Error> {
+fn run(listen: &str, what: &str, app: Router) -> Result<(), Failure> {
     let failed = |err: std::io::Error| invalid("--listen", format!("{listen}: {err}"));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
@@ -162,7 +162,7 @@ type Ledger = Arc<Mutex<Receiver>>;
 /// * `POST /deliveries` with `{"id", "qty"}`: 200 `{"applied": true}` the
 ///   first time, 200 `{"applied": false}` for a repeat, 409 for another qty.
 /// * `GET /totals`: what the ledger holds.
-pub fn run_receiver(listen: &str, db: &Path) -> Result<(), Error> {
+pub fn run_receiver(listen: &str, db: &Path) -> Result<(), Failure> {
     let ledger: Ledger = Arc::new(Mutex::new(Receiver::open(db)?));
     let app = Router::new()
         .route("/totals", get(totals))
@@ -265,7 +265,7 @@ async fn deliver(State(ledger): State<Ledger>, body: Body) -> Response {
 /// accepts, brotli first (it is the smaller for every file the page
 /// loads, `make sizes`), with `Vary: Accept-Encoding`. Every answer is
 /// `Cache-Control: no-cache`: a rebuilt page is seen on the next load.
-pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Error> {
+pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Failure> {
     if !dir.join("index.html").is_file() {
         return Err(invalid(
             "--dir",

@@ -7,15 +7,50 @@
 
 use std::io::Write;
 
-use leasefence::{Error, Problem};
+use leasefence::Error;
+
+/// What stops a command: the queue's own error, or input the command line
+/// itself cannot use (a missing flag, an unreadable file), which only it
+/// meets and says in English where no learner sees it. The queue's error
+/// type holds no problem of the command line's.
+#[derive(Debug)]
+pub enum Failure {
+    /// The queue, the receiver or the course refused or failed.
+    Queue(Error),
+    /// Bad input to the command line itself.
+    Input {
+        /// The flag or argument, as the user typed it (`--db`, `FILE`).
+        flag: String,
+        /// What was wrong with it.
+        text: String,
+    },
+}
+
+impl From<Error> for Failure {
+    fn from(err: Error) -> Self {
+        Failure::Queue(err)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Queue(err) => err.fmt(f),
+            Failure::Input { flag, text } => write!(f, "{flag}: {text}"),
+        }
+    }
+}
 
 /// Bad input to the command line itself, in words.
-pub fn invalid(field: &str, text: impl Into<String>) -> Error {
-    Error::invalid(field, Problem::Text(text.into()))
+pub fn invalid(flag: &str, text: impl Into<String>) -> Failure {
+    Failure::Input {
+        flag: flag.to_owned(),
+        text: text.into(),
+    }
 }
 
 /// Prints one JSON value on its own line.
-pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
+pub fn print_json(value: &impl serde::Serialize) -> Result<(), Failure> {
     let line = serde_json::to_string(value).map_err(|err| invalid("output", err.to_string()))?;
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not worth a panic.

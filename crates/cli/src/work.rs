@@ -13,12 +13,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use leasefence::{Claim, Error, ProcessError, Queue};
+use leasefence::{Claim, ProcessError, Queue};
 use serde::Serialize;
 use serde_json::json;
 
 use crate::clock::Clock;
-use crate::output::print_json;
+use crate::output::{Failure, print_json};
 
 /// Options of `leasefence work`.
 #[derive(Debug, Args)]
@@ -70,7 +70,7 @@ struct Delivered {
 }
 
 /// Runs the worker loop; prints one JSON line per job and a summary.
-pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
+pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Failure> {
     let clock = Clock::new(args.clock.as_deref())?;
     let queue = Queue::open(db)?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
@@ -121,7 +121,7 @@ pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Error> {
             }
             Ok(None) if queue.live_jobs()? == 0 => break,
             Ok(None) => clock.wait(args.poll_ms)?,
-            Err(ProcessError::Queue(err)) => return Err(err),
+            Err(ProcessError::Queue(err)) => return Err(err.into()),
             Err(ProcessError::Send(message)) => {
                 // Not bad input: the receiver is down, silent or refused.
                 // The job stays leased and is reclaimed after its lease.

@@ -196,6 +196,24 @@ fn the_page_refuses_scenarios_too_large_to_step_through() {
         "scenario: (document): 2001 jobs × 20000 events is too large for the playground (at most 2000000); replay it with `leasefence replay`",
         "the refusal names the sizes"
     );
+    // The learner reads it in their language, with the same sizes.
+    for lang in [Lang::En, Lang::Ko] {
+        let said = refusal.text(lang);
+        for number in ["2001", "20000", "2000000"] {
+            check!(
+                said.contains(number),
+                true,
+                "{} names {number}: {said}",
+                lang.tag()
+            );
+        }
+        check!(
+            said.contains('{'),
+            false,
+            "{}: a placeholder left unfilled: {said}",
+            lang.tag()
+        );
+    }
 }
 
 /// The JSON parser's complaints, said again from the message files: the

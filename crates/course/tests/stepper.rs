@@ -211,11 +211,6 @@ fn refusals_are_told_in_the_learners_language() {
             what: "events",
             max: 100_000,
         },
-        Problem::TooLargeForThePage {
-            jobs: 2001,
-            events: 20_000,
-            max: 2_000_000,
-        },
         Problem::NotPlayedThrough {
             applied: 1,
             total: 3,

@@ -161,8 +161,72 @@ include!(concat!(env!("OUT_DIR"), "/chapters.rs"));
 /// would exhaust the tab. `leasefence replay` takes any size.
 pub const PAGE_LIMIT: usize = 2_000_000;
 
+/// Why the page will not show a timeline: the queue refused it, or it is
+/// too large to step through. The second is the page's own limit, so it is
+/// the course's problem, not the queue's.
+#[derive(Debug)]
+pub enum PageRefusal {
+    /// The scenario parser or the queue refused it.
+    Scenario(leasefence::Error),
+    /// More `jobs × events` than [`PAGE_LIMIT`].
+    TooLarge {
+        /// Jobs, from the start and enqueued.
+        jobs: usize,
+        /// Events.
+        events: usize,
+    },
+}
+
+impl From<leasefence::Error> for PageRefusal {
+    fn from(err: leasefence::Error) -> Self {
+        PageRefusal::Scenario(err)
+    }
+}
+
+/// In English, as the command line and the console say it.
+impl std::fmt::Display for PageRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PageRefusal::Scenario(err) => err.fmt(f),
+            PageRefusal::TooLarge { jobs, events } => write!(
+                f,
+                "scenario: (document): {jobs} jobs × {events} events is too large for the playground (at most {PAGE_LIMIT}); replay it with `leasefence replay`"
+            ),
+        }
+    }
+}
+
+impl PageRefusal {
+    /// The refusal in the learner's language: where, then what.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            PageRefusal::Scenario(err) => super::explain::error_text(lang, err),
+            PageRefusal::TooLarge { jobs, events } => {
+                let n = |value: &usize| value.to_string();
+                let problem = lang.fill(
+                    "problem.too_large_for_the_page",
+                    &[
+                        ("jobs", n(jobs)),
+                        ("events", n(events)),
+                        ("max", n(&PAGE_LIMIT)),
+                    ],
+                );
+                let place = lang.text("error.whole_document").to_owned();
+                lang.fill("error.at", &[("place", place), ("problem", problem)])
+            }
+        }
+    }
+}
+
+/// The scenario in `text`, if the page can show it: it parses, and fits.
+pub fn read_for_the_page(text: &str) -> Result<leasefence::Scenario, PageRefusal> {
+    let scenario = leasefence::Scenario::parse(text)?;
+    fits_the_page(&scenario)?;
+    Ok(scenario)
+}
+
 /// Whether the page can show `scenario`; the refusal names the sizes.
-pub fn fits_the_page(scenario: &leasefence::Scenario) -> leasefence::Result<()> {
+pub fn fits_the_page(scenario: &leasefence::Scenario) -> Result<(), PageRefusal> {
     let enqueued = scenario
         .events()
         .iter()
@@ -171,13 +235,9 @@ pub fn fits_the_page(scenario: &leasefence::Scenario) -> leasefence::Result<()> 
     let jobs = scenario.jobs().len() + enqueued;
     let cost = jobs.max(1).saturating_mul(scenario.events().len());
     if cost > PAGE_LIMIT {
-        return Err(leasefence::Error::Scenario {
-            path: "(document)".into(),
-            problem: leasefence::Problem::TooLargeForThePage {
-                jobs,
-                events: scenario.events().len(),
-                max: PAGE_LIMIT,
-            },
+        return Err(PageRefusal::TooLarge {
+            jobs,
+            events: scenario.events().len(),
         });
     }
     Ok(())

@@ -212,10 +212,6 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             "problem.too_many",
             vec![("what", (*what).to_owned()), ("max", n(max))],
         ),
-        Problem::TooLargeForThePage { jobs, events, max } => (
-            "problem.too_large_for_the_page",
-            vec![("jobs", n(jobs)), ("events", n(events)), ("max", n(max))],
-        ),
         Problem::NotPlayedThrough { applied, total } => (
             "problem.not_played_through",
             vec![("applied", n(applied)), ("total", n(total))],
@@ -230,7 +226,6 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             "problem.unfit",
             vec![("message", parser_words(lang, message))],
         ),
-        Problem::Text(text) => return text.clone(),
         Problem::NotOneStatement => ("problem.not_one_statement", Vec::new()),
         Problem::UnknownParameter { name, allowed } => (
             "problem.unknown_parameter",

@@ -6,8 +6,8 @@
 //! not shown half-way: the page says why, in the learner's language, and
 //! shows the first chapter instead.
 
-use crate::playground::{Lang, chapters};
-use leasefence::error::Result;
+use crate::playground::Lang;
+use crate::playground::chapters::{self, PageRefusal};
 use leasefence::scenario::Scenario;
 
 /// The chapter id of the author's lesson.
@@ -51,10 +51,9 @@ pub struct Lesson {
 impl Lesson {
     /// Checks the source's scenario as the editor would (it must parse and
     /// fit the page).
-    pub fn read(source: &Source) -> Result<Lesson> {
+    pub fn read(source: &Source) -> Result<Lesson, PageRefusal> {
         let text = source.scenario.as_deref().unwrap_or_default();
-        let scenario = Scenario::parse(text)?;
-        chapters::fits_the_page(&scenario)?;
+        let scenario = chapters::read_for_the_page(text)?;
         Ok(Lesson {
             scenario,
             title: source

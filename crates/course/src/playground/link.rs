@@ -10,7 +10,6 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use crate::playground::explain::error_text;
 use crate::playground::statements::Race;
 use crate::playground::{Lang, chapters};
 use leasefence::scenario::Scenario;
@@ -73,9 +72,7 @@ pub fn encode(scenario: &Scenario) -> String {
 /// language.
 pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
     let json = text_of(encoded, "scenario", lang)?;
-    let scenario = Scenario::parse(&json).map_err(|err| error_text(lang, &err))?;
-    chapters::fits_the_page(&scenario).map_err(|err| error_text(lang, &err))?;
-    Ok(scenario)
+    chapters::read_for_the_page(&json).map_err(|refusal| refusal.text(lang))
 }
 
 /// Where the learner stands, for a copied link: the step, and the

@@ -181,7 +181,7 @@ impl Session {
                 .map_err(|err| {
                     let why = match &source.scenario {
                         Err(fetching) => fetching.clone(),
-                        Ok(_) => error_text(lang, &err),
+                        Ok(_) => err.text(lang),
                     };
                     notice = Some(lang.fill("lesson.error", &[("message", why)]));
                     lesson_error = Some(match &source.scenario {
@@ -219,7 +219,7 @@ impl Session {
             Some("1") => Some(true),
             _ => None,
         };
-        let predict = (start.predict.or(linked_predict)).unwrap_or(chapter != SANDBOX);
+        let predict = (start.predict.or(linked_predict)).unwrap_or(chapter.as_str() != SANDBOX);
         let mut session = Session::new(lang, &chapter, scenario)?;
         session.set_predict(predict)?;
         session.stepper.seek(position.unwrap_or(0));
@@ -419,8 +419,7 @@ impl Session {
     /// Applies the editor's text as the new timeline, or says why not and
     /// changes nothing.
     pub fn apply_editor(&mut self, text: &str) -> Result<()> {
-        let parsed = Scenario::parse(text)
-            .and_then(|scenario| chapters::fits_the_page(&scenario).map(|()| scenario));
+        let parsed = chapters::read_for_the_page(text);
         match parsed {
             // The same timeline: the chapter stays the chapter, and the
             // learner's place stays where it was.
@@ -441,7 +440,7 @@ impl Session {
                     text,
                 });
             }
-            Err(err) => self.refuse_edit(&err),
+            Err(refusal) => self.refuse_edit(refusal.text(self.lang)),
         }
         Ok(())
     }
@@ -454,10 +453,11 @@ impl Session {
         let mut document: serde_json::Value = match serde_json::from_str(text) {
             Ok(document) => document,
             Err(err) => {
-                self.refuse_edit(&Error::Scenario {
+                let not_json = Error::Scenario {
                     path: "(document)".into(),
                     problem: Problem::Syntax(err.to_string()),
-                });
+                };
+                self.refuse_edit(error_text(self.lang, &not_json));
                 return None;
             }
         };
@@ -545,10 +545,8 @@ impl Session {
         Some(stepper.position().saturating_sub(asking))
     }
 
-    fn refuse_edit(&mut self, err: &Error) {
-        let text = self
-            .lang
-            .fill("editor.error", &[("message", error_text(self.lang, err))]);
+    fn refuse_edit(&mut self, message: String) {
+        let text = self.lang.fill("editor.error", &[("message", message)]);
         self.editor_status = Some(Status {
             kind: Said::Refused,
             text,
