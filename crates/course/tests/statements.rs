@@ -346,8 +346,14 @@ fn turns_for_a_finished_actor_or_back_in_time_are_refused() {
         "A read nothing, so it has nothing to write"
     );
     machine.turn(1, 5).expect("B reads at 5 ms");
-    let back = machine
-        .turn(2, 4)
-        .map_err(|refusal| matches!(refusal, Refusal::TimeGoesBack { .. }));
+    let back = machine.turn(2, 4).map_err(|refusal| {
+        matches!(
+            refusal,
+            Refusal::Queue(leasefence::Error::InvalidInput {
+                problem: leasefence::Problem::TimeGoesBack { at: 4, previous: 5 },
+                ..
+            })
+        )
+    });
     check!(back, Err(true), "a turn before the last step");
 }

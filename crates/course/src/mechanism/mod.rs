@@ -73,14 +73,6 @@ pub enum Refusal {
         /// The actor.
         actor: String,
     },
-    /// A turn earlier than the step before it.
-    #[error("{at} ms is earlier than the step before it ({previous} ms)")]
-    TimeGoesBack {
-        /// The turn's time.
-        at: u64,
-        /// The time of the step before.
-        previous: u64,
-    },
     /// The queue refused or failed.
     #[error(transparent)]
     Queue(#[from] Error),

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Refusal;
-use leasefence::error::Error;
+use leasefence::error::{Error, Problem};
 use leasefence::model::{Claim, JobRow, NewJob};
 use leasefence::store::{Executed, Statements};
 
@@ -380,10 +380,15 @@ impl Machine {
     /// back by then): its next statement runs, or waits for the lock.
     pub fn turn(&mut self, actor: usize, at: u64) -> Result<(), Refusal> {
         if at < self.clock {
-            return Err(Refusal::TimeGoesBack {
-                at,
-                previous: self.clock,
-            });
+            // The queue's own problem, said the queue's way: a turn is an
+            // event of the statement-level timeline.
+            return Err(Refusal::Queue(Error::invalid(
+                "at",
+                Problem::TimeGoesBack {
+                    at,
+                    previous: self.clock,
+                },
+            )));
         }
         let running = self
             .actors
