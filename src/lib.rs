@@ -31,6 +31,18 @@
 //! browser's package and page are `crates/web`, the command line
 //! `crates/cli`. Dependencies point one way: cli, web -> course -> queue.
 //!
+//! # From a scenario to a replay
+//!
+//! ```text
+//! text, a JSON value or code ─▶ Scenario ─▶ Player ─▶ Replay
+//!   (Scenario::parse,            (checked)   (a fresh     (one result per event,
+//!    from_value, new)                         in-memory    the final rows, the
+//!                                             queue)       receiver)
+//! ```
+//!
+//! The course crate keeps a playing as a `Timeline` for stepping back and
+//! forth, and builds the learner's `Stepper`, `Session` and `View` on it.
+//!
 //! # Glossary
 //!
 //! * **Scenario**: a timeline written down: jobs, and events (who does

@@ -6,6 +6,21 @@
 //! * `page` (feature `page`, on by default): the playground, drawn with
 //!   web-sys from the view the core computes ([`leasefence_course::playground::view`]).
 //!   Without it the package is the queue alone.
+//!
+//! # From a scenario to what the page draws
+//!
+//! ```text
+//! leasefence:         Scenario ─▶ Player ─▶ Replay      (api: Player, replay())
+//!                                   │
+//! leasefence-course:                └─▶ Timeline ─▶ Stepper ─▶ Session ─▶ View
+//!                                                                           │
+//! this crate:                             page: the learner's input ◀── drawn with web-sys
+//! ```
+//!
+//! The page turns a `View` into elements and the learner's input into
+//! `Session` calls; it decides nothing. `api` converts JavaScript values
+//! to the queue's types and back, read once through calls that catch
+//! (`convert`), and says errors in JavaScript's words (`words`).
 
 #![cfg(target_arch = "wasm32")]
 
@@ -23,7 +38,8 @@ pub use api::{Player, Queue, Receiver, replay};
 /// `mount`'s options, the chapter ids as a union (so a typo does not
 /// compile), and the `detail` of each DOM event the element fires, added
 /// to `HTMLElementEventMap` so `addEventListener` knows them.
-/// `e2e/package.test.mjs` holds the union to the folders of `chapters/`.
+/// `make bless` writes the union from the folders of `chapters/`, and
+/// `crates/course/tests/chapter_lists.rs` holds it to them.
 #[cfg(feature = "page")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const PAGE_TYPES: &str = r#"
