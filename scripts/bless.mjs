@@ -77,6 +77,10 @@ function rewriteList(file, start, end, list) {
     process.exit(1);
   }
   const to = text.indexOf(end, from + start.length);
+  if (to < 0) {
+    console.error(`${file}: the list after ${JSON.stringify(start)} has no end (${JSON.stringify(end)})`);
+    process.exit(1);
+  }
   const next = `${text.slice(0, from + start.length)}${list}${text.slice(to)}`;
   if (next !== text) {
     writeFileSync(path, next);

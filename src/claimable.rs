@@ -5,10 +5,11 @@
 //! aside the rows whose attempts are used up ([`crate::store::QUARANTINE`])
 //! and those past their deadline ([`crate::store::EXPIRE`]), then takes the
 //! first row, in enqueue order, that is live and free
-//! ([`crate::store::CLAIM`]). So a row is taken exactly when every
-//! [`ClaimCondition`] holds, and a row that is not taken is explained by
-//! the set of conditions it failed ([`ClaimCondition::failed`]), never by
-//! an invented order. `tests/claimable.rs` holds the statements to this
+//! ([`crate::store::CLAIM`]). So a row may be taken exactly when every
+//! [`ClaimCondition`] holds (the claim takes the first such row in
+//! enqueue order), and a row that may not is explained by the set of
+//! conditions it failed ([`ClaimCondition::failed`]), never by an
+//! invented order. `tests/fence.rs` holds the statements to this
 //! list on a grid of rows around every boundary, natively and in Chromium.
 
 use serde::Serialize;
@@ -32,7 +33,8 @@ pub enum ClaimCondition {
 }
 
 impl ClaimCondition {
-    /// Every condition, in the order the claim's statements write them.
+    /// Every condition: the two `CLAIM` chooses by, then the two the sweeps
+    /// before it enforce (`QUARANTINE` runs first, then `EXPIRE`).
     pub const ALL: [ClaimCondition; 4] = [
         ClaimCondition::Live,
         ClaimCondition::Free,
@@ -54,7 +56,9 @@ impl ClaimCondition {
     }
 
     /// Whether `row` meets this condition at `now`, exactly as
-    /// [`ClaimCondition::sql`] decides it.
+    /// [`ClaimCondition::sql`] selects rows in a `WHERE` clause: where SQL
+    /// says neither (a `NULL` `lease_until`), the row is not selected, so
+    /// the condition does not hold.
     pub fn holds(self, row: &JobRow, now: u64) -> bool {
         match self {
             ClaimCondition::Live => matches!(row.state, JobState::Pending | JobState::Leased),

@@ -116,9 +116,9 @@ pub struct Player {
 }
 
 impl Player {
-    /// Sets up a fresh queue holding the scenario's jobs, after checking
-    /// the scenario as [`Scenario::parse`] would (it may have been built in
-    /// code).
+    /// Sets up a fresh queue holding the scenario's jobs. Every
+    /// [`Scenario`] was checked by its reader; what an event added later
+    /// must agree with (time, ids used) is read off it here.
     pub fn new(scenario: Scenario) -> Result<Player> {
         let order = scenario.checked_order()?;
         let queue = Queue::open_in_memory()?;

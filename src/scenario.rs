@@ -181,6 +181,16 @@ fn check_counts(jobs: usize, events: usize) -> Result<()> {
     Ok(())
 }
 
+/// Reads text that should hold a scenario as `JSON.parse` would, into a
+/// JSON value for [`Scenario::from_value`]: a key given twice keeps its
+/// last value. Text that is not JSON is refused as [`Scenario::parse`]
+/// refuses it: at the last place the parser knew, with the line and
+/// column. The JavaScript API reads a scenario given as text this way, and
+/// the playground's editor reads text it adds to.
+pub fn read_json(text: &str) -> Result<serde_json::Value> {
+    deserialize(text, "(document)", "")
+}
+
 /// Reads `json` as a `T`, naming the first bad field's place: `whole` when
 /// the problem is the value itself or trailing text, else `within`
 /// followed by the field's path. A syntax error is placed at the last

@@ -15,11 +15,6 @@ mod support;
 use leasefence::{Action, Event, Player, Scenario};
 use support::SCENARIOS;
 
-/// The scenario's jobs, without its events.
-fn jobs_only(scenario: &Scenario) -> Scenario {
-    scenario.first(0)
-}
-
 /// The event a caller sends as the JSON text `text`, read as the event at
 /// `index` of a timeline.
 fn event(text: &str, index: usize) -> leasefence::Result<Event> {
@@ -43,7 +38,7 @@ fn event_texts(json: &str) -> Vec<String> {
 fn events_pushed_one_at_a_time_match_every_golden_document() {
     for (name, json, expected) in SCENARIOS {
         let scenario = Scenario::parse(json).expect("parses");
-        let mut player = Player::new(jobs_only(&scenario)).expect("opens");
+        let mut player = Player::new(scenario.first(0)).expect("opens");
         let mut results = Vec::new();
         for (index, text) in event_texts(json).iter().enumerate() {
             let event = event(text, index).expect("a valid event");
@@ -70,7 +65,7 @@ fn events_pushed_one_at_a_time_match_every_golden_document() {
 #[test]
 fn a_refused_live_event_names_the_field_and_changes_nothing() {
     let canonical = Scenario::parse(SCENARIOS[0].1).expect("parses");
-    let mut player = Player::new(jobs_only(&canonical)).expect("opens");
+    let mut player = Player::new(canonical.first(0)).expect("opens");
     player
         .push(
             event(

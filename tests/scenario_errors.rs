@@ -195,3 +195,25 @@ fn a_syntax_error_names_the_last_known_place_and_its_line() {
         );
     }
 }
+
+/// Text that is not JSON is refused by the JavaScript API's reader of text
+/// (`scenario::read_json`) exactly as by the library's: at the last place
+/// the parser knew, with the line and column.
+#[test]
+fn text_that_is_not_json_is_refused_at_the_same_place_by_both_readers() {
+    for broken in [
+        r#"{"jobs": [], "events": [}"#,
+        r#"{"events": [{"at": 0, "worker": "A", "do": "claim", "lease_ms": 10,}]}"#,
+        "",
+    ] {
+        check!(
+            leasefence::scenario::read_json(broken)
+                .map(drop)
+                .map_err(|err| err.to_string()),
+            Scenario::parse(broken)
+                .map(drop)
+                .map_err(|err| err.to_string()),
+            "read_json({broken:?}) against parse"
+        );
+    }
+}

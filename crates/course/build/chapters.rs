@@ -80,7 +80,10 @@ impl Settings {
                     }
                 }
                 "points" => {
-                    for point in value.as_array().into_iter().flatten() {
+                    let points = value.as_array().unwrap_or_else(|| {
+                        panic!("chapters/{name}/chapter.json: points is a list")
+                    });
+                    for point in points {
                         let position = point.get("position").and_then(serde_json::Value::as_u64);
                         let key = point.get("key").and_then(serde_json::Value::as_str);
                         let (Some(position), Some(key), Some(2)) =
@@ -90,6 +93,13 @@ impl Settings {
                                 "chapters/{name}/chapter.json: a point is {{\"position\": n, \"key\": \"...\"}}, got {point}"
                             );
                         };
+                        assert!(
+                            settings
+                                .points
+                                .iter()
+                                .all(|(at, known)| *at != position && known != key),
+                            "chapters/{name}/chapter.json: two points at {position} or named {key:?}"
+                        );
                         settings.points.push((position, key.to_owned()));
                     }
                 }

@@ -1,6 +1,7 @@
-//! The lists of chapters typed outside the build: each names every chapter
-//! folder, in course order, so a chapter added as one folder cannot be
-//! forgotten by them (the build lists it everywhere else).
+//! The lists of chapters outside the build, which `make bless` writes: each
+//! names every chapter folder, in course order, so a chapter added as one
+//! folder cannot be forgotten by them (the build lists it everywhere
+//! else); this fails until `make bless` has run.
 
 use leasefence_course::playground::CHAPTERS;
 

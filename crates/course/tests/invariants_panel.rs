@@ -53,7 +53,7 @@ fn with_the_fence_every_invariant_holds_at_every_step_of_every_chapter_r2_r4_r5_
                     .rows
                     .iter()
                     .filter(|row| {
-                        !row.lights[0].holds || row.lights[0].text != lang.text("verify.holds")
+                        !row.lights[0].holds || row.lights[0].text != lang.text("invariants.holds")
                     })
                     .map(|row| (row.name.clone(), row.lights[0].text.clone()))
                     .collect();

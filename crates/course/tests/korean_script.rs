@@ -439,7 +439,7 @@ fn the_full_pages_own_words_exist_in_korean() {
 #[test]
 fn korean_statement_panel_has_no_latin_words_outside_the_allow_list() {
     use leasefence_course::playground::statements::{Move, Race};
-    let mut session = support::session("write-lock", Lang::Ko);
+    let mut session = support::session(support::statement_chapter(), Lang::Ko);
     let mut found = std::collections::BTreeSet::new();
     let mut walked = 0;
     for race in Race::ALL {

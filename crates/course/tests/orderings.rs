@@ -7,7 +7,7 @@
 //!
 //! Native only: the page's invariants panel, which calls the mechanism, is
 //! tested on its view (`tests/invariants_panel.rs`) and in Chromium
-//! (`e2e/verify.test.mjs`).
+//! (`e2e/invariants.test.mjs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 

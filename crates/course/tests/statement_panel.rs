@@ -13,11 +13,8 @@ mod support;
 
 use leasefence::replay_json;
 use leasefence_course::mechanism::races::{naive_claim_race, real_claim_race, send_race};
-use leasefence_course::playground::statements::{Move, Race, SEND_MS};
-
-/// The chapter about the statement panel (its `chapter.json` opens it).
-const CHAPTER: &str = "write-lock";
 use leasefence_course::playground::session::Session;
+use leasefence_course::playground::statements::{Move, Race, SEND_MS};
 use leasefence_course::playground::view::{self, SideView, StatementsView};
 use leasefence_course::playground::{CHAPTERS, Lang};
 use serde_json::{Value, json};
@@ -25,7 +22,7 @@ use support::session;
 
 /// The chapter's session with the panel on `race`, at `position`.
 fn at(race: Race, position: usize, lang: Lang) -> (Session, StatementsView) {
-    let mut session = session(CHAPTER, lang);
+    let mut session = session(support::statement_chapter(), lang);
     session.statements(Move::Race(race)).expect("runs");
     session.statements(Move::Reset).expect("resets");
     for _ in 0..position {
@@ -231,7 +228,7 @@ fn at_every_position_the_lane_has_one_holder_and_one_statement_just_ran() {
 /// Stepping stops at both ends; a new race starts at its first statement.
 #[test]
 fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() {
-    let mut session = session(CHAPTER, Lang::En);
+    let mut session = session(support::statement_chapter(), Lang::En);
     session.statements(Move::Back).expect("back");
     let races = &session.statement_panel;
     let real = real_claim_race(1).expect("runs").steps.len();
@@ -265,7 +262,12 @@ fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
     for chapter in CHAPTERS {
         let mut session = session(chapter.id, Lang::En);
         let open = view::statements(&session.statement_panel, Lang::En).is_some();
-        check!(open, chapter.id == CHAPTER, "{}: open at load", chapter.id);
+        check!(
+            open,
+            chapter.id == support::statement_chapter(),
+            "{}: open at load",
+            chapter.id
+        );
         session.statements(Move::Open(true)).expect("opens");
         let opened = view::statements(&session.statement_panel, Lang::En).map(|v| v.sides.len());
         check!(opened, Some(2), "{}: opened by the learner", chapter.id);
@@ -280,7 +282,7 @@ fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
 fn the_write_lock_chapter_narrates_its_replay_and_the_races_numbers_r6_r7() {
     let json = CHAPTERS
         .iter()
-        .find(|chapter| chapter.id == CHAPTER)
+        .find(|chapter| chapter.id == support::statement_chapter())
         .expect("the chapter")
         .scenario();
     let doc = serde_json::to_value(replay_json(json).expect("replays")).expect("json");

@@ -18,11 +18,8 @@ use leasefence::{Outcome, Reason, Scenario, replay};
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::races::{TIMELINE_MAX_EVENTS, timeline};
 use leasefence_course::mechanism::statements::{Run, StepKind};
-use leasefence_course::playground::statements::{Move, Race};
-
-/// The chapter about the statement panel (its `chapter.json` opens it).
-const CHAPTER: &str = "write-lock";
 use leasefence_course::playground::session::{Session, Start};
+use leasefence_course::playground::statements::{Move, Race};
 use leasefence_course::playground::view::{self, StatementsView};
 use leasefence_course::playground::{CHAPTERS, Lang};
 use leasefence_course::variants::sql::NAIVE_CLAIM_WRITE;
@@ -248,7 +245,7 @@ fn handed_out(run: &Run) -> BTreeMap<(String, u64), Vec<String>> {
 /// lock; the naive read-then-write hands token 1 of snack-1 to both.
 #[test]
 fn two_claims_at_one_instant_share_a_token_only_without_begin_immediate_r6() {
-    let scenario = chapter(CHAPTER);
+    let scenario = chapter(support::statement_chapter());
     let real = timeline(&scenario, false).expect("runs");
     let naive = timeline(&scenario, true).expect("runs");
     let twice = |run: &Run| {
@@ -351,9 +348,11 @@ fn the_timeline_race_follows_the_timeline_and_travels_in_a_link() {
     }
     let canonical = panel(&session, Lang::En);
     check!(canonical.position, canonical.total, "at the end");
-    session.load_chapter(CHAPTER).expect("loads");
+    session
+        .load_chapter(support::statement_chapter())
+        .expect("loads");
     let write_lock = panel(&session, Lang::En);
-    let expected = timeline(&chapter(CHAPTER), false)
+    let expected = timeline(&chapter(support::statement_chapter()), false)
         .expect("runs")
         .steps
         .len();
@@ -386,7 +385,7 @@ fn the_timeline_race_follows_the_timeline_and_travels_in_a_link() {
 #[test]
 fn the_timeline_verdicts_name_the_shared_token_in_both_languages() {
     for lang in [Lang::En, Lang::Ko] {
-        let mut session = support::session(CHAPTER, lang);
+        let mut session = support::session(support::statement_chapter(), lang);
         for change in [Move::Race(Race::Timeline), Move::End] {
             session.statements(change).expect("moves");
         }
@@ -446,7 +445,7 @@ fn the_timeline_verdict_names_the_refused_finish_and_why_the_naive_side_agreed_r
 /// have their verdicts), and the longer side never does.
 #[test]
 fn a_side_that_ends_first_says_so_while_the_other_goes_on() {
-    let mut session = support::session(CHAPTER, Lang::Ko);
+    let mut session = support::session(support::statement_chapter(), Lang::Ko);
     session
         .statements(Move::Race(Race::Timeline))
         .expect("moves");

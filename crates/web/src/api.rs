@@ -99,22 +99,16 @@ fn core_error(err: leasefence::Error) -> JsValue {
 
 /// A scenario given as an object or as JSON text. Both are read as one
 /// JSON value (an object as [`plain`] reads it, text as `JSON.parse`
-/// would: a key given twice keeps its last value), then by one reader,
+/// would: [`leasefence::scenario::read_json`]), then by one reader,
 /// [`leasefence::Scenario::from_value`], so a caller gets the same result
 /// and the same messages either way, and the queue-only module carries no
 /// reader of scenario text of its own (the page keeps one for its editor,
 /// whose messages give line and column).
 fn scenario_arg(value: &JsValue) -> Result<leasefence::Scenario, JsValue> {
     match value.as_string() {
-        Some(json) => match serde_json::from_str(&json) {
-            Ok(value) => leasefence::Scenario::from_value(value).map_err(core_error),
-            // Text that is not JSON: the whole document is wrong, where the
-            // parser says (a value can hold no other mistake).
-            Err(err) => Err(core_error(leasefence::Error::Scenario {
-                path: "(document)".into(),
-                problem: leasefence::Problem::Syntax(err.to_string()),
-            })),
-        },
+        Some(json) => leasefence::scenario::read_json(&json)
+            .and_then(leasefence::Scenario::from_value)
+            .map_err(core_error),
         None if value.is_object() && !value.is_function() && !is_array(value)? => {
             leasefence::Scenario::from_value(plain("scenario", value)?).map_err(core_error)
         }

@@ -47,13 +47,20 @@ fn a_bad_key_is_named_alike_in_a_scenario_object_and_in_its_text() {
     check!(as_text, as_object, "the same scenario as JSON text");
 }
 
+/// Text that is not JSON is refused where `leasefence replay` refuses it:
+/// at the last place the parser knew, with the line and column.
 #[test]
-fn text_that_is_not_json_is_refused_with_its_line_and_column() {
+fn text_that_is_not_json_is_refused_with_its_place_line_and_column() {
     let expected = "line 1 column 13";
     let broken = thrown(replay(JsValue::from_str(r#"{"events": [}"#)));
     assert!(
         broken.contains(expected),
         "expected a message naming {expected:?}, current: {broken:?}"
+    );
+    let place = "scenario: events";
+    assert!(
+        broken.starts_with(place),
+        "expected a message starting {place:?} (the last place the parser knew), current: {broken:?}"
     );
 }
 

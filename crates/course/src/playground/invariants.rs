@@ -211,7 +211,7 @@ impl Session {
         });
         self.editor_status = Some(Status {
             kind: Said::Done,
-            text: self.lang.text("verify.opened_status").to_owned(),
+            text: self.lang.text("invariants.opened_status").to_owned(),
         });
         match side {
             Side::NaiveFinish(guard) => self.set_guard(guard),

@@ -17,7 +17,7 @@ use crate::playground::stepper::{Question, SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::unfenced::{self, Guard, NaiveReplay};
-use leasefence::error::{Error, Problem, Result};
+use leasefence::error::Result;
 use leasefence::scenario::Scenario;
 use serde::Serialize;
 
@@ -450,14 +450,10 @@ impl Session {
     /// until the learner presses Apply. Text that is not JSON is left alone
     /// and the refusal is said.
     pub fn add_to_editor(&mut self, text: &str, what: &str) -> Option<String> {
-        let mut document: serde_json::Value = match serde_json::from_str(text) {
+        let mut document = match leasefence::scenario::read_json(text) {
             Ok(document) => document,
             Err(err) => {
-                let not_json = Error::Scenario {
-                    path: "(document)".into(),
-                    problem: Problem::Syntax(err.to_string()),
-                };
-                self.refuse_edit(error_text(self.lang, &not_json));
+                self.refuse_edit(error_text(self.lang, &err));
                 return None;
             }
         };

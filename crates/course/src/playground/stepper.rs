@@ -97,8 +97,9 @@ struct Answer {
 }
 
 /// A timeline and the learner's place in it. Read through its methods;
-/// it changes only by the moves it offers, so what it holds always agrees
-/// (a position within the timeline, answers for its own events).
+/// it changes by the moves it offers (so a position stays within the
+/// timeline and answers belong to its own events), and the session marks
+/// which chapter a timeline it loaded came from.
 #[derive(Debug, Clone)]
 pub struct Stepper {
     /// The chapter id, or [`SANDBOX`]; the session marks a timeline that
@@ -323,7 +324,7 @@ impl Stepper {
 
     /// Drops an open question (prediction was turned off); a prediction
     /// already answered and scored keeps its feedback.
-    pub fn drop_question(&mut self) {
+    fn drop_question(&mut self) {
         self.prompt = match self.prompt {
             Prompt::Predicting(_) => Prompt::Idle,
             Prompt::AskingField(guessed) => Prompt::Guessed(guessed),

@@ -66,3 +66,14 @@ pub fn korean_messages() -> Vec<(String, String)> {
     }
     messages
 }
+
+/// The chapter about the statement panel: the one whose `chapter.json`
+/// opens it.
+pub fn statement_chapter() -> &'static str {
+    use leasefence_course::playground::{CHAPTERS, chapters::Panel};
+    CHAPTERS
+        .iter()
+        .find(|chapter| chapter.opens.contains(&Panel::Statements))
+        .expect("a chapter opens the statement panel")
+        .id
+}

@@ -196,7 +196,7 @@ fn toggled(event: &Event) -> Option<UserAction> {
         classes if classes.contains("lf-statements") => {
             Some(UserAction::Statements(Move::Open(open)))
         }
-        classes if classes.contains("lf-verify") => Some(UserAction::InvariantsToggled(open)),
+        classes if classes.contains("lf-invariants") => Some(UserAction::InvariantsToggled(open)),
         classes if classes.contains("lf-lab") => Some(UserAction::Lab(LabAction::Toggled(open))),
         _ => None,
     }

@@ -14,7 +14,7 @@ use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.
 pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
-    El::panel(doc, "lf-verify", lang.text("verify.title"))
+    El::panel(doc, "lf-invariants", lang.text("invariants.title"))
 }
 
 /// Draws the panel, opening it if the session did (a chapter about it);
@@ -22,7 +22,7 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&InvariantsView>) {
     let Some(view) = view else { return };
     let _ = parts.invariants_panel.set_attribute("open", "");
-    let titles = std::iter::once(lang.text("verify.invariant"))
+    let titles = std::iter::once(lang.text("invariants.invariant"))
         .chain(view.columns.iter().map(String::as_str));
     let mut rows = vec![header_row(doc, titles)];
     for row in &view.rows {
@@ -33,11 +33,11 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Inva
                 .children(row.lights.iter().map(|lit| light(doc, lit))),
         );
     }
-    let table = El::new(doc, "table").class("lf-verify-table lf-invariants");
+    let table = El::new(doc, "table").class("lf-invariants-table lf-invariants-rows");
     let mut children = vec![
         scroll(doc, table.children(rows)),
         El::new(doc, "p").class("lf-muted").text(&view.columns_note),
-        El::new(doc, "p").class("lf-verify-note").text(&view.note),
+        El::new(doc, "p").class("lf-invariants-note").text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
     replace_children(&parts.invariants, children)
@@ -82,7 +82,7 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
         let mut open = El::new(doc, "tr").child(
             El::new(doc, "th")
                 .attr("scope", "row")
-                .text(lang.text("verify.shortest")),
+                .text(lang.text("invariants.shortest")),
         );
         for button in &table.open {
             let cell = El::new(doc, "td");
@@ -94,11 +94,11 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
             });
         }
         rows.push(open);
-        let counts = El::new(doc, "table").class("lf-verify-table lf-counts");
+        let counts = El::new(doc, "table").class("lf-invariants-table lf-counts");
         parts.push(scroll(doc, counts.children(rows)));
-        parts.push(El::new(doc, "p").class("lf-verify-note").text(&table.note));
+        parts.push(El::new(doc, "p").class("lf-invariants-note").text(&table.note));
     }
     if let Some(opened) = &view.opened {
-        parts.push(El::new(doc, "p").class("lf-verify-note").text(opened));
+        parts.push(El::new(doc, "p").class("lf-invariants-note").text(opened));
     }
 }

@@ -217,7 +217,7 @@ fn answer_block(doc: &Document, answer: &AnswerView) -> El {
             );
         }
         let table = El::new(doc, "table")
-            .class("lf-verify-table")
+            .class("lf-invariants-table")
             .children(lines);
         block = block.child(
             El::new(doc, "div")

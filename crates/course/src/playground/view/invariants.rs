@@ -89,14 +89,14 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
                     ("variant", variant_name(lang, variant)),
                     ("n", n.to_string()),
                 ];
-                lang.fill("verify.variant_broke", &values)
+                lang.fill("invariants.variant_broke", &values)
             })
         })
         .collect();
     let note = match (broken(0), said.is_empty()) {
-        (0, true) => lang.text("verify.all_hold").to_owned(),
-        (0, false) => format!("{} {}", lang.text("verify.fenced_kept"), said.join(" ")),
-        (n, _) => lang.fill("verify.fenced_broke", &[("n", n.to_string())]),
+        (0, true) => lang.text("invariants.all_hold").to_owned(),
+        (0, false) => format!("{} {}", lang.text("invariants.fenced_kept"), said.join(" ")),
+        (n, _) => lang.fill("invariants.fenced_broke", &[("n", n.to_string())]),
     };
     Some(InvariantsView {
         columns: checks
@@ -104,7 +104,7 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
             .iter()
             .map(|(side, _)| side_name(lang, *side))
             .collect(),
-        columns_note: lang.text("verify.columns_note").to_owned(),
+        columns_note: lang.text("invariants.columns_note").to_owned(),
         rows,
         note,
         orderings: orderings::view(session),
@@ -115,7 +115,7 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
 pub(super) fn side_name(lang: Lang, side: Side) -> String {
     match side.variant() {
         Some(variant) => variant_name(lang, variant),
-        None => lang.text("verify.fenced").to_owned(),
+        None => lang.text("invariants.fenced").to_owned(),
     }
 }
 
@@ -126,10 +126,10 @@ pub(super) fn variant_name(lang: Lang, variant: Variant) -> String {
 
 fn key(invariant: Invariant) -> &'static str {
     match invariant {
-        Invariant::OneValidHolder => "verify.one_holder",
-        Invariant::FinishPresentedCurrentToken => "verify.current_token",
-        Invariant::TokensOnlyGrow => "verify.tokens_grow",
-        Invariant::AppliedOnce => "verify.applied_once",
+        Invariant::OneValidHolder => "invariants.one_holder",
+        Invariant::FinishPresentedCurrentToken => "invariants.current_token",
+        Invariant::TokensOnlyGrow => "invariants.tokens_grow",
+        Invariant::AppliedOnce => "invariants.applied_once",
     }
 }
 
@@ -149,13 +149,13 @@ fn light(lang: Lang, applied: &[StepCheck], invariant: Invariant) -> Light {
         None => Light {
             holds: true,
             broke_at: None,
-            text: lang.text("verify.holds").to_owned(),
+            text: lang.text("invariants.holds").to_owned(),
         },
         Some((step, broken)) => Light {
             holds: false,
             broke_at: Some(step),
             text: lang.fill(
-                "verify.broke",
+                "invariants.broke",
                 &[("step", step.to_string()), ("why", why(lang, broken))],
             ),
         },
@@ -166,10 +166,10 @@ fn light(lang: Lang, applied: &[StepCheck], invariant: Invariant) -> Light {
 fn why(lang: Lang, broken: &Broken) -> String {
     let worker = |n: usize| broken.workers.get(n).cloned().unwrap_or_default();
     let key = match broken.invariant {
-        Invariant::OneValidHolder => "verify.why_holders",
-        Invariant::FinishPresentedCurrentToken => "verify.why_stale",
-        Invariant::TokensOnlyGrow => "verify.why_token",
-        Invariant::AppliedOnce => "verify.why_twice",
+        Invariant::OneValidHolder => "invariants.why_holders",
+        Invariant::FinishPresentedCurrentToken => "invariants.why_stale",
+        Invariant::TokensOnlyGrow => "invariants.why_token",
+        Invariant::AppliedOnce => "invariants.why_twice",
     };
     let values = [
         ("id", broken.job.clone()),

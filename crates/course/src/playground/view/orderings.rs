@@ -76,7 +76,7 @@ pub fn view(session: &Session) -> OrderingsView {
                 ("events", events.to_string()),
                 ("orderings", orderings.to_string()),
             ];
-            (lang.fill("verify.orderings", &values), true)
+            (lang.fill("invariants.orderings", &values), true)
         }
         Countable::TooBig { events, actors } => {
             let values = [
@@ -85,7 +85,7 @@ pub fn view(session: &Session) -> OrderingsView {
                 ("max_events", MAX_EVENTS.to_string()),
                 ("max_actors", MAX_ACTORS.to_string()),
             ];
-            (lang.fill("verify.too_big", &values), false)
+            (lang.fill("invariants.too_big", &values), false)
         }
     };
     let census = session.census();
@@ -95,11 +95,11 @@ pub fn view(session: &Session) -> OrderingsView {
             ("variant", side_name(lang, opened.side)),
             ("step", scenario.events().len().to_string()),
         ];
-        lang.fill("verify.opened", &values)
+        lang.fill("invariants.opened", &values)
     });
     OrderingsView {
         summary,
-        count: (can_count && census.is_none()).then(|| lang.text("verify.count").to_owned()),
+        count: (can_count && census.is_none()).then(|| lang.text("invariants.count").to_owned()),
         table: census.map(|census| table(lang, census)),
         opened,
     }
@@ -115,11 +115,11 @@ fn table(lang: Lang, census: &Census) -> CountTable {
         .map(|tally| side_name(lang, tally.side))
         .collect();
     let kinds: [Kind; 5] = [
-        ("verify.bad", |t| t.bad),
-        ("verify.stale", |t| t.stale_finish),
-        ("verify.twice", |t| t.applied_twice),
-        ("verify.holders", |t| t.two_holders),
-        ("verify.reused", |t| t.token_reused),
+        ("invariants.bad", |t| t.bad),
+        ("invariants.stale", |t| t.stale_finish),
+        ("invariants.twice", |t| t.applied_twice),
+        ("invariants.holders", |t| t.two_holders),
+        ("invariants.reused", |t| t.token_reused),
     ];
     let rows = kinds
         .iter()
@@ -145,7 +145,7 @@ fn table(lang: Lang, census: &Census) -> CountTable {
             let steps = failing.scenario.events().len().to_string();
             Some(OpenButton {
                 id: variant.id(),
-                label: lang.fill("verify.open", &[("step", steps)]),
+                label: lang.fill("invariants.open", &[("step", steps)]),
             })
         })
         .collect();
@@ -160,8 +160,8 @@ fn table(lang: Lang, census: &Census) -> CountTable {
         ("n", fenced_bad.to_string()),
     ];
     let note = match fenced_bad {
-        0 => lang.fill("verify.fenced_none", &values),
-        _ => lang.fill("verify.fenced_some", &values),
+        0 => lang.fill("invariants.fenced_none", &values),
+        _ => lang.fill("invariants.fenced_some", &values),
     };
     CountTable {
         columns,

@@ -2,7 +2,7 @@
 // end in Chromium: the naive column turns red at the step that breaks an
 // invariant, counting finds no bad fenced ordering, and a click opens the
 // shortest failing ordering as a timeline. Screenshots of the chapter in
-// both languages at 360 and 1280 px land in target/screenshots/verify-*.
+// both languages at 360 and 1280 px land in target/screenshots/invariants-*.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -18,7 +18,7 @@ const open = (path, { width = 1280, height = 900, scheme = "light" } = {}) =>
 
 /** The invariants table: per row, [name, fenced, naive] as {holds, text}. */
 const invariants = (page) =>
-  page.$$eval(".lf-verify .lf-invariants tr", (rows) =>
+  page.$$eval(".lf-invariants .lf-invariants-rows tr", (rows) =>
     rows.slice(1).map((row) =>
       [...row.querySelectorAll("td")].map((cell) => ({
         holds: cell.getAttribute("data-holds") === "true",
@@ -29,14 +29,14 @@ const invariants = (page) =>
 async function count(page, label) {
   const started = Date.now();
   await page.getByRole("button", { name: label }).click();
-  await page.waitForSelector(".lf-verify .lf-counts");
+  await page.waitForSelector(".lf-invariants .lf-counts");
   return Date.now() - started;
 }
 
 describe("invariants and every ordering", () => {
   test("the naive column turns red at the step where the stale finish lands, the fenced one never", async () => {
     const page = await open("/#chapter=fencing-off-vs-on&lang=en&predict=0");
-    assert.equal(await page.$eval(".lf-verify", (el) => el.open), true, "the chapter opens the panel");
+    assert.equal(await page.$eval(".lf-invariants", (el) => el.open), true, "the chapter opens the panel");
     await page.focus(".lf");
     for (let step = 1; step <= 8; step++) {
       await page.keyboard.press("ArrowRight");
@@ -52,18 +52,18 @@ describe("invariants and every ordering", () => {
 
   test("counting the chapter's orderings shows no bad fenced ordering; a click opens the shortest failing one", async () => {
     const page = await open("/#chapter=every-ordering&lang=en&predict=0");
-    assert.match(await page.textContent(".lf-verify"), /140 orderings/);
+    assert.match(await page.textContent(".lf-invariants"), /140 orderings/);
     const ms = await count(page, "Count every ordering");
-    const table = await page.$$eval(".lf-verify .lf-counts tr", (rows) =>
+    const table = await page.$$eval(".lf-invariants .lf-counts tr", (rows) =>
       rows.slice(1, 6).map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent)));
     assert.deepEqual(table.map((cells) => cells[0]), Array(5).fill("✓ 0"), "with the fence: every count 0");
     assert.match(table[0][1], /^✗ [1-9]/, "without the fence (id only): bad orderings");
-    assert.match(await page.textContent(".lf-verify"), /none of the 140 orderings breaks an invariant/);
+    assert.match(await page.textContent(".lf-invariants"), /none of the 140 orderings breaks an invariant/);
     console.log(`# counted 140 orderings in ${ms} ms (click to drawn)`);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${SHOTS}/verify-counted-${width}-en.png`, fullPage: true });
-      await page.locator(".lf-verify").screenshot({ path: `${SHOTS}/verify-panel-${width}-en.png` });
+      await page.screenshot({ path: `${SHOTS}/invariants-counted-${width}-en.png`, fullPage: true });
+      await page.locator(".lf-invariants").screenshot({ path: `${SHOTS}/invariants-panel-${width}-en.png` });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -78,7 +78,7 @@ describe("invariants and every ordering", () => {
     assert.ok(rows.every(([fenced]) => fenced.holds), "fenced green at its end");
     assert.equal(rows[1][1].holds, false);
     assert.match(rows[1][1].text, /^✗ broken at step 5: A's finish of snack-1/);
-    await page.screenshot({ path: `${SHOTS}/verify-shortest-1280-en.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/invariants-shortest-1280-en.png`, fullPage: true });
     await done(page);
   });
 
@@ -86,14 +86,14 @@ describe("invariants and every ordering", () => {
     for (const width of [360, 1280]) {
       const page = await open("/#chapter=every-ordering&lang=ko&predict=0", { width });
       await count(page, "모든 실행 순서 세기");
-      const said = await page.textContent(".lf-verify");
+      const said = await page.textContent(".lf-invariants");
       assert.match(said, /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
       await page.focus(".lf");
       await page.keyboard.press("End");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
-      await page.screenshot({ path: `${SHOTS}/verify-counted-${width}-ko.png`, fullPage: true });
-      await page.locator(".lf-verify").screenshot({ path: `${SHOTS}/verify-panel-${width}-ko.png` });
+      await page.screenshot({ path: `${SHOTS}/invariants-counted-${width}-ko.png`, fullPage: true });
+      await page.locator(".lf-invariants").screenshot({ path: `${SHOTS}/invariants-panel-${width}-ko.png` });
       await done(page);
     }
   });
@@ -108,13 +108,13 @@ describe("invariants and every ordering", () => {
       await count(page, "모든 실행 순서 세기");
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {
-        const { violations } = await window.axe.run(".lf-verify", { resultTypes: ["violations"] });
+        const { violations } = await window.axe.run(".lf-invariants", { resultTypes: ["violations"] });
         return violations
           .filter((v) => v.impact === "serious" || v.impact === "critical")
           .map((v) => `${v.id} (${v.impact}) x${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
       });
       assert.deepEqual(found, [], scheme);
-      await page.locator(".lf-verify").screenshot({ path: `${SHOTS}/verify-panel-shortest-${scheme}-ko.png` });
+      await page.locator(".lf-invariants").screenshot({ path: `${SHOTS}/invariants-panel-shortest-${scheme}-ko.png` });
       await done(page);
     }
   });
@@ -126,14 +126,14 @@ describe("invariants and every ordering", () => {
 <script type="module" src="leasefence.js"></script>
 <div data-leasefence data-scenario="every-ordering" data-compact></div>
 <div data-leasefence data-scenario="canonical" data-compact></div></body></html>`;
-    await page.route("**/embed-verify.html", (route) => route.fulfill({ contentType: "text/html", body }));
-    await page.goto(`${site.base}/embed-verify.html`);
+    await page.route("**/embed-invariants.html", (route) => route.fulfill({ contentType: "text/html", body }));
+    await page.goto(`${site.base}/embed-invariants.html`);
     await page.waitForFunction(() => [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
-    const [chapter, other] = await page.$$("[data-leasefence] .lf-verify");
+    const [chapter, other] = await page.$$("[data-leasefence] .lf-invariants");
     assert.equal(await chapter.isVisible(), true, "every-ordering: the panel is open and shown");
     assert.equal(await other.isVisible(), false, "canonical: the closed panel is hidden in a compact embed");
     await page.locator("[data-leasefence]").first().getByRole("button", { name: "모든 실행 순서 세기" }).click();
-    await page.waitForFunction(() => document.querySelector("[data-leasefence] .lf-verify .lf-counts"));
+    await page.waitForFunction(() => document.querySelector("[data-leasefence] .lf-invariants .lf-counts"));
     assert.match(await chapter.textContent(), /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
     await context.close();
   });
@@ -147,11 +147,11 @@ describe("invariants and every ordering", () => {
     const events = [...worker("A", 0), ...worker("B", 200), ...worker("C", 400)].slice(0, 8);
     const scenario = { jobs: [{ id: "snack-1", qty: 1, deadline: 5000 }], events };
     const page = await open(`/#scenario=${base64url(JSON.stringify(scenario))}&lang=en`);
-    await page.locator(".lf-verify summary").click();
+    await page.locator(".lf-invariants summary").click();
     // Opening draws the panel on the `toggle` event, which comes after the click.
-    await page.waitForFunction(() => /560 orderings/.test(document.querySelector(".lf-verify").textContent));
+    await page.waitForFunction(() => /560 orderings/.test(document.querySelector(".lf-invariants").textContent));
     const ms = await count(page, "Count every ordering");
-    const fenced = await page.$$eval(".lf-verify .lf-counts tr td:nth-child(2)", (cells) =>
+    const fenced = await page.$$eval(".lf-invariants .lf-counts tr td:nth-child(2)", (cells) =>
       cells.slice(0, 5).map((cell) => cell.textContent));
     assert.deepEqual(fenced, Array(5).fill("✓ 0"));
     console.log(`# counted 560 orderings in ${ms} ms (click to drawn)`);
