@@ -37,7 +37,9 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Inva
     let mut children = vec![
         scroll(doc, table.children(rows)),
         El::new(doc, "p").class("lf-muted").text(&view.columns_note),
-        El::new(doc, "p").class("lf-invariants-note").text(&view.note),
+        El::new(doc, "p")
+            .class("lf-invariants-note")
+            .text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
     replace_children(&parts.invariants, children)
@@ -96,7 +98,11 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
         rows.push(open);
         let counts = El::new(doc, "table").class("lf-invariants-table lf-counts");
         parts.push(scroll(doc, counts.children(rows)));
-        parts.push(El::new(doc, "p").class("lf-invariants-note").text(&table.note));
+        parts.push(
+            El::new(doc, "p")
+                .class("lf-invariants-note")
+                .text(&table.note),
+        );
     }
     if let Some(opened) = &view.opened {
         parts.push(El::new(doc, "p").class("lf-invariants-note").text(opened));
