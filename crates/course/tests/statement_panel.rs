@@ -132,17 +132,23 @@ fn the_real_claim_makes_b_wait_for_the_write_lock_a_holds_and_the_lane_shows_it_
         (5, "hold"),
         "B waits 5 statements, and holds the lock right after A's COMMIT"
     );
+    // Each naive statement runs in a transaction of its own: a write
+    // holds the lock for its own column, a read takes none, and nothing
+    // is held from a read to the write after it.
     let naive = &end.sides[1];
-    let held: usize = naive
+    let held: Vec<(String, Vec<&str>)> = naive
         .lane
         .rows
         .iter()
-        .map(|row| row.cells.iter().filter(|c| !c.is_empty()).count())
-        .sum();
+        .map(|row| (row.actor.clone(), row.cells.clone()))
+        .collect();
     check!(
         held,
-        0,
-        "autocommit statements leave nothing held between them"
+        vec![
+            ("A".to_owned(), vec!["", "", "hold", ""]),
+            ("B".to_owned(), vec!["", "", "", "hold"]),
+        ],
+        "autocommit writes hold the lock for themselves alone; reads hold none"
     );
 }
 
@@ -393,4 +399,54 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
         Some(0),
         "predicting turned on: only what is answered (nothing yet)"
     );
+}
+
+/// R6 told true: the naive claim's `UPDATE` runs in a transaction of its
+/// own, so SQLite holds the write lock for that one statement; what the
+/// naive claim lacks is a lock held *across* its read and its write. Where
+/// a naive write has just run, its worker's lane cell holds the lock, the
+/// cell of its read before does not, and the words do not say that nobody
+/// holds the lock (issue 20 item 8).
+#[test]
+fn the_naive_claims_write_holds_the_write_lock_for_that_statement_alone() {
+    let write_first_line = leasefence_course::variants::sql::NAIVE_CLAIM_WRITE
+        .trim()
+        .lines()
+        .next()
+        .expect("a first line");
+    let (session, _) = at(Race::Claim, 0, Lang::En);
+    let mut writes = std::collections::BTreeSet::new();
+    for position in 1..=session.statement_panel.total() {
+        for lang in [Lang::En, Lang::Ko] {
+            let (_, drawn) = at(Race::Claim, position, lang);
+            let naive = &drawn.sides[1];
+            let writer = naive.actors.iter().find(|actor| {
+                actor
+                    .lines
+                    .iter()
+                    .any(|line| line.state == "now" && line.sql == write_first_line)
+            });
+            let Some(writer) = writer else { continue };
+            writes.insert((writer.name.clone(), naive.lane.applied));
+            let cells = lane_row(naive, &writer.name);
+            let column = naive.lane.applied - 1;
+            check!(
+                (
+                    cells[column],
+                    cells.iter().filter(|cell| **cell == "hold").count()
+                ),
+                ("hold", 1),
+                "{lang:?} at {position}: {}'s write holds the lock, nothing before it does: {cells:?}",
+                writer.name
+            );
+            check!(
+                naive.lane.text == lang.text("stmt.lock.free"),
+                false,
+                "{lang:?} at {position}: the lane says nobody holds the lock while {}'s write runs: {}",
+                writer.name,
+                naive.lane.text
+            );
+        }
+    }
+    check!(writes.len(), 2, "both naive writes (A's and B's) were seen");
 }

@@ -285,6 +285,24 @@ fn tag(step: &Step) -> &'static str {
     }
 }
 
+/// Whether the step at `index` of `run` is a write that ran in a
+/// transaction of its own (no `BEGIN` before it, none open after it):
+/// SQLite takes the write lock for that one statement and releases it at
+/// once, as it does for the naive claim's `UPDATE`. What the naive claim
+/// lacks is a lock held *across* its read and its write, not a lock for
+/// the write.
+fn writes_alone(run: &Run, index: usize) -> bool {
+    let step = &run.steps[index];
+    let held_before = index
+        .checked_sub(1)
+        .and_then(|before| run.steps[before].lock.as_deref())
+        == Some(step.actor.as_str());
+    step.kind == StepKind::Ran
+        && step.lock.is_none()
+        && !held_before
+        && step.sql.as_ref().is_some_and(|executed| executed.write)
+}
+
 fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
     let rows = names
         .iter()
@@ -292,8 +310,11 @@ fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
             actor: who(lang, name),
             cells: run.steps[..applied]
                 .iter()
-                .map(|step| {
-                    if step.lock.as_deref() == Some(name) {
+                .enumerate()
+                .map(|(index, step)| {
+                    if step.lock.as_deref() == Some(name)
+                        || (step.actor == name && writes_alone(run, index))
+                    {
                         "hold"
                     } else if step.waiting.iter().any(|waiter| waiter == name) {
                         "wait"
@@ -310,7 +331,14 @@ fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
     let waiting: Vec<String> = last
         .map(|step| step.waiting.iter().map(|name| who(lang, name)).collect())
         .unwrap_or_default();
+    let alone = applied
+        .checked_sub(1)
+        .filter(|&index| writes_alone(run, index));
     let text = match holder {
+        None if alone.is_some() => {
+            let writer = &run.steps[applied - 1].actor;
+            lang.fill("stmt.lock.own_statement", &[("worker", who(lang, writer))])
+        }
         None => lang.text("stmt.lock.free").to_owned(),
         Some(holder) if waiting.is_empty() => {
             lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
