@@ -74,8 +74,37 @@ describe("statement panel", () => {
     assert.match(naive.verdict, /token=1 of snack-1: one fencing token handed out 2 times/);
     assert.equal(real.holding, "In the workers' memory: A → snack-1 token=1");
     assert.equal(real.harm, false);
-    assert.ok(naive.lane.every((row) => row.cells.every((cell) => cell === "-")), "no lock across read and write");
+    // Each naive statement is a transaction of its own: a write holds the
+    // lock for its own column, a read none, nothing from a read to a write.
+    assert.deepEqual(naive.lane.map((row) => [row.actor, row.cells]), [
+      ["A", ["-", "-", "lf-hold", "-"]],
+      ["B", ["-", "-", "-", "lf-hold"]],
+    ]);
+    assert.match(naive.lock, /B wrote in a transaction of its own/);
     await done(page);
+  });
+
+  test("the naive claim's write holds the lock for itself alone, said in both languages", async () => {
+    for (const lang of ["en", "ko"]) {
+      for (const width of [360, 1280]) {
+        for (const scheme of ["light", "dark"]) {
+          const page = await open(`/#chapter=write-lock&lang=${lang}&predict=0`, { width, height: 900 });
+          await page.emulateMedia({ colorScheme: scheme });
+          const step = page.locator(".lf-statements [data-action=stmt][data-arg=step]");
+          for (let n = 0; n < 3; n += 1) await step.click();
+          const naive = await side(page, "naive");
+          assert.deepEqual(naive.lane.map((row) => row.cells.slice(0, 3)), [["-", "-", "lf-hold"], ["-", "-", "-"]],
+            `${lang} ${width}: A's write holds the lock in its own column`);
+          assert.doesNotMatch(naive.lock, /Nobody holds|아무도/, `${lang}: the lane does not say the lock is free`);
+          // Where the sides do not fit side by side, show the naive one.
+          if (width === 360) await page.locator(".lf-side-switch button").nth(1).click();
+          await page.locator(".lf-statements").screenshot({
+            path: `${SHOTS}/write-lock-naive-write-${width}-${lang}-${scheme}.png`,
+          });
+          await done(page);
+        }
+      }
+    }
   });
 
   test("a send inside the transaction keeps the producer's enqueue waiting; after COMMIT it does not", async () => {
