@@ -211,8 +211,7 @@ impl PageRefusal {
                         ("max", n(&PAGE_LIMIT)),
                     ],
                 );
-                let place = lang.text("error.whole_document").to_owned();
-                lang.fill("error.at", &[("place", place), ("problem", problem)])
+                super::explain::placed(lang, "(document)", problem)
             }
         }
     }

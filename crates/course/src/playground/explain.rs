@@ -163,12 +163,17 @@ pub fn error_text(lang: Lang, err: &Error) -> String {
         ),
         problem => problem_text(lang, problem),
     };
-    // The core names a problem with the whole document "(document)"; any
-    // other place is a JSON path, which is code in either language.
+    placed(lang, place, problem)
+}
+
+/// A problem already in words, said at its place: the core names the
+/// whole document "(document)"; any other place is a JSON path, which is
+/// code in either language.
+pub(crate) fn placed(lang: Lang, place: &str, problem: String) -> String {
     let place = if place == "(document)" {
         lang.text("error.whole_document").to_owned()
     } else {
-        place.clone()
+        place.to_owned()
     };
     lang.fill("error.at", &[("place", place), ("problem", problem)])
 }
