@@ -23,24 +23,21 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --all-targets --no-default-features -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-course --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets --no-default-features -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features statement-cache,bench -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features bench -- -D warnings
 
 native-test:
 	cargo test --workspace
 
 # The queue's tests (the root) and the course's (crates/course) again,
 # compiled to wasm and run in headless Chromium, then the web crate's: the
-# JavaScript-facing API (crates/web/tests/web.rs) and the page. The queue's
-# and the web crate's also without default features, as the queue-only
-# package is built (no page, and no statement cache: `store::prepare`
-# compiles each time).
+# JavaScript-facing API (crates/web/tests/web.rs) and the page. The web
+# crate's also without default features, as the queue-only package is
+# built (no page).
 browser-test:
 	$(WASM_PACK_TEST)
-	$(WASM_PACK_TEST) --no-default-features
 	$(WASM_PACK_TEST) crates/course
 	$(WASM_PACK_TEST) crates/web
 	$(WASM_PACK_TEST) crates/web --no-default-features
@@ -106,8 +103,8 @@ size-check: web
 	node e2e/sizes.mjs $(TARGET)/pkg-queue-only --budget 265 --check
 
 # The package without default features (the queue, the receiver and
-# `replay`; no page, no statement cache unless WEB_FEATURES adds
-# `statement-cache`), its glue minified as `make web` minifies the page's,
+# `replay`; no page; WEB_FEATURES adds cargo features, such as `bench`),
+# its glue minified as `make web` minifies the page's,
 # in $(TARGET)/pkg-queue-only. It and `web` build the same file under
 # $(TARGET), so they run one after the other (`size-check`, `sizes`).
 queue-only: setup-web

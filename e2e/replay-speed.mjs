@@ -5,9 +5,9 @@
 // `Scenario::generated(10000)`; the browser times `replay()` from the wasm
 // package, which parses, replays and returns the document as a JS object.
 // `--package DIR` times another build of the package instead of the page's
-// (`www/pkg`), e.g. the queue-only one, with or without its statement cache:
-//   make queue-only && node e2e/replay-speed.mjs --package target/pkg-queue-only
-//   make queue-only WEB_FEATURES=statement-cache && node e2e/replay-speed.mjs --package target/pkg-queue-only
+// (`www/pkg`), e.g. the queue-only one, built with the `bench` feature that
+// exports `generatedScenario`:
+//   make queue-only WEB_FEATURES=bench && node e2e/replay-speed.mjs --package target/pkg-queue-only
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

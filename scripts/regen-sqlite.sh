@@ -62,10 +62,10 @@ sed -i 's/^  pTm = gmtime(&t);$/  pTm = 0; \/* no gmtime in the browser *\//; s/
 #    when a table is not where it was (see regen/functions.py).
 python3 "$REGEN/functions.py" "$REGEN/keep-functions.txt" "$W/sqlite3.c" "$W/sqlite3.c.kept"
 mv "$W/sqlite3.c.kept" "$W/sqlite3.c"
-# 8. The marker build.rs reads: which options this parser was made with.
+# 8. The marker the web crate's build script reads: which options this parser was made with.
 printf '/* OMIT flags baked into the parser: %s */\n' "$FLAGS" >> "$W/sqlite3.c"
 
-# Every option the generators read: build.rs checks the compiler's flags
+# Every option the generators read: the web crate's build script checks the compiler's flags
 # against the marker for these (and only these).
 {
   echo "# Options SQLite's parser generator and keyword hash read (written by scripts/regen-sqlite.sh)."
@@ -74,7 +74,7 @@ printf '/* OMIT flags baked into the parser: %s */\n' "$FLAGS" >> "$W/sqlite3.c"
 } > "$W/grammar-options.txt"
 # 9. A guard at the top: the C compiler stops at the first grammar-level
 #    option that differs from the parser's, naming it. (This fires before
-#    build.rs can run, since sqlite-wasm-rs builds first.)
+#    the web crate's build script can run, since sqlite-wasm-rs builds first.)
 {
   echo "/* Written by scripts/regen-sqlite.sh: the parser below was generated for"
   echo "** exactly the grammar-level options in vendor/sqlite/regen/grammar-flags.txt,"

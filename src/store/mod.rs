@@ -43,18 +43,11 @@ pub use sql::*;
 pub use steps::Statements;
 
 /// `sql`, compiled once per connection and kept (rusqlite's statement
-/// cache): a queue runs the same few statements again and again.
-#[cfg(any(not(target_arch = "wasm32"), feature = "statement-cache"))]
+/// cache): a queue runs the same few statements again and again, and
+/// compiling each one every time made long replays in the browser twice
+/// as slow (BENCHMARKS.md).
 fn prepare<'c>(conn: &'c Connection, sql: &str) -> rusqlite::Result<rusqlite::CachedStatement<'c>> {
     conn.prepare_cached(sql)
-}
-
-/// `sql`, compiled each time it runs: a browser package built without the
-/// `statement-cache` feature (the queue-only one) leaves rusqlite's cache
-/// out, for its bytes (see `Cargo.toml`).
-#[cfg(all(target_arch = "wasm32", not(feature = "statement-cache")))]
-fn prepare<'c>(conn: &'c Connection, sql: &str) -> rusqlite::Result<rusqlite::Statement<'c>> {
-    conn.prepare(sql)
 }
 
 /// Runs a write of the job named by its `:id` and notes it.

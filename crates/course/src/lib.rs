@@ -12,8 +12,8 @@
 //!
 //! * [`timeline`]: a replay kept for stepping back and forth.
 //! * [`variants`]: the naive systems the course warns about, each defined
-//!   once, with their SQL ([`variants::sql`]); [`unfenced`]: a timeline
-//!   with a naive finish.
+//!   once, with their SQL ([`variants::sql`]), and a scenario played with
+//!   a naive finish ([`variants::unfenced`]).
 //! * [`mechanism`]: statements and the write lock, every ordering,
 //!   invariants.
 //! * [`lab`]: the learner's own statement, graded on every ordering of
@@ -50,7 +50,6 @@ pub mod lab;
 pub mod mechanism;
 pub mod playground;
 pub mod timeline;
-pub mod unfenced;
 pub mod variants;
 
 pub use timeline::{Frame, Timeline};

@@ -12,7 +12,7 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence_course::playground::{CHAPTERS, Lang};
-use leasefence_course::unfenced::{Guard, replay as naive};
+use leasefence_course::variants::{Guard, unfenced};
 use serde_json::{Value, json};
 use support::narration::{chapter, narrates, pick, replayed, says_numbers};
 
@@ -264,7 +264,7 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
         (Guard::IdOnly, [true, true]),
         (Guard::IdAndOwner, [false, true]),
     ] {
-        let naive = naive(&scenario, guard).expect("replays");
+        let naive = unfenced::play(&scenario, guard).expect("replays");
         let accepted: Vec<bool> = stale
             .iter()
             .map(|&n| {

@@ -211,7 +211,7 @@ fn strings(value: &serde_json::Value, path: &str, out: &mut Vec<(String, String)
 /// editor refusing bad documents.
 fn korean_sessions() -> Vec<(String, Session)> {
     use leasefence_course::playground::session::Knob;
-    use leasefence_course::unfenced::Guard;
+    use leasefence_course::variants::Guard;
     use leasefence_course::variants::Variant;
     let start = |id: &str| {
         let chapter = CHAPTERS.iter().find(|c| c.id == id).expect("a chapter");

@@ -21,7 +21,7 @@ use leasefence_course::mechanism::orderings::{
     Census, Failing, Tally, census, interleavings, lanes, ordered, sides, within_bound,
 };
 use leasefence_course::playground::CHAPTERS;
-use leasefence_course::unfenced::Guard;
+use leasefence_course::variants::Guard;
 use proptest::prelude::*;
 
 fn chapter(id: &str) -> Scenario {
@@ -99,19 +99,23 @@ fn with_the_fence_no_ordering_of_any_chapter_breaks_an_invariant_r4_r5_r12() {
 fn without_the_fence_the_counterexample_chapters_have_bad_orderings_r4_r8_r12() {
     let (stale, twice) = (true, false);
     let cases = [
-        ("canonical", Side::NaiveFinish(Guard::IdOnly), stale),
+        ("canonical", Side::UnfencedFinish(Guard::IdOnly), stale),
         (
             "restart-same-name",
-            Side::NaiveFinish(Guard::IdAndOwner),
+            Side::UnfencedFinish(Guard::IdAndOwner),
             stale,
         ),
-        ("fencing-off-vs-on", Side::NaiveFinish(Guard::IdOnly), stale),
         (
             "fencing-off-vs-on",
-            Side::NaiveFinish(Guard::IdAndOwner),
+            Side::UnfencedFinish(Guard::IdOnly),
             stale,
         ),
-        ("late-delivery", Side::NaiveFinish(Guard::IdOnly), stale),
+        (
+            "fencing-off-vs-on",
+            Side::UnfencedFinish(Guard::IdAndOwner),
+            stale,
+        ),
+        ("late-delivery", Side::UnfencedFinish(Guard::IdOnly), stale),
         ("late-delivery", Side::ReceiverWithoutLedger, twice),
         ("every-ordering", Side::ReceiverWithoutLedger, twice),
     ];
@@ -256,7 +260,7 @@ fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8()
         ("fencing-off-vs-on", Guard::IdAndOwner, vec![(6, stale())]),
     ];
     for (id, guard, expected) in cases {
-        let checks = along(&chapter(id), Side::NaiveFinish(guard)).expect("replays");
+        let checks = along(&chapter(id), Side::UnfencedFinish(guard)).expect("replays");
         check!(red(&checks), expected, "{id} with {guard:?}: broken steps");
     }
 }

@@ -11,7 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::{JobState, Scenario};
-use leasefence_course::unfenced::{Guard, replay};
+use leasefence_course::variants::{Guard, unfenced};
 
 fn scenario(name: &str) -> Scenario {
     let (_, json, _) = support::SCENARIOS
@@ -24,7 +24,7 @@ fn scenario(name: &str) -> Scenario {
 /// R4 without the token: A's late finish lands on B's claim.
 #[test]
 fn an_id_only_finish_lets_the_late_worker_overwrite_the_reclaim() {
-    let naive = replay(&scenario("canonical"), Guard::IdOnly).expect("replays");
+    let naive = unfenced::play(&scenario("canonical"), Guard::IdOnly).expect("replays");
     check!(
         naive.finishes[0].accepted,
         true,
@@ -41,7 +41,7 @@ fn an_id_only_finish_lets_the_late_worker_overwrite_the_reclaim() {
 /// R8 without the token: the old run of a restarted worker passes.
 #[test]
 fn an_owner_guard_lets_a_restarted_workers_old_claim_through() {
-    let naive = replay(&scenario("restart-same-name"), Guard::IdAndOwner).expect("replays");
+    let naive = unfenced::play(&scenario("restart-same-name"), Guard::IdAndOwner).expect("replays");
     check!(
         naive.finishes[0].accepted,
         true,

@@ -19,7 +19,7 @@ use leasefence_course::playground::explain::COLUMNS;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::view::{self, PositionView, Shape};
 use leasefence_course::playground::{CHAPTERS, Lang};
-use leasefence_course::unfenced::Guard;
+use leasefence_course::variants::Guard;
 
 /// Every position of every chapter, in both languages, with the view drawn
 /// fresh at each.

@@ -14,7 +14,7 @@
 //! The real side is read from a [`Timeline`] (what the page steps through)
 //! or played afresh. A naive side swaps one part for a teaching
 //! [`Variant`] and keeps the rest real: a naive finish
-//! ([`crate::unfenced`]) beside the real receiver, or the real queue
+//! ([`crate::variants::unfenced`]) beside the real receiver, or the real queue
 //! beside a receiver without its ledger, which applies whatever arrives.
 //! So a broken invariant is that one part's fault. Every side feeds one
 //! [`Checker`].
@@ -24,8 +24,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::timeline::Timeline;
-use crate::unfenced::{self, Guard};
+use crate::variants::Guard;
 use crate::variants::Variant;
+use crate::variants::unfenced;
 use leasefence::error::Result;
 use leasefence::model::{Claim, JobRow, Stamp};
 use leasefence::replay::{Outcome, Player};
@@ -77,7 +78,7 @@ pub enum Side {
     /// The real queue and receiver.
     Fenced,
     /// The finish guarded by `guard` only; the receiver keeps its ledger.
-    NaiveFinish(Guard),
+    UnfencedFinish(Guard),
     /// The real queue; the receiver applies every delivery.
     ReceiverWithoutLedger,
 }
@@ -87,7 +88,7 @@ impl Side {
     pub fn variant(self) -> Option<Variant> {
         match self {
             Side::Fenced => None,
-            Side::NaiveFinish(guard) => Some(Variant::finish(guard)),
+            Side::UnfencedFinish(guard) => Some(Variant::finish(guard)),
             Side::ReceiverWithoutLedger => Some(Variant::ReceiverWithoutLedger),
         }
     }
@@ -100,7 +101,7 @@ impl Side {
                 .events()
                 .iter()
                 .any(|event| event.action == Action::Send),
-            Side::Fenced | Side::NaiveFinish(_) => true,
+            Side::Fenced | Side::UnfencedFinish(_) => true,
         }
     }
 
@@ -108,8 +109,8 @@ impl Side {
     /// side plays (the statement panel's two are statement-level ones).
     pub fn of(variant: Variant) -> Option<Side> {
         match variant {
-            Variant::IdOnlyFinish => Some(Side::NaiveFinish(Guard::IdOnly)),
-            Variant::IdAndOwnerFinish => Some(Side::NaiveFinish(Guard::IdAndOwner)),
+            Variant::IdOnlyFinish => Some(Side::UnfencedFinish(Guard::IdOnly)),
+            Variant::IdAndOwnerFinish => Some(Side::UnfencedFinish(Guard::IdAndOwner)),
             Variant::ReceiverWithoutLedger => Some(Side::ReceiverWithoutLedger),
             Variant::ReadThenWriteClaim | Variant::SendInsideTransaction => None,
         }
@@ -364,11 +365,11 @@ pub(crate) fn play(
         Side::Fenced => real(player)?,
         // The naive finish is applied here; anything else as the real
         // system does, the receiver's ledger included.
-        Side::NaiveFinish(guard) if event.action == Action::Finish => {
+        Side::UnfencedFinish(guard) if event.action == Action::Finish => {
             let naive = unfenced::apply(player, guard, index, event)?;
             (naive.is_some_and(|finish| finish.accepted), false)
         }
-        Side::NaiveFinish(_) => real(player)?,
+        Side::UnfencedFinish(_) => real(player)?,
         // Without a ledger every delivery of a held claim counts.
         Side::ReceiverWithoutLedger => {
             let (accepted, _) = real(player)?;

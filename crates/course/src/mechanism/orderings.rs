@@ -44,7 +44,7 @@ use serde::{Serialize, Serializer};
 use super::Refusal;
 use super::invariants::{Broken, Invariant, Side};
 use super::tree;
-use crate::unfenced::Guard;
+use crate::variants::Guard;
 use leasefence::error::Result;
 use leasefence::replay::Player;
 use leasefence::scenario::{Event, Scenario};
@@ -60,8 +60,8 @@ pub const MAX_ACTORS: usize = 4;
 pub fn sides(scenario: &Scenario) -> Vec<Side> {
     [
         Side::Fenced,
-        Side::NaiveFinish(Guard::IdOnly),
-        Side::NaiveFinish(Guard::IdAndOwner),
+        Side::UnfencedFinish(Guard::IdOnly),
+        Side::UnfencedFinish(Guard::IdAndOwner),
         Side::ReceiverWithoutLedger,
     ]
     .into_iter()

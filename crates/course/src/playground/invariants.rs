@@ -18,7 +18,7 @@ use crate::mechanism::invariants::{Side, StepCheck, along};
 use crate::mechanism::orderings::{Census, census, lanes};
 use crate::playground::session::{Said, Session, Status};
 use crate::playground::stepper::SANDBOX;
-use crate::unfenced::Guard;
+use crate::variants::Guard;
 use crate::variants::Variant;
 use leasefence::error::Result;
 use leasefence::scenario::Scenario;
@@ -115,7 +115,7 @@ pub struct Checks {
 pub fn panel_sides(scenario: &Scenario, guard: Guard) -> Vec<Side> {
     [
         Side::Fenced,
-        Side::NaiveFinish(guard),
+        Side::UnfencedFinish(guard),
         Side::ReceiverWithoutLedger,
     ]
     .into_iter()
@@ -214,7 +214,7 @@ impl Session {
             text: self.lang.text("invariants.opened_status").to_owned(),
         });
         match side {
-            Side::NaiveFinish(guard) => self.set_guard(guard),
+            Side::UnfencedFinish(guard) => self.set_guard(guard),
             Side::Fenced | Side::ReceiverWithoutLedger => self.refresh_panels(),
         }
     }

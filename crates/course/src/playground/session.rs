@@ -16,7 +16,8 @@ use crate::playground::statements::{Move, StatementPanel};
 use crate::playground::stepper::{Question, SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
-use crate::unfenced::{self, Guard, NaiveReplay};
+use crate::variants::Guard;
+use crate::variants::unfenced::{self, Unfenced};
 use leasefence::error::Result;
 use leasefence::scenario::Scenario;
 use serde::Serialize;
@@ -98,8 +99,9 @@ pub struct Session {
     pub stepper: Stepper,
     guard: Guard,
     compare_open: bool,
-    /// The fencing-off replay, kept while the comparison is open.
-    naive: Option<NaiveReplay>,
+    /// The scenario played with the naive guard, kept while the comparison
+    /// is open.
+    unfenced: Option<Unfenced>,
     /// What the editor (or a refused link) last said.
     pub editor_status: Option<Status>,
     /// A chapter id the host asked for that does not exist.
@@ -137,7 +139,7 @@ impl Session {
             stepper: Stepper::new(chapter, scenario, 0)?,
             guard: Guard::IdOnly,
             compare_open: false,
-            naive: None,
+            unfenced: None,
             editor_status: None,
             unknown_chapter: None,
             lesson_error: None,
@@ -322,16 +324,16 @@ impl Session {
         self.compare_open
     }
 
-    /// The naive replay, while the comparison is open.
-    pub fn naive(&self) -> Option<&NaiveReplay> {
-        self.naive.as_ref()
+    /// The scenario played with the naive guard, while the comparison is open.
+    pub fn unfenced(&self) -> Option<&Unfenced> {
+        self.unfenced.as_ref()
     }
 
     /// Replaces the timeline, keeping the learner's settings; a chapter
     /// about the comparison opens it.
     pub fn load(&mut self, chapter: &str, scenario: Scenario, position: usize) -> Result<()> {
         self.stepper.load(chapter, scenario, position)?;
-        self.naive = None;
+        self.unfenced = None;
         self.open_panels_for_chapter()
     }
 
@@ -360,7 +362,7 @@ impl Session {
     /// Picks the naive guard to compare against.
     pub fn set_guard(&mut self, guard: Guard) -> Result<()> {
         self.guard = guard;
-        self.naive = None;
+        self.unfenced = None;
         self.refresh_panels()
     }
 
@@ -384,7 +386,7 @@ impl Session {
                 "lease.forked"
             }
         };
-        self.naive = None;
+        self.unfenced = None;
         self.editor_status = Some(Status {
             kind: Said::Done,
             text: self.lang.text(forked).to_owned(),
@@ -408,7 +410,7 @@ impl Session {
         };
         let position = stepper.position();
         self.stepper.rewrite(twisted, position)?;
-        self.naive = None;
+        self.unfenced = None;
         self.editor_status = Some(Status {
             kind: Said::Done,
             text: self.lang.text("twist.forked").to_owned(),
@@ -568,15 +570,15 @@ impl Session {
     }
 
     /// Brings what follows the timeline up to date: the invariants'
-    /// checks, the statement panel's timeline race, and the naive replay
+    /// checks, the statement panel's timeline race, and the unfenced playing
     /// when the comparison is open and has none.
     pub(crate) fn refresh_panels(&mut self) -> Result<()> {
         self.refresh_checks()?;
         let shown = self.shown_events();
         self.statement_panel
             .apply(Move::Follow, self.stepper.scenario(), shown)?;
-        if self.compare_open && self.naive.is_none() {
-            self.naive = Some(unfenced::replay(self.stepper.scenario(), self.guard)?);
+        if self.compare_open && self.unfenced.is_none() {
+            self.unfenced = Some(unfenced::play(self.stepper.scenario(), self.guard)?);
         }
         Ok(())
     }

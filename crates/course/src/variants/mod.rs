@@ -14,8 +14,8 @@
 //!   the statement panel's naive side in its send race (R7).
 //! * [`Variant::IdOnlyFinish`] and [`Variant::IdAndOwnerFinish`]: the
 //!   finish guarded by fewer conditions than R4's
-//!   ([`Guard`]); the comparison's and the invariants
-//!   panel's naive side, with the receiver keeping its ledger.
+//!   ([`Guard`]); the comparison's naive side ([`unfenced::play`]) and the
+//!   invariants panel's, with the receiver keeping its ledger.
 //! * [`Variant::ReceiverWithoutLedger`]: a receiver that applies every
 //!   delivery, beside the real queue; the invariants panel shows it only
 //!   for a timeline that sends, the one place it can differ.
@@ -23,6 +23,7 @@
 use serde::Serialize;
 
 pub mod sql;
+pub mod unfenced;
 
 pub use sql::Guard;
 

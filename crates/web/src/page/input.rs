@@ -19,7 +19,7 @@ use super::statements::Side;
 use leasefence_course::playground::session::Knob;
 use leasefence_course::playground::statements::{Move, Race};
 use leasefence_course::playground::twist::Twist;
-use leasefence_course::unfenced::Guard;
+use leasefence_course::variants::Guard;
 use leasefence_course::variants::Variant;
 
 /// What the learner can do.

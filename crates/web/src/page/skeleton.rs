@@ -15,7 +15,7 @@ use super::{Page, SPEEDS};
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::session::{Said, Status};
 use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
-use leasefence_course::unfenced::Guard;
+use leasefence_course::variants::Guard;
 
 /// The elements the page redraws.
 pub(super) struct Parts {

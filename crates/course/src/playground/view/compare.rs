@@ -5,8 +5,8 @@
 use super::invariants::variant_name;
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
-use crate::unfenced::NaiveFinish;
 use crate::variants::Variant;
+use crate::variants::unfenced::UnfencedFinish;
 use leasefence::model::JobRow;
 use leasefence::replay::Outcome;
 use serde::Serialize;
@@ -47,7 +47,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
     let lang = session.lang;
     let t = |key: &str| lang.text(key).to_owned();
     let stepper = &session.stepper;
-    let naive = session.naive().filter(|_| session.compare_open())?;
+    let naive = session.unfenced().filter(|_| session.compare_open())?;
     let mut rows = Vec::new();
     for finish in &naive.finishes {
         let Some(Outcome::Finished(fenced)) = stepper
@@ -116,6 +116,6 @@ pub fn view(session: &Session) -> Option<CompareView> {
 
 /// Harm: the naive queue let through what the fence refused, and its row
 /// is not what the fenced row is.
-fn harmed(fenced: &leasefence::Finish, naive: &NaiveFinish) -> bool {
+fn harmed(fenced: &leasefence::Finish, naive: &UnfencedFinish) -> bool {
     naive.accepted && !fenced.accepted() && naive.current != fenced.current
 }

@@ -1,22 +1,24 @@
-//! Teaching only: what goes wrong without the fencing token.
+//! A scenario played on a queue whose finish is unfenced: what goes wrong
+//! without the fencing token.
 //!
-//! The playground replays a scenario twice, side by side: once on the real
-//! queue, once on a queue whose finish is deliberately naive. With the
+//! The comparison shows a scenario twice, side by side: its replay on the
+//! real queue, and its playing here, on a queue whose finish is
+//! deliberately naive ([`Guard`]). With the
 //! id-only finish, A's late "done" lands on B's claim; with id + owner, a
 //! worker restarted under the same name passes with its stale claim. These
 //! finishes exist to be looked at; they are not part of [`leasefence::Queue`].
 
 use serde::Serialize;
 
-pub use crate::variants::Guard;
+use super::Guard;
 use leasefence::error::Result;
 use leasefence::model::JobRow;
 use leasefence::replay::Player;
 use leasefence::scenario::{Action, Event, Scenario};
 
-/// One finish, as the naive queue took it.
+/// One finish, as the unfenced queue took it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NaiveFinish {
+pub struct UnfencedFinish {
     /// Index of the finish event.
     pub event: usize,
     /// Whether the naive guard let it through.
@@ -25,20 +27,21 @@ pub struct NaiveFinish {
     pub current: Option<JobRow>,
 }
 
-/// The naive replay: its finishes and its final table.
+/// A scenario played with an unfenced finish: its finishes and its final
+/// table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NaiveReplay {
+pub struct Unfenced {
     /// The guard used.
     pub guard: Guard,
     /// One entry per finish event.
-    pub finishes: Vec<NaiveFinish>,
+    pub finishes: Vec<UnfencedFinish>,
     /// The table at the end.
     pub rows: Vec<JobRow>,
 }
 
-/// Replays `scenario` with claims as usual but every finish run through the
+/// Plays `scenario` with claims as usual but every finish run through the
 /// naive `guard`.
-pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
+pub fn play(scenario: &Scenario, guard: Guard) -> Result<Unfenced> {
     // Claims, sends and enqueues behave exactly as on the real queue; only
     // finishes differ, so the player runs everything except finish events,
     // which are applied here through the naive statement.
@@ -49,7 +52,7 @@ pub fn replay(scenario: &Scenario, guard: Guard) -> Result<NaiveReplay> {
             finishes.push(finish);
         }
     }
-    Ok(NaiveReplay {
+    Ok(Unfenced {
         guard,
         finishes,
         rows: player.rows()?,
@@ -63,20 +66,20 @@ pub(crate) fn apply(
     guard: Guard,
     index: usize,
     event: &Event,
-) -> Result<Option<NaiveFinish>> {
+) -> Result<Option<UnfencedFinish>> {
     if event.action != Action::Finish {
         player.play(event)?;
         return Ok(None);
     }
     let Some(claim) = player.held_claim(&event.worker).cloned() else {
-        return Ok(Some(NaiveFinish {
+        return Ok(Some(UnfencedFinish {
             event: index,
             accepted: false,
             current: None,
         }));
     };
     let (accepted, current) = guard.finish(player.queue(), &claim.stamp(), event.at)?;
-    Ok(Some(NaiveFinish {
+    Ok(Some(UnfencedFinish {
         event: index,
         accepted,
         current,
