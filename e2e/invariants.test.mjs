@@ -82,6 +82,17 @@ describe("invariants and every ordering", () => {
     await done(page);
   });
 
+  test("while predicting, the counts wait for the last answer and say why", async () => {
+    const page = await open("/#chapter=every-ordering&lang=ko");
+    const panel = await page.textContent(".lf-invariants");
+    assert.match(panel, /140가지/, "the number of orderings tells no ending");
+    assert.match(panel, /마지막 질문에 답한 뒤에/, "why the counts wait");
+    assert.equal(await page.getByRole("button", { name: "모든 실행 순서 세기" }).count(), 0, "no count button");
+    assert.equal(await page.locator(".lf-invariants .lf-counts").count(), 0, "no counts");
+    await page.locator(".lf-invariants").screenshot({ path: `${SHOTS}/invariants-waiting-1280-ko.png` });
+    await done(page);
+  });
+
   test("in Korean, at 360 and 1280 px, the chapter counts and says it in Korean", async () => {
     for (const width of [360, 1280]) {
       const page = await open("/#chapter=every-ordering&lang=ko&predict=0", { width });
@@ -124,7 +135,7 @@ describe("invariants and every ordering", () => {
     const page = await context.newPage();
     const body = `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>embed</title></head><body>
 <script type="module" src="leasefence.js"></script>
-<div data-leasefence data-scenario="every-ordering" data-compact></div>
+<div data-leasefence data-scenario="every-ordering" data-compact data-predict="off"></div>
 <div data-leasefence data-scenario="canonical" data-compact></div></body></html>`;
     await page.route("**/embed-invariants.html", (route) => route.fulfill({ contentType: "text/html", body }));
     await page.goto(`${site.base}/embed-invariants.html`);

@@ -130,3 +130,62 @@ fn every_chapter_can_be_finished_by_answering_its_questions() {
         );
     }
 }
+
+/// Issue 20, item 4: while the learner predicts, every ordering's counts
+/// and the buttons that open a failing one wait for the last answer (they
+/// tell how the events end), and a move that would show them does
+/// nothing; once every question is answered they are there again.
+#[test]
+fn every_orderings_counts_wait_for_the_last_answer_while_predicting() {
+    use leasefence_course::playground::view;
+    use leasefence_course::variants::Variant;
+    let orderings = |session: &Session| {
+        view::position(session, None, 640.0)
+            .invariants
+            .expect("the chapter opens the panel")
+            .orderings
+    };
+    let mut learner = session("every-ordering", Lang::Ko);
+    learner.count_orderings().expect("counts");
+    check!(
+        orderings(&learner).table.is_some(),
+        true,
+        "watching: the counts are shown"
+    );
+
+    learner.set_predict(true).expect("sets predicting");
+    let waiting = orderings(&learner);
+    check!(
+        (
+            waiting.count.is_some(),
+            waiting.table.is_some(),
+            waiting.waiting.as_deref()
+        ),
+        (false, false, Some(Lang::Ko.text("predict.orderings_hidden"))),
+        "predicting: no button, no counts, and why"
+    );
+    let scenario = learner.stepper.scenario().to_json();
+    learner.open_shortest(Variant::IdOnlyFinish).expect("a no-op");
+    check!(
+        learner.stepper.scenario().to_json(),
+        scenario,
+        "no failing ordering opens while the questions wait"
+    );
+
+    answer_everything(&mut learner);
+    let answered = orderings(&learner);
+    check!(
+        (answered.table.is_some(), answered.waiting),
+        (true, None),
+        "every question answered: the counts again"
+    );
+    learner.stepper.seek(0);
+    check!(
+        (
+            learner.stepper.answers_ahead(),
+            orderings(&learner).table.is_some()
+        ),
+        (false, true),
+        "stepping back over answered questions hides nothing again"
+    );
+}

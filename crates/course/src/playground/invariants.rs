@@ -169,9 +169,10 @@ impl Session {
 
     /// Counts every ordering of the timeline on screen, if the page can
     /// (see [`countable`]); a timeline over a bound is left uncounted,
-    /// and the view says why.
+    /// and the view says why. Nothing is counted while the learner still
+    /// has questions to answer: the counts would answer them.
     pub fn count_orderings(&mut self) -> std::result::Result<(), Refusal> {
-        if self.census().is_some() {
+        if self.census().is_some() || self.stepper.answers_ahead() {
             return Ok(());
         }
         let scenario = self.stepper.scenario();
@@ -185,9 +186,9 @@ impl Session {
     /// Opens the shortest ordering that fails on `variant`'s side as the
     /// learner's own timeline, at its start, with the panel open (and, for
     /// a naive finish, the comparison on its guard); nothing changes if
-    /// there is none.
+    /// there is none, or while the learner still has questions to answer.
     pub fn open_shortest(&mut self, variant: Variant) -> Result<()> {
-        let Some(side) = Side::of(variant) else {
+        let Some(side) = Side::of(variant).filter(|_| !self.stepper.answers_ahead()) else {
             return Ok(());
         };
         let failing = self.census().and_then(|census| {

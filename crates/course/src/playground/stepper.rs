@@ -382,17 +382,22 @@ impl Stepper {
     /// A chapter counts as finished then, not when its end is reached by
     /// skipping them (the picker's ✓).
     pub fn complete(&self) -> bool {
-        let asked = (0..self.total()).filter(|&index| self.question_at(index).is_some());
-        let owes_field = |index: usize| match &self.timeline.frames[index].result.outcome {
+        let mut asked = (0..self.total()).filter(|&index| self.question_at(index).is_some());
+        self.question().is_none()
+            && asked.clone().next().is_some()
+            && asked.all(|index| self.settled(index))
+    }
+
+    /// Whether the questions about event `index` are all answered: its
+    /// prediction, and which condition it failed when it is a finish
+    /// refused with a stamp.
+    fn settled(&self, index: usize) -> bool {
+        let owes_field = match &self.timeline.frames[index].result.outcome {
             Outcome::Finished(finish) => !finish.verdict.failed().is_empty(),
             _ => false,
         };
-        self.question().is_none()
-            && asked.clone().count() > 0
-            && asked.into_iter().all(|index| match self.answer(index) {
-                Some(answer) => answer.field.is_some() || !owes_field(index),
-                None => false,
-            })
+        self.answer(index)
+            .is_some_and(|answer| answer.field.is_some() || !owes_field)
     }
 
     /// What a prediction would ask about event `index`, if anything.
@@ -413,13 +418,16 @@ impl Stepper {
         }
     }
 
-    /// Whether a question lies at or after the learner's place, or the
-    /// field question is open: while predicting, anything that tells how
-    /// those events end (or why the last one was refused) would give the
-    /// answers away.
+    /// Whether a question not yet answered lies at or after the learner's
+    /// place, or the field question is open: while predicting, anything
+    /// that tells how those events end (or why the last one was refused)
+    /// would give the answers away. Stepping back over answered questions
+    /// hides nothing again.
     pub fn answers_ahead(&self) -> bool {
         matches!(self.prompt, Prompt::AskingField(_))
-            || self.predict && (self.position..self.total()).any(|i| self.question_at(i).is_some())
+            || self.predict
+                && (self.position..self.total())
+                    .any(|i| self.question_at(i).is_some() && !self.settled(i))
     }
 
     /// Answers the awaited prediction ("yes": accepted, or gets a job) and

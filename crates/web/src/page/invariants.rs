@@ -62,12 +62,15 @@ fn light(doc: &Document, light: &Light) -> El {
         .text(&light.text)
 }
 
-/// The orderings part: the summary, the count button or the counts, and
-/// what was opened.
+/// The orderings part: the summary, the count button or the counts (or
+/// why they wait), and what was opened.
 fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<El>) {
     parts.push(El::new(doc, "p").class("lf-muted").text(&view.summary));
     if let Some(label) = &view.count {
         parts.push(El::button(doc, "count-orderings", label).class("lf-primary"));
+    }
+    if let Some(waiting) = &view.waiting {
+        parts.push(El::new(doc, "p").class("lf-muted").text(waiting));
     }
     if let Some(table) = &view.table {
         let titles = std::iter::once("").chain(table.columns.iter().map(String::as_str));

@@ -2,6 +2,11 @@
 //! timeline's actors have, the button that counts them (the census is
 //! too slow to run on every step), the counts per queue once counted, and
 //! a button per naive side that opens its shortest failing ordering.
+//!
+//! While the learner predicts, the counts and the buttons wait for the
+//! last answer, as the narration does: how many orderings end badly on
+//! each queue, and the ordering a button opens, tell how the timeline's
+//! events end.
 
 use crate::mechanism::invariants::Side;
 use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};
@@ -20,6 +25,9 @@ pub struct OrderingsView {
     pub summary: String,
     /// The count button's label, while it can count and has not.
     pub count: Option<String>,
+    /// Why there are no counts or buttons yet: the learner's questions
+    /// come first.
+    pub waiting: Option<String>,
     /// The counts, once counted.
     pub table: Option<CountTable>,
     /// Said when the timeline on screen is a shortest failing ordering.
@@ -88,7 +96,8 @@ pub fn view(session: &Session) -> OrderingsView {
             (lang.fill("invariants.too_big", &values), false)
         }
     };
-    let census = session.census();
+    let waits = can_count && session.stepper.answers_ahead();
+    let census = session.census().filter(|_| !waits);
     let opened = session.opened().map(|opened| {
         let values = [
             ("title", session.title_of(&opened.from)),
@@ -99,7 +108,9 @@ pub fn view(session: &Session) -> OrderingsView {
     });
     OrderingsView {
         summary,
-        count: (can_count && census.is_none()).then(|| lang.text("invariants.count").to_owned()),
+        count: (can_count && !waits && census.is_none())
+            .then(|| lang.text("invariants.count").to_owned()),
+        waiting: waits.then(|| lang.text("predict.orderings_hidden").to_owned()),
         table: census.map(|census| table(lang, census)),
         opened,
     }
