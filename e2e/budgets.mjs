@@ -58,10 +58,10 @@ try {
     return { median, position };
   };
   const race = await statementStep("chapter=write-lock&lang=en");
-  assert.match(race.position, /^Statement \d+ of 11$/);
+  assert.match(race.position, /^Step \d+ of 11: both sides at \d+ ms$/);
   budgets.statement_step_median_ms = race.median;
   const own = await statementStep("chapter=fencing-off-vs-on&lang=en&stmt=timeline.0");
-  assert.match(own.position, /^Statement \d+ of \d+$/);
+  assert.match(own.position, /^Step \d+ of \d+(: both sides at \d+ ms)?$/);
   budgets.timeline_statement_step_median_ms = own.median;
   // Every ordering of each chapter's scenario, enumerated
   // and replayed with the fence on and off through the package's

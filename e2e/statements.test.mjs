@@ -39,11 +39,11 @@ const position = (page, scope = ".lf") => page.$eval(`${scope} .lf-statements .l
 describe("statement panel", () => {
   test("stepping statements: B's BEGIN IMMEDIATE waits on the lock lane while A holds it", async () => {
     const page = await open("/#chapter=write-lock&lang=en&predict=0");
-    assert.equal(await position(page), "Statement 0 of 11");
+    assert.equal(await position(page), "Step 0 of 11");
     const step = page.locator(".lf-statements [data-action=stmt][data-arg=step]");
     await step.click();
     await step.click();
-    assert.equal(await position(page), "Statement 2 of 11");
+    assert.equal(await position(page), "Step 2 of 11: both sides at 1 ms");
     const real = await side(page, "real");
     assert.deepEqual(real.actors.map((actor) => actor.name), ["A", "B"]);
     assert.deepEqual(real.actors[0].states, ["done", "next", "next", "next", "next"], "A's BEGIN ran; B's wait came after");
@@ -56,11 +56,11 @@ describe("statement panel", () => {
     // The keys step statements while the focus is in the panel.
     await step.focus();
     await page.keyboard.press("End");
-    assert.equal(await position(page), "Statement 11 of 11");
+    assert.equal(await position(page), "Step 11 of 11: both sides at 10 ms");
     assert.equal(await page.$eval(".lf-position:not(.lf-statements *)", (el) => el.textContent), "Step 0 of 5",
       "the timeline did not move");
     await page.keyboard.press("ArrowLeft");
-    assert.equal(await position(page), "Statement 10 of 11");
+    assert.equal(await position(page), "Step 10 of 11: both sides at 9 ms");
     await page.screenshot({ path: `${SHOTS}/write-lock-steps-1280-en.png`, fullPage: true });
     await done(page);
   });
@@ -76,11 +76,17 @@ describe("statement panel", () => {
     assert.equal(real.harm, false);
     // Each naive statement is a transaction of its own: a write holds the
     // lock for its own column, a read none, nothing from a read to a write.
+    // Its four statements end at 3 ms; its lane goes on, on the one clock
+    // both sides share, to the real side's 10 ms.
+    const idle = Array(7).fill("-");
     assert.deepEqual(naive.lane.map((row) => [row.actor, row.cells]), [
-      ["A", ["-", "-", "lf-hold", "-"]],
-      ["B", ["-", "-", "-", "lf-hold"]],
+      ["A", ["-", "-", "lf-hold", "-", ...idle]],
+      ["B", ["-", "-", "-", "lf-hold", ...idle]],
     ]);
-    assert.match(naive.lock, /B wrote in a transaction of its own/);
+    assert.deepEqual(await page.$$eval(".lf-statements .lf-lock", (lanes) =>
+      lanes.map((lane) => lane.querySelector("tr").textContent)), Array(2).fill("ms012345678910"),
+    "both lanes have the same columns, one per millisecond");
+    assert.equal(naive.lock, "Nobody holds the write lock.", "at 10 ms the naive side's writes are long over");
     await done(page);
   });
 
@@ -110,7 +116,7 @@ describe("statement panel", () => {
   test("a send inside the transaction keeps the producer's enqueue waiting; after COMMIT it does not", async () => {
     const page = await open("/#chapter=write-lock&lang=en&predict=0");
     await page.selectOption(".lf-statements select[data-action=race]", "send");
-    assert.equal(await position(page), "Statement 0 of 15");
+    assert.equal(await position(page), "Step 0 of 18");
     await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
     const [real, naive] = [await side(page, "real"), await side(page, "naive")];
     assert.equal(naive.harm, true);
@@ -129,7 +135,7 @@ describe("statement panel", () => {
         const page = await open(`/#chapter=write-lock&lang=${lang}&predict=0`, { width, height: 800 });
         for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
         if (lang === "ko") {
-          assert.equal(await position(page), "실행한 SQL 문장 4/11");
+          assert.equal(await position(page), "단계 4/11: 양쪽 모두 3ms 시점");
           assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 잡고 있고 B가 기다립니다.");
         }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -147,7 +153,7 @@ describe("statement panel", () => {
     assert.equal(await page.$(".lf-statements[open]"), null, "closed at first");
     await page.click(".lf-statements summary");
     await page.waitForSelector(".lf-statements[open] .lf-side");
-    assert.equal(await position(page), "실행한 SQL 문장 0/11");
+    assert.equal(await position(page), "단계 0/11");
     await page.close();
   });
 
@@ -166,11 +172,11 @@ describe("statement panel", () => {
     const instants = await page.$$eval(".lf-side[data-side=real] .lf-lock tr:first-child th",
       (cells) => cells.slice(1).map((th) => [th.textContent, th.colSpan]));
     assert.deepEqual(instants.map(([time]) => time), ["0", "5", "10", "306"], "the chapter's own instants");
-    assert.equal(instants.reduce((sum, [, span]) => sum + span, 0), total, "a column per statement");
+    assert.equal(instants.reduce((sum, [, span]) => sum + span, 0), total, "a column per step of the panel");
     await page.screenshot({ path: `${SHOTS}/timeline-statements-1280-en.png`, fullPage: true });
     // Another timeline starts the panel over on it.
     await page.selectOption("select[data-action=chapter]", "restart-same-name");
-    await page.waitForFunction(() => document.querySelector(".lf-statements .lf-position").textContent.startsWith("Statement 0 of"));
+    await page.waitForFunction(() => document.querySelector(".lf-statements .lf-position").textContent.startsWith("Step 0 of"));
     const restarted = await side(page, "real");
     assert.ok(restarted.actors.some((actor) => actor.name === "A-restarted"), "the new chapter's actors");
     await done(page);
@@ -179,7 +185,7 @@ describe("statement panel", () => {
   test("a link brings back the timeline race and its place, in Korean at 360 and 1280 px", async () => {
     for (const width of [360, 1280]) {
       const page = await open("/#chapter=restart-same-name&lang=ko&stmt=timeline.6&predict=0", { width, height: 800 });
-      assert.match(await position(page), /^실행한 SQL 문장 6\/\d+$/);
+      assert.match(await position(page), /^단계 6\/\d+: 양쪽 모두 \d+ms 시점$/);
       assert.equal(await page.$eval(".lf-statements select[data-action=race]", (el) => el.value), "timeline");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
@@ -222,13 +228,13 @@ describe("statement panel", () => {
   test("while predicting, the timeline race shows only the events already seen, and follows each answer", async () => {
     const page = await open("/#chapter=write-lock&lang=en", { width: 1280, height: 900 });
     await page.selectOption(".lf-statements select[data-action=race]", "timeline");
-    assert.match(await position(page), /^Statement 0 of 0$/, "nothing to take apart before the first answer");
+    assert.match(await position(page), /^Step 0 of 0$/, "nothing to take apart before the first answer");
     assert.match(await page.textContent(".lf-statements .lf-cut"), /While you predict/);
     // Answer A's claim: its statements join the race.
     await page.getByRole("button", { name: "Step forward" }).click();
     await page.locator(".lf-prompt [data-arg=accept]").click();
     // A's claim alone: BEGIN IMMEDIATE, the two sweeps, the claim, COMMIT.
-    assert.match(await position(page), /^Statement 0 of 5$/, "A's claim is taken apart once answered, and only it");
+    assert.match(await position(page), /^Step 0 of 5$/, "A's claim is taken apart once answered, and only it");
     assert.match(await page.textContent(".lf-statements .lf-cut"), /: 1 of \d+\.$/);
     // Predicting off: the whole timeline, and no cut.
     await page.uncheck(".lf [data-action=predict]");
@@ -246,7 +252,7 @@ describe("statement panel", () => {
         // The keys step its statements: ← goes back from 9 to 8.
         assert.equal(await page.evaluate(() => document.activeElement.matches(".lf-statements > summary")), true);
         await page.keyboard.press("ArrowLeft");
-        assert.match(await position(page), /^실행한 SQL 문장 8\/\d+$/);
+        assert.match(await position(page), /^단계 8\/\d+: 양쪽 모두 \d+ms 시점$/);
       } else {
         assert.equal(await page.evaluate(() => scrollY), 0, `the page scrolled without a place (${hash})`);
       }

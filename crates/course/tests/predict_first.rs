@@ -161,11 +161,17 @@ fn every_orderings_counts_wait_for_the_last_answer_while_predicting() {
             waiting.table.is_some(),
             waiting.waiting.as_deref()
         ),
-        (false, false, Some(Lang::Ko.text("predict.orderings_hidden"))),
+        (
+            false,
+            false,
+            Some(Lang::Ko.text("predict.orderings_hidden"))
+        ),
         "predicting: no button, no counts, and why"
     );
     let scenario = learner.stepper.scenario().to_json();
-    learner.open_shortest(Variant::IdOnlyFinish).expect("a no-op");
+    learner
+        .open_shortest(Variant::IdOnlyFinish)
+        .expect("a no-op");
     check!(
         learner.stepper.scenario().to_json(),
         scenario,

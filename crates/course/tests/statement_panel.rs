@@ -142,11 +142,19 @@ fn the_real_claim_makes_b_wait_for_the_write_lock_a_holds_and_the_lane_shows_it_
         .iter()
         .map(|row| (row.actor.clone(), row.cells.clone()))
         .collect();
+    // The naive side's four statements end at 3 ms; its lane goes on, on
+    // the panel's one clock, as long as the real side's (to 10 ms).
+    let columns = naive.lane.times.len();
+    let row = |cells: [&'static str; 4]| {
+        let mut row = cells.to_vec();
+        row.resize(columns, "");
+        row
+    };
     check!(
         held,
         vec![
-            ("A".to_owned(), vec!["", "", "hold", ""]),
-            ("B".to_owned(), vec!["", "", "", "hold"]),
+            ("A".to_owned(), row(["", "", "hold", ""])),
+            ("B".to_owned(), row(["", "", "", "hold"])),
         ],
         "autocommit writes hold the lock for themselves alone; reads hold none"
     );
@@ -191,11 +199,13 @@ fn a_send_inside_the_transaction_makes_the_enqueue_wait_and_after_commit_it_does
 }
 
 /// Every position: a column of the lane has at most one holder, nothing
-/// after the position is filled in, and exactly one statement is marked
-/// as just run (none before the first).
+/// after the position is filled in, both sides have the same columns, at
+/// most one statement per side is marked as just run (none before the
+/// first), and after the first some side ran a statement or waits.
 #[test]
 fn at_every_position_the_lane_has_one_holder_and_one_statement_just_ran() {
     every_position(|race, lang, drawn| {
+        let mut acted = 0;
         for side in &drawn.sides {
             let applied = side.lane.applied;
             let columns = side.lane.times.len();
@@ -216,19 +226,80 @@ fn at_every_position_the_lane_has_one_holder_and_one_statement_just_ran() {
                 lines.filter(|line| line.state == state).count()
             };
             let (now, waits) = (count("now"), count("waits"));
+            acted += now + waits;
             check!(
-                (
-                    now <= 1,
-                    applied == 0 || now + waits >= 1,
-                    applied > 0 || now == 0
-                ),
-                (true, true, true),
-                "{race:?} {lang:?} {} at {}: {now} statements just ran, {waits} wait",
+                (now <= 1, applied > 0 || now == 0),
+                (true, true),
+                "{race:?} {lang:?} {} at {}: {now} statements just ran",
                 side.kind,
                 drawn.position
             );
         }
+        check!(
+            (
+                drawn.position == 0 || acted >= 1,
+                drawn.sides[0].lane.times == drawn.sides[1].lane.times
+            ),
+            (true, true),
+            "{race:?} {lang:?} at {}: a side acted; one clock for both",
+            drawn.position
+        );
     });
+}
+
+/// Issue 20, item 8: one step goes to the next millisecond at which either
+/// side runs a statement, and both sides stand at that time: each has run
+/// exactly its statements up to then. (The two races' statements take
+/// 1 ms each, so no side runs two at one time.)
+#[test]
+fn both_sides_of_a_race_stand_at_the_same_millisecond() {
+    for (race, runs) in [
+        (Race::Claim, [real_claim_race(1), naive_claim_race()]),
+        (
+            Race::Send,
+            [send_race(false, SEND_MS), send_race(true, SEND_MS)],
+        ),
+    ] {
+        let runs = runs.map(|run| run.expect("runs"));
+        let clock: std::collections::BTreeSet<u64> = runs
+            .iter()
+            .flat_map(|run| run.steps.iter().map(|step| step.at))
+            .collect();
+        let (session, _) = at(race, 0, Lang::En);
+        check!(
+            session.statement_panel.total(),
+            clock.len(),
+            "{race:?}: one step per millisecond used"
+        );
+        for (position, &ms) in (1..).zip(&clock) {
+            let (_, drawn) = at(race, position, Lang::En);
+            let shown: Vec<usize> = drawn
+                .sides
+                .iter()
+                .map(|side| {
+                    let lines = side.actors.iter().flat_map(|actor| &actor.lines);
+                    lines
+                        .filter(|line| matches!(line.state, "done" | "now"))
+                        .count()
+                })
+                .collect();
+            let expected: Vec<usize> = runs
+                .iter()
+                .map(|run| {
+                    let ran = run.steps.iter().filter(|step| step.at <= ms);
+                    ran.filter(|step| {
+                        step.kind != leasefence_course::mechanism::statements::StepKind::Waits
+                    })
+                    .count()
+                })
+                .collect();
+            check!(
+                (shown, drawn.position_text.ends_with(&format!("at {ms} ms"))),
+                (expected, true),
+                "{race:?} step {position}: statements run on each side by {ms} ms"
+            );
+        }
+    }
 }
 
 /// Stepping stops at both ends; a new race starts at its first statement.
@@ -237,12 +308,12 @@ fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() 
     let mut session = session(support::statement_chapter(), Lang::En);
     session.statements(Move::Back).expect("back");
     let races = &session.statement_panel;
-    let real = real_claim_race(1).expect("runs").steps.len();
-    let naive = naive_claim_race().expect("runs").steps.len();
+    // The real claim's 11 statements run at 0-10 ms, the naive one's 4 at
+    // 0-3 ms: 11 moments in all.
     check!(
         (races.position, races.total()),
-        (0, real.max(naive)),
-        "back at the start, and the longer side's length"
+        (0, 11),
+        "back at the start, and every millisecond either side uses"
     );
     session.statements(Move::End).expect("end");
     session.statements(Move::Step).expect("step");
@@ -251,12 +322,10 @@ fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() 
     session
         .statements(Move::Race(Race::Send))
         .expect("send race");
-    let sends = [false, true].map(|inside| send_race(inside, SEND_MS).expect("runs"));
-    let longest = sends.iter().map(|run| run.steps.len()).max();
     let races = &session.statement_panel;
     check!(
-        (races.race, races.position, Some(races.total())),
-        (Race::Send, 0, longest),
+        (races.race, races.position),
+        (Race::Send, 0),
         "the send race from its start"
     );
 }

@@ -450,26 +450,38 @@ fn a_side_that_ends_first_says_so_while_the_other_goes_on() {
         .statements(Move::Race(Race::Timeline))
         .expect("moves");
     let opened = panel(&session, Lang::Ko);
-    let lengths: Vec<usize> = opened
-        .sides
-        .iter()
-        .map(|side| side.lane.times.len())
-        .collect();
+    let runs = session.statement_panel.runs().expect("open");
+    let lengths: Vec<usize> = runs.iter().map(|run| run.steps.len()).collect();
     let (real, naive) = (lengths[0], lengths[1]);
     check!(
         naive < real,
         true,
         "the naive side is the shorter: {lengths:?}"
     );
+    // The naive side's last statement, as a moment of the panel's clock:
+    // its time, and how many of its statements ran at that time before it.
+    let last = runs[1].steps.last().expect("statements");
+    let rank = runs[1]
+        .steps
+        .iter()
+        .filter(|step| step.at == last.at)
+        .count()
+        - 1;
+    let clock = session.statement_panel.clock();
+    let ended = 1 + clock
+        .iter()
+        .position(|&tick| tick == (last.at, rank))
+        .expect("on the clock");
     for position in 0..=opened.total {
         session.statements(Move::Seek(position)).expect("seeks");
         let drawn = panel(&session, Lang::Ko);
         let said: Vec<bool> = drawn.sides.iter().map(|side| side.done.is_some()).collect();
-        let expected = vec![false, position >= naive && position < real];
+        let expected = vec![false, position >= ended && position < opened.total];
         check!(
             said,
             expected,
-            "at statement {position} of {real}: which sides say they ended"
+            "at step {position} of {}: which sides say they ended",
+            opened.total
         );
         if let Some(done) = &drawn.sides[1].done {
             check!(

@@ -7,7 +7,9 @@
 //! and taking must happen under it (R6), and it must not be held across a
 //! send (R7). Each race is run twice by the mechanism
 //! ([`crate::mechanism::races`]), the real queue's way and the naive way,
-//! and the learner steps both at once, side by side. The runs are computed
+//! and the learner steps both at once, side by side, on one clock: a step
+//! goes to the next moment at which either side runs a statement, so both
+//! sides always stand at the same time ([`Tick`]). The runs are computed
 //! when the panel opens, the race changes or (for the timeline) the
 //! timeline changes: a few dozen statements on an in-memory database, so
 //! a step only moves a number.
@@ -120,21 +122,53 @@ pub enum Move {
     Open(bool),
     /// Picks a race (from its first statement).
     Race(Race),
-    /// One statement forward, on both sides.
+    /// To the next moment at which either side runs a statement.
     Step,
-    /// One statement back.
+    /// One moment back.
     Back,
     /// Before the first statement.
     Reset,
-    /// After the last statement of the longer side.
+    /// After the last statement of either side.
     End,
-    /// To this many statements applied (a link's place).
+    /// To this many moments passed (a link's place).
     Seek(usize),
     /// Nothing: the timeline may have changed under the panel.
     Follow,
 }
 
-/// The panel: open or not, the race, and how many statements are applied.
+/// A moment of the panel's clock: a time in ms, and how many statements
+/// of the same side ran at that time before this one. In a timeline race
+/// an event's statements take no modelled time, so they share its time and
+/// are told apart by that count; the races' statements take 1 ms each.
+pub type Tick = (u64, usize);
+
+/// Each step of `run` as a [`Tick`], in order (strictly increasing: a run
+/// never goes back in time).
+pub fn ticks(run: &Run) -> Vec<Tick> {
+    let mut ticks: Vec<Tick> = Vec::with_capacity(run.steps.len());
+    for step in &run.steps {
+        let tick = match ticks.last() {
+            Some(&(at, rank)) if at == step.at => (at, rank + 1),
+            _ => (step.at, 0),
+        };
+        ticks.push(tick);
+    }
+    ticks
+}
+
+/// The races' runs on one clock.
+#[derive(Debug, Clone)]
+struct Clocked {
+    /// The real run, then the naive one.
+    runs: [Run; 2],
+    /// Each run's steps as ticks ([`ticks`]).
+    ticks: [Vec<Tick>; 2],
+    /// Every moment at which either side runs a statement, in order.
+    clock: Vec<Tick>,
+}
+
+/// The panel: open or not, the race, and where on its clock the learner
+/// stands.
 #[derive(Debug, Clone, Default)]
 pub struct StatementPanel {
     /// The timeline the runs were computed from, for the timeline race,
@@ -146,16 +180,41 @@ pub struct StatementPanel {
     pub open: bool,
     /// The race on screen.
     pub race: Race,
-    /// Statements applied on each side (a side shorter than this is at
-    /// its end).
+    /// How many moments of the clock have passed.
     pub position: usize,
-    runs: Option<Box<[Run; 2]>>,
+    runs: Option<Box<Clocked>>,
 }
 
 impl StatementPanel {
     /// The real run and the naive run, once the panel has been opened.
     pub fn runs(&self) -> Option<&[Run; 2]> {
-        self.runs.as_deref()
+        self.runs.as_deref().map(|clocked| &clocked.runs)
+    }
+
+    /// Every moment at which either side runs a statement, in order.
+    pub fn clock(&self) -> &[Tick] {
+        self.runs.as_deref().map_or(&[], |clocked| &clocked.clock)
+    }
+
+    /// Side `side`'s steps as moments of the clock (0: real, 1: naive).
+    pub fn ticks(&self, side: usize) -> &[Tick] {
+        self.runs
+            .as_deref()
+            .map_or(&[], |clocked| &clocked.ticks[side])
+    }
+
+    /// The moment the learner stands at; `None` before the first.
+    pub fn now(&self) -> Option<Tick> {
+        self.position
+            .checked_sub(1)
+            .and_then(|index| self.clock().get(index).copied())
+    }
+
+    /// How many of side `side`'s statements have run by now.
+    pub fn applied(&self, side: usize) -> usize {
+        self.now().map_or(0, |now| {
+            self.ticks(side).partition_point(|tick| *tick <= now)
+        })
     }
 
     /// For a timeline race that takes apart fewer events than its
@@ -169,11 +228,9 @@ impl StatementPanel {
         self.timeline.as_ref().map(|(_, taken)| *taken)
     }
 
-    /// The statements of the longer side.
+    /// The moments of the clock.
     pub fn total(&self) -> usize {
-        self.runs().map_or(0, |runs| {
-            runs.iter().map(|run| run.steps.len()).max().unwrap_or(0)
-        })
+        self.clock().len()
     }
 
     /// Applies a move on the timeline `scenario`, of whose events the
@@ -207,7 +264,17 @@ impl StatementPanel {
             self.runs = None;
         }
         if self.open && self.runs.is_none() {
-            self.runs = Some(Box::new(self.race.runs(scenario, taken)?));
+            let runs = self.race.runs(scenario, taken)?;
+            let ticks = [ticks(&runs[0]), ticks(&runs[1])];
+            // Both are in order: the naive side's moments go in among the
+            // real side's.
+            let mut clock = ticks[0].clone();
+            for tick in &ticks[1] {
+                if let Err(at) = clock.binary_search(tick) {
+                    clock.insert(at, *tick);
+                }
+            }
+            self.runs = Some(Box::new(Clocked { runs, ticks, clock }));
             self.timeline = (self.race == Race::Timeline).then(|| (scenario.clone(), taken));
         }
         self.cut = (self.timeline.is_some() && taken < events).then_some(Cut {

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::mechanism::statements::{Run, Step, StepKind};
 use crate::playground::Lang;
-use crate::playground::statements::{Race, StatementPanel};
+use crate::playground::statements::{Race, StatementPanel, Tick};
 use leasefence::store;
 
 use crate::variants;
@@ -22,11 +22,11 @@ use crate::variants;
 pub struct StatementsView {
     /// The race on screen.
     pub race: Race,
-    /// Statements applied on each side.
+    /// Moments of the clock passed (see [`StatementPanel::clock`]).
     pub position: usize,
-    /// Statements of the longer side.
+    /// Moments at which either side runs a statement.
     pub total: usize,
-    /// "Statement n of total".
+    /// "Step n of total", with the time both sides stand at.
     pub position_text: String,
     /// For a timeline longer than the panel takes apart, which part of it
     /// the statements are.
@@ -93,7 +93,8 @@ pub struct NowView {
     pub said: String,
 }
 
-/// The write lock's lane: one column per statement of the run.
+/// The write lock's lane: one column per moment of the panel's clock, the
+/// same columns on both sides, so that they line up in time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LaneView {
     /// Each column's time in ms.
@@ -128,11 +129,9 @@ pub struct Verdict {
 pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
     let runs = panel.runs().filter(|_| panel.open)?;
     let (position, total) = (panel.position, panel.total());
-    let counted = [("n", position.to_string()), ("total", total.to_string())];
-    let sides = runs
-        .iter()
-        .zip(["real", "naive"])
-        .map(|(run, kind)| side(lang, panel.race, kind, run, (position, total)))
+    let mut counted = vec![("n", position.to_string()), ("total", total.to_string())];
+    let sides = (0..2)
+        .map(|index| side(lang, panel, index, &runs[index]))
         .map(|mut side| {
             // A race cut while the learner predicts speaks for the events
             // shown, not the timeline: its verdict ("no token went to two
@@ -159,22 +158,25 @@ pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
         race: panel.race,
         position,
         total,
-        position_text: lang.fill("stmt.position", &counted),
+        position_text: match panel.now() {
+            None => lang.fill("controls.position", &counted),
+            Some((at, _)) => {
+                counted.push(("at", at.to_string()));
+                lang.fill("stmt.position", &counted)
+            }
+        },
         cut,
         sides,
     })
 }
 
-/// One side at `position` of the panel's `total` statements (a side with
-/// fewer has run them all by then).
-fn side(
-    lang: Lang,
-    race: Race,
-    kind: &'static str,
-    run: &Run,
-    (position, total): (usize, usize),
-) -> SideView {
-    let applied = position.min(run.steps.len());
+/// One side at the panel's moment (a side whose statements are over has
+/// run them all by then).
+fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView {
+    let race = panel.race;
+    let kind = ["real", "naive"][index];
+    let ticks = panel.ticks(index);
+    let applied = panel.applied(index);
     let last = applied.checked_sub(1).map(|index| &run.steps[index]);
     let names = actors(run);
     let holding: Vec<String> = last
@@ -201,17 +203,17 @@ fn side(
             .iter()
             .map(|name| ActorView {
                 name: who(lang, name),
-                lines: lines(lang, run, name, applied),
+                lines: lines(lang, run, name, (applied, ticks), panel.now()),
             })
             .collect(),
-        lane: lane(lang, run, &names, applied),
+        lane: lane(lang, run, &names, (panel, ticks)),
         now: applied.checked_sub(1).map(|index| now(lang, run, index)),
         holding: match holding.is_empty() {
             true => lang.text("stmt.nobody").to_owned(),
             false => lang.fill("stmt.held", &[("claims", holding.join(" · "))]),
         },
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
-        done: (applied == run.steps.len() && position < total)
+        done: (applied == run.steps.len() && panel.position < panel.total())
             .then(|| lang.fill("stmt.side_done", &[("n", applied.to_string())])),
     }
 }
@@ -236,18 +238,26 @@ fn who(lang: Lang, actor: &str) -> String {
 }
 
 /// An actor's statements (its waits are not statements: the statement it
-/// waits to run is marked instead).
-fn lines(lang: Lang, run: &Run, actor: &str, applied: usize) -> Vec<LineView> {
+/// waits to run is marked instead). Only a statement run at the moment
+/// `now` is the one that just ran.
+fn lines(
+    lang: Lang,
+    run: &Run,
+    actor: &str,
+    (applied, ticks): (usize, &[Tick]),
+    now: Option<Tick>,
+) -> Vec<LineView> {
     let waiting = applied
         .checked_sub(1)
         .is_some_and(|index| run.steps[index].waiting.iter().any(|name| name == actor));
     let mut first_ahead = true;
     run.steps
         .iter()
+        .zip(ticks)
         .enumerate()
-        .filter(|(_, step)| step.actor == actor && step.kind != StepKind::Waits)
-        .map(|(index, step)| {
-            let state = if index + 1 == applied {
+        .filter(|(_, (step, _))| step.actor == actor && step.kind != StepKind::Waits)
+        .map(|(index, (step, tick))| {
+            let state = if Some(*tick) == now {
                 "now"
             } else if index < applied {
                 "done"
@@ -303,26 +313,44 @@ fn writes_alone(run: &Run, index: usize) -> bool {
         && step.sql.as_ref().is_some_and(|executed| executed.write)
 }
 
-fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
+/// The lane on the panel's clock. At a moment this side runs a statement,
+/// the cell says what that step left (an autocommit write holds the lock
+/// for its own moment); at a moment only the other side acts, the lock
+/// held and the waits go on as they were.
+fn lane(
+    lang: Lang,
+    run: &Run,
+    names: &[&str],
+    (panel, steps): (&StatementPanel, &[Tick]),
+) -> LaneView {
+    let applied = steps.partition_point(|tick| panel.now().is_some_and(|now| *tick <= now));
+    let clock = panel.clock();
+    let cell = |name: &str, tick: &Tick| -> &'static str {
+        let ran = steps.partition_point(|step| step <= tick);
+        let Some(index) = ran.checked_sub(1) else {
+            return "";
+        };
+        let step = &run.steps[index];
+        let own_write = steps[index] == *tick && step.actor == name && writes_alone(run, index);
+        if step.lock.as_deref() == Some(name) || own_write {
+            "hold"
+        } else if step.waiting.iter().any(|waiter| waiter == name) {
+            "wait"
+        } else {
+            ""
+        }
+    };
     let rows = names
         .iter()
         .map(|&name| LaneRow {
             actor: who(lang, name),
-            cells: run.steps[..applied]
+            cells: clock
                 .iter()
                 .enumerate()
-                .map(|(index, step)| {
-                    if step.lock.as_deref() == Some(name)
-                        || (step.actor == name && writes_alone(run, index))
-                    {
-                        "hold"
-                    } else if step.waiting.iter().any(|waiter| waiter == name) {
-                        "wait"
-                    } else {
-                        ""
-                    }
+                .map(|(column, tick)| match column < panel.position {
+                    true => cell(name, tick),
+                    false => "",
                 })
-                .chain(std::iter::repeat_n("", run.steps.len() - applied))
                 .collect(),
         })
         .collect();
@@ -331,9 +359,11 @@ fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
     let waiting: Vec<String> = last
         .map(|step| step.waiting.iter().map(|name| who(lang, name)).collect())
         .unwrap_or_default();
+    // A write in a statement of its own holds the lock at its own moment
+    // only.
     let alone = applied
         .checked_sub(1)
-        .filter(|&index| writes_alone(run, index));
+        .filter(|&index| Some(steps[index]) == panel.now() && writes_alone(run, index));
     let text = match holder {
         None if alone.is_some() => {
             let writer = &run.steps[applied - 1].actor;
@@ -352,8 +382,8 @@ fn lane(lang: Lang, run: &Run, names: &[&str], applied: usize) -> LaneView {
         ),
     };
     LaneView {
-        times: run.steps.iter().map(|step| step.at.to_string()).collect(),
-        applied,
+        times: clock.iter().map(|(at, _)| at.to_string()).collect(),
+        applied: panel.position,
         rows,
         text,
     }
