@@ -149,7 +149,7 @@ test("a host that swaps its content in place gets its new embeds mounted and its
   assert.deepEqual(page.errors, []);
 });
 
-test("the widget follows the host's own theme switch live: Material's palette, a .dark class, data-theme (issue 22)", async () => {
+test("the widget follows the host's own theme switch live: Material's palette, a .dark class, data-theme, a class the author names (issue 22)", async () => {
   const page = await host(`<div id="one" data-leasefence data-scenario="canonical"></div>`, { scheme: "light" });
   await page.waitForSelector("#one [data-event]");
   const scheme = () => page.$eval("#one", (el) => getComputedStyle(el).colorScheme);
@@ -162,6 +162,15 @@ test("the widget follows the host's own theme switch live: Material's palette, a
   assert.equal(await scheme(), "dark", "a .dark class on html");
   await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
   assert.equal(await scheme(), "light", "data-theme wins");
+  // Any other switch: the one rule the README gives, for a class the
+  // author names (here `night` on html).
+  await page.evaluate(() => { document.documentElement.removeAttribute("data-theme"); document.documentElement.classList.remove("dark"); });
+  await page.addStyleTag({ content: ".night .lf { color-scheme: dark; }" });
+  assert.equal(await scheme(), "light dark", "the author's rule waits for its class");
+  await page.evaluate(() => document.documentElement.classList.add("night"));
+  assert.equal(await scheme(), "dark", "the author's own class, through one CSS rule");
+  await page.evaluate(() => document.documentElement.classList.remove("night"));
+  assert.equal(await scheme(), "light dark", "and back, live");
   assert.deepEqual(page.errors, []);
 });
 
