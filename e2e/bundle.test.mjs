@@ -1,8 +1,8 @@
 // The npm package as a developer uses it (issue 12): its types hold a
-// program to the scenario format (`tsc --noEmit`), and a program bundled
-// with esbuild, the way the package's README says, runs in Chromium; the
-// packed package (`npm pack`) built into apps with Vite, the one-tag
-// bootstrap and a playground mounted by hand, runs too (issue 22).
+// program to the scenario format (`tsc --noEmit`), and the package
+// README's bundler blocks, as written, built from the packed package (`npm
+// pack`) run in Chromium: esbuild's, and Vite's one-tag bootstrap and
+// playground mounted by hand (issue 22).
 // Against `make web`'s www/pkg. Run by `make e2e`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
-import { ROOT, start } from "./harness.mjs";
+import { ROOT, codeBlock, start } from "./harness.mjs";
 
 const PKG = `${ROOT}www/pkg`;
 const TSC = `${ROOT}e2e/node_modules/.bin/tsc`;
@@ -55,11 +55,10 @@ export { options, byChapter };
 });
 
 test("a program bundled with esbuild, as the README says, runs in Chromium", async () => {
-  const entry = join(work, "main.js");
-  writeFileSync(entry, `
-import init, { replay } from "${PKG}/leasefence.js";
-import wasmUrl from "${PKG}/leasefence_bg.wasm";
-await init({ module_or_path: wasmUrl });
+  const app = appWithPackage("esbuild-app");
+  const entry = join(app, "main.js");
+  // The package README's esbuild block as written, then a use of it.
+  writeFileSync(entry, `${codeBlock("package/README.md", 'import init, { replay } from "leasefence";')}
 const doc = replay({ jobs: [{ id: "snack-1", qty: 2, deadline: 5000 }], events: [
   { at: 0, worker: "A", do: "claim", lease_ms: 1000 },
   { at: 1000, worker: "B", do: "claim", lease_ms: 1000 },
@@ -133,15 +132,12 @@ async function serveBuilt(page, name, dir) {
 test("apps built with Vite from the packed package run: the one-tag bootstrap, and a playground mounted by hand", async () => {
   const embedApp = appWithPackage("vite-embed");
   writeFileSync(join(embedApp, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
-<body><div id="embed" data-leasefence data-scenario="canonical"></div><script type="module">import "leasefence/embed";</script></body></html>`);
+<body><div id="embed" data-leasefence data-scenario="canonical"></div>
+<script type="module">${codeBlock("package/README.md", 'import "leasefence/embed";')}</script></body></html>`);
   const handApp = appWithPackage("vite-hand");
   writeFileSync(join(handApp, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
-<body><div id="hand"></div><script type="module" src="./main.js"></script></body></html>`);
-  writeFileSync(join(handApp, "main.js"), `import init, { mount } from "leasefence";
-import "leasefence/leasefence.css";
-await init();
-mount(document.querySelector("#hand"), { scenario: "late-delivery", lang: "ko" });
-`);
+<body><div id="playground"></div><script type="module" src="./main.js"></script></body></html>`);
+  writeFileSync(join(handApp, "main.js"), codeBlock("package/README.md", 'import init, { mount } from "leasefence";'));
   // The types of every subpath the README imports, resolved through the
   // package's exports as a bundler resolves them, under tsc --strict.
   const check = join(embedApp, "check.ts");
@@ -165,7 +161,7 @@ export { urls, options, mountAll, init };
   const built = { "vite-embed": await viteBuild(embedApp, "vite-embed"), "vite-hand": await viteBuild(handApp, "vite-hand") };
   const { browser, stop } = await start();
   try {
-    for (const [name, selector] of [["vite-embed", "#embed"], ["vite-hand", "#hand"]]) {
+    for (const [name, selector] of [["vite-embed", "#embed"], ["vite-hand", "#playground"]]) {
       const page = await browser.newPage();
       const errors = [];
       page.on("pageerror", (error) => errors.push(error.message));

@@ -3,14 +3,16 @@
 // playwright-core, and pages that collect console errors.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { after, before } from "node:test";
+import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
 const TARGET = process.env.CARGO_TARGET_DIR ?? `${ROOT}target`;
-const BINARY = process.env.LEASEFENCE_BIN ?? `${TARGET}/debug/leasefence`;
+/** The `leasefence` command line the tests run. */
+export const BINARY = resolve(process.env.LEASEFENCE_BIN ?? `${TARGET}/debug/leasefence`);
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 /** Where the tests' screenshots go (made by `start`). */
 export const SHOTS = `${TARGET}/screenshots`;
@@ -88,4 +90,24 @@ export async function watched(site, path, options, ready = ".lf [data-event]") {
 export async function done(page) {
   assert.deepEqual(page.problems, [], "no console errors or exceptions");
   await page.context().close();
+}
+
+/**
+ * The fenced code blocks of a Markdown file of the repository, in order:
+ * `{ lang, code, line }` (the line of the opening fence).
+ */
+export function codeBlocks(file) {
+  const text = readFileSync(`${ROOT}${file}`, "utf8");
+  return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
+    lang: match[1],
+    code: match[2],
+    line: text.slice(0, match.index).split("\n").length,
+  }));
+}
+
+/** The one code block of a Markdown file whose code starts with `start`. */
+export function codeBlock(file, start) {
+  const found = codeBlocks(file).filter((block) => block.code.startsWith(start));
+  assert.equal(found.length, 1, `${file}: one code block starting with ${JSON.stringify(start)}`);
+  return found[0].code;
 }

@@ -135,7 +135,7 @@ describe("statement panel", () => {
         const page = await open(`/#chapter=write-lock&lang=${lang}&predict=0`, { width, height: 800 });
         for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
         if (lang === "ko") {
-          assert.equal(await position(page), "단계 4/11: 양쪽 모두 3ms 시점");
+          assert.equal(await position(page), "단계 4/11: 양쪽 모두 3ms 시각");
           assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 잡고 있고 B가 기다립니다.");
         }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -185,7 +185,7 @@ describe("statement panel", () => {
   test("a link brings back the timeline race and its place, in Korean at 360 and 1280 px", async () => {
     for (const width of [360, 1280]) {
       const page = await open("/#chapter=restart-same-name&lang=ko&stmt=timeline.6&predict=0", { width, height: 800 });
-      assert.match(await position(page), /^단계 6\/\d+: 양쪽 모두 \d+ms 시점$/);
+      assert.match(await position(page), /^단계 6\/\d+: 양쪽 모두 \d+ms 시각$/);
       assert.equal(await page.$eval(".lf-statements select[data-action=race]", (el) => el.value), "timeline");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px`);
@@ -252,7 +252,7 @@ describe("statement panel", () => {
         // The keys step its statements: ← goes back from 9 to 8.
         assert.equal(await page.evaluate(() => document.activeElement.matches(".lf-statements > summary")), true);
         await page.keyboard.press("ArrowLeft");
-        assert.match(await position(page), /^단계 8\/\d+: 양쪽 모두 \d+ms 시점$/);
+        assert.match(await position(page), /^단계 8\/\d+: 양쪽 모두 \d+ms 시각$/);
       } else {
         assert.equal(await page.evaluate(() => scrollY), 0, `the page scrolled without a place (${hash})`);
       }
