@@ -1,6 +1,6 @@
 // The statement panel end to end (issue 11, parts 1, 2 and 5): in its
-// chapter a claim race and a send race are stepped one statement at a
-// time, the real queue beside the naive one, with the write lock's lane;
+// chapter a claim race and a send race are stepped on one clock, the real
+// queue beside the naive one, with the write lock's lane;
 // the timeline on screen taken apart the same way, following the
 // timeline and coming back from a link; in both languages, on the page
 // and in an embed. Screenshots land in target/screenshots/write-lock-*

@@ -88,7 +88,7 @@ pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
 }
 
 /// The most events of a timeline [`timeline`] takes apart: each becomes
-/// up to five statements, and the lock lane draws one column per step.
+/// up to five statements, and the lock lane draws one column per moment.
 pub const TIMELINE_MAX_EVENTS: usize = 12;
 
 /// A scenario's own timeline, one statement at a time, with its jobs and

@@ -1,6 +1,6 @@
 //! The playground's address: `#v=1&chapter=...` or `#v=1&scenario=...`,
 //! with `lang` and, in a copied link, `step` and (while the statement
-//! panel is open) `stmt=<race>.<statements applied>`.
+//! panel is open) `stmt=<race>.<moments passed on its clock>`.
 //!
 //! A shared link carries a whole scenario as base64url JSON, so a learner
 //! can send exactly what they built. Reading one is as strict as the
@@ -81,7 +81,7 @@ pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
 pub struct Place {
     /// Events applied.
     pub step: usize,
-    /// The statement panel's race and statements applied, when open.
+    /// The statement panel's race and moments passed, when open.
     pub statements: Option<(Race, usize)>,
 }
 
@@ -161,7 +161,7 @@ fn statement_place(race: Race, position: usize) -> String {
     format!("{}.{position}", race.name())
 }
 
-/// The race and the statements applied a `stmt=` value names; `None`
+/// The race and the moments passed a `stmt=` value names; `None`
 /// for anything else (the panel then stays as it would be).
 pub fn read_statement_place(value: &str) -> Option<(Race, usize)> {
     let (race, position) = value.split_once('.')?;

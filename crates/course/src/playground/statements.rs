@@ -1,6 +1,6 @@
-//! The statement panel's state: which race the learner steps through,
-//! one statement at a time (one of the course's two, or the timeline on
-//! screen), and where they stand.
+//! The statement panel's state: which race the learner steps through
+//! (one of the course's two, or the timeline on screen), and where on its
+//! clock they stand.
 //!
 //! Everywhere else on the page a claim is one indivisible step, which
 //! hides the two things the course says about the write lock: choosing

@@ -1,6 +1,6 @@
-//! The statement panel: a race stepped one statement at a time, the real
-//! queue beside the naive one, each with its actors' statements and the
-//! write lock's lane. Drawn from [`StatementsView`] alone.
+//! The statement panel: a race stepped moment by moment on one clock, the
+//! real queue beside the naive one, each with its actors' statements and
+//! the write lock's lane. Drawn from [`StatementsView`] alone.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -249,11 +249,12 @@ fn follow_lanes(body: &Element) {
     }
 }
 
-/// The lock lane: a column per step, a row per actor. Its header has one
-/// cell per instant, over the run of columns at that time (a timeline's
-/// statements at one instant share it). The latest column is marked, for
-/// the lane to scroll to. It keeps one column per step however many: it
-/// scrolls sideways on its own rather than squeezing its times.
+/// The lock lane: a column per moment of the panel's clock, a row per
+/// actor. Its header has one cell per instant, over the run of columns at
+/// that time (a timeline's statements at one instant share it). The
+/// current column is marked, for the lane to scroll to. It keeps one
+/// column per moment however many: it scrolls sideways on its own rather
+/// than squeezing its times.
 fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> El {
     let mut header = vec![El::new(doc, "th").attr("scope", "col").text("ms")];
     for instant in lane.times.chunk_by(|a, b| a == b) {

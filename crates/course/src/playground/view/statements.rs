@@ -1,7 +1,8 @@
 //! The statement panel: one race run the real queue's way and the naive
-//! way, side by side, at the learner's place. For each side: every
-//! actor's statements with the one that just ran, the write lock's lane
-//! (who held it and who waited, statement by statement, with the time),
+//! way, side by side, at the learner's place on the panel's one clock. For
+//! each side: every actor's statements with the one that just ran, the
+//! write lock's lane (who held it and who waited, moment by moment, with
+//! the time),
 //! the statement in full with what it did, the claims held, and at the
 //! side's end what it came to (a token handed out twice, a wait).
 //!
@@ -214,8 +215,17 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
         },
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
         done: (applied == run.steps.len() && panel.position < panel.total())
-            .then(|| lang.fill("stmt.side_done", &[("n", applied.to_string())])),
+            .then(|| lang.fill("stmt.side_done", &[("n", statements_in(run).to_string())])),
     }
+}
+
+/// How many SQL statements a run has (its sends and waits are steps, not
+/// statements).
+fn statements_in(run: &Run) -> usize {
+    run.steps
+        .iter()
+        .filter(|step| step.kind == StepKind::Ran)
+        .count()
 }
 
 /// The actors in order of their first step.
