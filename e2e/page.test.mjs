@@ -37,6 +37,32 @@ const folder = (id) => `${ROOT}chapters/${readdirSync(`${ROOT}chapters`).find((n
 const golden = (name) => JSON.parse(readFileSync(`${folder(name)}/expected.json`, "utf8"));
 
 describe("the playground", () => {
+  test("on a phone, what a step did sits right under the step controls; on a desktop, beside the timeline (issue 20, item 9)", async () => {
+    for (const colorScheme of ["light", "dark"]) {
+      for (const lang of ["en", "ko"]) {
+        for (const width of [360, 1280]) {
+          const page = await open(`/#v=1&chapter=canonical&lang=${lang}&predict=0`, { width, colorScheme });
+          await page.locator(".lf-controls [data-action=step]").click();
+          const top = (selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
+          const bottom = (selector) => page.$eval(selector, (el) => el.getBoundingClientRect().bottom);
+          const [controls, step, lanes, timeline] = [await bottom(".lf-controls"), await top(".lf-step"),
+            await top(".lf-lanes"), await top(".lf-timeline")];
+          if (width === 360) {
+            // Only the predict switch between them.
+            assert.ok(step - controls < 120, `${lang}: the step card ${step - controls}px below the controls`);
+            assert.ok(step < lanes && lanes < timeline, `${lang}: then the lanes, then the timeline`);
+          } else {
+            assert.ok(lanes < step && Math.abs(step - timeline) < 2, `${lang}: the step card beside the timeline, under the lanes`);
+          }
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at ${width} px (${lang})`);
+          await page.screenshot({ path: `${SHOTS}/step-near-controls-${width}-${lang}-${colorScheme}.png`, fullPage: true });
+          await done(page);
+        }
+      }
+    }
+  });
+
   test("canonical chapter by keyboard: A's late finish is refused and announced", async () => {
     const page = await open("/#chapter=canonical&lang=en&predict=0");
     // The full page focuses its playground: the keys work without a click.
