@@ -120,6 +120,12 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
         .child(El::new(doc, "summary").text(&t("stmt.title")))
         .child(tools)
         .child(El::new(doc, "p").class("lf-muted").text(&t("stmt.legend")))
+        // Course point 22: what this panel is, and where the real race is.
+        .child(
+            El::new(doc, "p")
+                .class("lf-muted")
+                .text(&t("stmt.modelled")),
+        )
         .child(cut)
         .child(switch)
         .child(body);
