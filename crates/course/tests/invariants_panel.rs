@@ -236,7 +236,7 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     );
     let native = census(&scenario).expect("within the bound");
     let tally = &native.sides[1];
-    check!(tally.side, Side::UnfencedFinish(Guard::IdOnly), "the side");
+    check!(tally.side, Side::Unfenced(Guard::IdOnly), "the side");
     let failing = tally.shortest.clone().expect("fails without the fence");
 
     session.open_shortest(Variant::IdOnlyFinish).expect("opens");
@@ -385,8 +385,8 @@ fn every_ordering_the_order_on_screen_is_fine_but_some_orderings_are_not() {
         "R4, R5: A in time, C on snack-2, B finds nothing"
     );
     for side in [
-        Side::UnfencedFinish(Guard::IdOnly),
-        Side::UnfencedFinish(Guard::IdAndOwner),
+        Side::Unfenced(Guard::IdOnly),
+        Side::Unfenced(Guard::IdAndOwner),
         Side::ReceiverWithoutLedger,
     ] {
         let on_screen = along(&scenario, side).expect("replays");
@@ -400,7 +400,7 @@ fn every_ordering_the_order_on_screen_is_fine_but_some_orderings_are_not() {
             .find(|t| t.side == side)
             .expect("a side")
     };
-    let naive = tally(Side::UnfencedFinish(Guard::IdOnly));
+    let naive = tally(Side::Unfenced(Guard::IdOnly));
     let no_ledger = tally(Side::ReceiverWithoutLedger);
     check!(
         (

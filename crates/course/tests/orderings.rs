@@ -99,23 +99,19 @@ fn with_the_fence_no_ordering_of_any_chapter_breaks_an_invariant_r4_r5_r12() {
 fn without_the_fence_the_counterexample_chapters_have_bad_orderings_r4_r8_r12() {
     let (stale, twice) = (true, false);
     let cases = [
-        ("canonical", Side::UnfencedFinish(Guard::IdOnly), stale),
+        ("canonical", Side::Unfenced(Guard::IdOnly), stale),
         (
             "restart-same-name",
-            Side::UnfencedFinish(Guard::IdAndOwner),
+            Side::Unfenced(Guard::IdAndOwner),
             stale,
         ),
+        ("fencing-off-vs-on", Side::Unfenced(Guard::IdOnly), stale),
         (
             "fencing-off-vs-on",
-            Side::UnfencedFinish(Guard::IdOnly),
+            Side::Unfenced(Guard::IdAndOwner),
             stale,
         ),
-        (
-            "fencing-off-vs-on",
-            Side::UnfencedFinish(Guard::IdAndOwner),
-            stale,
-        ),
-        ("late-delivery", Side::UnfencedFinish(Guard::IdOnly), stale),
+        ("late-delivery", Side::Unfenced(Guard::IdOnly), stale),
         ("late-delivery", Side::ReceiverWithoutLedger, twice),
         ("every-ordering", Side::ReceiverWithoutLedger, twice),
     ];
@@ -260,7 +256,7 @@ fn without_the_fence_an_invariant_breaks_at_the_step_of_the_stale_finish_r4_r8()
         ("fencing-off-vs-on", Guard::IdAndOwner, vec![(6, stale())]),
     ];
     for (id, guard, expected) in cases {
-        let checks = along(&chapter(id), Side::UnfencedFinish(guard)).expect("replays");
+        let checks = along(&chapter(id), Side::Unfenced(guard)).expect("replays");
         check!(red(&checks), expected, "{id} with {guard:?}: broken steps");
     }
 }

@@ -78,7 +78,7 @@ pub enum Side {
     /// The real queue and receiver.
     Fenced,
     /// The finish guarded by `guard` only; the receiver keeps its ledger.
-    UnfencedFinish(Guard),
+    Unfenced(Guard),
     /// The real queue; the receiver applies every delivery.
     ReceiverWithoutLedger,
 }
@@ -88,7 +88,7 @@ impl Side {
     pub fn variant(self) -> Option<Variant> {
         match self {
             Side::Fenced => None,
-            Side::UnfencedFinish(guard) => Some(Variant::finish(guard)),
+            Side::Unfenced(guard) => Some(Variant::finish(guard)),
             Side::ReceiverWithoutLedger => Some(Variant::ReceiverWithoutLedger),
         }
     }
@@ -101,7 +101,7 @@ impl Side {
                 .events()
                 .iter()
                 .any(|event| event.action == Action::Send),
-            Side::Fenced | Side::UnfencedFinish(_) => true,
+            Side::Fenced | Side::Unfenced(_) => true,
         }
     }
 
@@ -109,8 +109,8 @@ impl Side {
     /// side plays (the statement panel's two are statement-level ones).
     pub fn of(variant: Variant) -> Option<Side> {
         match variant {
-            Variant::IdOnlyFinish => Some(Side::UnfencedFinish(Guard::IdOnly)),
-            Variant::IdAndOwnerFinish => Some(Side::UnfencedFinish(Guard::IdAndOwner)),
+            Variant::IdOnlyFinish => Some(Side::Unfenced(Guard::IdOnly)),
+            Variant::IdAndOwnerFinish => Some(Side::Unfenced(Guard::IdAndOwner)),
             Variant::ReceiverWithoutLedger => Some(Side::ReceiverWithoutLedger),
             Variant::ReadThenWriteClaim | Variant::SendInsideTransaction => None,
         }
@@ -365,11 +365,11 @@ pub(crate) fn play(
         Side::Fenced => real(player)?,
         // The naive finish is applied here; anything else as the real
         // system does, the receiver's ledger included.
-        Side::UnfencedFinish(guard) if event.action == Action::Finish => {
+        Side::Unfenced(guard) if event.action == Action::Finish => {
             let naive = unfenced::apply(player, guard, index, event)?;
             (naive.is_some_and(|finish| finish.accepted), false)
         }
-        Side::UnfencedFinish(_) => real(player)?,
+        Side::Unfenced(_) => real(player)?,
         // Without a ledger every delivery of a held claim counts.
         Side::ReceiverWithoutLedger => {
             let (accepted, _) = real(player)?;

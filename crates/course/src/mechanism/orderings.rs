@@ -60,8 +60,8 @@ pub const MAX_ACTORS: usize = 4;
 pub fn sides(scenario: &Scenario) -> Vec<Side> {
     [
         Side::Fenced,
-        Side::UnfencedFinish(Guard::IdOnly),
-        Side::UnfencedFinish(Guard::IdAndOwner),
+        Side::Unfenced(Guard::IdOnly),
+        Side::Unfenced(Guard::IdAndOwner),
         Side::ReceiverWithoutLedger,
     ]
     .into_iter()

@@ -115,7 +115,7 @@ pub struct Checks {
 pub fn panel_sides(scenario: &Scenario, guard: Guard) -> Vec<Side> {
     [
         Side::Fenced,
-        Side::UnfencedFinish(guard),
+        Side::Unfenced(guard),
         Side::ReceiverWithoutLedger,
     ]
     .into_iter()
@@ -215,7 +215,7 @@ impl Session {
             text: self.lang.text("invariants.opened_status").to_owned(),
         });
         match side {
-            Side::UnfencedFinish(guard) => self.set_guard(guard),
+            Side::Unfenced(guard) => self.set_guard(guard),
             Side::Fenced | Side::ReceiverWithoutLedger => self.refresh_panels(),
         }
     }
