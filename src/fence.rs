@@ -1,5 +1,5 @@
 //! The fenced finish (R4), stated once: its conditions as data, and the
-//! verdict a finish gets.
+//! verdict and outcome a finish gets ([`Finish`]).
 //!
 //! A finish changes its row only when every [`Condition`] holds. The
 //! guarded `UPDATE` ([`crate::store::FINISH`]) is these conditions joined by
@@ -306,5 +306,54 @@ mod tests {
         for condition in Condition::ALL {
             assert_eq!(Condition::parse(condition.field()), Some(condition));
         }
+    }
+}
+
+/// The outcome of a finish: its verdict, what was presented and what the
+/// row holds, side by side (R14).
+///
+/// In JSON it is the contract's shape: `accepted`, `reason` (the one the
+/// verdict names, `null` when accepted), `expected` and `current`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finish {
+    /// Accepted, or refused and why.
+    pub verdict: Verdict,
+    /// The stamp that was presented (`None` when the actor held none).
+    pub expected: Option<Stamp>,
+    /// The row as it is after the attempt (`None` for an unknown id).
+    pub current: Option<JobRow>,
+}
+
+impl Finish {
+    /// Whether the row was marked done.
+    pub fn accepted(&self) -> bool {
+        self.verdict.accepted()
+    }
+
+    /// The reason the document names, `None` when accepted.
+    pub fn reason(&self) -> Option<Reason> {
+        self.verdict.reason()
+    }
+}
+
+impl Serialize for Finish {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Document<'a> {
+            accepted: bool,
+            reason: Option<Reason>,
+            expected: &'a Option<Stamp>,
+            current: &'a Option<JobRow>,
+        }
+        Document {
+            accepted: self.accepted(),
+            reason: self.reason(),
+            expected: &self.expected,
+            current: &self.current,
+        }
+        .serialize(serializer)
     }
 }

@@ -111,8 +111,8 @@ pub mod store;
 
 pub use claimable::ClaimCondition;
 pub use error::{Error, Forbidden, Problem, Result};
-pub use fence::{Condition, Conditions, Verdict};
-pub use model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
+pub use fence::{Condition, Conditions, Finish, Verdict};
+pub use model::{Claim, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
 pub use queue::{ProcessError, Processed, Queue};
 pub use receiver::{Receiver, Totals};
 pub use replay::{EventResult, Outcome, Player, Replay, replay, replay_json};

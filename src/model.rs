@@ -1,4 +1,5 @@
-//! The queue's vocabulary: jobs, rows, claims, stamps and verdicts.
+//! The queue's vocabulary: jobs, rows, claims, stamps and the reasons a
+//! finish is refused (its verdict and outcome are [`crate::fence`]'s).
 //!
 //! These are plain values with no behaviour beyond checking themselves. They
 //! serialize to exactly the JSON shapes of the contract, so the command line,
@@ -7,7 +8,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Problem, Result};
-use crate::fence::Verdict;
 
 /// The largest integer the queue accepts for a time, a quantity, a lease, a
 /// token or an attempt count: 2^53 - 1.
@@ -269,54 +269,5 @@ impl Reason {
             Reason::LeaseExpired => "lease_expired",
             Reason::DeadlinePassed => "deadline_passed",
         }
-    }
-}
-
-/// The outcome of a finish: its verdict, what was presented and what the
-/// row holds, side by side (R14).
-///
-/// In JSON it is the contract's shape: `accepted`, `reason` (the one the
-/// verdict names, `null` when accepted), `expected` and `current`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finish {
-    /// Accepted, or refused and why.
-    pub verdict: Verdict,
-    /// The stamp that was presented (`None` when the actor held none).
-    pub expected: Option<Stamp>,
-    /// The row as it is after the attempt (`None` for an unknown id).
-    pub current: Option<JobRow>,
-}
-
-impl Finish {
-    /// Whether the row was marked done.
-    pub fn accepted(&self) -> bool {
-        self.verdict.accepted()
-    }
-
-    /// The reason the document names, `None` when accepted.
-    pub fn reason(&self) -> Option<Reason> {
-        self.verdict.reason()
-    }
-}
-
-impl Serialize for Finish {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Document<'a> {
-            accepted: bool,
-            reason: Option<Reason>,
-            expected: &'a Option<Stamp>,
-            current: &'a Option<JobRow>,
-        }
-        Document {
-            accepted: self.accepted(),
-            reason: self.reason(),
-            expected: &self.expected,
-            current: &self.current,
-        }
-        .serialize(serializer)
     }
 }

@@ -10,7 +10,8 @@ use std::cell::RefCell;
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
-use crate::model::{Claim, Finish, JobRow, NewJob, Stamp, check_int, check_name};
+use crate::fence::Finish;
+use crate::model::{Claim, JobRow, NewJob, Stamp, check_int, check_name};
 use crate::store::{self, Budget, Executed, Kind, Outside, SqlLog};
 
 /// A handle on one queue database: one connection, one actor.

@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::error::{Error, Problem};
+use crate::fence::Finish;
 use crate::fence::Verdict;
-use crate::model::{Claim, Finish, JobRow, Reason};
+use crate::model::{Claim, JobRow, Reason};
 use crate::queue::Queue;
 use crate::receiver::Receiver;
 use crate::scenario::{Action, Event, MAX_EVENTS, Order, Scenario};

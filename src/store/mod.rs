@@ -27,8 +27,9 @@ mod steps;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
 
 use crate::error::{Error, Problem, Result};
+use crate::fence::Finish;
 use crate::fence::{Conditions, Verdict};
-use crate::model::{Claim, Finish, JobRow, JobState, MAX_INT, NewJob, Stamp};
+use crate::model::{Claim, JobRow, JobState, MAX_INT, NewJob, Stamp};
 use log::{Params, bind, int, text};
 use open::immediate;
 

@@ -284,14 +284,14 @@ fn fencing_off_vs_on_each_naive_guard_lets_a_stale_finish_through() {
     }
 }
 
-// The course points (`playground::points`): each is a step of its chapter,
+// The course points (`playground::chapters::Point`): each is a step of its chapter,
 // shown in the step card at its place, with its facts stated against the
 // chapter's replay like the narrations above.
 
 /// The point's text, filled as the step card shows it, says each of these
 /// numbers, in both languages.
 fn point_says(key: &str, numbers: &[&Value]) {
-    let (chapter, point) = leasefence_course::playground::points::all()
+    let (chapter, point) = leasefence_course::playground::chapters::points()
         .find(|(_, point)| point.key == key)
         .expect("a point");
     let text_of = |lang: Lang| point.text(chapter, lang, "A");
@@ -313,9 +313,9 @@ fn point_at(chapter: &str, position: usize, lang: Lang) -> Option<(String, Optio
 /// timeline the learner changed shows none (its facts may differ).
 #[test]
 fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
-    use leasefence_course::playground::points;
+    use leasefence_course::playground::chapters;
     use leasefence_course::playground::session::{Knob, Session};
-    let keys: Vec<&str> = points::all().map(|(_, point)| point.key).collect();
+    let keys: Vec<&str> = chapters::points().map(|(_, point)| point.key).collect();
     check!(
         keys,
         vec![
@@ -337,7 +337,7 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
             for lang in [Lang::En, Lang::Ko] {
                 let shown = point_at(chapter.id, position, lang).map(|(key, _)| key);
                 let placed =
-                    points::at(chapter.id, position).map(|(_, point)| point.key.to_owned());
+                    chapters::point_at(chapter.id, position).map(|(_, point)| point.key.to_owned());
                 check!(
                     shown,
                     placed,
@@ -348,7 +348,7 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
             }
         }
     }
-    for (chapter, point) in points::all() {
+    for (chapter, point) in chapters::points() {
         let scenario = Scenario::parse(chapter.scenario()).expect("parses");
         let mut session = Session::new(Lang::En, chapter.id, scenario).expect("replays");
         session

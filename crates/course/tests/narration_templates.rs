@@ -9,7 +9,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use leasefence_course::mechanism::races::send_race;
-use leasefence_course::playground::points;
+use leasefence_course::playground::chapters;
 use leasefence_course::playground::statements::SEND_MS;
 use leasefence_course::playground::{CHAPTERS, Lang};
 
@@ -124,7 +124,7 @@ fn every_fact_is_the_value_at_its_path_in_the_scenario_or_the_replay() {
 /// its narration: filled from the chapter's documents, nothing typed.
 #[test]
 fn every_course_point_fills_from_its_chapter_and_types_no_number_it_holds() {
-    for (chapter, point) in points::all() {
+    for (chapter, point) in chapters::points() {
         let facts = chapter.facts();
         for lang in [Lang::En, Lang::Ko] {
             let told = point.text(chapter, lang, "A");

@@ -3,11 +3,20 @@
 //! replay, its title and text in each language), listed by the build
 //! script (`build/chapters.rs`). The golden tests replay the same
 //! scenarios, so what the page shows is exactly what they check.
+//!
+//! A chapter also places the course's points that no event shows by
+//! itself: what a claim hands its worker, that there is no heartbeat,
+//! SQS's visibility timeout, the rollback journal, a receiver that checks
+//! no token, a token that is no credential. Each is attached to the place
+//! in a chapter where the learner sees what it is about (its folder's
+//! `chapter.json` places it, its `en.json` and `ko.json` say it), and the
+//! step card shows it when they stand there: a step of the story, not a
+//! footnote ([`Point`]). `tests/chapters.rs` states each point's facts
+//! against the chapter's replay.
 
 use leasefence::{Action, Claim, NewJob, Outcome, Scenario};
 
 use super::Lang;
-use super::points::Point;
 
 /// One chapter: an id (also its message keys `chapter.<id>.title/.text`),
 /// its scenario document, the panels it is about and its course points,
@@ -254,4 +263,38 @@ pub fn chapter_scenarios() -> Vec<(&'static str, &'static str)> {
         .iter()
         .map(|chapter| (chapter.id, chapter.scenario()))
         .collect()
+}
+
+/// A course point, at a position of its chapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Point {
+    /// How many events are applied when it is shown.
+    pub position: usize,
+    /// Its message keys: `point.<key>.title` and `point.<key>.text`.
+    pub key: &'static str,
+}
+
+/// The point that shows the claim itself, as the contract's JSON.
+pub const CLAIM_RESULT: &str = "claim_result";
+
+impl Point {
+    /// The point's text in `lang`, said of `worker` (the one who acts at
+    /// its place), its other numbers and names filled from `chapter`'s
+    /// scenario and replay ([`Chapter::facts`]).
+    pub fn text(&self, chapter: &Chapter, lang: Lang, worker: &str) -> String {
+        chapter.fill(lang, &format!("point.{}.text", self.key), Some(worker))
+    }
+}
+
+/// Every course point with its chapter, in course order.
+pub fn points() -> impl Iterator<Item = (&'static Chapter, &'static Point)> {
+    CHAPTERS
+        .iter()
+        .flat_map(|chapter| chapter.points.iter().map(move |point| (chapter, point)))
+}
+
+/// The point shown at `position` of the chapter with id `chapter`, with
+/// that chapter.
+pub fn point_at(chapter: &str, position: usize) -> Option<(&'static Chapter, &'static Point)> {
+    points().find(|(found, point)| found.id == chapter && point.position == position)
 }

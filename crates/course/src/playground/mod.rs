@@ -16,7 +16,6 @@ pub mod lesson;
 pub mod link;
 pub mod messages;
 pub mod parser_words;
-pub mod points;
 pub mod session;
 pub mod statements;
 pub mod stepper;

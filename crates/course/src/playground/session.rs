@@ -124,7 +124,7 @@ pub struct Session {
     /// panel (`&stmt=timeline.7`): the page opens there, not at its top.
     pub linked_statement: bool,
     /// The invariants panel: its checks and the census ([`super::invariants`]).
-    pub(crate) invariants_panel: super::invariants::InvariantsPanel,
+    pub(crate) invariants_panel: super::invariants::panel::InvariantsPanel,
     /// The lab, when open ([`super::lab`]).
     pub(crate) lab: Option<Bench>,
     /// The lab's levels passed, in the lab's order.

@@ -2,15 +2,11 @@
 //! lease it presents, each with its readout (from the core's
 //! [`SliderView`]), and the course's warning about long leases.
 
-use std::cell::RefCell;
-
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlInputElement};
 
 use super::dom::El;
-use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::session::Knob;
 use leasefence_course::playground::view::{PositionView, SliderView};
 
 /// A range input with its label, its live readout, and what the value
@@ -100,20 +96,14 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Slider, Slider) {
 }
 
 /// Both sliders, for the learner's place.
-pub(super) fn draw(parts: &Parts, view: &PositionView) {
-    parts.finish.show(&view.finish);
-    parts.lease.show(&view.lease)
+pub(super) fn draw((finish, lease): (&Slider, &Slider), view: &PositionView) {
+    finish.show(&view.finish);
+    lease.show(&view.lease)
 }
 
 /// Keeps the dragged knob where the learner is looking: the panels above
 /// it change height with the step.
-pub(super) fn keep_in_view(parts: &RefCell<Option<Parts>>, knob: Knob) {
-    let parts = parts.borrow();
-    let Some(parts) = parts.as_ref() else { return };
-    let slider = match knob {
-        Knob::Finish => &parts.finish,
-        Knob::Lease => &parts.lease,
-    };
+pub(super) fn keep_in_view(slider: &Slider) {
     let options = web_sys::ScrollIntoViewOptions::new();
     options.set_block(web_sys::ScrollLogicalPosition::Nearest);
     slider

@@ -31,7 +31,8 @@ impl Page {
             return;
         };
         let view = view::lab(&state.session);
-        lab::draw(&self.doc, parts, state.session.lang, view.as_ref());
+        let lab = (&parts.lab_panel, &parts.lab);
+        lab::draw(&self.doc, lab, state.session.lang, view.as_ref());
     }
 
     /// Draws what depends on the timeline; `refill_editor` puts the
@@ -91,8 +92,9 @@ impl Page {
         tables::draw_table(&self.doc, parts, &view.table);
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver);
         compare::draw(&self.doc, parts, lang, view.compare.as_ref());
-        invariants::draw(&self.doc, parts, lang, view.invariants.as_ref());
-        boundary::draw(parts, &view);
+        let invariants = (&parts.invariants_panel, &parts.invariants);
+        invariants::draw(&self.doc, invariants, lang, view.invariants.as_ref());
+        boundary::draw((&parts.finish, &parts.lease), &view);
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));
         }

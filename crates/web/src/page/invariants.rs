@@ -7,7 +7,6 @@
 use web_sys::{Document, Element};
 
 use super::dom::{El, header_row, replace_children};
-use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 
@@ -19,9 +18,14 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
 
 /// Draws the panel, opening it if the session did (a chapter about it);
 /// a closed one is left as it was.
-pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&InvariantsView>) {
+pub(super) fn draw(
+    doc: &Document,
+    (panel, body): (&Element, &Element),
+    lang: Lang,
+    view: Option<&InvariantsView>,
+) {
     let Some(view) = view else { return };
-    let _ = parts.invariants_panel.set_attribute("open", "");
+    let _ = panel.set_attribute("open", "");
     let titles = std::iter::once(lang.text("invariants.invariant"))
         .chain(view.columns.iter().map(String::as_str));
     let mut rows = vec![header_row(doc, titles)];
@@ -42,7 +46,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Inva
             .text(&view.note),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
-    replace_children(&parts.invariants, children)
+    replace_children(body, children)
 }
 
 /// A table that scrolls sideways on its own when its columns do not fit

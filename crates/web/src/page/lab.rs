@@ -8,7 +8,6 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use super::dom::{El, header_row, replace_children};
-use super::skeleton::Parts;
 use super::{Page, Redraw, notify, progress, to_js_error};
 use leasefence_course::lab::LEVELS;
 use leasefence_course::playground::Lang;
@@ -137,13 +136,18 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
 }
 
 /// Draws the panel: open with its view when the lab is, else closed.
-pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&LabView>) {
+pub(super) fn draw(
+    doc: &Document,
+    (panel, body): (&Element, &Element),
+    lang: Lang,
+    view: Option<&LabView>,
+) {
     let Some(view) = view else {
-        let _ = parts.lab_panel.remove_attribute("open");
-        replace_children(&parts.lab, []);
+        let _ = panel.remove_attribute("open");
+        replace_children(body, []);
         return;
     };
-    let _ = parts.lab_panel.set_attribute("open", "");
+    let _ = panel.set_attribute("open", "");
     let levels = El::new(doc, "div")
         .class("lf-lab-levels")
         .attr("role", "group")
@@ -183,7 +187,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&LabV
             .map(|hint| El::new(doc, "p").class("lf-muted").text(hint)),
     );
     children.extend([buttons, answer]);
-    replace_children(&parts.lab, children);
+    replace_children(body, children);
 }
 
 /// The answer: its headline, its lines, the two tables, the open button.

@@ -284,8 +284,8 @@ impl Page {
             Redraw::Position => {}
         }
         self.show_position()?;
-        if let Some(knob) = dragged {
-            boundary::keep_in_view(&self.parts, knob);
+        if let (Some(knob), Some(parts)) = (dragged, self.parts.borrow().as_ref()) {
+            boundary::keep_in_view(parts.slider(knob));
         }
         if switched {
             skeleton::focus_lang_button(self)?;

@@ -13,7 +13,7 @@ use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::session::{Said, Status};
+use leasefence_course::playground::session::{Knob, Said, Status};
 use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
 use leasefence_course::variants::Guard;
 
@@ -55,6 +55,16 @@ pub(super) struct Parts {
     pub live: Element,
     /// The statement panel.
     pub statements: super::statements::Panel,
+}
+
+impl Parts {
+    /// The boundary panel's slider that `knob` moves.
+    pub(super) fn slider(&self, knob: Knob) -> &Slider {
+        match knob {
+            Knob::Finish => &self.finish,
+            Knob::Lease => &self.lease,
+        }
+    }
 }
 
 /// Builds the frame in the page's language and returns its parts.

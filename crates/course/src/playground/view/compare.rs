@@ -2,7 +2,7 @@
 //! a naive one (id only, or id + owner) took it, and where the naive one
 //! did harm.
 
-use super::invariants::variant_name;
+use super::names::variant_name;
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
 use crate::variants::Variant;

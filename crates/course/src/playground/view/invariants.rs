@@ -8,12 +8,12 @@
 //! is not mended by what comes after, and the learner should see where it
 //! happened, not only that it did.
 
-use crate::mechanism::invariants::{Broken, Invariant, Side, StepCheck};
+use crate::mechanism::invariants::{Broken, Invariant, StepCheck};
 use crate::playground::Lang;
 use crate::playground::session::Session;
-use crate::variants::Variant;
 use serde::Serialize;
 
+use super::names::{side_name, variant_name};
 use super::orderings::{self, OrderingsView};
 
 /// The four invariants, in the order the panel lists them.
@@ -109,19 +109,6 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
         note,
         orderings: orderings::view(session),
     })
-}
-
-/// A side's column header: the real system, or its variant's name.
-pub(super) fn side_name(lang: Lang, side: Side) -> String {
-    match side.variant() {
-        Some(variant) => variant_name(lang, variant),
-        None => lang.text("invariants.fenced").to_owned(),
-    }
-}
-
-/// A teaching variant's one name, the same on every panel.
-pub(super) fn variant_name(lang: Lang, variant: Variant) -> String {
-    lang.text(&format!("variant.{}", variant.id())).to_owned()
 }
 
 fn key(invariant: Invariant) -> &'static str {

@@ -19,6 +19,7 @@ mod events;
 mod invariants;
 mod lab;
 mod lanes;
+mod names;
 mod orderings;
 mod sliders;
 mod statements;
@@ -287,7 +288,7 @@ fn narration(session: &Session) -> String {
     if let Some(opened) = session.opened() {
         let values = [
             ("title", session.title_of(&opened.from)),
-            ("variant", invariants::side_name(lang, opened.side)),
+            ("variant", names::side_name(lang, opened.side)),
             ("story", story(session)),
         ];
         return lang.fill("chapter.opened", &values);

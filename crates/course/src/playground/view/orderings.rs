@@ -15,7 +15,7 @@ use crate::playground::invariants::{Countable, countable};
 use crate::playground::session::Session;
 use serde::Serialize;
 
-use super::invariants::side_name;
+use super::names::side_name;
 
 /// The orderings part of the panel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@
 //!
 //! Everything is read from the mechanism's runs; the page draws it.
 
-use super::invariants::variant_name;
+use super::names::variant_name;
 use serde::Serialize;
 
 use crate::mechanism::statements::{Run, Step, StepKind};

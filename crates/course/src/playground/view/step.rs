@@ -3,11 +3,11 @@
 //! values and which statement was the refusal, and the rows before and
 //! after with the changed cells marked.
 
+use crate::playground::chapters;
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
     reason_text, row_changes, side_by_side,
 };
-use crate::playground::points;
 use crate::playground::session::Session;
 use crate::playground::stepper::Question;
 use leasefence::replay::Outcome;
@@ -40,7 +40,7 @@ pub struct StepView {
     pub point: Option<PointView>,
 }
 
-/// A course point ([`crate::playground::points`]) in the learner's words.
+/// A course point (([`crate::playground::chapters::Point`])) in the learner's words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PointView {
     /// Which point (its message key).
@@ -197,11 +197,11 @@ pub fn card(session: &Session) -> Option<StepView> {
 /// a timeline the learner changed, whose facts may differ.
 fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     let stepper = &session.stepper;
-    let (chapter, point) = points::at(stepper.chapter(), stepper.position())?;
+    let (chapter, point) = chapters::point_at(stepper.chapter(), stepper.position())?;
     let lang = session.lang;
     let text = point.text(chapter, lang, &frame.result.worker);
     let code = match &frame.result.outcome {
-        Outcome::Claimed { claim: Some(claim) } if point.key == points::CLAIM_RESULT => {
+        Outcome::Claimed { claim: Some(claim) } if point.key == chapters::CLAIM_RESULT => {
             serde_json::to_string_pretty(claim).ok()
         }
         _ => None,

@@ -14,7 +14,7 @@
 //! milliseconds).
 
 use crate::mechanism::Refusal;
-use crate::mechanism::invariants::{Side, StepCheck, along};
+use crate::mechanism::invariants::{Side, along};
 use crate::mechanism::orderings::{Census, census, lanes};
 use crate::playground::session::{Said, Session, Status};
 use crate::playground::stepper::SANDBOX;
@@ -22,6 +22,10 @@ use crate::variants::Guard;
 use crate::variants::Variant;
 use leasefence::error::Result;
 use leasefence::scenario::Scenario;
+
+pub(crate) mod panel;
+
+pub use panel::{Checks, InvariantsPanel, Opened};
 
 /// Whether a timeline's orderings can be counted on the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,27 +92,6 @@ pub fn countable(scenario: &Scenario) -> Countable {
     }
 }
 
-/// The panel's state; see the module documentation.
-#[derive(Debug, Clone, Default)]
-pub struct InvariantsPanel {
-    /// Whether the learner has the panel open (the session opens it for a
-    /// chapter about it).
-    pub(super) open: bool,
-    checks: Option<Checks>,
-    census: Option<(Scenario, Census)>,
-    opened: Option<Opened>,
-}
-
-/// The invariants after every step of one timeline, on each side.
-#[derive(Debug, Clone)]
-pub struct Checks {
-    scenario: Scenario,
-    guard: Guard,
-    /// Per side, in the panel's order ([`panel_sides`]), the invariants
-    /// after each event.
-    pub sides: Vec<(Side, Vec<StepCheck>)>,
-}
-
 /// The sides the panel shows for `scenario`: the real system, the naive
 /// finish of `guard` (the comparison's), and the receiver without its
 /// ledger where the timeline sends.
@@ -121,16 +104,6 @@ pub fn panel_sides(scenario: &Scenario, guard: Guard) -> Vec<Side> {
     .into_iter()
     .filter(|side| side.applies_to(scenario))
     .collect()
-}
-
-/// A shortest failing ordering the learner opened.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opened {
-    scenario: Scenario,
-    /// The chapter (or `sandbox`) whose orderings it came from.
-    pub from: String,
-    /// The naive side it fails on.
-    pub side: Side,
 }
 
 impl Session {
