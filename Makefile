@@ -21,6 +21,7 @@ setup-web:
 
 lint:
 	cargo fmt --all -- --check
+	node scripts/module-cycles.mjs
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-course --all-targets -- -D warnings
