@@ -91,6 +91,34 @@ document.body.dataset.verdict = doc.results[2].reason;
   }
 });
 
+test("the one-tag bootstrap bundled with esbuild, as the package README's commands say, mounts in Chromium", async () => {
+  const app = appWithPackage("esbuild-embed");
+  writeFileSync(join(app, "main.js"), 'import "leasefence/embed";\n');
+  // The README's commands, as written, with esbuild from e2e/node_modules.
+  execFileSync("bash", ["-e", "-c", codeBlock("package/README.md", "esbuild main.js --bundle")], {
+    cwd: app, env: { ...process.env, PATH: `${ROOT}e2e/node_modules/.bin:${process.env.PATH}` }, stdio: "ignore",
+  });
+  const dist = join(app, "dist");
+  writeFileSync(join(dist, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
+<body><div id="embed" data-leasefence data-scenario="late-delivery"></div><script type="module" src="./main.js"></script></body></html>`);
+  const { browser, stop } = await start();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    await serveBuilt(page, "esbuild-embed", dist);
+    await page.goto("http://esbuild.test/esbuild-embed/index.html");
+    await page.waitForSelector("#embed [data-event]");
+    const background = await page.$eval("#embed", (el) => getComputedStyle(el).getPropertyValue("--lf-bg").trim());
+    assert.notEqual(background, "", "the stylesheet is loaded");
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await stop();
+  }
+});
+
 /** `npm pack` of the package, unpacked as `node_modules/leasefence` of a new app folder `name`. */
 function appWithPackage(name) {
   const app = join(work, name);

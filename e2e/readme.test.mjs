@@ -34,6 +34,7 @@ const ACCOUNTED = {
     'import "leasefence/embed";': "e2e/bundle.test.mjs: built with Vite from the packed package",
     'import init, { mount } from "leasefence";': "e2e/bundle.test.mjs: built with Vite from the packed package",
     'import init, { replay } from "leasefence";': "e2e/bundle.test.mjs: bundled with esbuild",
+    "esbuild main.js --bundle": "e2e/bundle.test.mjs: the one-tag bootstrap bundled with esbuild, these commands run as written",
     'import { readFileSync } from "node:fs";': "run here: under Node",
   },
 };
