@@ -9,7 +9,7 @@ LISTEN ?= 127.0.0.1:8080
 TARGET ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
-.PHONY: test serve web queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page bless sizes breakdown replay-speed
+.PHONY: test serve web queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page bench-load bless sizes breakdown replay-speed
 
 test: setup lint native-test browser-test e2e size-check
 
@@ -131,6 +131,13 @@ bench-page:
 	$(MAKE) --no-print-directory web WEB_FEATURES=bench
 	cargo build --quiet -p leasefence-cli
 	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node e2e/budgets.mjs
+
+# Time to interactive on a throttled connection and CPU: the playground
+# against a bare page that loads sql.js and runs one statement, side by
+# side (e2e/bench-load.mjs; RUNS=n, default 5). Measured, not asserted.
+bench-load: web
+	cargo build --quiet -p leasefence-cli
+	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node e2e/bench-load.mjs
 
 # The page's files, then the queue-only package alone; after each, where
 # the module's bytes go (a copy optimised the same way but keeping function
