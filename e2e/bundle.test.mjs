@@ -11,10 +11,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
-import { ROOT, codeBlock, start } from "./harness.mjs";
+import { ROOT, codeBlock, start, typecheck } from "./harness.mjs";
 
 const PKG = `${ROOT}www/pkg`;
-const TSC = `${ROOT}e2e/node_modules/.bin/tsc`;
 let work;
 
 before(() => {
@@ -25,17 +24,11 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** `tsc --noEmit --strict` on `source`; the compiler's output when it fails. */
-function typecheck(name, source) {
+/** `tsc --noEmit --strict` on `source`, written as `name.ts`; the compiler's output when it fails. */
+function typecheckSource(name, source) {
   const file = join(work, `${name}.ts`);
   writeFileSync(file, source);
-  try {
-    execFileSync(TSC, ["--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
-      "--moduleResolution", "bundler", "--lib", "es2022,esnext.disposable,dom", file], { encoding: "utf8" });
-    return "";
-  } catch (error) {
-    return `${error.stdout}${error.stderr}`;
-  }
+  return typecheck(file);
 }
 
 test("the package's types accept a scenario and a chapter, and refuse a misspelt field or chapter", () => {
@@ -49,9 +42,9 @@ const byChapter: MountOptions = { scenario: chapter, compact: true };
 document.body.addEventListener("leasefence:verdict", (event) => event.detail.accepted);
 export { options, byChapter };
 `;
-  assert.equal(typecheck("good", good), "", "a correct program compiles");
-  assert.match(typecheck("typo", `${imports}const s: Scenario = { evnts: [] };\nexport { s };\n`), /evnts/);
-  assert.match(typecheck("chapter", `${imports}const c: Chapter = "canonicall";\nexport { c };\n`), /canonicall/);
+  assert.equal(typecheckSource("good", good), "", "a correct program compiles");
+  assert.match(typecheckSource("typo", `${imports}const s: Scenario = { evnts: [] };\nexport { s };\n`), /evnts/);
+  assert.match(typecheckSource("chapter", `${imports}const c: Chapter = "canonicall";\nexport { c };\n`), /canonicall/);
 });
 
 test("a program bundled with esbuild, as the README says, runs in Chromium", async () => {
@@ -177,14 +170,7 @@ const urls: string[] = [wasmUrl, css];
 const options: MountOptions = { lab: "finish" };
 export { urls, options, mountAll, init };
 `);
-  let said = "";
-  try {
-    execFileSync(TSC, ["--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
-      "--moduleResolution", "bundler", "--lib", "es2022,esnext.disposable,dom", check], { encoding: "utf8", cwd: embedApp });
-  } catch (error) {
-    said = `${error.stdout}${error.stderr}`;
-  }
-  assert.equal(said, "", "every subpath has types");
+  assert.equal(typecheck(check, embedApp), "", "every subpath has types");
   rmSync(check);
   const built = { "vite-embed": await viteBuild(embedApp, "vite-embed"), "vite-hand": await viteBuild(handApp, "vite-hand") };
   const { browser, stop } = await start();

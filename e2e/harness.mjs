@@ -2,7 +2,7 @@
 // `leasefence serve` on a free port, Debian's Chromium driven by
 // playwright-core, and pages that collect console errors.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { after, before } from "node:test";
 import { resolve } from "node:path";
@@ -110,4 +110,19 @@ export function codeBlock(file, start) {
   const found = codeBlocks(file).filter((block) => block.code.startsWith(start));
   assert.equal(found.length, 1, `${file}: one code block starting with ${JSON.stringify(start)}`);
   return found[0].code;
+}
+
+/**
+ * `tsc --noEmit --strict` on the TypeScript file `file` (imports resolved
+ * as a bundler resolves them, from `cwd`): "" when it compiles, else the
+ * compiler's output.
+ */
+export function typecheck(file, cwd = undefined) {
+  try {
+    execFileSync(`${ROOT}e2e/node_modules/.bin/tsc`, ["--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
+      "--moduleResolution", "bundler", "--lib", "es2022,esnext.disposable,dom", file], { encoding: "utf8", cwd });
+    return "";
+  } catch (error) {
+    return `${error.stdout}${error.stderr}`;
+  }
 }

@@ -8,10 +8,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { BINARY, ROOT, codeBlock, codeBlocks, done, serving, watched } from "./harness.mjs";
+import { BINARY, ROOT, codeBlock, codeBlocks, done, serving, typecheck, watched } from "./harness.mjs";
 
 const site = serving();
 
@@ -129,7 +129,7 @@ test("README.md's receiver exercise: every job applied once, as the output it sh
   assert.ok(totals.repeats <= 1, `${totals.repeats} repeats`);
 });
 
-/** Serves `path` under `prefix` from `dir` on every page of `context`. */
+/** Serves the files of `dir` at the URLs under `prefix`, on every page of `context`. */
 async function serveFrom(context, prefix, dir) {
   const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
   await context.route(`${prefix}**`, (route) => {
@@ -190,14 +190,7 @@ test("package/README.md's typed events pass tsc --strict", () => {
     writeFileSync(file, `import type {} from "${ROOT}www/pkg/leasefence.js";
 declare const element: HTMLElement;
 ${codeBlock("package/README.md", 'element.addEventListener("leasefence:step"')}`);
-    let said = "";
-    try {
-      execFileSync(`${ROOT}e2e/node_modules/.bin/tsc`, ["--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
-        "--moduleResolution", "bundler", "--lib", "es2022,esnext.disposable,dom", file], { encoding: "utf8" });
-    } catch (error) {
-      said = `${error.stdout}${error.stderr}`;
-    }
-    assert.equal(said, "");
+    assert.equal(typecheck(file), "");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -206,7 +199,7 @@ ${codeBlock("package/README.md", 'element.addEventListener("leasefence:step"')}`
 test("package/README.md's Node example replays under Node", () => {
   const dir = mkdtempSync(join(tmpdir(), "leasefence-readme-node-"));
   try {
-    execFileSync("mkdir", ["-p", join(dir, "node_modules")]);
+    mkdirSync(join(dir, "node_modules"));
     symlinkSync(join(ROOT, "www/pkg"), join(dir, "node_modules/leasefence"));
     const code = codeBlock("package/README.md", 'import { readFileSync } from "node:fs";');
     writeFileSync(join(dir, "example.mjs"), `${code}\nconsole.log(JSON.stringify(doc.results[2]));\n`);
