@@ -71,6 +71,8 @@ comma := ,
 WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-features=optimize_for_size)
 
 # wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
+# package/freed.js is appended to wasm-bindgen's glue: a call on a freed
+# object says so, instead of the glue's "null pointer passed to rust".
 # esbuild (also from e2e/) minifies wasm-bindgen's glue and the stylesheet:
 # and the bootstrap (package/embed.js). package-extras.mjs completes the npm
 # package (types of the bootstrap, README, exports).
@@ -79,6 +81,7 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 web: setup-web
 	$(WEB_BUILD) --out-dir $(CURDIR)/www/pkg --out-name leasefence crates/web -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
 	node scripts/package-repository.mjs www/pkg
+	cat package/freed.js >> www/pkg/leasefence.js
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
 	e2e/node_modules/.bin/esbuild package/embed.js --minify --outfile=www/pkg/embed.js --log-level=warning
@@ -110,6 +113,7 @@ size-check: web
 # $(TARGET), so they run one after the other (`size-check`, `sizes`).
 queue-only: setup-web
 	$(WEB_BUILD) --out-dir $(TARGET)/pkg-queue-only --out-name leasefence crates/web -- $(WEB_STD_ARGS) --no-default-features $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
+	cat package/freed.js >> $(TARGET)/pkg-queue-only/leasefence.js
 	e2e/node_modules/.bin/esbuild $(TARGET)/pkg-queue-only/leasefence.js --minify --allow-overwrite --outfile=$(TARGET)/pkg-queue-only/leasefence.js --log-level=warning
 
 bench:

@@ -52,6 +52,31 @@ test("wrong JavaScript types throw TypeErrors naming the argument, a thousand ti
   assert.deepEqual(lib.replay(canonical), expected);
 });
 
+test("a call on a freed object says it was freed, naming the call, in JavaScript's words; other objects keep working (issue 23)", () => {
+  const queue = new lib.Queue();
+  const player = new lib.Player(canonical);
+  const receiver = new lib.Receiver();
+  for (const object of [queue, player, receiver]) object.free();
+  const calls = [
+    [() => queue.claim("A", 0, 1000), "Queue.claim: this Queue was freed (free() was called); make a new Queue"],
+    [() => queue.rows(), "Queue.rows: this Queue was freed (free() was called); make a new Queue"],
+    [() => player.step(), "Player.step: this Player was freed (free() was called); make a new Player"],
+    [() => player.position, "Player.position: this Player was freed (free() was called); make a new Player"],
+    [() => receiver.deliver("a", 1), "Receiver.deliver: this Receiver was freed (free() was called); make a new Receiver"],
+  ];
+  for (const [call, message] of calls) {
+    assert.throws(call, (error) => {
+      assert.equal(error.message, message, `expected ${JSON.stringify(message)}, got ${JSON.stringify(error.message)}`);
+      return true;
+    });
+  }
+  queue.free(); // a second free() is still harmless
+  const fresh = new lib.Queue();
+  fresh.enqueue({ id: "a", qty: 1, deadline: 5000 });
+  assert.equal(fresh.claim("A", 0, 1000).token, 1);
+  assert.deepEqual(lib.replay(canonical), expected);
+});
+
 test("an async send is awaited, and a rejection leaves the job leased", async () => {
   const queue = new lib.Queue();
   queue.enqueue({ id: "a", qty: 1, deadline: 5000 });

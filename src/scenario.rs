@@ -121,12 +121,20 @@ impl Action {
 struct RawScenario {
     #[serde(default)]
     jobs: Vec<NewJob>,
-    events: Vec<RawEvent>,
+    events: Vec<WrittenEvent>,
 }
 
+/// One event as written, for a document of the caller's that holds a
+/// scenario's two keys (`jobs`, `events`) among keys of its own: the
+/// caller declares `events: Vec<WrittenEvent>` (and `jobs:
+/// Vec<NewJob>`) in its document, reads the document with
+/// [`read_document`] and checks the two with [`Scenario::from_written`],
+/// so a mistake is placed as [`Scenario::parse`] places it (path, line
+/// and column). The course's lessons are such documents: a scenario with
+/// a title and a narration.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawEvent {
+pub struct WrittenEvent {
     at: u64,
     /// Required of every action but `enqueue` ([`PRODUCER`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -202,6 +210,13 @@ pub fn read_json(text: &str) -> Result<serde_json::Value> {
     })
 }
 
+/// Reads a document of the caller's that holds a scenario's keys (see
+/// [`WrittenEvent`]), placing a mistake as [`Scenario::parse`] does: the
+/// path of the first bad field, and a syntax error's line and column.
+pub fn read_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T> {
+    deserialize(json, "(document)", "")
+}
+
 /// Reads `json` as a `T`, naming the first bad field's place: `whole` when
 /// the problem is the value itself or trailing text, else `within`
 /// followed by the field's path. A syntax error is placed at the last
@@ -253,7 +268,7 @@ fn json_problem(err: &serde_json::Error) -> Problem {
 
 /// Builds one event from what was written, refusing a field its action
 /// does not take or lacks one it needs, then checks its values.
-fn event_from_raw(index: usize, event: &RawEvent) -> Result<Event> {
+fn event_from_raw(index: usize, event: &WrittenEvent) -> Result<Event> {
     let field = |name: &str| format!("events[{index}].{name}");
     let action = match (event.action, event.lease_ms, &event.job) {
         (RawAction::Claim, None, _) => {
@@ -357,7 +372,7 @@ impl Order {
 impl Scenario {
     /// Parses and checks a scenario document.
     pub fn parse(json: &str) -> Result<Scenario> {
-        Scenario::from_raw(deserialize(json, "(document)", "")?)
+        Scenario::from_raw(read_document(json)?)
     }
 
     /// Reads and checks a scenario document that arrived as a JSON value
@@ -368,6 +383,13 @@ impl Scenario {
     /// written (CONTRACT.md, "Scenarios from JavaScript are JSON values").
     pub fn from_value(value: serde_json::Value) -> Result<Scenario> {
         Scenario::from_raw(read(value, "(document)", "")?)
+    }
+
+    /// Checks a scenario's two keys read from a document of the caller's
+    /// ([`WrittenEvent`], [`read_document`]), as [`Scenario::parse`]
+    /// checks a scenario document.
+    pub fn from_written(jobs: Vec<NewJob>, events: Vec<WrittenEvent>) -> Result<Scenario> {
+        Scenario::from_raw(RawScenario { jobs, events })
     }
 
     /// A scenario built in code, checked by the rules [`Scenario::parse`]
@@ -460,7 +482,7 @@ impl Scenario {
             events: self
                 .events
                 .iter()
-                .map(|event| RawEvent {
+                .map(|event| WrittenEvent {
                     at: event.at,
                     worker: match event.action {
                         Action::Enqueue(_) if event.worker == PRODUCER => None,

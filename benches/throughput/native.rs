@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use leasefence::{NewJob, Queue};
+use leasefence::{NewJob, Queue, Receiver};
 
 const FAR: u64 = 1 << 50; // a deadline nobody reaches
 
@@ -15,7 +15,7 @@ pub fn main() {
         return;
     }
     // `cargo bench --bench throughput -- single` runs only the tables whose
-    // name contains a given word (single, contention, growth, replay).
+    // name contains a given word (single, contention, growth, replay, ledger).
     let filter = args.iter().skip(1).find(|arg| !arg.starts_with("--"));
     let wanted = |name: &str| filter.is_none_or(|word| name.contains(word.as_str()));
     let dir = tempfile::tempdir_in(std::env::var("BENCH_DIR").unwrap_or_else(|_| "target".into()))
@@ -31,6 +31,9 @@ pub fn main() {
     }
     if wanted("replay") {
         replay_speed();
+    }
+    if wanted("ledger") {
+        ledger_growth();
     }
 }
 
@@ -283,4 +286,48 @@ fn replay_speed() {
         replay * 1000.0
     );
     std::fs::write(&out, figure).expect("writes target/replay-native.json");
+}
+
+/// An in-memory receiver whose ledger already holds `applied`
+/// deliveries. In memory, so that the figure is the ledger's own work,
+/// not the disk's (a file's commit costs the same at any size).
+fn ledger_with(applied: u64) -> Receiver {
+    let receiver = Receiver::open_in_memory().expect("opens");
+    for n in 0..applied {
+        receiver.deliver(&format!("old-{n}"), 1).expect("delivers");
+    }
+    receiver
+}
+
+/// Microseconds per first delivery (a new id: the ledger's total is
+/// checked) over `count` deliveries named from `from`.
+fn time_deliveries(receiver: &Receiver, from: u64, count: u64) -> f64 {
+    let started = Instant::now();
+    for n in from..from + count {
+        assert!(receiver.deliver(&format!("new-{n}"), 1).expect("delivers"));
+    }
+    started.elapsed().as_secs_f64() * 1e6 / count as f64
+}
+
+/// The three ledger sizes, timed in alternating rounds; medians reported.
+fn ledger_growth() {
+    const ROUNDS: usize = 5;
+    const DELIVERIES: u64 = 200;
+    let sizes = [1_000u64, 10_000, 100_000];
+    let receivers: Vec<Receiver> = sizes.iter().map(|&applied| ledger_with(applied)).collect();
+    let mut samples = vec![Vec::new(); sizes.len()];
+    for round in 0..ROUNDS as u64 {
+        for (receiver, times) in receivers.iter().zip(&mut samples) {
+            times.push(time_deliveries(receiver, round * DELIVERIES, DELIVERIES));
+        }
+    }
+    println!(
+        "## Receiver: a first delivery's cost as the ledger grows (in memory, {ROUNDS} alternating rounds of {DELIVERIES}; medians)\n"
+    );
+    println!("| deliveries already applied | µs per delivery |\n| ---: | ---: |");
+    for (applied, mut times) in sizes.into_iter().zip(samples) {
+        times.sort_by(f64::total_cmp);
+        println!("| {applied} | {:.1} |", times[times.len() / 2]);
+    }
+    println!();
 }

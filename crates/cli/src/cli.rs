@@ -295,23 +295,9 @@ fn grade(level: &str, sql: &str) -> Result<ExitCode, Failure> {
 /// `leasefence check`: the playground's own reading of a lesson (the
 /// scenario parser, then the page's size limit), its answer as JSON.
 fn check(text: &str) -> Result<ExitCode, Failure> {
-    let source = lesson::Source {
-        scenario: Ok(text.to_owned()),
-        title: None,
-        narration_ko: None,
-        narration_en: None,
-    };
-    match lesson::Lesson::read(&source) {
-        Ok(lesson) => {
-            let (jobs, events) = (lesson.scenario.jobs().len(), lesson.scenario.events().len());
-            print_json(&json!({ "ok": true, "jobs": jobs, "events": events }))?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(refused) => {
-            print_json(&json!({ "ok": false, "error": refused.to_string() }))?;
-            Ok(ExitCode::from(1))
-        }
-    }
+    let answer = lesson::check(text);
+    print_json(&answer)?;
+    Ok(ExitCode::from(if answer["ok"] == true { 0 } else { 1 }))
 }
 
 /// The text of `file`, or of stdin for `-`.

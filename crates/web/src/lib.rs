@@ -45,14 +45,20 @@ pub use api::{Player, Queue, Receiver, replay};
 const PAGE_TYPES: &str = r#"
 /** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
 export type Chapter = "canonical" | "expiry-boundary" | "deadline-caps-lease" | "quarantine" | "polling-cannot-steal" | "restart-same-name" | "late-delivery" | "deadline-expired" | "fencing-off-vs-on" | "write-lock" | "every-ordering";
+/** A text for both languages, or one per language. */
+export type Texts = string | { ko?: string; en?: string };
+/** An author's lesson: a scenario, with its title and narration if it has them. */
+export interface Lesson extends Scenario { title?: Texts; narration?: Texts }
 /** `check(text)`'s answer: whether the playground would show this lesson. */
-export type CheckResult = { ok: true; jobs: number; events: number } | { ok: false; error: string };
+export type CheckResult =
+  | { ok: true; jobs: number; events: number; title?: { ko?: string; en?: string }; narration?: { ko?: string; en?: string } }
+  | { ok: false; error: string };
 /** `mount`'s options, each optional. */
 export interface MountOptions {
   lang?: "ko" | "en";
-  /** A chapter, or the author's own scenario (an object or its JSON text). */
-  scenario?: Chapter | Scenario | string;
-  /** The author's scenario's title and narration. */
+  /** A chapter, or the author's own lesson (an object or its JSON text). */
+  scenario?: Chapter | Lesson | string;
+  /** The author's lesson's title and narration (before the lesson's own). */
   title?: string;
   narration?: { ko?: string; en?: string };
   /** Why the author's scenario could not be fetched (said in the learner's language). */

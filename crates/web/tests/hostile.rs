@@ -274,3 +274,55 @@ fn a_key_with_a_lone_surrogate_is_refused() {
         "the message"
     );
 }
+
+/// A root element whose own DOM methods and accessors (all but
+/// `EventTarget`'s) were redefined to throw (issue 23): the page called some of them through web-sys's
+/// structural bindings without `catch` (`textContent`, `getAttribute`),
+/// so the exception unwound through Rust in the middle of drawing. Now
+/// every call on the root catches: the playground mounts (drawing what
+/// the root lets it), steps, unmounts, and a second playground on a
+/// plain element works.
+#[cfg(feature = "page")]
+#[test]
+fn a_root_whose_own_methods_throw_never_unwinds_through_rust() {
+    use leasefence_web::page::mount;
+    let booby_trapped = js(r#"(() => {
+      const holder = document.createElement("div");
+      holder.lang = "ko";
+      const root = document.createElement("div");
+      holder.append(root);
+      document.body.append(holder);
+      const boom = () => { throw new Error("boom"); };
+      // Its listeners still attach (EventTarget's methods are left), so
+      // mounting goes on to draw.
+      const prototypes = [Node.prototype, Element.prototype, HTMLElement.prototype];
+      for (const proto of prototypes) {
+        for (const [name, property] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
+          if (name === "constructor") continue;
+          Object.defineProperty(root, name, typeof property.value === "function"
+            ? { value: boom, configurable: true }
+            : { get: boom, set: boom, configurable: true });
+        }
+      }
+      return root;
+    })()"#);
+    for _ in 0..3 {
+        // Mounting may fail (its listeners cannot be attached), but it says
+        // so as an Error, never by unwinding.
+        if let Ok(playground) = mount(booby_trapped.clone(), Some(js(r#"{ lang: "en" }"#))) {
+            let _ = playground.position();
+            let _ = playground.unmount();
+        }
+    }
+    let plain: JsValue = js("document.body.appendChild(document.createElement(\"div\"))");
+    let playground = mount(plain.clone(), None).expect("a plain element still mounts");
+    check!(playground.position(), 0, "the new playground's position");
+    assert!(
+        plain
+            .unchecked_ref::<web_sys::Element>()
+            .child_element_count()
+            > 0,
+        "the new playground was drawn"
+    );
+    playground.unmount().expect("unmounts");
+}

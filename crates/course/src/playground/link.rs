@@ -3,13 +3,16 @@
 //! panel is open) `stmt=<race>.<moments passed on its clock>`.
 //!
 //! A shared link carries a whole scenario as base64url JSON, so a learner
-//! can send exactly what they built. Reading one is as strict as the
+//! can send exactly what they built; an author's lesson travels with its
+//! title and narration (a lesson document), so an iframe's address can
+//! carry one. Reading one is as strict as the
 //! editor: a link that does not decode, parse or fit the page is refused
 //! with a message in the learner's language, and the page stays as it was.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
+use crate::playground::lesson::{Lesson, Source};
 use crate::playground::statements::Race;
 use crate::playground::{Lang, chapters};
 use leasefence::scenario::Scenario;
@@ -63,16 +66,27 @@ pub fn unread(params: &[(String, String)]) -> Vec<String> {
     unread
 }
 
-/// A scenario as the `scenario=` value of a link.
-pub fn encode(scenario: &Scenario) -> String {
-    URL_SAFE_NO_PAD.encode(scenario.to_json())
+/// What a link names.
+#[derive(Debug, Clone, Copy)]
+pub enum Shown<'a> {
+    /// A chapter, by its id.
+    Chapter(&'static chapters::Chapter),
+    /// An author's lesson, unchanged: its document, title and narration
+    /// too.
+    Lesson(&'a Lesson),
+    /// Any other timeline (the learner's own): its scenario.
+    Timeline(&'a Scenario),
 }
 
-/// The scenario a link carries, or why it cannot be used, in the learner's
-/// language.
-pub fn decode(encoded: &str, lang: Lang) -> Result<Scenario, String> {
-    let json = text_of(encoded, "scenario", lang)?;
-    chapters::read_for_the_page(&json).map_err(|refusal| refusal.text(lang))
+/// The lesson (a scenario, with the author's title and narration if the
+/// document has them) a link's `scenario=` carries, or why it cannot be
+/// used, in the learner's language.
+pub fn decode(encoded: &str, lang: Lang) -> Result<Lesson, String> {
+    let source = Source {
+        scenario: Ok(text_of(encoded, "scenario", lang)?),
+        ..Source::default()
+    };
+    Lesson::read(&source).map_err(|refusal| refusal.text(lang))
 }
 
 /// Where the learner stands, for a copied link: the step, and the
@@ -118,24 +132,25 @@ fn text_of(encoded: &str, key: &str, lang: Lang) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))
 }
 
-/// The address of what is on screen: a chapter by its id, anything else
-/// (`sandbox`: a timeline the learner changed or wrote) as the scenario
-/// itself; the learner's place for copied links only (the address bar
-/// does not follow every step). A timeline keeps a chapter's id only
+/// The address of what is on screen: a chapter by its id, a lesson or
+/// any other timeline (`sandbox`: one the learner changed or wrote) as
+/// its document; the learner's place for copied links only (the address
+/// bar does not follow every step). A timeline keeps a chapter's id only
 /// while it is the chapter's own: every change makes it the sandbox.
-/// `predict` is said only where it is not the default: a chapter opens
-/// predicting (`predict=0` keeps a learner's choice to just watch), a
-/// shared timeline does not (`predict=1`).
+/// `predict` is said only where it is not the default: a chapter and a
+/// lesson open predicting (`predict=0` keeps a learner's choice to just
+/// watch), a shared timeline does not (`predict=1`).
 pub fn compose(
-    chapter: &str,
-    scenario: &Scenario,
+    shown: Shown<'_>,
     (lang, predict): (Lang, bool),
     place: Option<Place>,
     lab: Option<LabPlace<'_>>,
 ) -> String {
-    let (what, predicts) = match chapters::find(chapter) {
-        Some(found) => (format!("chapter={}", found.id), true),
-        None => (format!("scenario={}", encode(scenario)), false),
+    let carried = |json: String| format!("scenario={}", URL_SAFE_NO_PAD.encode(json));
+    let (what, predicts) = match shown {
+        Shown::Chapter(chapter) => (format!("chapter={}", chapter.id), true),
+        Shown::Lesson(lesson) => (carried(lesson.to_json()), true),
+        Shown::Timeline(scenario) => (carried(scenario.to_json()), false),
     };
     let mut address = format!("{VERSION}&{what}&lang={}", lang.tag());
     if predict != predicts {
@@ -181,9 +196,13 @@ mod tests {
         Scenario::parse(chapters::CHAPTERS[0].scenario()).expect("the chapter parses")
     }
 
+    fn first_chapter() -> Shown<'static> {
+        Shown::Chapter(&chapters::CHAPTERS[0])
+    }
+
     #[test]
     fn an_unchanged_chapter_is_linked_by_its_id() {
-        let link = compose("canonical", &canonical(), (Lang::Ko, true), None, None);
+        let link = compose(first_chapter(), (Lang::Ko, true), None, None);
         assert_eq!(link, "v=1&chapter=canonical&lang=ko");
     }
 
@@ -195,12 +214,19 @@ mod tests {
             step: 2,
             statements: Some((Race::Send, 3)),
         };
-        let link = compose("sandbox", &changed, (Lang::En, false), Some(place), None);
+        let link = compose(
+            Shown::Timeline(&changed),
+            (Lang::En, false),
+            Some(place),
+            None,
+        );
         let pairs = params(&format!("#{link}"));
         assert_eq!(param(&pairs, "step"), Some("2"));
         assert_eq!(param(&pairs, "stmt"), Some("send.3"));
         let encoded = param(&pairs, "scenario").expect("the scenario is in the link");
-        assert_eq!(decode(encoded, Lang::En), Ok(changed));
+        let decoded = decode(encoded, Lang::En).expect("the link reads");
+        assert_eq!(decoded.scenario, changed);
+        assert!(!decoded.has_words(), "a timeline is not a lesson");
     }
 
     #[test]
@@ -219,7 +245,7 @@ mod tests {
             level: "finish",
             sql: Some(sql),
         };
-        let link = compose("canonical", &canonical(), (Lang::Ko, true), None, Some(lab));
+        let link = compose(first_chapter(), (Lang::Ko, true), None, Some(lab));
         let pairs = params(&format!("#{link}"));
         assert_eq!(param(&pairs, "lab"), Some("finish"));
         let encoded = param(&pairs, "sql").expect("the statement is in the link");

@@ -174,11 +174,11 @@ impl Session {
         .flatten()
         .find_map(Lang::from_tag)
         .unwrap_or(Lang::En);
-        let shared = param("scenario").map(|encoded| link::decode(encoded, lang));
+        let mut shared = param("scenario").map(|encoded| link::decode(encoded, lang));
         let mut refused = None;
         let mut notice = None;
         let mut lesson_error = None;
-        let lesson = start.lesson.as_ref().and_then(|source| {
+        let mut lesson = start.lesson.as_ref().and_then(|source| {
             Lesson::read(source)
                 .map_err(|err| {
                     let why = match &source.scenario {
@@ -193,10 +193,17 @@ impl Session {
                 })
                 .ok()
         });
+        // A link's lesson (a scenario with a title or a narration: an
+        // iframe's) is shown as the lesson, in place of the author's.
+        let linked_lesson = shared
+            .take_if(|linked| matches!(linked, Ok(lesson) if lesson.has_words()))
+            .and_then(Result::ok);
+        let from_link = linked_lesson.is_some();
+        lesson = linked_lesson.or(lesson);
         let wanted = param("chapter").or(start.chapter.as_deref());
         let (chapter, scenario) = match (shared, &lesson) {
-            (Some(Ok(scenario)), _) => (SANDBOX.to_owned(), scenario),
-            (None, Some(lesson)) if wanted.is_none_or(|id| id == LESSON) => {
+            (Some(Ok(linked)), _) => (SANDBOX.to_owned(), linked.scenario),
+            (None, Some(lesson)) if from_link || wanted.is_none_or(|id| id == LESSON) => {
                 (LESSON.to_owned(), lesson.scenario.clone())
             }
             (other, _) => {
@@ -504,9 +511,15 @@ impl Session {
             level: bench.level.id,
             sql: (bench.sql != bench.level.start.trim()).then_some(bench.sql.as_str()),
         });
+        let shown = match (self.stepper.chapter(), &self.lesson) {
+            (LESSON, Some(lesson)) => link::Shown::Lesson(lesson),
+            (id, _) => match chapters::find(id) {
+                Some(chapter) => link::Shown::Chapter(chapter),
+                None => link::Shown::Timeline(self.stepper.scenario()),
+            },
+        };
         link::compose(
-            self.stepper.chapter(),
-            self.stepper.scenario(),
+            shown,
             (self.lang, self.stepper.predict()),
             with_step.then_some(place),
             lab,

@@ -5,30 +5,17 @@
 //! command line and the API say (a JavaScript caller's words), naming the
 //! key with its line and column.
 
-use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{string_arg, to_js};
-use leasefence_course::playground::lesson::{Lesson, Source};
+use leasefence_course::playground::lesson;
 
-/// `{ok: true, jobs, events}`, or `{ok: false, error}` for a lesson the
-/// playground would not show. Throws only for an argument that is not a
-/// string.
+/// `{ok: true, jobs, events}` (with the lesson's `title` and `narration`
+/// when it has them), or `{ok: false, error}` for a lesson the playground
+/// would not show. Throws only for an argument that is not a string.
 #[wasm_bindgen(unchecked_return_type = "CheckResult")]
 pub fn check(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let source = Source {
-        scenario: Ok(string_arg("text", &text)?),
-        ..Source::default()
-    };
-    let answer = match Lesson::read(&source) {
-        Ok(lesson) => json!({
-            "ok": true,
-            "jobs": lesson.scenario.jobs().len(),
-            "events": lesson.scenario.events().len(),
-        }),
-        Err(refused) => json!({ "ok": false, "error": refused.to_string() }),
-    };
-    to_js(&answer)
+    to_js(&lesson::check(&string_arg("text", &text)?))
 }

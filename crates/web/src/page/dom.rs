@@ -12,7 +12,33 @@
 //! gzip, BENCHMARKS.md).
 
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement};
+
+// The few calls the page makes on an element it did not make, the host's
+// root (and its ancestors), as the browser defines them: `final` calls
+// the prototype's method, not one an element's own property replaced,
+// and `catch` turns whatever it throws into an `Err`, so that no host's
+// exception unwinds through Rust in the middle of drawing (issue 23). The
+// root's other calls (`setAttribute`, `addEventListener`, ...) are
+// web-sys's, all with `catch`.
+#[wasm_bindgen]
+extern "C" {
+    /// An element as the browser's `Element.prototype` sees it.
+    #[wasm_bindgen(js_name = Element)]
+    type HostElement;
+    #[wasm_bindgen(final, catch, method, js_class = "Element", js_name = replaceChildren)]
+    fn empty(this: &HostElement) -> Result<(), JsValue>;
+    #[wasm_bindgen(final, catch, method, js_class = "Element", js_name = closest)]
+    fn closest(this: &HostElement, selector: &str) -> Result<Option<Element>, JsValue>;
+    #[wasm_bindgen(final, catch, method, js_class = "Element", js_name = getAttribute)]
+    fn attribute(this: &HostElement, name: &str) -> Result<Option<String>, JsValue>;
+}
+
+/// `element`, for the calls above.
+fn host(element: &Element) -> &HostElement {
+    element.unchecked_ref()
+}
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
@@ -125,9 +151,21 @@ pub fn header_row<'a>(doc: &Document, labels: impl IntoIterator<Item = &'a str>)
     El::new(doc, "tr").children(cells)
 }
 
+/// Empties `element` (the host's root, too: see [`empty`]).
+pub fn clear(element: &Element) {
+    let _ = host(element).empty();
+}
+
+/// The language the host gave `root`: the `lang` of the nearest element
+/// at or above it that has one.
+pub fn inherited_lang(root: &Element) -> Option<String> {
+    let holder = host(root).closest("[lang]").ok().flatten()?;
+    host(&holder).attribute("lang").ok().flatten()
+}
+
 /// Replaces every child of `parent` with `children` (fresh elements).
 pub fn replace_children(parent: &Element, children: impl IntoIterator<Item = El>) {
-    parent.set_text_content(None);
+    clear(parent);
     for child in children {
         let _ = parent.append_child(&child.0);
     }

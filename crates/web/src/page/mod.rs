@@ -95,7 +95,7 @@ impl Playground {
                 .borrow_mut()
                 .retain(|page| !Rc::ptr_eq(page, &self.page))
         });
-        self.page.root.set_text_content(None);
+        dom::clear(&self.page.root);
         Ok(())
     }
 }
@@ -179,11 +179,7 @@ impl State {
                 .hash
                 .then(|| window.location().hash().ok())
                 .flatten(),
-            host_lang: root
-                .closest("[lang]")
-                .ok()
-                .flatten()
-                .and_then(|holder| holder.get_attribute("lang")),
+            host_lang: dom::inherited_lang(root),
             browser_lang: window.navigator().language(),
             predict: options.predict,
             lab: options.lab.clone(),
