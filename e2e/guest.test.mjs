@@ -65,6 +65,30 @@ test("an author's own scenario shows through inline JSON, data-scenario-json and
   await page.context().close();
 });
 
+test("a lesson document carries its own title and narration, in an embed and in a compact iframe whose link carries it (issue 22)", async () => {
+  const titled = JSON.stringify({
+    title: { ko: "늦은 미나", en: "Mina is late" },
+    narration: { ko: "미나의 완료는 임대가 끝난 뒤에 도착합니다.", en: "The done from Mina arrives after her lease." },
+    ...LESSON,
+  });
+  const page = await host(`
+    <div id="own" data-leasefence data-predict="off" data-scenario-json='${titled}'></div>
+    <iframe id="frame" src="index.html?compact#v=1&scenario=${base64url(titled)}&lang=ko&predict=0" style="width:100%;height:900px"></iframe>`);
+  await lessonPlayground(page, "#own");
+  assert.equal(await page.$eval("#own select[data-action=chapter] option[value=lesson]", (el) => el.textContent), "Mina is late");
+  assert.match(await page.textContent("#own .lf-narration"), /The done from Mina arrives after her lease\./);
+  const frame = page.frameLocator("#frame");
+  await frame.locator("[data-event]").nth(2).waitFor();
+  // Compact mode hides the picker and shows what is shown by its title.
+  assert.equal(await frame.locator(".lf-shown").textContent(), "늦은 미나");
+  assert.equal(await frame.locator(".lf-shown").isVisible(), true, "the title is on screen");
+  assert.equal(await frame.locator(".lf-chapter").isVisible(), false, "the picker is not");
+  assert.match(await frame.locator(".lf-narration").textContent(), /미나의 완료는 임대가 끝난 뒤에 도착합니다\./);
+  assert.equal(await page.locator("#own .lf-shown").isVisible(), false, "a full embed titles it in its picker only");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("a broken scenario or an unknown chapter is said in the embed, in the learner's language", async () => {
   const page = await host(`
     <div id="broken" data-leasefence lang="ko" data-scenario-json='{"jobs": [], "events": [{"at": 0, "worker": "A", "do": "claim"}]}'></div>

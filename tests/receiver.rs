@@ -74,3 +74,37 @@ fn a_delivery_that_would_take_the_total_past_its_bound_is_refused_and_changes_no
     );
     Ok(())
 }
+
+/// A ledger file written before its rows kept running totals is given
+/// them when it is opened, from its own rows, and the bound holds on them.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn an_older_ledger_file_gets_its_running_totals_when_opened() -> TestResult {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("rx.db");
+    let old = rusqlite::Connection::open(&path)?;
+    old.execute_batch(&format!(
+        "CREATE TABLE deliveries (
+             seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+             qty INTEGER NOT NULL CHECK (qty >= 1), repeats INTEGER NOT NULL DEFAULT 0);
+         INSERT INTO deliveries (id, qty) VALUES ('a', 3), ('b', {});
+         PRAGMA application_id = {};",
+        MAX_INT - 5,
+        0x4C46_7263 // the receiver's (src/store/open.rs)
+    ))?;
+    drop(old);
+    let receiver = Receiver::open(&path)?;
+    check!(
+        receiver.totals()?.qty,
+        MAX_INT - 2,
+        "the total read from the old rows"
+    );
+    check!(
+        receiver.deliver("c", 3).is_err(),
+        true,
+        "3 more would pass the bound"
+    );
+    check!(receiver.deliver("c", 2)?, true, "2 more fit");
+    check!(receiver.totals()?.qty, MAX_INT, "the total");
+    Ok(())
+}

@@ -392,7 +392,9 @@ pub(crate) fn put_back(conn: &Connection, now: &[JobRow], then: &[JobRow]) -> Re
 }
 
 /// Takes the deliveries of `ids` out of the ledger (the census's rewind,
-/// as [`put_back`]).
+/// as [`put_back`]). They are the ledger's last rows (those made since
+/// the point it goes back to), so the running totals of the rows that
+/// stay are still right.
 pub(crate) fn take_back_deliveries(conn: &Connection, ids: &[String]) -> Result<()> {
     for id in ids {
         prepare(conn, TAKE_BACK_DELIVERY)?.execute(named_params! {":id": id})?;
@@ -420,10 +422,11 @@ pub(crate) enum Recorded {
 /// [`MAX_INT`] (each qty is at most that, their sum need not be).
 pub(crate) fn deliver(conn: &Connection, id: &str, qty: u64) -> Result<Recorded> {
     let tx = immediate(conn)?;
-    let inserted = prepare(&tx, DELIVER)?
-        .execute(named_params! {":id": id, ":qty": i64::try_from(qty).unwrap_or(i64::MAX)})?;
-    if inserted == 1 {
-        let total: i64 = prepare(&tx, RECEIVED_TOTAL)?.query_row([], |row| row.get(0))?;
+    let params = named_params! {":id": id, ":qty": i64::try_from(qty).unwrap_or(i64::MAX)};
+    let total: Option<i64> = prepare(&tx, DELIVER)?
+        .query_row(params, |row| row.get(0))
+        .optional()?;
+    if let Some(total) = total {
         if u64::try_from(total).map_or(true, |total| total > MAX_INT) {
             // Dropping the transaction takes the delivery back out.
             return Err(Error::invalid(

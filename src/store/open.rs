@@ -4,6 +4,8 @@
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::sql::{ADD_RUNNING_TOTALS, HAS_RUNNING_TOTALS};
 use super::sql::{DELIVERIES_SCHEMA, JOBS_SCHEMA};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::error::Error;
@@ -110,8 +112,24 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind, create: Create) -> R
     conn.pragma_update(None, "page_size", 1024)?;
     if header != kind.app_id() {
         init(&conn, kind, &shown)?;
+    } else if kind == Kind::Receiver {
+        add_running_totals(&conn)?;
     }
     Ok(conn)
+}
+
+/// A ledger written before its rows kept running totals (session 14) gets
+/// the column, filled from the rows themselves, in one write transaction;
+/// a ledger that has it is left alone.
+#[cfg(not(target_arch = "wasm32"))]
+fn add_running_totals(conn: &Connection) -> Result<()> {
+    let tx = immediate(conn)?;
+    let has_totals: bool = tx.query_row(HAS_RUNNING_TOTALS, [], |row| row.get(0))?;
+    if !has_totals {
+        tx.execute_batch(ADD_RUNNING_TOTALS)?;
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 /// Opens a private in-memory database with the schema of `kind`. It is new

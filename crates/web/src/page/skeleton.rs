@@ -23,6 +23,8 @@ pub(super) struct Parts {
     pub notice: Element,
     pub narration: Element,
     pub chapter_select: HtmlSelectElement,
+    /// The title of what is shown (compact mode's, in place of the picker).
+    pub shown: Element,
     pub position: Element,
     pub play_button: Element,
     /// `⇤ ← → ⇥`, for [`mark_ends`].
@@ -77,7 +79,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
 
     // A link to share only where the URL is the learner's (not an iframe's).
     let shares = state.use_hash && !state.compact;
-    let (header, chapter_select, share_status) = header(doc, lang, shares);
+    let (header, chapter_select, shown, share_status) = header(doc, lang, shares);
     let notice = El::new(doc, "p")
         .class("lf-notice")
         .attr("role", "alert")
@@ -105,6 +107,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         notice: notice.0.clone(),
         narration: narration.0.clone(),
         chapter_select,
+        shown,
         position,
         play_button,
         steps,
@@ -183,10 +186,12 @@ fn live_region(doc: &Document) -> El {
 
 /// The header: title, tagline, chapter picker, language switch, Copy link
 /// (only for a page that owns its URL) and its status. Also returns the
-/// picker and the status.
-fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, El) {
+/// picker, the title of what is shown, and the status.
+fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, Element, El) {
     let t = |key: &str| lang.text(key).to_owned();
     let chapter_select = chapter_select(doc);
+    // What is shown, for compact mode, which hides the picker.
+    let shown = El::new(doc, "p").class("lf-shown").0;
     let share_status = El::new(doc, "span")
         .class("lf-share-status")
         .attr("aria-live", "polite");
@@ -212,10 +217,11 @@ fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, E
             El::new(doc, "p")
                 .class("lf-tagline")
                 .text(&t("app.tagline")),
+            El(shown.clone()),
         ]),
         tools,
     ]);
-    (header, chapter_select, share_status)
+    (header, chapter_select, shown, share_status)
 }
 
 /// The bodies of the panels the position redraws.
@@ -431,6 +437,7 @@ pub(super) fn show_scenario(
     share_status: Option<&str>,
 ) -> Result<(), JsValue> {
     show_chapters(doc, parts, &view.chapters, &view.chapter);
+    parts.shown.set_text_content(Some(&view.title));
     if view.compare_open {
         let _ = parts.compare_panel.set_attribute("open", "");
     }

@@ -54,6 +54,9 @@ pub struct ScenarioView {
     pub chapter: String,
     /// The picker's choices, in course order, finished ones marked.
     pub chapters: Vec<ChapterOption>,
+    /// The title of what is shown (a chapter's, the lesson's own, or the
+    /// learner's timeline's): compact mode shows it in place of the picker.
+    pub title: String,
     /// One line per event, in order.
     pub events: Vec<EventLine>,
     /// The scenario as pretty JSON, for the editor.
@@ -183,6 +186,7 @@ pub fn scenario(session: &Session) -> ScenarioView {
     ScenarioView {
         chapter: stepper.chapter().to_owned(),
         chapters: chapter_options(session),
+        title: session.title_of(stepper.chapter()),
         events: events::lines(session),
         editor_text: pretty(&stepper.scenario().to_json()),
         editor_status: session.editor_status.clone(),
