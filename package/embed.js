@@ -9,7 +9,7 @@
 // lang or the browser's), data-compact (no editor and extras), data-hash
 // (read/write the scenario in the URL hash; the full page uses it),
 // data-predict="off" (open showing each verdict instead of asking first),
-// data-lab (a level of the lab to open: finish, boundary).
+// data-lab (a level of the lab to open: finish, boundary, reclaim, claim).
 // The author's own scenario, instead of a chapter: a <template
 // data-lesson> (or a <script type="application/json">) inside the element, or
 // data-scenario-json="{...}", or data-src="lesson.json"; with data-title,

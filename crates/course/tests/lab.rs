@@ -84,6 +84,40 @@ fn the_boundary_levels_start_accepts_a_finish_at_the_instant_the_lease_ends() {
     );
 }
 
+/// The claim side of the lease's end: with `lease_until < :now`, a claim
+/// at the very instant the lease ends finds nothing, though the old
+/// holder's finish is already refused there (R5): a gap, which the
+/// reference does not leave (it gives the job to the new claimant).
+#[test]
+fn the_reclaim_levels_start_leaves_a_gap_at_the_instant_the_lease_ends() {
+    let level = level("reclaim");
+    let Graded::Failed { shortest, .. } =
+        grade(&level, level.start, &chapter_scenarios()).expect("grades")
+    else {
+        panic!("the < claim must fail");
+    };
+    let claim = &shortest.scenario.events()[shortest.event];
+    check!(claim.action.name(), "claim", "the parting is a claim");
+    let Current::Observed(current) = &shortest.current else {
+        panic!("the learner's statement ran: {:?}", shortest.current);
+    };
+    let Did::Claim { claim: Some(taken) } = &shortest.expected.did else {
+        panic!("the reference gives the job: {:?}", shortest.expected.did);
+    };
+    check!(
+        current.did.clone(),
+        Did::Claim { claim: None },
+        "the learner's claim finds nothing"
+    );
+    let lease_end = current
+        .rows
+        .iter()
+        .find(|row| row.id == taken.id)
+        .and_then(|row| row.lease_until)
+        .expect("the job is still leased on the learner's side");
+    check!(claim.at, lease_end, "the claim stands on the lease's end");
+}
+
 /// R9: the claim's lease is capped at the job's deadline. The uncapped
 /// claim asks for a lease past the deadline at the first claim of the
 /// deadline chapter, where the reference ends the lease at the deadline;

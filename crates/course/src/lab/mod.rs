@@ -16,7 +16,10 @@ mod scenarios;
 
 use leasefence::store::Replaces;
 
-use crate::variants::sql::{NAIVE_CLAIM_UNCAPPED, NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID};
+use crate::variants::sql::{
+    NAIVE_CLAIM_AFTER_LEASE_END, NAIVE_CLAIM_UNCAPPED, NAIVE_FINISH_AT_LEASE_END,
+    NAIVE_FINISH_BY_ID,
+};
 
 pub use bench::{Answer, Bench};
 pub use grade::{Checked, Current, Did, Disagreement, Graded, Observed, grade};
@@ -33,7 +36,7 @@ pub struct Level {
 }
 
 /// Every level, in the order the lab offers them.
-pub const LEVELS: [Level; 3] = [
+pub const LEVELS: [Level; 4] = [
     // The finish guarded by the job id alone: a late worker's "done" lands
     // on the new holder's claim.
     Level {
@@ -47,6 +50,14 @@ pub const LEVELS: [Level; 3] = [
         id: "boundary",
         replaces: Replaces::Finish,
         start: NAIVE_FINISH_AT_LEASE_END,
+    },
+    // The claim side of the lease's end, with `<` where the finish has
+    // `<`: at the instant the lease ends, neither the old holder nor a new
+    // claimant may work on the job, a gap.
+    Level {
+        id: "reclaim",
+        replaces: Replaces::Claim,
+        start: NAIVE_CLAIM_AFTER_LEASE_END,
     },
     // The claim that chooses and takes in one statement, with its lease
     // not capped at the deadline: a lease that outlives its job.

@@ -137,6 +137,22 @@ UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
    AND state = 'leased' AND :now <= lease_until AND :now < deadline";
 
+/// The claim that takes a leased job only after its lease's end
+/// (`lease_until < :now`), one instant later than the fenced finish
+/// refuses the old holder (`:now < lease_until`): at the instant the
+/// lease ends, nobody may work on the job, a gap (the course: "아무도 맡지
+/// 못하는 빈틈"; the lab's reclaim level starts here).
+pub const NAIVE_CLAIM_AFTER_LEASE_END: &str = "
+UPDATE jobs
+   SET state = 'leased', owner = :owner,
+       token = token + 1, attempts = attempts + 1,
+       lease_until = MIN(:now_plus_lease, deadline)
+ WHERE seq = (SELECT seq FROM jobs
+               WHERE state IN ('pending', 'leased')
+                 AND (state = 'pending' OR lease_until < :now)
+               ORDER BY seq LIMIT 1)
+RETURNING id, qty, owner, token, attempts, lease_until";
+
 /// The claim with its lease not capped at the job's deadline: it gives
 /// `:now + lease_ms` even when the deadline comes first, so a worker may
 /// hold a lease on a job that may no longer be done (R9; the lab's claim
