@@ -7,7 +7,10 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 LISTEN ?= 127.0.0.1:8080
 # Where cargo builds: $CARGO_TARGET_DIR when set, as cargo itself does.
 TARGET ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
-WASM_PACK_TEST = wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
+# wasm-bindgen's test runner gives a whole test file 20 s in the browser
+# by default; crates/web/tests/hostile.rs (40,000 hostile calls and three
+# playgrounds on a booby-trapped root, in a debug build) needs about that.
+WASM_PACK_TEST = WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
 .PHONY: test serve web queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page bench-load bless sizes breakdown replay-speed
 

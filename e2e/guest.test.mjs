@@ -67,8 +67,8 @@ test("an author's own scenario shows through inline JSON, data-scenario-json and
 
 test("a lesson document carries its own title and narration, in an embed and in a compact iframe whose link carries it (issue 22)", async () => {
   const titled = JSON.stringify({
-    title: { ko: "늦은 미나", en: "Mina is late" },
-    narration: { ko: "미나의 완료는 임대가 끝난 뒤에 도착합니다.", en: "The done from Mina arrives after her lease." },
+    title: { ko: "늦게 돌아온 미나", en: "Mina is late" },
+    narration: { ko: "미나의 완료 요청은 임대가 만료된 뒤에 도착합니다.", en: "The finish from Mina arrives after her lease ends." },
     ...LESSON,
   });
   const page = await host(`
@@ -76,14 +76,14 @@ test("a lesson document carries its own title and narration, in an embed and in 
     <iframe id="frame" src="index.html?compact#v=1&scenario=${base64url(titled)}&lang=ko&predict=0" style="width:100%;height:900px"></iframe>`);
   await lessonPlayground(page, "#own");
   assert.equal(await page.$eval("#own select[data-action=chapter] option[value=lesson]", (el) => el.textContent), "Mina is late");
-  assert.match(await page.textContent("#own .lf-narration"), /The done from Mina arrives after her lease\./);
+  assert.match(await page.textContent("#own .lf-narration"), /The finish from Mina arrives after her lease ends\./);
   const frame = page.frameLocator("#frame");
   await frame.locator("[data-event]").nth(2).waitFor();
   // Compact mode hides the picker and shows what is shown by its title.
-  assert.equal(await frame.locator(".lf-shown").textContent(), "늦은 미나");
+  assert.equal(await frame.locator(".lf-shown").textContent(), "늦게 돌아온 미나");
   assert.equal(await frame.locator(".lf-shown").isVisible(), true, "the title is on screen");
   assert.equal(await frame.locator(".lf-chapter").isVisible(), false, "the picker is not");
-  assert.match(await frame.locator(".lf-narration").textContent(), /미나의 완료는 임대가 끝난 뒤에 도착합니다\./);
+  assert.match(await frame.locator(".lf-narration").textContent(), /미나의 완료 요청은 임대가 만료된 뒤에 도착합니다\./);
   assert.equal(await page.locator("#own .lf-shown").isVisible(), false, "a full embed titles it in its picker only");
   assert.deepEqual(page.errors, []);
   await page.context().close();

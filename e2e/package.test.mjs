@@ -71,6 +71,7 @@ test("a call on a freed object says it was freed, naming the call, in JavaScript
     });
   }
   queue.free(); // a second free() is still harmless
+  if (typeof Symbol.dispose === "symbol" && Symbol.dispose in queue) queue[Symbol.dispose](); // and so is a using block's
   const fresh = new lib.Queue();
   fresh.enqueue({ id: "a", qty: 1, deadline: 5000 });
   assert.equal(fresh.claim("A", 0, 1000).token, 1);

@@ -24,8 +24,9 @@ const side = (page, kind, scope = ".lf") =>
     })),
     lane: [...el.querySelectorAll(".lf-lock tr")].slice(1).map((row) => ({
       actor: row.querySelector("th").textContent,
-      // Who holds or waits; the mark of the latest column aside.
-      cells: [...row.querySelectorAll("td")].map((td) =>
+      // Who holds or waits at each moment (the time between moments
+      // aside); the mark of the latest column aside.
+      cells: [...row.querySelectorAll("td:not(.lf-gap)")].map((td) =>
         [...td.classList].filter((name) => name !== "lf-latest").join(" ") || "-"),
     })),
     lock: el.querySelector(".lf-lock-text").textContent,
@@ -125,6 +126,19 @@ describe("statement panel", () => {
     const producer = naive.lane.find((row) => row.actor === "C");
     assert.ok(producer.cells.includes("lf-wait"), "the producer waits on the naive lane");
     assert.ok(!real.lane.find((row) => row.actor === "C").cells.includes("lf-wait"));
+    // Issue 20, item 8: the time between moments is drawn, as wide as it
+    // lasted (up to a limit), with what the lock did then: the long wait
+    // is the widest cell of the producer's row.
+    const gaps = await page.$$eval(".lf-side[data-side=naive] .lf-lock tr:first-child th.lf-gap", (cells) =>
+      cells.map((cell) => ({ label: cell.textContent, width: cell.getBoundingClientRect().width })));
+    const widest = gaps.reduce((a, b) => (b.width > a.width ? b : a));
+    const narrowest = gaps.reduce((a, b) => (b.width < a.width ? b : a));
+    assert.ok(Number(widest.label.slice(1)) > 100 && widest.width > narrowest.width * 2,
+      `a long span is drawn wider than a short one: ${JSON.stringify(gaps)}`);
+    const waitingThrough = await page.$$eval(".lf-side[data-side=naive] .lf-lock tr", (rows) =>
+      rows.find((row) => row.querySelector("th").textContent === "C")
+        .querySelectorAll("td.lf-gap.lf-wait").length);
+    assert.ok(waitingThrough > 0, "the producer's wait fills the time between moments");
     await page.screenshot({ path: `${SHOTS}/write-lock-send-1280-en.png`, fullPage: true });
     await done(page);
   });
@@ -171,7 +185,7 @@ describe("statement panel", () => {
     assert.match(naive.verdict, /A, B each hold token=1 of snack-1/);
     assert.ok(real.lane.find((row) => row.actor === "B").cells.includes("lf-wait"), "B waits for A's lock at 0 ms");
     // One header cell per instant, over that instant's statements.
-    const instants = await page.$$eval(".lf-side[data-side=real] .lf-lock tr:first-child th",
+    const instants = await page.$$eval(".lf-side[data-side=real] .lf-lock tr:first-child th:not(.lf-gap)",
       (cells) => cells.slice(1).map((th) => [th.textContent, th.colSpan]));
     assert.deepEqual(instants.map(([time]) => time), ["0", "5", "10", "306"], "the chapter's own instants");
     assert.equal(instants.reduce((sum, [, span]) => sum + span, 0), total, "a column per step of the panel");

@@ -69,11 +69,30 @@ async function authored(element) {
   return options;
 }
 
-/** `node` itself if it is a playground's element, and those inside it. */
-const within = (node) => [
-  ...(node.matches?.("[data-leasefence]") ? [node] : []),
-  ...(node.querySelectorAll?.("[data-leasefence]") ?? []),
-];
+/**
+ * `node` itself if it is a playground's element, and those inside it. A
+ * node the host made whose own methods throw is left alone, rather than
+ * throwing out of the host's own change.
+ */
+const within = (node) => {
+  try {
+    return [
+      ...(node.matches?.("[data-leasefence]") ? [node] : []),
+      ...(node.querySelectorAll?.("[data-leasefence]") ?? []),
+    ];
+  } catch {
+    return [];
+  }
+};
+
+/** Whether `node` is inside a mounted playground (which draws on its own). */
+const insidePlayground = (node) => {
+  try {
+    return Boolean(node.closest?.("[data-leasefence]")?.leasefence);
+  } catch {
+    return false;
+  }
+};
 
 /** Mounts every playground under `scope` (itself included) not mounted yet. */
 export async function mountAll(scope = document) {
@@ -113,7 +132,7 @@ export const mounted = mountAll();
 // playground draws inside itself is not looked at.
 new MutationObserver((records) => {
   for (const { target, addedNodes, removedNodes } of records) {
-    if (target.closest?.("[data-leasefence]")?.leasefence) continue;
+    if (insidePlayground(target)) continue;
     for (const node of removedNodes) {
       for (const element of within(node)) {
         // Moved, not removed: it is back in the document by now.

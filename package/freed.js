@@ -8,7 +8,9 @@
 // method, getter and setter of each class first asks whether its object
 // was freed, and if so throws an Error in the caller's words, naming the
 // call: "Queue.claim: this Queue was freed (free() was called); make a new
-// Queue". A second `free()` does nothing, as closing twice does. It reads the glue's own `__wbg_ptr`, which `free()` sets to 0
+// Queue" (a playground: "mount a new one"). A second `free()` does
+// nothing, as closing twice does, nor does leaving a `using` block after
+// one. It reads the glue's own `__wbg_ptr`, which `free()` sets to 0
 // (wasm-bindgen is pinned in Cargo.lock; e2e/package.test.mjs fails if
 // that changes).
 for (const Class of [
@@ -19,8 +21,8 @@ for (const Class of [
   typeof Playground === "function" ? Playground : undefined,
 ]) {
   if (Class === undefined) continue;
-  const freed = (name) =>
-    new Error(`${Class.name}.${name}: this ${Class.name} was freed (free() was called); make a new ${Class.name}`);
+  const again = Class.name === "Playground" ? "mount() a new one" : `make a new ${Class.name}`;
+  const freed = (name) => new Error(`${Class.name}.${name}: this ${Class.name} was freed (free() was called); ${again}`);
   for (const [name, property] of Object.entries(Object.getOwnPropertyDescriptors(Class.prototype))) {
     if (name === "constructor" || name.startsWith("__")) continue; // the glue's own
     for (const part of ["value", "get", "set"]) {
@@ -37,5 +39,9 @@ for (const Class of [
             };
     }
     Object.defineProperty(Class.prototype, name, property);
+  }
+  // The glue's `[Symbol.dispose]` (a `using` declaration's) is its `free`.
+  if (typeof Symbol.dispose === "symbol" && Object.hasOwn(Class.prototype, Symbol.dispose)) {
+    Class.prototype[Symbol.dispose] = Class.prototype.free;
   }
 }

@@ -1,5 +1,6 @@
-//! The receiver's ledger (R12), on an in-memory database. Runs natively
-//! and in headless Chromium (`wasm-pack test`), like `rules.rs`.
+//! The receiver's ledger (R12), on an in-memory database (and, natively,
+//! on an older ledger file). Runs natively and in headless Chromium
+//! (`wasm-pack test`), like `rules.rs`.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
@@ -99,10 +100,16 @@ fn an_older_ledger_file_gets_its_running_totals_when_opened() -> TestResult {
         MAX_INT - 2,
         "the total read from the old rows"
     );
-    check!(
-        receiver.deliver("c", 3).is_err(),
-        true,
-        "3 more would pass the bound"
+    let refused = receiver.deliver("c", 3);
+    assert!(
+        matches!(
+            refused,
+            Err(Error::InvalidInput {
+                problem: Problem::TotalTooLarge { max: MAX_INT },
+                ..
+            })
+        ),
+        "3 more would pass the bound: expected TotalTooLarge, got {refused:?}"
     );
     check!(receiver.deliver("c", 2)?, true, "2 more fit");
     check!(receiver.totals()?.qty, MAX_INT, "the total");

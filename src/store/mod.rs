@@ -392,13 +392,34 @@ pub(crate) fn put_back(conn: &Connection, now: &[JobRow], then: &[JobRow]) -> Re
 }
 
 /// Takes the deliveries of `ids` out of the ledger (the census's rewind,
-/// as [`put_back`]). They are the ledger's last rows (those made since
-/// the point it goes back to), so the running totals of the rows that
-/// stay are still right.
+/// as [`put_back`]). They must be the ledger's last rows (those made since
+/// the point it goes back to), so the running totals of the rows that stay
+/// are still right: a take-back that would leave a later row is refused
+/// and changes nothing.
 pub(crate) fn take_back_deliveries(conn: &Connection, ids: &[String]) -> Result<()> {
-    for id in ids {
-        prepare(conn, TAKE_BACK_DELIVERY)?.execute(named_params! {":id": id})?;
+    if ids.is_empty() {
+        return Ok(());
     }
+    let tx = immediate(conn)?;
+    let mut first: Option<i64> = None;
+    for id in ids {
+        let seq: Option<i64> = prepare(&tx, TAKE_BACK_DELIVERY)?
+            .query_row(named_params! {":id": id}, |row| row.get(0))
+            .optional()?;
+        if let Some(seq) = seq {
+            first = Some(first.map_or(seq, |first| first.min(seq)));
+        }
+    }
+    if let Some(first) = first {
+        let after: i64 = prepare(&tx, DELIVERIES_AFTER)?
+            .query_row(named_params! {":seq": first}, |row| row.get(0))?;
+        if after > 0 {
+            return Err(Error::Internal {
+                what: "deliveries taken back that are not the ledger's last".into(),
+            });
+        }
+    }
+    tx.commit()?;
     Ok(())
 }
 

@@ -120,13 +120,19 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind, create: Create) -> R
 
 /// A ledger written before its rows kept running totals (session 14) gets
 /// the column, filled from the rows themselves, in one write transaction;
-/// a ledger that has it is left alone.
+/// a ledger that has it is only read.
 #[cfg(not(target_arch = "wasm32"))]
 fn add_running_totals(conn: &Connection) -> Result<()> {
+    let has_totals = |conn: &Connection| -> Result<bool> {
+        Ok(conn.query_row(HAS_RUNNING_TOTALS, [], |row| row.get(0))?)
+    };
+    // Asked first without a write lock: a ledger that has them is only read.
+    if has_totals(conn)? {
+        return Ok(());
+    }
     let tx = immediate(conn)?;
-    let has_totals: bool = tx.query_row(HAS_RUNNING_TOTALS, [], |row| row.get(0))?;
-    if !has_totals {
-        tx.execute_batch(ADD_RUNNING_TOTALS)?;
+    if !has_totals(&tx)? {
+        tx.execute_batch(ADD_RUNNING_TOTALS)?; // unless another process just did
     }
     tx.commit()?;
     Ok(())

@@ -26,7 +26,8 @@ CREATE INDEX jobs_lease_ends    ON jobs (lease_until) WHERE state = 'leased';
 /// The receiver's ledger (R12): one row per job id, never overwritten.
 /// Each row keeps the ledger's running total up to it, so a delivery
 /// checks the total against its bound by reading the last row, not by
-/// summing them all (4.4 ms a delivery at 100,000 rows, BENCHMARKS.md).
+/// summing them all (summing cost 4.4 ms a delivery at 100,000 rows,
+/// BENCHMARKS.md, session 14).
 pub const DELIVERIES_SCHEMA: &str = "
 CREATE TABLE deliveries (
     seq     INTEGER PRIMARY KEY,               -- arrival order
@@ -105,7 +106,13 @@ UPDATE jobs SET state = :state, owner = :owner, lease_until = :lease_until,
 pub(crate) const TAKE_BACK_JOB: &str = "DELETE FROM jobs WHERE id = :id";
 
 /// Takes back a delivery made after the point a replay goes back to.
-pub(crate) const TAKE_BACK_DELIVERY: &str = "DELETE FROM deliveries WHERE id = :id";
+pub(crate) const TAKE_BACK_DELIVERY: &str = "
+DELETE FROM deliveries WHERE id = :id RETURNING seq";
+
+/// How many deliveries arrived after `:seq`: none may stay after the ones
+/// taken back, whose running totals the rows after them would still count.
+pub(crate) const DELIVERIES_AFTER: &str = "
+SELECT count(*) FROM deliveries WHERE seq > :seq";
 
 /// One row by id.
 pub(crate) const ROW: &str = "
@@ -171,6 +178,7 @@ mod tests {
             ("PUT_BACK_ROW", PUT_BACK_ROW),
             ("TAKE_BACK_JOB", TAKE_BACK_JOB),
             ("TAKE_BACK_DELIVERY", TAKE_BACK_DELIVERY),
+            ("DELIVERIES_AFTER", DELIVERIES_AFTER),
             ("ROW", ROW),
             ("ROWS", ROWS),
             ("LIVE_COUNT", LIVE_COUNT),

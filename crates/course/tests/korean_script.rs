@@ -179,7 +179,7 @@ fn every_refusal_reason_has_a_korean_name() {
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "race", "id", "result", "state",
     "reason",
-    "anchor", "class", "actors", "kind", "cells", "action", "arg", "key",
+    "anchor", "class", "actors", "kind", "cells", "between", "action", "arg", "key",
     "idle_twists",
 ];
 

@@ -17,8 +17,8 @@ use leasefence_course::playground::{Lang, view};
 
 /// The course's late worker, as an author would write their own lesson.
 const LESSON_DOCUMENT: &str = r#"{
-  "title": {"ko": "늦은 미나", "en": "Mina is late"},
-  "narration": {"ko": "미나의 임대가 끝난 뒤에 완료가 도착합니다.", "en": "Mina's done arrives after her lease."},
+  "title": {"ko": "늦게 돌아온 미나", "en": "Mina is late"},
+  "narration": {"ko": "미나의 완료 요청은 임대가 만료된 뒤에 도착합니다.", "en": "Mina's finish arrives after her lease ends."},
   "jobs": [{"id": "tea-1", "qty": 1, "deadline": 9000}],
   "events": [
     {"at": 0, "worker": "Mina", "do": "claim", "lease_ms": 500},
@@ -49,7 +49,7 @@ fn a_lesson_file_carries_its_title_and_narration_in_both_languages() {
     let lesson = read(LESSON_DOCUMENT).expect("the document reads");
     check!(
         lesson.title(Lang::Ko),
-        "늦은 미나".to_owned(),
+        "늦게 돌아온 미나".to_owned(),
         "Korean title"
     );
     check!(
@@ -59,7 +59,7 @@ fn a_lesson_file_carries_its_title_and_narration_in_both_languages() {
     );
     check!(
         lesson.narration(Lang::En),
-        Some("Mina's done arrives after her lease."),
+        Some("Mina's finish arrives after her lease ends."),
         "English narration"
     );
     check!(
@@ -94,7 +94,7 @@ fn the_elements_own_title_and_narration_come_before_the_files() {
     check!(
         (lesson.narration(Lang::Ko), lesson.narration(Lang::En)),
         (
-            Some("미나의 임대가 끝난 뒤에 완료가 도착합니다."),
+            Some("미나의 완료 요청은 임대가 만료된 뒤에 도착합니다."),
             Some("From the attribute too.")
         ),
         "each language from the element, else from the file"
@@ -140,10 +140,10 @@ fn check_reports_what_the_lesson_carries() {
         answer,
         serde_json::json!({
             "ok": true, "jobs": 1, "events": 2,
-            "title": {"ko": "늦은 미나", "en": "Mina is late"},
+            "title": {"ko": "늦게 돌아온 미나", "en": "Mina is late"},
             "narration": {
-                "ko": "미나의 임대가 끝난 뒤에 완료가 도착합니다.",
-                "en": "Mina's done arrives after her lease."
+                "ko": "미나의 완료 요청은 임대가 만료된 뒤에 도착합니다.",
+                "en": "Mina's finish arrives after her lease ends."
             }
         }),
         "the answer"
@@ -170,7 +170,7 @@ fn a_link_carries_a_lesson_with_its_title_and_narration() {
     let chapters = view::scenario(&opened).chapters;
     check!(
         (chapters[0].id, chapters[0].label.as_str()),
-        (LESSON, "늦은 미나"),
+        (LESSON, "늦게 돌아온 미나"),
         "first in the picker, under its title"
     );
     check!(opened.link(false), link, "its own link carries it again");
@@ -178,8 +178,35 @@ fn a_link_carries_a_lesson_with_its_title_and_narration() {
     opened.set_predict(false).expect("just show it");
     let narration = view::position(&opened, None, 640.0).narration;
     check!(
-        narration.contains("미나의 임대가 끝난 뒤에 완료가 도착합니다."),
+        narration.contains("미나의 완료 요청은 임대가 만료된 뒤에 도착합니다."),
         true,
         "the lesson's narration is told: {narration}"
+    );
+}
+
+/// A lesson without a title or a narration comes back from its link as a
+/// shared timeline, which opens showing: its link says `predict=1` for a
+/// learner who was predicting, so the choice travels.
+#[test]
+fn a_wordless_lessons_link_keeps_the_learners_predicting() {
+    let plain = r#"{"events": [{"at": 0, "worker": "A", "do": "claim", "lease_ms": 10}]}"#;
+    let written = started(
+        Some(Source {
+            scenario: Ok(plain.to_owned()),
+            ..Source::default()
+        }),
+        None,
+        "en",
+    );
+    check!(
+        written.stepper.predict(),
+        true,
+        "the lesson opens predicting"
+    );
+    let opened = started(None, Some(format!("#{}", written.link(false))), "en");
+    check!(
+        opened.stepper.predict(),
+        true,
+        "its link opens predicting too"
     );
 }

@@ -160,6 +160,49 @@ fn the_real_claim_makes_b_wait_for_the_write_lock_a_holds_and_the_lane_shows_it_
     );
 }
 
+/// Issue 20, item 8: the lane's columns are moments, so a wait of
+/// hundreds of ms took as few columns as one of 1 ms. Now the time between
+/// two moments is on the lane too, each span with what the lock did then:
+/// the producer's wait on the naive side, summed over the spans it waits
+/// through, is the wait the send race measured.
+#[test]
+fn the_lane_shows_the_time_between_moments_so_a_long_wait_looks_long() {
+    let inside = send_race(true, SEND_MS).expect("runs");
+    let waited = inside.waited_ms["producer"];
+    let (_, end) = at(Race::Send, 20, Lang::En);
+    let naive = &end.sides[1];
+    let lane = &naive.lane;
+    let times: Vec<u64> = lane.times.iter().map(|t| t.parse().expect("ms")).collect();
+    let spans: Vec<u64> = (times.windows(2).map(|pair| pair[1] - pair[0]))
+        .chain([0])
+        .collect();
+    check!(
+        lane.spans,
+        spans,
+        "each column's span is the time to the next"
+    );
+    let row = lane
+        .rows
+        .iter()
+        .find(|row| row.actor == "C")
+        .expect("C's row");
+    let waited_on_lane: u64 = (row.between.iter().zip(&lane.spans))
+        .filter(|(state, _)| **state == "wait")
+        .map(|(_, span)| span)
+        .sum();
+    check!(
+        waited_on_lane,
+        waited,
+        "the spans the producer waits through add up to its wait"
+    );
+    check!(
+        lane.spans.iter().any(|&span| span > 100),
+        true,
+        "a long span is there to be drawn wide: {:?}",
+        lane.spans
+    );
+}
+
 /// R7: the send held inside the transaction keeps the producer's enqueue
 /// waiting the rest of the send; after `COMMIT` it goes through at once.
 #[test]

@@ -51,9 +51,10 @@ pub const LEVELS: [Level; 4] = [
         replaces: Replaces::Finish,
         start: NAIVE_FINISH_AT_LEASE_END,
     },
-    // The claim side of the lease's end, with `<` where the finish has
-    // `<`: at the instant the lease ends, neither the old holder nor a new
-    // claimant may work on the job, a gap.
+    // The claim side of the lease's end. The finish keeps a lease valid
+    // while `:now < lease_until`; this claim takes the job only when
+    // `lease_until < :now`, so at the instant the lease ends neither the
+    // old holder nor a new claimant may work on it: a gap.
     Level {
         id: "reclaim",
         replaces: Replaces::Claim,

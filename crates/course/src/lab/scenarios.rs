@@ -4,8 +4,9 @@
 //! that instant, a worker restarted under its old name, a job whose
 //! attempts are used up), and families generated around those instants
 //! ([`generated`]): one millisecond before, at and after a lease's end or
-//! a deadline, for short and long leases, every number of attempts, and
-//! restarts under the old name.
+//! a deadline, for short and long leases, jobs of 1, 2 and 3 attempts, and
+//! restarts under the old name. Each scenario's name has a title in both
+//! languages (`lab.scenario.<name>`), which a counterexample is told by.
 
 use leasefence::NewJob;
 use leasefence::scenario::{Action, Event, Scenario};
@@ -82,7 +83,7 @@ fn generated() -> Vec<(&'static str, Scenario)> {
         for reclaim in AROUND {
             for finish in AROUND {
                 made.push((
-                    "generated: around the lease's end",
+                    "generated-lease-end",
                     timeline(
                         5000,
                         3,
@@ -103,7 +104,7 @@ fn generated() -> Vec<(&'static str, Scenario)> {
         let deadline = at(1000, deadline);
         for finish in AROUND {
             made.push((
-                "generated: around the deadline",
+                "generated-deadline",
                 timeline(
                     deadline,
                     3,
@@ -118,7 +119,7 @@ fn generated() -> Vec<(&'static str, Scenario)> {
     // Three workers in turn on one job of 1, 2 or 3 attempts (R10).
     for attempts in 1..=3 {
         made.push((
-            "generated: attempts used up",
+            "generated-attempts",
             timeline(
                 5000,
                 attempts,
@@ -136,7 +137,7 @@ fn generated() -> Vec<(&'static str, Scenario)> {
     // A restart under the old name, around the old lease's end (R8).
     for restart in AROUND {
         made.push((
-            "generated: a restart under the old name",
+            "generated-restart",
             timeline(
                 5000,
                 3,
@@ -180,4 +181,29 @@ fn timeline(
         .collect();
     events.sort_by_key(|event| event.at);
     Scenario::new(vec![job], events).expect("a generated scenario is valid")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::playground::session::Session;
+    use crate::playground::{Lang, chapter_scenarios};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// A counterexample is told by its scenario's title: every scenario
+    /// the lab grades on has one in both languages, not a message key.
+    #[test]
+    fn every_scenario_the_lab_grades_on_has_a_title_in_both_languages() {
+        for lang in [Lang::En, Lang::Ko] {
+            let session = Session::start(&crate::playground::session::Start {
+                lang: Some(lang.tag().to_owned()),
+                ..Default::default()
+            })
+            .expect("starts");
+            for (name, _) in super::all(&chapter_scenarios()) {
+                let title = session.lab_scenario_title(name);
+                assert!(!title.starts_with("lab."), "{name} in {lang:?}: {title}");
+            }
+        }
+    }
 }

@@ -84,10 +84,10 @@ pub struct Texts {
 
 impl Texts {
     /// The same text in both languages.
-    fn both(text: Option<&String>) -> Texts {
+    fn both(text: Option<&str>) -> Texts {
         Texts {
-            ko: text.cloned(),
-            en: text.cloned(),
+            ko: text.map(str::to_owned),
+            en: text.map(str::to_owned),
         }
         .written()
     }
@@ -135,7 +135,7 @@ impl<'de> Deserialize<'de> for Texts {
                 f.write_str("a string, or an object with `ko` and `en` strings")
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<Texts, E> {
-                Ok(Texts::both(Some(&text.to_owned())))
+                Ok(Texts::both(Some(text)))
             }
             fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Texts, M::Error> {
                 let mut texts = Texts::default();
@@ -197,7 +197,7 @@ impl Lesson {
         };
         Ok(Lesson {
             scenario,
-            title: Texts::both(source.title.as_ref()).or(written.title),
+            title: Texts::both(source.title.as_deref()).or(written.title),
             narration: narration.written().or(written.narration),
         })
     }

@@ -138,8 +138,9 @@ fn text_of(encoded: &str, key: &str, lang: Lang) -> Result<String, String> {
 /// bar does not follow every step). A timeline keeps a chapter's id only
 /// while it is the chapter's own: every change makes it the sandbox.
 /// `predict` is said only where it is not the default: a chapter and a
-/// lesson open predicting (`predict=0` keeps a learner's choice to just
-/// watch), a shared timeline does not (`predict=1`).
+/// lesson with a title or a narration open predicting (`predict=0` keeps
+/// a learner's choice to just watch), a shared timeline does not
+/// (`predict=1`).
 pub fn compose(
     shown: Shown<'_>,
     (lang, predict): (Lang, bool),
@@ -149,7 +150,9 @@ pub fn compose(
     let carried = |json: String| format!("scenario={}", URL_SAFE_NO_PAD.encode(json));
     let (what, predicts) = match shown {
         Shown::Chapter(chapter) => (format!("chapter={}", chapter.id), true),
-        Shown::Lesson(lesson) => (carried(lesson.to_json()), true),
+        // Read back, a lesson with words opens as the lesson (predicting),
+        // one without as a shared timeline (showing).
+        Shown::Lesson(lesson) => (carried(lesson.to_json()), lesson.has_words()),
         Shown::Timeline(scenario) => (carried(scenario.to_json()), false),
     };
     let mut address = format!("{VERSION}&{what}&lang={}", lang.tag());

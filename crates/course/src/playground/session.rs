@@ -199,6 +199,9 @@ impl Session {
             .take_if(|linked| matches!(linked, Ok(lesson) if lesson.has_words()))
             .and_then(Result::ok);
         let from_link = linked_lesson.is_some();
+        if from_link {
+            notice = None; // the author's lesson, if broken, is not what is shown
+        }
         lesson = linked_lesson.or(lesson);
         let wanted = param("chapter").or(start.chapter.as_deref());
         let (chapter, scenario) = match (shared, &lesson) {

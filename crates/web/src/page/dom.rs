@@ -32,7 +32,9 @@ extern "C" {
     #[wasm_bindgen(final, catch, method, js_class = "Element", js_name = closest)]
     fn closest(this: &HostElement, selector: &str) -> Result<Option<Element>, JsValue>;
     #[wasm_bindgen(final, catch, method, js_class = "Element", js_name = getAttribute)]
-    fn attribute(this: &HostElement, name: &str) -> Result<Option<String>, JsValue>;
+    fn get_attribute(this: &HostElement, name: &str) -> Result<Option<String>, JsValue>;
+    #[wasm_bindgen(final, catch, method, getter, js_class = "Element", js_name = tagName)]
+    fn tag_name(this: &HostElement) -> Result<String, JsValue>;
 }
 
 /// `element`, for the calls above.
@@ -160,7 +162,18 @@ pub fn clear(element: &Element) {
 /// at or above it that has one.
 pub fn inherited_lang(root: &Element) -> Option<String> {
     let holder = host(root).closest("[lang]").ok().flatten()?;
-    host(&holder).attribute("lang").ok().flatten()
+    attribute(&holder, "lang")
+}
+
+/// An attribute of an element an event came from, which may be the root.
+pub fn attribute(element: &Element, name: &str) -> Option<String> {
+    host(element).get_attribute(name).ok().flatten()
+}
+
+/// The tag name of an element an event came from, which may be the root
+/// (empty if it cannot be read).
+pub fn tag(element: &Element) -> String {
+    host(element).tag_name().unwrap_or_default()
 }
 
 /// Replaces every child of `parent` with `children` (fresh elements).

@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::Page;
+use super::dom;
 use super::lab::LabAction;
 use super::statements::Side;
 use leasefence_course::playground::session::Knob;
@@ -212,24 +213,25 @@ fn action_for(event: &Event) -> Option<UserAction> {
     if event.type_() == "click" {
         let row = target.closest("[data-event]").ok().flatten();
         if let Some(index) =
-            row.and_then(|row| row.get_attribute("data-event")?.parse::<usize>().ok())
+            row.and_then(|row| dom::attribute(&row, "data-event")?.parse::<usize>().ok())
         {
             return Some(UserAction::Seek(index + 1));
         }
     }
     let source = target.closest("[data-action]").ok()??;
     // A step button at its end has nothing to do (the keys are read above).
-    if source.get_attribute("aria-disabled").as_deref() == Some("true") {
+    if dom::attribute(&source, "aria-disabled").as_deref() == Some("true") {
         return None;
     }
     let kind = event.type_();
-    let is_field = source.tag_name() == "INPUT" || source.tag_name() == "SELECT";
+    let tag = dom::tag(&source);
+    let is_field = tag == "INPUT" || tag == "SELECT";
     // Buttons act on click; fields on input (sliders) or change.
     if is_field == (kind == "click") {
         return None;
     }
-    let name = source.get_attribute("data-action")?;
-    let arg = source.get_attribute("data-arg").unwrap_or_default();
+    let name = dom::attribute(&source, "data-action")?;
+    let arg = dom::attribute(&source, "data-arg").unwrap_or_default();
     let value = || field_value(&source);
     Some(match name.as_str() {
         "step" => UserAction::Step,
@@ -285,7 +287,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
 /// The playback keys, unless the learner is typing or pressing a button.
 fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
     let key: &web_sys::KeyboardEvent = event.dyn_ref()?;
-    let tag = target.tag_name();
+    let tag = dom::tag(target);
     if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
         || (matches!(tag.as_str(), "BUTTON" | "SUMMARY")
             && matches!(key.key().as_str(), " " | "Enter"))

@@ -207,6 +207,20 @@ pub(super) fn show_side(panel: &Panel, side: Side) {
     }
 }
 
+/// A cell of the time between two moments, `span` ms, of class `class`
+/// too: as wide as the time, up to a limit (the stylesheet reads
+/// `--span`; set through the CSSOM, since a host's
+/// Content-Security-Policy may refuse inline styles).
+fn spanning(doc: &Document, tag: &str, span: u64, class: &str) -> El {
+    let cell = El::new(doc, tag).class(format!("lf-gap {class}").trim_end());
+    if let Some(html) = cell.0.dyn_ref::<HtmlElement>() {
+        let _ = html
+            .style()
+            .set_property("--span", &span.min(400).to_string());
+    }
+    cell
+}
+
 /// The side (`real`, `naive`) whose lock lane has the focus, if one has:
 /// a learner stepping with the keys there keeps it through the redraw.
 fn focused_lane(doc: &Document) -> Option<String> {
@@ -257,27 +271,36 @@ fn follow_lanes(body: &Element) {
 
 /// The lock lane: a column per moment of the panel's clock, a row per
 /// actor. Its header has one cell per instant, over the run of columns at
-/// that time (a timeline's statements at one instant share it). The
-/// current column is marked, for the lane to scroll to. It keeps one
-/// column per moment however many: it scrolls sideways on its own rather
-/// than squeezing its times.
+/// that time (a timeline's statements at one instant share it). Between
+/// two moments more than 1 ms apart, a column for the time between, as
+/// wide as that time (up to a limit) and headed by it (`+292`), holds
+/// what the lock did then. The current column is marked, for the lane to
+/// scroll to. It keeps one column per moment however many: it scrolls
+/// sideways on its own rather than squeezing its times.
 fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> El {
+    let gap = |column: usize| lane.spans.get(column).copied().filter(|&span| span > 1);
     let mut header = vec![El::new(doc, "th").attr("scope", "col").text("ms")];
+    let mut column = 0;
     for instant in lane.times.chunk_by(|a, b| a == b) {
         let cell = El::new(doc, "th")
             .attr("scope", "colgroup")
             .attr("colspan", &instant.len().to_string());
         header.push(cell.text(&instant[0]));
+        column += instant.len();
+        if let Some(span) = gap(column - 1) {
+            header.push(spanning(doc, "th", span, "").text(&format!("+{span}")));
+        }
     }
     let mut rows = vec![El::new(doc, "tr").children(header)];
+    let mark = |cell: &str| match cell {
+        "hold" => ("lf-hold", "■"),
+        "wait" => ("lf-wait", "░"),
+        _ => ("", ""),
+    };
     for row in &lane.rows {
         let mut cells = vec![El::new(doc, "th").attr("scope", "row").text(&row.actor)];
         for (column, &cell) in row.cells.iter().enumerate() {
-            let (class, mark) = match cell {
-                "hold" => ("lf-hold", "■"),
-                "wait" => ("lf-wait", "░"),
-                _ => ("", ""),
-            };
+            let (class, text) = mark(cell);
             let latest = if column + 1 == lane.applied {
                 " lf-latest"
             } else {
@@ -286,8 +309,12 @@ fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> El {
             cells.push(
                 El::new(doc, "td")
                     .class(&format!("{class}{latest}"))
-                    .text(mark),
+                    .text(text),
             );
+            if let Some(span) = gap(column) {
+                let (class, text) = mark(row.between.get(column).copied().unwrap_or_default());
+                cells.push(spanning(doc, "td", span, class).text(text));
+            }
         }
         rows.push(El::new(doc, "tr").children(cells));
     }

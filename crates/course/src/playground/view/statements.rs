@@ -95,11 +95,16 @@ pub struct NowView {
 }
 
 /// The write lock's lane: one column per moment of the panel's clock, the
-/// same columns on both sides, so that they line up in time.
+/// same columns on both sides, so that they line up in time; and between
+/// two moments more than 1 ms apart, the time that passes, so a wait of
+/// 296 ms does not look as short as one of 1 ms.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LaneView {
     /// Each column's time in ms.
     pub times: Vec<String>,
+    /// Per column: the ms from it to the next column (0 for the last, and
+    /// where the next stands at the same instant).
+    pub spans: Vec<u64>,
     /// How many columns have happened (the rest are still to come).
     pub applied: usize,
     /// One row per actor.
@@ -115,6 +120,10 @@ pub struct LaneRow {
     pub actor: String,
     /// Per column: `hold`, `wait`, or empty (neither, or still to come).
     pub cells: Vec<&'static str>,
+    /// Per column: the same for the time between it and the next column
+    /// (an autocommit write's lock ends with its statement; empty while
+    /// the next column is still to come).
+    pub between: Vec<&'static str>,
 }
 
 /// What a side came to.
@@ -335,13 +344,15 @@ fn lane(
 ) -> LaneView {
     let applied = steps.partition_point(|tick| panel.now().is_some_and(|now| *tick <= now));
     let clock = panel.clock();
-    let cell = |name: &str, tick: &Tick| -> &'static str {
+    // At the moment `tick`, or (`at_tick` false) in the time after it.
+    let cell = |name: &str, tick: &Tick, at_tick: bool| -> &'static str {
         let ran = steps.partition_point(|step| step <= tick);
         let Some(index) = ran.checked_sub(1) else {
             return "";
         };
         let step = &run.steps[index];
-        let own_write = steps[index] == *tick && step.actor == name && writes_alone(run, index);
+        let own_write =
+            at_tick && steps[index] == *tick && step.actor == name && writes_alone(run, index);
         if step.lock.as_deref() == Some(name) || own_write {
             "hold"
         } else if step.waiting.iter().any(|waiter| waiter == name) {
@@ -358,7 +369,15 @@ fn lane(
                 .iter()
                 .enumerate()
                 .map(|(column, tick)| match column < panel.position {
-                    true => cell(name, tick),
+                    true => cell(name, tick, true),
+                    false => "",
+                })
+                .collect(),
+            between: clock
+                .iter()
+                .enumerate()
+                .map(|(column, tick)| match column + 1 < panel.position {
+                    true => cell(name, tick, false),
                     false => "",
                 })
                 .collect(),
@@ -393,6 +412,10 @@ fn lane(
     };
     LaneView {
         times: clock.iter().map(|(at, _)| at.to_string()).collect(),
+        spans: (clock.windows(2).map(|pair| pair[1].0 - pair[0].0))
+            .chain([0])
+            .take(clock.len())
+            .collect(),
         applied: panel.position,
         rows,
         text,
