@@ -75,7 +75,7 @@ struct WrittenLesson {
 
 /// An author's text in each language; an empty or blank one is none.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Texts {
+struct Texts {
     #[serde(skip_serializing_if = "Option::is_none")]
     ko: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
