@@ -58,7 +58,7 @@ impl Event {
     /// checked where it is added ([`crate::Player::push`]).
     pub fn from_value(value: serde_json::Value, index: usize) -> Result<Event> {
         let place = format!("events[{index}]");
-        event_from_raw(index, &read(value, &place, &format!("{place}."))?)
+        event_from_written(index, &read(value, &place, &format!("{place}."))?)
     }
 
     /// Checks the event's own fields as the event at `index` of a timeline
@@ -118,7 +118,7 @@ impl Action {
 /// so that a typo is reported instead of ignored.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawScenario {
+struct WrittenScenario {
     #[serde(default)]
     jobs: Vec<NewJob>,
     events: Vec<WrittenEvent>,
@@ -140,7 +140,7 @@ pub struct WrittenEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     worker: Option<String>,
     #[serde(rename = "do")]
-    action: RawAction,
+    action: WrittenAction,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     owner: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -151,7 +151,7 @@ pub struct WrittenEvent {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum RawAction {
+enum WrittenAction {
     Claim,
     Finish,
     Send,
@@ -268,27 +268,27 @@ fn json_problem(err: &serde_json::Error) -> Problem {
 
 /// Builds one event from what was written, refusing a field its action
 /// does not take or lacks one it needs, then checks its values.
-fn event_from_raw(index: usize, event: &WrittenEvent) -> Result<Event> {
+fn event_from_written(index: usize, event: &WrittenEvent) -> Result<Event> {
     let field = |name: &str| format!("events[{index}].{name}");
     let action = match (event.action, event.lease_ms, &event.job) {
-        (RawAction::Claim, None, _) => {
+        (WrittenAction::Claim, None, _) => {
             return Err(refuse(field("lease_ms"), Problem::LeaseMissing));
         }
-        (_, Some(_), _) if event.action != RawAction::Claim => {
+        (_, Some(_), _) if event.action != WrittenAction::Claim => {
             return Err(refuse(field("lease_ms"), Problem::LeaseNotTaken));
         }
-        (RawAction::Enqueue, _, None) => {
+        (WrittenAction::Enqueue, _, None) => {
             return Err(refuse(field("job"), Problem::JobMissing));
         }
-        (RawAction::Enqueue, _, Some(job)) => Action::Enqueue(job.clone()),
+        (WrittenAction::Enqueue, _, Some(job)) => Action::Enqueue(job.clone()),
         (_, _, Some(_)) => return Err(refuse(field("job"), Problem::JobNotTaken)),
-        (RawAction::Claim, Some(lease_ms), None) => Action::Claim { lease_ms },
-        (RawAction::Finish, _, None) => Action::Finish,
-        (RawAction::Send, _, None) => Action::Send,
+        (WrittenAction::Claim, Some(lease_ms), None) => Action::Claim { lease_ms },
+        (WrittenAction::Finish, _, None) => Action::Finish,
+        (WrittenAction::Send, _, None) => Action::Send,
     };
     let worker = match (&event.worker, event.action) {
         (Some(worker), _) => worker.clone(),
-        (None, RawAction::Enqueue) => PRODUCER.to_owned(),
+        (None, WrittenAction::Enqueue) => PRODUCER.to_owned(),
         // The words serde would have used, which the playground translates.
         (None, _) => {
             return Err(refuse(
@@ -372,7 +372,7 @@ impl Order {
 impl Scenario {
     /// Parses and checks a scenario document.
     pub fn parse(json: &str) -> Result<Scenario> {
-        Scenario::from_raw(read_document(json)?)
+        Scenario::from_document(read_document(json)?)
     }
 
     /// Reads and checks a scenario document that arrived as a JSON value
@@ -382,14 +382,14 @@ impl Scenario {
     /// the one named comes first in key order rather than in the order
     /// written (CONTRACT.md, "Scenarios from JavaScript are JSON values").
     pub fn from_value(value: serde_json::Value) -> Result<Scenario> {
-        Scenario::from_raw(read(value, "(document)", "")?)
+        Scenario::from_document(read(value, "(document)", "")?)
     }
 
     /// Checks a scenario's two keys read from a document of the caller's
     /// ([`WrittenEvent`], [`read_document`]), as [`Scenario::parse`]
     /// checks a scenario document.
     pub fn from_written(jobs: Vec<NewJob>, events: Vec<WrittenEvent>) -> Result<Scenario> {
-        Scenario::from_raw(RawScenario { jobs, events })
+        Scenario::from_document(WrittenScenario { jobs, events })
     }
 
     /// A scenario built in code, checked by the rules [`Scenario::parse`]
@@ -425,12 +425,12 @@ impl Scenario {
         }
     }
 
-    fn from_raw(raw: RawScenario) -> Result<Scenario> {
+    fn from_document(raw: WrittenScenario) -> Result<Scenario> {
         check_counts(raw.jobs.len(), raw.events.len())?;
         let mut order = Order::with_jobs(&raw.jobs)?;
         let mut events = Vec::with_capacity(raw.events.len());
         for (index, raw) in raw.events.iter().enumerate() {
-            let event = event_from_raw(index, raw)?;
+            let event = event_from_written(index, raw)?;
             order.admit(index, &event)?;
             events.push(event);
         }
@@ -477,7 +477,7 @@ impl Scenario {
 
     /// The scenario as a contract document (what [`Scenario::parse`] reads).
     pub fn to_json(&self) -> String {
-        let raw = RawScenario {
+        let raw = WrittenScenario {
             jobs: self.jobs.clone(),
             events: self
                 .events
@@ -490,10 +490,10 @@ impl Scenario {
                     },
                     owner: event.owner.clone(),
                     action: match event.action {
-                        Action::Claim { .. } => RawAction::Claim,
-                        Action::Finish => RawAction::Finish,
-                        Action::Send => RawAction::Send,
-                        Action::Enqueue(_) => RawAction::Enqueue,
+                        Action::Claim { .. } => WrittenAction::Claim,
+                        Action::Finish => WrittenAction::Finish,
+                        Action::Send => WrittenAction::Send,
+                        Action::Enqueue(_) => WrittenAction::Enqueue,
                     },
                     lease_ms: match event.action {
                         Action::Claim { lease_ms } => Some(lease_ms),

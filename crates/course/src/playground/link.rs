@@ -12,7 +12,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use crate::playground::lesson::{Lesson, Source};
+use crate::playground::lesson::{LESSON, Lesson, Source};
 use crate::playground::statements::Race;
 use crate::playground::{Lang, chapters};
 use leasefence::scenario::Scenario;
@@ -76,6 +76,20 @@ pub enum Shown<'a> {
     Lesson(&'a Lesson),
     /// Any other timeline (the learner's own): its scenario.
     Timeline(&'a Scenario),
+}
+
+impl<'a> Shown<'a> {
+    /// What `chapter` (an id, [`LESSON`] or the sandbox) names, on screen
+    /// with `scenario`: the author's `lesson` for [`LESSON`].
+    pub fn of(chapter: &str, lesson: Option<&'a Lesson>, scenario: &'a Scenario) -> Shown<'a> {
+        match (chapter, lesson) {
+            (LESSON, Some(lesson)) => Shown::Lesson(lesson),
+            (id, _) => match chapters::find(id) {
+                Some(chapter) => Shown::Chapter(chapter),
+                None => Shown::Timeline(scenario),
+            },
+        }
+    }
 }
 
 /// The lesson (a scenario, with the author's title and narration if the

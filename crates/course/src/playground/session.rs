@@ -514,13 +514,11 @@ impl Session {
             level: bench.level.id,
             sql: (bench.sql != bench.level.start.trim()).then_some(bench.sql.as_str()),
         });
-        let shown = match (self.stepper.chapter(), &self.lesson) {
-            (LESSON, Some(lesson)) => link::Shown::Lesson(lesson),
-            (id, _) => match chapters::find(id) {
-                Some(chapter) => link::Shown::Chapter(chapter),
-                None => link::Shown::Timeline(self.stepper.scenario()),
-            },
-        };
+        let shown = link::Shown::of(
+            self.stepper.chapter(),
+            self.lesson.as_ref(),
+            self.stepper.scenario(),
+        );
         link::compose(
             shown,
             (self.lang, self.stepper.predict()),
