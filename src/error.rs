@@ -223,6 +223,20 @@ pub enum Problem {
     /// A statement in place of a write that writes nothing.
     #[error("writes nothing; this statement must change the jobs table")]
     WritesNothing,
+    /// A statement in place of the claim's read (a claim taken apart into
+    /// its read and its write) that writes.
+    #[error("writes; this statement only reads the job to claim")]
+    ReadWrites,
+    /// A claim's read whose columns are not the candidate's, in order.
+    #[error("must read the candidate's columns, in order: SELECT {expected}")]
+    ReadsOtherColumns {
+        /// The columns the read returns.
+        expected: String,
+    },
+    /// A claim written as a transaction script that is not one read, one
+    /// write and, around any part of them, one transaction.
+    #[error("{0}")]
+    Script(ScriptMistake),
     /// SQLite refused the statement or stopped it, in its own words (a
     /// syntax error, a column that does not exist, a failed `CHECK`).
     #[error("SQLite says: {0}")]
@@ -233,6 +247,40 @@ pub enum Problem {
         /// The bound it reached.
         steps: u64,
     },
+}
+
+/// How a claim written as a transaction script ([`crate::store::Script`])
+/// is not one: its statements are one read, one write after it, and at
+/// most one `BEGIN` with its `COMMIT` after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ScriptMistake {
+    /// No `SELECT` that reads the job to claim.
+    #[error("has no read: a SELECT of the job to claim comes first")]
+    NoRead,
+    /// No `UPDATE` that takes it.
+    #[error("has no write: an UPDATE takes the job the SELECT read")]
+    NoWrite,
+    /// More than one read.
+    #[error("has more than one read (SELECT)")]
+    TwoReads,
+    /// More than one write.
+    #[error("has more than one write (UPDATE)")]
+    TwoWrites,
+    /// The write comes before the read whose values it binds.
+    #[error("writes before it reads: the UPDATE binds what the SELECT read")]
+    WriteBeforeRead,
+    /// More than one `BEGIN` or `COMMIT`.
+    #[error("has more than one BEGIN or COMMIT: the claim is at most one transaction")]
+    TwoTransactions,
+    /// A `BEGIN` with no `COMMIT` after it.
+    #[error("has a BEGIN with no COMMIT after it")]
+    NoCommit,
+    /// A `COMMIT` with no `BEGIN` before it.
+    #[error("has a COMMIT with no BEGIN before it")]
+    NoBegin,
+    /// `ROLLBACK` or a savepoint: the claim commits what it wrote.
+    #[error("has a ROLLBACK or a SAVEPOINT: the claim commits what it wrote")]
+    Rollback,
 }
 
 /// What a statement written outside the queue reached for beyond the

@@ -110,7 +110,7 @@ pub mod scenario;
 pub mod store;
 
 pub use claimable::ClaimCondition;
-pub use error::{Error, Forbidden, Problem, Result};
+pub use error::{Error, Forbidden, Problem, Result, ScriptMistake};
 pub use fence::{Condition, Conditions, Finish, Verdict};
 pub use model::{Claim, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
 pub use queue::{ProcessError, Processed, Queue};

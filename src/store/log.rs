@@ -2,6 +2,8 @@
 //! asks: each statement with its bound values and rows, and the jobs the
 //! writes changed.
 
+use std::borrow::Cow;
+
 use rusqlite::ToSql;
 use rusqlite::types::ToSqlOutput;
 use serde::Serialize;
@@ -75,8 +77,9 @@ pub(super) fn text(value: &str) -> Bound {
 /// how many rows it changed (a write) or returned (a read).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Executed {
-    /// The statement, as in this module's constants.
-    pub sql: &'static str,
+    /// The statement: one of this module's constants, or one written
+    /// outside this crate ([`super::Outside`]).
+    pub sql: Cow<'static, str>,
     /// Parameter name -> bound value, in binding order.
     pub params: Vec<(&'static str, Bound)>,
     /// Whether the statement writes.
@@ -130,7 +133,7 @@ impl SqlLog {
     ) {
         if let Some(entries) = &mut self.entries {
             entries.push(Executed {
-                sql: sql.trim(),
+                sql: Cow::Borrowed(sql.trim()),
                 params: params.to_vec(),
                 write,
                 rows,

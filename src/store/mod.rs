@@ -21,6 +21,7 @@
 mod log;
 mod open;
 mod outside;
+mod script;
 mod sql;
 mod steps;
 
@@ -39,7 +40,8 @@ pub use log::{Bound, Executed};
 pub(crate) use open::{Create, open_file};
 pub(crate) use open::{Kind, open_memory};
 pub(crate) use outside::Budget;
-pub use outside::{MAX_STEPS, Outside, Replaces};
+pub use outside::{CANDIDATE_COLUMNS, MAX_STEPS, Outside, Replaces};
+pub use script::{Piece, Script};
 pub use sql::*;
 pub use steps::Statements;
 
@@ -335,7 +337,7 @@ pub(crate) fn claim_outside(
 /// The values of `params` that `sql` names: a statement written outside
 /// this crate may use only some of them, and SQLite refuses a value bound
 /// to a name the statement does not have.
-fn used(
+pub(super) fn used(
     conn: &Connection,
     sql: &str,
     params: &[(&'static str, Bound)],

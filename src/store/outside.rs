@@ -33,7 +33,9 @@ use rusqlite::{Connection, ErrorCode};
 use super::open::{Kind, open_memory};
 use crate::error::{Error, Forbidden, Problem, Result};
 
-/// Which of the queue's statements an outside one stands in for.
+/// Which of the queue's statements an outside one stands in for, or
+/// which half of a claim taken apart into a read and a write (a claim
+/// written as a transaction script, [`super::Script`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Replaces {
     /// [`super::FINISH`]: the finish's guarded `UPDATE`.
@@ -43,10 +45,21 @@ pub enum Replaces {
     /// of attempts quarantined, one past its deadline expired) still run
     /// before it, in the same transaction, as they do before its own.
     Claim,
+    /// A claim's read: a `SELECT` of the job to claim, returning
+    /// [`CANDIDATE_COLUMNS`].
+    ClaimRead,
+    /// A claim's write: an `UPDATE ... RETURNING` of the job the read
+    /// chose, bound to what the read returned (`:id`, `:read_token`,
+    /// `:read_attempts`).
+    ClaimWrite,
 }
 
 /// The columns a claim returns, in order: the claim its worker gets.
 const CLAIM_COLUMNS: [&str; 6] = ["id", "qty", "owner", "token", "attempts", "lease_until"];
+
+/// The columns a claim's read returns, in order: the job it chose, and
+/// the token and attempts its write counts on from.
+pub const CANDIDATE_COLUMNS: [&str; 3] = ["id", "token", "attempts"];
 
 impl Replaces {
     /// The parameters the queue binds to it; an outside statement may
@@ -55,14 +68,15 @@ impl Replaces {
         match self {
             Replaces::Finish => &[":id", ":owner", ":token", ":attempt", ":now"],
             Replaces::Claim => &[":owner", ":now", ":now_plus_lease"],
-        }
-    }
-
-    /// The queue's own statement, which the outside one replaces.
-    pub fn own(self) -> &'static str {
-        match self {
-            Replaces::Finish => super::FINISH,
-            Replaces::Claim => super::CLAIM,
+            Replaces::ClaimRead => &[":now"],
+            Replaces::ClaimWrite => &[
+                ":owner",
+                ":now",
+                ":now_plus_lease",
+                ":id",
+                ":read_token",
+                ":read_attempts",
+            ],
         }
     }
 }
@@ -121,17 +135,27 @@ impl Outside {
                 }));
             }
         }
+        let columns: Vec<&str> = statement.column_names().collect();
         match replaces {
-            Replaces::Finish if statement.column_count() > 0 => {
+            Replaces::Finish if !columns.is_empty() => {
                 return Err(invalid(Problem::ReturnsRows));
             }
-            Replaces::Claim if !statement.column_names().eq(CLAIM_COLUMNS) => {
+            Replaces::Claim | Replaces::ClaimWrite if columns != CLAIM_COLUMNS => {
                 return Err(invalid(Problem::ReturnsOtherColumns {
                     expected: CLAIM_COLUMNS.join(", "),
                 }));
             }
+            Replaces::ClaimRead if !statement.readonly() => {
+                return Err(invalid(Problem::ReadWrites));
+            }
+            Replaces::ClaimRead if columns != CANDIDATE_COLUMNS => {
+                return Err(invalid(Problem::ReadsOtherColumns {
+                    expected: CANDIDATE_COLUMNS.join(", "),
+                }));
+            }
+            Replaces::ClaimRead => {}
             _ if statement.readonly() => return Err(invalid(Problem::WritesNothing)),
-            Replaces::Finish | Replaces::Claim => {}
+            Replaces::Finish | Replaces::Claim | Replaces::ClaimWrite => {}
         }
         Ok(Outside {
             replaces,
@@ -152,7 +176,7 @@ impl Outside {
 
 /// What an outside statement may do: read and write rows of `jobs`, and
 /// call SQL functions; `Err` names anything else.
-fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
+pub(super) fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
     match action {
         AuthAction::Read { table_name, .. } => match *table_name {
             "jobs" => Ok(()),
@@ -176,7 +200,7 @@ fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
     }
 }
 
-fn invalid(problem: Problem) -> Error {
+pub(super) fn invalid(problem: Problem) -> Error {
     Error::invalid("sql", problem)
 }
 

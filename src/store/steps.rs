@@ -11,12 +11,15 @@
 //! therefore never lets a second actor's statement run while the first
 //! holds the modelled lock.
 
-use rusqlite::Connection;
+use std::borrow::Cow;
 
-use super::log::int;
+use rusqlite::{Connection, OptionalExtension};
+
+use super::log::{bind, int};
+use super::outside::{Budget, sqlite_problem};
 use super::{
-    Bound, CLAIM, ENQUEUE, EXPIRE, Executed, FINISH, QUARANTINE, SqlLog, claim_params,
-    enqueue_params, finish_params, one, read_claim, sweep, write,
+    Bound, CLAIM, ENQUEUE, EXPIRE, Executed, FINISH, Outside, QUARANTINE, SqlLog, claim_params,
+    enqueue_params, finish_params, one, prepare, read_claim, sweep, used, write,
 };
 use crate::error::{Error, Result};
 use crate::model::{Claim, JobRow, NewJob, Stamp};
@@ -25,18 +28,21 @@ use crate::model::{Claim, JobRow, NewJob, Stamp};
 pub struct Statements {
     conn: Connection,
     log: SqlLog,
+    /// Bounds the statements written outside this crate.
+    budget: Budget,
 }
 
 impl Statements {
     /// A fresh in-memory queue holding `jobs`, in order.
     pub fn open(jobs: &[NewJob]) -> Result<Statements> {
-        let conn = super::open_memory(super::Kind::Queue)?;
+        let mut conn = super::open_memory(super::Kind::Queue)?;
+        let budget = Budget::install(&mut conn)?;
         let mut log = SqlLog::default();
         for job in jobs {
             super::enqueue(&conn, &mut log, job)?;
         }
         log.record(true);
-        Ok(Statements { conn, log })
+        Ok(Statements { conn, log, budget })
     }
 
     /// The statement just run, as the log wrote it down.
@@ -104,6 +110,62 @@ impl Statements {
     ) -> Result<(Executed, Option<Claim>)> {
         let claim = one(&self.conn, &mut self.log, (sql, true), params, read_claim)?;
         Ok((self.last()?, claim))
+    }
+
+    /// Runs `outside`, a checked statement written outside this crate
+    /// (a claim script's read or write, [`super::Script`]), on its own:
+    /// the transaction around it, if any, is the caller's model. It binds
+    /// those of `params` it names, and its work is bounded; the first row
+    /// it returns comes back as read by `row`. SQLite's error while it
+    /// runs (a failed `CHECK`, too much work) is the statement's problem,
+    /// on the field `sql`.
+    fn run_outside<T>(
+        &mut self,
+        outside: &Outside,
+        params: &[(&'static str, Bound)],
+        row: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<(Executed, Option<T>)> {
+        let sql = outside.sql();
+        let params = used(&self.conn, sql, params)?;
+        let (conn, budget) = (&self.conn, &self.budget);
+        let found = budget
+            .bounded(|| {
+                prepare(conn, sql)?
+                    .query_row(bind(&params).as_slice(), row)
+                    .optional()
+            })
+            .map_err(|err| Error::invalid("sql", sqlite_problem(&err)))?;
+        let ran = Executed {
+            sql: Cow::Owned(sql.to_owned()),
+            params,
+            write: !prepare(conn, sql)?.readonly(),
+            rows: usize::from(found.is_some()),
+        };
+        Ok((ran, found))
+    }
+
+    /// A claim script's read ([`super::Replaces::ClaimRead`]) at `now`:
+    /// the candidate's `id, token, attempts`, as [`Bound`]s.
+    pub fn read_outside(
+        &mut self,
+        outside: &Outside,
+        now: u64,
+    ) -> Result<(Executed, Option<Vec<Bound>>)> {
+        self.run_outside(outside, &[(":now", int(now))], |row| {
+            (0..row.as_ref().column_count())
+                .map(|column| Bound::read(row.get_ref(column)?))
+                .collect()
+        })
+    }
+
+    /// A claim script's write ([`super::Replaces::ClaimWrite`]), bound to
+    /// `params`: the claim it returned, read as [`CLAIM`]'s.
+    pub fn write_outside(
+        &mut self,
+        outside: &Outside,
+        params: &[(&'static str, Bound)],
+    ) -> Result<(Executed, Option<Claim>)> {
+        self.run_outside(outside, params, read_claim)
     }
 
     /// The enqueue's `INSERT` ([`ENQUEUE`]).

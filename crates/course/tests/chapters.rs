@@ -445,12 +445,12 @@ fn the_rollback_journal_point_stands_on_one_transaction_that_writes_twice() {
     let ran: Vec<(&str, usize)> = frame
         .sql
         .iter()
-        .filter(|s| [QUARANTINE.trim(), CLAIM.trim()].contains(&s.sql) || !s.write)
+        .filter(|s| [QUARANTINE.trim(), CLAIM.trim()].contains(&&*s.sql) || !s.write)
         .map(|s| (s.sql.split_whitespace().next().unwrap_or(""), s.rows))
         .collect();
     let first_and_last = (
-        frame.sql.first().map(|s| s.sql),
-        frame.sql.last().map(|s| s.sql),
+        frame.sql.first().map(|s| &*s.sql),
+        frame.sql.last().map(|s| &*s.sql),
     );
     check!(
         first_and_last,

@@ -47,7 +47,10 @@ const ALLOWED: &[&str] = &[
     // The SQL keywords the statement panel names (issue 11).
     "BEGIN", "IMMEDIATE", "COMMIT", "SELECT", "UPDATE",
     // The SQL keywords the lab refuses by name (issue 21).
-    "PRAGMA", "ATTACH", "RETURNING",
+    "PRAGMA", "ATTACH", "RETURNING", "ROLLBACK", "SAVEPOINT",
+    // The parameters the transaction level's write binds from its read,
+    // and SQLite's own name for the refusal the level shows (issue 21).
+    "read_token", "read_attempts", "SQLITE_BUSY",
     // Terms the course itself leaves in English: SQL's COMMIT, the
     // rollback journal and WAL, SQS's visibility timeout, a heartbeat.
     "rollback", "journal", "WAL", "SQS", "visibility", "timeout", "heartbeat",

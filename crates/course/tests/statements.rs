@@ -29,7 +29,7 @@ fn script(run: &Run) -> Vec<(String, StepKind, String)> {
     run.steps
         .iter()
         .map(|step| {
-            let sql = step.sql.as_ref().map_or("", |sql| sql.sql);
+            let sql = step.sql.as_ref().map_or("", |sql| &sql.sql);
             let first = sql.lines().next().unwrap_or("").to_owned();
             (step.actor.clone(), step.kind, first)
         })
@@ -319,7 +319,7 @@ fn a_run_serialises_with_statements_bound_values_and_the_lock() {
     let run = races::real_claim_race(1).expect("runs");
     let json = serde_json::to_value(&run).expect("serialises");
     let expected = serde_json::json!({
-        "at": 1, "actor": "B", "kind": "waits",
+        "at": 1, "actor": "B", "kind": "waits", "does": "begin",
         "sql": {"sql": "BEGIN IMMEDIATE", "params": [], "write": true, "rows": 0},
         "lock": "A", "waiting": ["B"], "holding": {}
     });

@@ -39,7 +39,7 @@ fn in_order_by_statements(run: &Run) -> Vec<(String, String)> {
     for step in &run.steps {
         let sql = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
         let rows = sql.map_or(0, |executed| executed.rows);
-        let label = match (step.kind, sql.map(|executed| executed.sql)) {
+        let label = match (step.kind, sql.map(|executed| &*executed.sql)) {
             (StepKind::NoClaim, _) => "no_claim".to_owned(),
             (StepKind::SendStarts, _) => "sent".to_owned(),
             (_, Some(sql)) if sql == CLAIM.trim() || sql == NAIVE_CLAIM_WRITE.trim() => {

@@ -476,7 +476,8 @@ fn sweeps_that_changed_nothing_fold_and_one_that_changed_a_row_shows() {
         let Some(step) = &view.step else { return };
         let none = session.lang.fill("sql.changed", &[("n", "0".to_owned())]);
         for line in &step.statements {
-            let sweep = [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&line.sql);
+            let sweep =
+                [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&line.sql.as_str());
             let idle = line.effect.as_deref() == Some(none.as_str());
             check!(
                 line.folded,

@@ -68,12 +68,12 @@ export interface MountOptions {
   predict?: boolean;
   hash?: boolean;
   /** Open the lab at this level: the learner writes the queue's SQL. */
-  lab?: "finish" | "boundary" | "reclaim" | "claim";
+  lab?: "finish" | "boundary" | "reclaim" | "claim" | "transaction";
 }
 /** `leasefence:step`'s detail: where the learner is. */
 export interface StepDetail { chapter: Chapter | "lesson" | "sandbox"; position: number; total: number; result: EventResult | null }
 /** `leasefence:complete`'s detail: one grading in the lab. */
-export interface CompleteDetail { level: "finish" | "boundary" | "reclaim" | "claim"; passed: boolean; attempts: number; checked: { scenarios: number; orderings: number } | null }
+export interface CompleteDetail { level: "finish" | "boundary" | "reclaim" | "claim" | "transaction"; passed: boolean; attempts: number; checked: { scenarios: number; orderings: number } | null }
 /** `leasefence:verdict`'s detail: one finish revealed. */
 export type VerdictDetail = { chapter: Chapter | "lesson" | "sandbox"; event: number; at: number; worker: string } & Finish;
 declare global {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Level, scenarios};
+use super::{Interleaving, Level, Writes, races, scenarios};
 use std::collections::BTreeMap;
 
 use crate::mechanism::orderings::{as_document, lanes};
@@ -78,7 +78,7 @@ pub enum Current {
 }
 
 /// A problem as its English sentence (the command line's words).
-fn sentence<S: serde::Serializer>(
+pub(super) fn sentence<S: serde::Serializer>(
     problem: &Problem,
     out: S,
 ) -> std::result::Result<S::Ok, S::Error> {
@@ -98,10 +98,20 @@ pub enum Graded {
     Failed {
         /// What was checked.
         checked: Checked,
-        /// The shortest disagreement (fewest events, then the first found);
-        /// boxed, as a pass carries none.
-        shortest: Box<Disagreement>,
+        /// The shortest disagreement (fewest events or steps, then the
+        /// first found); boxed, as a pass carries none.
+        shortest: Box<Shortest>,
     },
+}
+
+/// The shortest way a learner's version parts from the reference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Shortest {
+    /// A statement's: an ordering of a scenario's events.
+    Events(Disagreement),
+    /// A claim script's: an interleaving of two claims' statements.
+    Statements(Interleaving),
 }
 
 impl Graded {
@@ -111,18 +121,31 @@ impl Graded {
     }
 }
 
-/// Grades `sql`, the learner's statement for `level`, on `chapters` (each
-/// chapter's id and scenario JSON: the course's,
-/// `playground::chapter_scenarios`) and the lab's own scenarios. Refused
-/// before any playing when the seam refuses it (more than one statement,
-/// a parameter the queue does not bind, a table other than `jobs`,
-/// SQLite's syntax error: [`Outside::new`]).
+/// Grades `sql`, what the learner wrote for `level`: a statement on
+/// `chapters` (each chapter's id and scenario JSON: the course's,
+/// `playground::chapter_scenarios`) and the lab's own scenarios; a claim
+/// script on the lab's races ([`races`]). Refused before any playing when
+/// the seam refuses it (more than one statement, a parameter the queue
+/// does not bind, a table other than `jobs`, SQLite's syntax error:
+/// [`Outside::new`], [`leasefence::store::Script::new`]).
 pub fn grade(
     level: &Level,
     sql: &str,
     chapters: &[(&'static str, &'static str)],
 ) -> Result<Graded> {
-    let outside = Outside::new(level.replaces, sql)?;
+    match level.writes {
+        Writes::Statement(replaces) => statement(replaces, sql, chapters),
+        Writes::ClaimScript => races::grade(sql),
+    }
+}
+
+/// Grades a statement in place of one of the queue's.
+fn statement(
+    replaces: Replaces,
+    sql: &str,
+    chapters: &[(&'static str, &'static str)],
+) -> Result<Graded> {
+    let outside = Outside::new(replaces, sql)?;
     let mut checked = Checked {
         scenarios: 0,
         orderings: 0,
@@ -157,7 +180,7 @@ pub fn grade(
         None => Graded::Passed { checked },
         Some(shortest) => Graded::Failed {
             checked,
-            shortest: Box::new(shortest),
+            shortest: Box::new(Shortest::Events(shortest)),
         },
     })
 }

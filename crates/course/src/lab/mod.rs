@@ -12,44 +12,82 @@
 
 mod bench;
 pub mod grade;
+mod races;
 mod scenarios;
 
-use leasefence::store::Replaces;
+use leasefence::store::{CLAIM, FINISH, Replaces};
 
 use crate::variants::sql::{
-    NAIVE_CLAIM_AFTER_LEASE_END, NAIVE_CLAIM_UNCAPPED, NAIVE_FINISH_AT_LEASE_END,
-    NAIVE_FINISH_BY_ID,
+    CLAIM_SCRIPT, CLAIM_SCRIPT_READ_FIRST, NAIVE_CLAIM_AFTER_LEASE_END, NAIVE_CLAIM_UNCAPPED,
+    NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID,
 };
 
 pub use bench::{Answer, Bench};
-pub use grade::{Checked, Current, Did, Disagreement, Graded, Observed, grade};
+pub use grade::{Checked, Current, Did, Disagreement, Graded, Observed, Shortest, grade};
+pub use races::Interleaving;
 
 /// One level of the lab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level {
     /// Stable id, used in links, `data-level` and `leasefence grade`.
     pub id: &'static str,
-    /// The queue's statement the learner writes in its place.
-    pub replaces: Replaces,
+    /// What the learner writes.
+    pub writes: Writes,
     /// The wrong version the level starts from.
     pub start: &'static str,
+    /// A version that passes: the queue's own statement, or the course's
+    /// script that runs as it does.
+    pub reference: &'static str,
+}
+
+/// What a level's learner writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// One statement in place of one of the queue's, graded on every
+    /// ordering of every scenario's events ([`grade`]).
+    Statement(Replaces),
+    /// The claim as a transaction script ([`leasefence::store::Script`]),
+    /// graded on every interleaving of two claims' statements
+    /// ([`races`]).
+    ClaimScript,
+}
+
+impl Writes {
+    /// The parameters the queue binds to what the learner writes (a
+    /// script's read's, then its write's).
+    pub fn parameters(self) -> Vec<&'static str> {
+        match self {
+            Writes::Statement(replaces) => replaces.parameters().to_vec(),
+            Writes::ClaimScript => [Replaces::ClaimRead, Replaces::ClaimWrite]
+                .into_iter()
+                .flat_map(Replaces::parameters)
+                .fold(Vec::new(), |mut names, name| {
+                    if !names.contains(name) {
+                        names.push(name);
+                    }
+                    names
+                }),
+        }
+    }
 }
 
 /// Every level, in the order the lab offers them.
-pub const LEVELS: [Level; 4] = [
+pub const LEVELS: [Level; 5] = [
     // The finish guarded by the job id alone: a late worker's "done" lands
     // on the new holder's claim.
     Level {
         id: "finish",
-        replaces: Replaces::Finish,
+        writes: Writes::Statement(Replaces::Finish),
         start: NAIVE_FINISH_BY_ID,
+        reference: FINISH,
     },
     // The fenced finish with `<=` at the lease's end: two valid holders at
     // the instant the lease ends.
     Level {
         id: "boundary",
-        replaces: Replaces::Finish,
+        writes: Writes::Statement(Replaces::Finish),
         start: NAIVE_FINISH_AT_LEASE_END,
+        reference: FINISH,
     },
     // The claim side of the lease's end. The finish keeps a lease valid
     // while `:now < lease_until`; this claim takes the job only when
@@ -57,15 +95,25 @@ pub const LEVELS: [Level; 4] = [
     // old holder nor a new claimant may work on it: a gap.
     Level {
         id: "reclaim",
-        replaces: Replaces::Claim,
+        writes: Writes::Statement(Replaces::Claim),
         start: NAIVE_CLAIM_AFTER_LEASE_END,
+        reference: CLAIM,
     },
     // The claim that chooses and takes in one statement, with its lease
     // not capped at the deadline: a lease that outlives its job.
     Level {
         id: "claim",
-        replaces: Replaces::Claim,
+        writes: Writes::Statement(Replaces::Claim),
         start: NAIVE_CLAIM_UNCAPPED,
+        reference: CLAIM,
+    },
+    // The claim as a read and a write, the transaction begun between
+    // them: two claims read the same row before either writes.
+    Level {
+        id: "transaction",
+        writes: Writes::ClaimScript,
+        start: CLAIM_SCRIPT_READ_FIRST,
+        reference: CLAIM_SCRIPT,
     },
 ];
 
@@ -73,10 +121,5 @@ impl Level {
     /// The level with this id.
     pub fn find(id: &str) -> Option<Level> {
         LEVELS.into_iter().find(|level| level.id == id)
-    }
-
-    /// The statement that passes: the queue's own.
-    pub fn reference(&self) -> &'static str {
-        self.replaces.own()
     }
 }

@@ -5,7 +5,7 @@
 use crate::playground::Lang;
 use crate::playground::parser_words::{parser_words, parser_words_at};
 use crate::timeline::{Frame, Timeline};
-use leasefence::error::{Error, Forbidden, Problem};
+use leasefence::error::{Error, Forbidden, Problem, ScriptMistake};
 use leasefence::fence::Finish;
 use leasefence::fence::{Condition, Verdict};
 use leasefence::model::{JobRow, Reason};
@@ -254,6 +254,25 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             vec![("expected", expected.clone())],
         ),
         Problem::WritesNothing => ("problem.writes_nothing", Vec::new()),
+        Problem::ReadWrites => ("problem.read_writes", Vec::new()),
+        Problem::ReadsOtherColumns { expected } => (
+            "problem.reads_other_columns",
+            vec![("expected", expected.clone())],
+        ),
+        Problem::Script(mistake) => (
+            match mistake {
+                ScriptMistake::NoRead => "problem.script.no_read",
+                ScriptMistake::NoWrite => "problem.script.no_write",
+                ScriptMistake::TwoReads => "problem.script.two_reads",
+                ScriptMistake::TwoWrites => "problem.script.two_writes",
+                ScriptMistake::WriteBeforeRead => "problem.script.write_before_read",
+                ScriptMistake::TwoTransactions => "problem.script.two_transactions",
+                ScriptMistake::NoCommit => "problem.script.no_commit",
+                ScriptMistake::NoBegin => "problem.script.no_begin",
+                ScriptMistake::Rollback => "problem.script.rollback",
+            },
+            Vec::new(),
+        ),
         // SQLite's own message stays as SQLite wrote it, quoted.
         Problem::Sqlite(message) => ("problem.sqlite", vec![("message", message.clone())]),
         Problem::TooMuchWork { steps } => ("problem.too_much_work", vec![("steps", n(steps))]),

@@ -5,7 +5,7 @@
 use super::session::{Said, Session, Status};
 use super::stepper::SANDBOX;
 use super::{CHAPTERS, chapter_scenarios, chapters};
-use crate::lab::{Answer, Bench, Graded, LEVELS, Level};
+use crate::lab::{Answer, Bench, Graded, LEVELS, Level, Shortest};
 use leasefence::error::Result;
 
 impl Session {
@@ -60,21 +60,35 @@ impl Session {
         Ok(())
     }
 
-    /// Opens the last answer's counterexample in the timeline, standing
-    /// just before the event where the learner's queue and the reference
-    /// part: the next step shows what the reference does there.
+    /// Opens the last answer's counterexample: an ordering of events in
+    /// the timeline, standing just before the event where the learner's
+    /// queue and the reference part (the next step shows what the
+    /// reference does there); an interleaving of claim scripts in the
+    /// statement panel, the queue's own claims beside the learner's.
     pub fn open_counterexample(&mut self) -> Result<()> {
         let Some(Answer::Graded(Graded::Failed { shortest, .. })) =
             self.lab.as_ref().and_then(|bench| bench.answer.as_ref())
         else {
             return Ok(());
         };
-        let (scenario, event, from) = (shortest.scenario.clone(), shortest.event, shortest.from);
-        self.load(SANDBOX, scenario, event)?;
-        self.stepper.forked_from = chapters::find(from).map(|chapter| chapter.id.to_owned());
+        let key = match shortest.as_ref() {
+            Shortest::Events(shortest) => {
+                let (scenario, event, from) =
+                    (shortest.scenario.clone(), shortest.event, shortest.from);
+                self.load(SANDBOX, scenario, event)?;
+                self.stepper.forked_from =
+                    chapters::find(from).map(|chapter| chapter.id.to_owned());
+                "lab.opened_status"
+            }
+            Shortest::Statements(race) => {
+                let (expected, current) = (race.expected.clone(), race.current.clone());
+                self.statement_panel.show_lab(expected, current);
+                "lab.opened_race_status"
+            }
+        };
         self.editor_status = Some(Status {
             kind: Said::Done,
-            text: self.lang.text("lab.opened_status").to_owned(),
+            text: self.lang.text(key).to_owned(),
         });
         Ok(())
     }

@@ -12,7 +12,7 @@ use crate::lab::Bench;
 use crate::playground::chapters::Panel;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
-use crate::playground::statements::{Move, StatementPanel};
+use crate::playground::statements::{Move, Race, StatementPanel};
 use crate::playground::stepper::{Question, SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
@@ -505,9 +505,8 @@ impl Session {
     pub fn link(&self, with_step: bool) -> String {
         let place = link::Place {
             step: self.stepper.position(),
-            statements: self
-                .statement_panel
-                .open
+            // The lab's race is the lab's answer: a link opens the level.
+            statements: (self.statement_panel.open && self.statement_panel.race != Race::Lab)
                 .then_some((self.statement_panel.race, self.statement_panel.position)),
         };
         let lab = self.lab.as_ref().map(|bench| link::LabPlace {

@@ -42,10 +42,14 @@ pub enum Race {
     /// [`races::TIMELINE_MAX_EVENTS`] events: a longer one is taken apart
     /// up to there).
     Timeline,
+    /// The lab's counterexample for a claim script: the queue's own claims
+    /// run whole beside the learner's script interleaved
+    /// ([`crate::lab::Interleaving`]). Opened by the lab, never picked.
+    Lab,
 }
 
 impl Race {
-    /// Every race, in the panel's order.
+    /// Every race the learner picks, in the panel's order.
     pub const ALL: [Race; 3] = [Race::Claim, Race::Send, Race::Timeline];
 
     /// The name the page's picker uses.
@@ -54,13 +58,14 @@ impl Race {
             Race::Claim => "claim",
             Race::Send => "send",
             Race::Timeline => "timeline",
+            Race::Lab => "lab",
         }
     }
 
     /// The teaching variant its naive side runs.
     pub fn variant(self) -> Variant {
         match self {
-            Race::Claim | Race::Timeline => Variant::ReadThenWriteClaim,
+            Race::Claim | Race::Timeline | Race::Lab => Variant::ReadThenWriteClaim,
             Race::Send => Variant::SendInsideTransaction,
         }
     }
@@ -71,9 +76,15 @@ impl Race {
     }
 
     /// The race run the real queue's way, then the naive way; the
-    /// timeline race runs `scenario`'s first `taken` events.
-    pub fn runs(self, scenario: &Scenario, taken: usize) -> Result<[Run; 2]> {
+    /// timeline race runs `scenario`'s first `taken` events. The lab's
+    /// runs are the lab's ([`StatementPanel::show_lab`]).
+    fn runs(self, scenario: &Scenario, taken: usize) -> Result<[Run; 2]> {
         let (real, naive) = match self {
+            Race::Lab => {
+                return Err(Error::Internal {
+                    what: "the lab's race has only the runs the lab gave it".into(),
+                });
+            }
             Race::Timeline => {
                 let within = scenario.first(taken);
                 (
@@ -167,6 +178,21 @@ struct Clocked {
     clock: Vec<Tick>,
 }
 
+impl Clocked {
+    fn new(runs: [Run; 2]) -> Clocked {
+        let ticks = [ticks(&runs[0]), ticks(&runs[1])];
+        // Both are in order: the naive side's moments go in among the
+        // real side's.
+        let mut clock = ticks[0].clone();
+        for tick in &ticks[1] {
+            if let Err(at) = clock.binary_search(tick) {
+                clock.insert(at, *tick);
+            }
+        }
+        Clocked { runs, ticks, clock }
+    }
+}
+
 /// The panel: open or not, the race, and where on its clock the learner
 /// stands.
 #[derive(Debug, Clone, Default)]
@@ -186,6 +212,18 @@ pub struct StatementPanel {
 }
 
 impl StatementPanel {
+    /// Opens the panel on the lab's counterexample: the queue's own
+    /// claims (`expected`) beside the learner's script (`current`), from
+    /// the first statement.
+    pub fn show_lab(&mut self, expected: Run, current: Run) {
+        self.race = Race::Lab;
+        self.open = true;
+        self.position = 0;
+        self.timeline = None;
+        self.cut = None;
+        self.runs = Some(Box::new(Clocked::new([expected, current])));
+    }
+
     /// The real run and the naive run, once the panel has been opened.
     pub fn runs(&self) -> Option<&[Run; 2]> {
         self.runs.as_deref().map(|clocked| &clocked.runs)
@@ -263,18 +301,8 @@ impl StatementPanel {
             self.timeline = None;
             self.runs = None;
         }
-        if self.open && self.runs.is_none() {
-            let runs = self.race.runs(scenario, taken)?;
-            let ticks = [ticks(&runs[0]), ticks(&runs[1])];
-            // Both are in order: the naive side's moments go in among the
-            // real side's.
-            let mut clock = ticks[0].clone();
-            for tick in &ticks[1] {
-                if let Err(at) = clock.binary_search(tick) {
-                    clock.insert(at, *tick);
-                }
-            }
-            self.runs = Some(Box::new(Clocked { runs, ticks, clock }));
+        if self.open && self.runs.is_none() && self.race != Race::Lab {
+            self.runs = Some(Box::new(Clocked::new(self.race.runs(scenario, taken)?)));
             self.timeline = (self.race == Race::Timeline).then(|| (scenario.clone(), taken));
         }
         self.cut = (self.timeline.is_some() && taken < events).then_some(Cut {

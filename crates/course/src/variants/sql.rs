@@ -4,8 +4,8 @@
 //! ([`leasefence::store::Statements`], [`leasefence::Queue::finish_with`]).
 //! The queue's own statements are in [`leasefence::store`].
 
-use leasefence::store::{Bound, Executed, Statements};
-use leasefence::{Claim, Error, JobRow, Queue, Result, Stamp};
+use leasefence::store::{Bound, CANDIDATE_COLUMNS, Executed, Statements};
+use leasefence::{Claim, Error, JobRow, Problem, Queue, Result, Stamp};
 use serde::Serialize;
 
 /// The id-only finish: a finish
@@ -18,28 +18,65 @@ UPDATE jobs SET state = 'done' WHERE id = :id";
 pub const NAIVE_FINISH_BY_OWNER: &str = "
 UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
 
+/// The naive claim's read, as a literal, so the transaction scripts below
+/// can be made of it at compile time.
+macro_rules! claim_read {
+    () => {
+        "SELECT id, token, attempts FROM jobs
+ WHERE state IN ('pending', 'leased')
+   AND (state = 'pending' OR lease_until <= :now)
+   AND :now < deadline
+ ORDER BY seq LIMIT 1"
+    };
+}
+
+/// The naive claim's write, as a literal (see [`claim_read`]).
+macro_rules! claim_write {
+    () => {
+        "UPDATE jobs
+   SET state = 'leased', owner = :owner,
+       token = :read_token + 1, attempts = :read_attempts + 1,
+       lease_until = MIN(:now_plus_lease, deadline)
+ WHERE id = :id
+RETURNING id, qty, owner, token, attempts, lease_until"
+    };
+}
+
 /// The naive claim's first half: the
 /// candidate is read with a plain `SELECT`, outside any write transaction.
 /// Two workers that both read before either writes see the same row and
 /// the same token; [`leasefence::store::CLAIM`] chooses and writes in one statement
 /// instead.
-pub const NAIVE_CLAIM_READ: &str = "
-SELECT id, token, attempts FROM jobs
- WHERE state IN ('pending', 'leased')
-   AND (state = 'pending' OR lease_until <= :now)
-   AND :now < deadline
- ORDER BY seq LIMIT 1";
+pub const NAIVE_CLAIM_READ: &str = claim_read!();
 
 /// The naive claim's second half: the row read
 /// by [`NAIVE_CLAIM_READ`] is written later, from the token that was read,
 /// guarded by the id alone. A second writer hands out the same token again.
-pub const NAIVE_CLAIM_WRITE: &str = "
-UPDATE jobs
-   SET state = 'leased', owner = :owner,
-       token = :read_token + 1, attempts = :read_attempts + 1,
-       lease_until = MIN(:now_plus_lease, deadline)
- WHERE id = :id
-RETURNING id, qty, owner, token, attempts, lease_until";
+pub const NAIVE_CLAIM_WRITE: &str = claim_write!();
+
+/// The claim taken apart into its read and its write, in one `BEGIN
+/// IMMEDIATE` transaction: the write lock is taken before the read, so no
+/// other claim reads between this one's read and its write (R6; the lab's
+/// transaction level passes with it).
+pub const CLAIM_SCRIPT: &str = concat!(
+    "BEGIN IMMEDIATE;\n",
+    claim_read!(),
+    ";\n",
+    claim_write!(),
+    ";\nCOMMIT;"
+);
+
+/// The same read and write with the transaction begun after the read (the
+/// course: "먼저 가능한 일을 읽고 트랜잭션을 나중에 시작하면 A와 B가 같은
+/// pending 행을 읽을 수 있습니다"): two workers read the same row, then
+/// each writes it in turn, both with token 1 (the lab's transaction level
+/// starts here).
+pub const CLAIM_SCRIPT_READ_FIRST: &str = concat!(
+    claim_read!(),
+    ";\nBEGIN IMMEDIATE;\n",
+    claim_write!(),
+    ";\nCOMMIT;"
+);
 
 /// Which naive finish to run instead of the queue's fenced one
 /// ([`leasefence::store::FINISH`]): the guards a queue without fencing
@@ -79,20 +116,36 @@ impl Candidate {
     /// Runs the naive claim's read at `now`: the candidate it read, if any.
     pub(crate) fn read(db: &mut Statements, now: u64) -> Result<(Executed, Option<Candidate>)> {
         let (ran, row) = db.read_with(NAIVE_CLAIM_READ, &[(":now", now.into())])?;
-        let candidate = match row.as_deref() {
-            None => None,
-            Some([Bound::Text(id), Bound::Int(token), Bound::Int(attempts)]) => Some(Candidate {
-                id: id.clone(),
-                token: u64::try_from(*token).unwrap_or(0),
-                attempts: u64::try_from(*attempts).unwrap_or(0),
-            }),
-            Some(_) => {
-                return Err(Error::Internal {
-                    what: "the naive read returned other columns than id, token, attempts".into(),
-                });
+        Ok((ran, row.map(|row| Candidate::from_row(&row)).transpose()?))
+    }
+
+    /// The candidate in a read's row, `id, token, attempts`
+    /// ([`leasefence::store::CANDIDATE_COLUMNS`]). A learner's read may
+    /// return other values in them (a `NULL`, text for a token): that is
+    /// the statement's problem, on the field `sql`.
+    pub(crate) fn from_row(row: &[Bound]) -> Result<Candidate> {
+        let count = |value: &i64| u64::try_from(*value).ok();
+        match row {
+            [Bound::Text(id), Bound::Int(token), Bound::Int(attempts)] => {
+                match (count(token), count(attempts)) {
+                    (Some(token), Some(attempts)) => {
+                        return Ok(Candidate {
+                            id: id.clone(),
+                            token,
+                            attempts,
+                        });
+                    }
+                    _ => {}
+                }
             }
-        };
-        Ok((ran, candidate))
+            _ => {}
+        }
+        Err(Error::invalid(
+            "sql",
+            Problem::ReadsOtherColumns {
+                expected: CANDIDATE_COLUMNS.join(", "),
+            },
+        ))
     }
 
     /// Runs the naive claim's write of this candidate for `owner`: the

@@ -5,11 +5,14 @@
 
 use serde::Serialize;
 
-use crate::lab::{Answer, Bench, Current, Did, Disagreement, Graded, LEVELS};
+use crate::lab::{
+    Answer, Bench, Current, Did, Disagreement, Graded, Interleaving, LEVELS, Shortest,
+};
+use crate::mechanism::statements::{Run, StepKind};
 use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
-use leasefence::model::JobRow;
+use leasefence::model::{Claim, JobRow};
 use leasefence::scenario::Action;
 
 /// The SQL functions a statement may call in the browser's SQLite (its
@@ -101,7 +104,7 @@ pub fn lab(session: &Session) -> Option<LabView> {
         hints: vec![
             lang.fill(
                 "lab.parameters",
-                &[("names", names(bench.level.replaces.parameters()))],
+                &[("names", names(&bench.level.writes.parameters()))],
             ),
             lang.fill("lab.functions", &[("names", names(&FUNCTIONS))]),
         ],
@@ -148,14 +151,19 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                     ("orderings", checked.orderings.to_string()),
                 ],
             );
-            let (verdicts, rows) = parted(lang, shortest);
-            AnswerView {
-                passed: false,
-                headline: failed_headline(session, shortest),
-                events: event_lines(lang, shortest),
-                lines: [verdicts, checked].into_iter().collect(),
-                rows,
-                open: Some(lang.text("lab.open").to_owned()),
+            match shortest.as_ref() {
+                Shortest::Events(shortest) => {
+                    let (verdicts, rows) = parted(lang, shortest);
+                    AnswerView {
+                        passed: false,
+                        headline: failed_headline(session, shortest),
+                        events: event_lines(lang, shortest),
+                        lines: vec![verdicts, checked],
+                        rows,
+                        open: Some(lang.text("lab.open").to_owned()),
+                    }
+                }
+                Shortest::Statements(race) => raced(session, race, checked),
             }
         }
     }
@@ -197,12 +205,53 @@ fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
         .collect()
 }
 
-/// The two verdicts in a sentence, and the two tables when they differ.
-fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
-    let verdict = |did: &Did| match did {
-        Did::Finish { accepted: true } => lang.text("lab.accepted").to_owned(),
-        Did::Finish { accepted: false } => lang.text("lab.refused_finish").to_owned(),
-        Did::Claim { claim: Some(claim) } => lang.fill(
+/// A claim script's counterexample: which worker's claim ends otherwise,
+/// the learner's interleaved steps, the two claims, and the tables.
+fn raced(session: &Session, race: &Interleaving, checked: String) -> AnswerView {
+    let lang = session.lang;
+    let title = ("title", session.lab_scenario_title(race.from));
+    let headline = match &race.worker {
+        Some(worker) => lang.fill("lab.failed_race", &[title, ("worker", worker.clone())]),
+        None => lang.fill("lab.failed_race_rows", &[title]),
+    };
+    let mut lines = Vec::new();
+    if let Some(stopped) = &race.stopped {
+        let message = problem_text(lang, &stopped.problem);
+        lines.push(lang.fill("lab.stopped", &[("message", message)]));
+    } else if let Some(worker) = &race.worker {
+        let claim = |run: &Run| run.claims.get(worker).cloned().flatten();
+        let current = if race.current.busy.contains(worker) {
+            lang.text("lab.busy").to_owned()
+        } else {
+            claimed(lang, claim(&race.current).as_ref())
+        };
+        let expected = claimed(lang, claim(&race.expected).as_ref());
+        let values = [
+            ("worker", worker.clone()),
+            ("expected", expected),
+            ("current", current),
+        ];
+        lines.push(lang.fill("lab.race_verdicts", &values));
+    }
+    lines.push(checked);
+    let (expected, current) = (&race.expected.rows, &race.current.rows);
+    AnswerView {
+        passed: false,
+        headline,
+        events: step_lines(lang, &race.current),
+        lines,
+        rows: (expected != current).then(|| SideBySide {
+            columns: COLUMNS.to_vec(),
+            rows: side_by_side(lang, expected, current),
+        }),
+        open: Some(lang.text("lab.open_race").to_owned()),
+    }
+}
+
+/// What a claim came to, in words.
+fn claimed(lang: Lang, claim: Option<&Claim>) -> String {
+    match claim {
+        Some(claim) => lang.fill(
             "lab.claimed",
             &[
                 ("id", claim.id.clone()),
@@ -210,7 +259,34 @@ fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
                 ("until", claim.lease_until.to_string()),
             ],
         ),
-        Did::Claim { claim: None } => lang.text("lab.claimed_nothing").to_owned(),
+        None => lang.text("lab.claimed_nothing").to_owned(),
+    }
+}
+
+/// The learner's interleaved steps, one line each: the time, the worker,
+/// and the statement's first line, or that it waited or was refused.
+fn step_lines(lang: Lang, run: &Run) -> Vec<String> {
+    (run.steps.iter())
+        .map(|step| {
+            let what = match step.kind {
+                StepKind::Waits => lang.text("lab.step_waits").to_owned(),
+                StepKind::Busy => lang.text("lab.busy").to_owned(),
+                _ => (step.sql.as_ref())
+                    .and_then(|executed| executed.sql.lines().next())
+                    .unwrap_or_default()
+                    .to_owned(),
+            };
+            format!("{} ms · {} · {what}", step.at, step.actor)
+        })
+        .collect()
+}
+
+/// The two verdicts in a sentence, and the two tables when they differ.
+fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
+    let verdict = |did: &Did| match did {
+        Did::Finish { accepted: true } => lang.text("lab.accepted").to_owned(),
+        Did::Finish { accepted: false } => lang.text("lab.refused_finish").to_owned(),
+        Did::Claim { claim } => claimed(lang, claim.as_ref()),
         Did::Other => lang.text("lab.other_event").to_owned(),
     };
     let expected = &shortest.expected;

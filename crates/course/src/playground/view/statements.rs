@@ -11,12 +11,9 @@
 use super::names::variant_name;
 use serde::Serialize;
 
-use crate::mechanism::statements::{Run, Step, StepKind};
+use crate::mechanism::statements::{Does, Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::statements::{Race, StatementPanel, Tick};
-use leasefence::store;
-
-use crate::variants;
 
 /// The panel at the learner's place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -75,7 +72,7 @@ pub struct ActorView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LineView {
     /// The statement's first line; empty for a send.
-    pub sql: &'static str,
+    pub sql: String,
     /// What it does, in words.
     pub tag: String,
     /// `done`, `now` (just ran), `waits` (next, and waiting for the
@@ -87,7 +84,7 @@ pub struct LineView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NowView {
     /// The statement (empty for a send).
-    pub sql: &'static str,
+    pub sql: String,
     /// `:name = value, ...`; empty when nothing was bound.
     pub params: String,
     /// What happened, in a sentence with the time.
@@ -201,6 +198,7 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
     SideView {
         kind,
         name: match kind {
+            "naive" if race == Race::Lab => lang.text("stmt.lab.naive.name").to_owned(),
             "naive" => variant_name(lang, race.variant()),
             _ => lang
                 .text(&format!("stmt.{}.{kind}.name", race.name()))
@@ -285,9 +283,9 @@ fn lines(
             } else {
                 "next"
             };
-            let sql = step.sql.as_ref().map_or("", |executed| executed.sql);
+            let sql = step.sql.as_ref().map_or("", |executed| &executed.sql);
             LineView {
-                sql: sql.lines().next().unwrap_or(""),
+                sql: sql.lines().next().unwrap_or("").to_owned(),
                 tag: lang.text(tag(step)).to_owned(),
                 state,
             }
@@ -297,20 +295,21 @@ fn lines(
 
 /// The message key of what a step's statement does.
 fn tag(step: &Step) -> &'static str {
-    let sql = step.sql.as_ref().map_or("", |executed| executed.sql);
-    match step.kind {
-        StepKind::SendStarts => "stmt.does.send_starts",
-        StepKind::SendReturns => "stmt.does.send_returns",
-        StepKind::NoClaim => "stmt.does.no_claim",
-        _ if sql == "BEGIN IMMEDIATE" => "stmt.does.begin",
-        _ if sql == "COMMIT" => "stmt.does.commit",
-        _ if sql == store::QUARANTINE.trim() => "stmt.does.quarantine",
-        _ if sql == store::EXPIRE.trim() => "stmt.does.expire",
-        _ if sql == store::CLAIM.trim() => "stmt.does.claim",
-        _ if sql == variants::sql::NAIVE_CLAIM_READ.trim() => "stmt.does.read",
-        _ if sql == variants::sql::NAIVE_CLAIM_WRITE.trim() => "stmt.does.write",
-        _ if sql == store::ENQUEUE.trim() => "stmt.does.enqueue",
-        _ => "stmt.does.finish",
+    match (step.kind, step.does) {
+        (StepKind::NoClaim, _) => "stmt.does.no_claim",
+        (StepKind::Busy, _) => "stmt.does.busy",
+        (_, Does::Begin) => "stmt.does.begin",
+        (_, Does::BeginDeferred) => "stmt.does.begin_deferred",
+        (_, Does::Commit) => "stmt.does.commit",
+        (_, Does::Quarantine) => "stmt.does.quarantine",
+        (_, Does::Expire) => "stmt.does.expire",
+        (_, Does::Claim) => "stmt.does.claim",
+        (_, Does::Read) => "stmt.does.read",
+        (_, Does::Write) => "stmt.does.write",
+        (_, Does::Enqueue) => "stmt.does.enqueue",
+        (_, Does::Finish) => "stmt.does.finish",
+        (_, Does::SendStarts) => "stmt.does.send_starts",
+        (_, Does::SendReturns) => "stmt.does.send_returns",
     }
 }
 
@@ -446,8 +445,14 @@ fn now(lang: Lang, run: &Run, index: usize) -> NowView {
         }
         (StepKind::SendReturns, _) => "stmt.now.send_returns",
         (StepKind::NoClaim, _) => "stmt.now.no_claim",
-        (_, Some(executed)) if executed.sql == "BEGIN IMMEDIATE" => "stmt.now.begin",
-        (_, Some(executed)) if executed.sql == "COMMIT" => "stmt.now.commit",
+        (StepKind::Busy, _) => {
+            let holder = step.lock.as_deref().unwrap_or_default();
+            values.push(("holder", who(lang, holder)));
+            "stmt.now.busy"
+        }
+        (_, Some(_)) if step.does == Does::Begin => "stmt.now.begin",
+        (_, Some(_)) if step.does == Does::BeginDeferred => "stmt.now.begin_deferred",
+        (_, Some(_)) if step.does == Does::Commit => "stmt.now.commit",
         (_, Some(executed)) => {
             values.push(("n", executed.rows.to_string()));
             if executed.write {
@@ -460,7 +465,7 @@ fn now(lang: Lang, run: &Run, index: usize) -> NowView {
     };
     let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
     NowView {
-        sql: executed.map_or("", |executed| executed.sql),
+        sql: executed.map_or_else(String::new, |executed| executed.sql.to_string()),
         params: executed.map(super::step::params).unwrap_or_default(),
         said: lang.fill(key, &values),
     }
@@ -469,11 +474,11 @@ fn now(lang: Lang, run: &Run, index: usize) -> NowView {
 /// Every claim a run handed out, in the order first handed out: (job,
 /// token) and who got it, in order.
 fn handed_out(lang: Lang, run: &Run) -> Vec<((&str, u64), Vec<String>)> {
-    let taking = [store::CLAIM.trim(), variants::sql::NAIVE_CLAIM_WRITE.trim()];
     let mut by_token: Vec<((&str, u64), Vec<String>)> = Vec::new();
     for step in &run.steps {
         let took = step.sql.as_ref().filter(|executed| {
-            step.kind == StepKind::Ran && executed.rows > 0 && taking.contains(&executed.sql)
+            let taking = matches!(step.does, Does::Claim | Does::Write);
+            step.kind == StepKind::Ran && executed.rows > 0 && taking
         });
         if let (Some(_), Some(claim)) = (took, step.holding.get(&step.actor)) {
             let key = (claim.id.as_str(), claim.token);
@@ -493,6 +498,7 @@ fn verdict(lang: Lang, race: Race, kind: &str, run: &Run) -> Verdict {
         Race::Claim => claims_verdict(lang, race, run),
         Race::Send => send_verdict(lang, run),
         Race::Timeline => timeline_verdict(lang, kind, run),
+        Race::Lab => lab_verdict(lang, run),
     }
 }
 
@@ -513,12 +519,11 @@ fn timeline_verdict(lang: Lang, kind: &str, run: &Run) -> Verdict {
 
 /// Each finish whose fenced `UPDATE` changed no row, in words.
 fn refused_finishes(lang: Lang, run: &Run) -> Vec<String> {
-    let finish = store::FINISH.trim();
     run.steps
         .iter()
         .filter(|step| {
             let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
-            executed.is_some_and(|executed| executed.sql == finish && executed.rows == 0)
+            executed.is_some_and(|executed| step.does == Does::Finish && executed.rows == 0)
         })
         .map(|step| {
             let token = step.holding.get(&step.actor).map_or(0, |claim| claim.token);
@@ -555,7 +560,9 @@ fn claims_verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
     let empty: Vec<String> = run
         .claims
         .iter()
-        .filter(|(_, claim)| race == Race::Claim && claim.is_none())
+        .filter(|(actor, claim)| {
+            matches!(race, Race::Claim | Race::Lab) && claim.is_none() && !run.busy.contains(actor)
+        })
         .map(|(actor, _)| who(lang, actor))
         .collect();
     if !empty.is_empty() {
@@ -563,6 +570,20 @@ fn claims_verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
         text = format!("{text} {}", lang.fill("stmt.empty", &values));
     }
     Verdict { harm: false, text }
+}
+
+/// The lab's side: the tokens handed out, and whose write SQLite refused.
+fn lab_verdict(lang: Lang, run: &Run) -> Verdict {
+    let tokens = claims_verdict(lang, Race::Lab, run);
+    if run.busy.is_empty() {
+        return tokens;
+    }
+    let workers: Vec<String> = run.busy.iter().map(|name| who(lang, name)).collect();
+    let busy = lang.fill("stmt.busy", &[("workers", workers.join(", "))]);
+    Verdict {
+        harm: true,
+        text: format!("{} {busy}", tokens.text),
+    }
 }
 
 /// How long the producer's enqueue waited for the lock.

@@ -80,7 +80,7 @@ pub struct VerdictView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatementView {
     /// The SQL, as in the store.
-    pub sql: &'static str,
+    pub sql: String,
     /// `:name = value, ...`; empty when nothing was bound.
     pub params: String,
     /// Rows changed or read; `None` for `BEGIN IMMEDIATE` and `COMMIT`.
@@ -235,7 +235,7 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
     // The guarded UPDATE that changed nothing is where the refusal
     // happened: "0 rows changed" is the rejection.
     let refusal = refused && executed.sql == store::FINISH.trim() && executed.rows == 0;
-    let bracket = matches!(executed.sql, "BEGIN IMMEDIATE" | "COMMIT");
+    let bracket = matches!(&*executed.sql, "BEGIN IMMEDIATE" | "COMMIT");
     let effect = (!bracket).then(|| {
         if refusal {
             lang.text("sql.rejected_note").to_owned()
@@ -248,9 +248,9 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
             lang.fill(key, &[("n", executed.rows.to_string())])
         }
     });
-    let sweep = [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&executed.sql);
+    let sweep = [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&&*executed.sql);
     StatementView {
-        sql: executed.sql,
+        sql: executed.sql.to_string(),
         params,
         effect,
         refusal,

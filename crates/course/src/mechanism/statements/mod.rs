@@ -30,28 +30,30 @@
 //! turns; [`Machine`] lets a caller (a test, a page's step button) choose
 //! every turn itself.
 
+mod program;
+
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::Refusal;
 use leasefence::error::{Error, Problem};
 use leasefence::model::{Claim, JobRow, NewJob};
-use leasefence::store::{Executed, Statements};
+use leasefence::store::{Bound, Executed, Script, Statements};
 
-use crate::variants::sql::{Candidate, NAIVE_CLAIM_READ, NAIVE_CLAIM_WRITE};
+use crate::variants::sql::Candidate;
+use program::{Running, Span, Stmt};
 
 /// What an actor does, as a scenario would say it; each expands into the
 /// statements it runs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
     /// The real claim (R6): `BEGIN IMMEDIATE`, sweeps, `UPDATE`, `COMMIT`.
     Claim {
         /// Requested lease length.
         lease_ms: u64,
         /// The name it claims under; `None`: the actor's own (R8).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         owner: Option<String>,
     },
     /// The naive claim: `SELECT` the candidate, later `UPDATE` it.
@@ -59,7 +61,17 @@ pub enum Op {
         /// Requested lease length.
         lease_ms: u64,
         /// The name it claims under; `None`: the actor's own (R8).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
+    },
+    /// A claim written as a transaction script (the lab's): its read, its
+    /// write and its `BEGIN` and `COMMIT` in the order written, the
+    /// transaction run as the lock the model gives it.
+    ScriptClaim {
+        /// The script.
+        script: Script,
+        /// Requested lease length.
+        lease_ms: u64,
+        /// The name it claims under; `None`: the actor's own (R8).
         owner: Option<String>,
     },
     /// The real claim, but the job is sent before `COMMIT` (breaks R7).
@@ -86,7 +98,7 @@ pub enum Op {
 }
 
 /// One actor of a statement-level script.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor {
     /// Its name (and the owner it claims under).
     pub name: String,
@@ -111,6 +123,44 @@ pub enum StepKind {
     /// A finish or a send by an actor holding no claim: nothing to
     /// present or deliver, so nothing runs (the replay's `no_claim`).
     NoClaim,
+    /// A claim script's write that needs the write lock another actor
+    /// holds, by an actor whose open transaction holds a read lock: the
+    /// holder's `COMMIT` waits for that read lock to go, so SQLite
+    /// refuses the write at once (`SQLITE_BUSY`, "database is locked")
+    /// rather than let the two wait for each other, and the claim's
+    /// transaction ends with nothing claimed.
+    Busy,
+}
+
+/// What a statement is for in its op: the page names a statement by
+/// this, not by its text, which for a learner's script is theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Does {
+    /// `BEGIN IMMEDIATE`: takes the write lock.
+    Begin,
+    /// A deferred `BEGIN`: opens a transaction that takes no lock yet.
+    BeginDeferred,
+    /// `COMMIT`: releases the locks.
+    Commit,
+    /// The claim's sweep of jobs out of attempts.
+    Quarantine,
+    /// The claim's sweep of jobs past their deadline.
+    Expire,
+    /// The real claim's choose-and-take.
+    Claim,
+    /// A read of the job to claim (the naive claim's, a script's).
+    Read,
+    /// A write of what that read chose.
+    Write,
+    /// The enqueue's `INSERT`.
+    Enqueue,
+    /// The fenced finish.
+    Finish,
+    /// A send leaves.
+    SendStarts,
+    /// A send comes back.
+    SendReturns,
 }
 
 /// One step: who did what, and the lock and the claims after it.
@@ -122,6 +172,8 @@ pub struct Step {
     pub actor: String,
     /// What kind of step.
     pub kind: StepKind,
+    /// What the statement is for (the one waited for, when it waits).
+    pub does: Does,
     /// The statement (with its bound values and rows when it ran; the one
     /// waited for, unbound, when it waits); `None` for a send.
     pub sql: Option<Executed>,
@@ -142,163 +194,12 @@ pub struct Run {
     pub claims: BTreeMap<String, Option<Claim>>,
     /// Actor -> how long it waited for the write lock in all.
     pub waited_ms: BTreeMap<String, u64>,
+    /// The actors whose claim SQLite refused with `SQLITE_BUSY`
+    /// ([`StepKind::Busy`]), in the order refused.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub busy: Vec<String>,
     /// The table at the end.
     pub rows: Vec<JobRow>,
-}
-
-/// One statement of an actor's program.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Stmt {
-    Begin,
-    Sweep {
-        expire: bool,
-    },
-    Claim {
-        lease_ms: u64,
-        owner: Option<String>,
-    },
-    Commit,
-    NaiveRead,
-    NaiveWrite {
-        lease_ms: u64,
-        owner: Option<String>,
-    },
-    Insert(NewJob),
-    Finish,
-    SendStarts {
-        send_ms: u64,
-    },
-    SendReturns,
-}
-
-impl Stmt {
-    /// Whether it must take the write lock itself (a transaction's own
-    /// statements run under the lock its `BEGIN` took).
-    fn takes_lock(&self) -> bool {
-        matches!(
-            self,
-            Stmt::Begin | Stmt::NaiveRead | Stmt::NaiveWrite { .. }
-        )
-    }
-
-    /// The statement text a waiting actor is shown waiting to run.
-    fn text(&self) -> &'static str {
-        match self {
-            Stmt::NaiveRead => NAIVE_CLAIM_READ.trim(),
-            Stmt::NaiveWrite { .. } => NAIVE_CLAIM_WRITE.trim(),
-            _ => "BEGIN IMMEDIATE",
-        }
-    }
-}
-
-fn expand(op: &Op) -> Vec<Stmt> {
-    let claim = |lease_ms, owner: &Option<String>| {
-        vec![
-            Stmt::Begin,
-            Stmt::Sweep { expire: false },
-            Stmt::Sweep { expire: true },
-            Stmt::Claim {
-                lease_ms,
-                owner: owner.clone(),
-            },
-        ]
-    };
-    match op {
-        Op::Claim { lease_ms, owner } => [claim(*lease_ms, owner), vec![Stmt::Commit]].concat(),
-        Op::NaiveClaim { lease_ms, owner } => vec![
-            Stmt::NaiveRead,
-            Stmt::NaiveWrite {
-                lease_ms: *lease_ms,
-                owner: owner.clone(),
-            },
-        ],
-        Op::ClaimSendingInside { lease_ms, send_ms } => {
-            let send = [
-                Stmt::SendStarts { send_ms: *send_ms },
-                Stmt::SendReturns,
-                Stmt::Commit,
-            ];
-            [claim(*lease_ms, &None), send.to_vec()].concat()
-        }
-        Op::Send { send_ms } => vec![Stmt::SendStarts { send_ms: *send_ms }, Stmt::SendReturns],
-        Op::Finish => vec![Stmt::Begin, Stmt::Finish, Stmt::Commit],
-        Op::Enqueue { job } => vec![Stmt::Begin, Stmt::Insert(job.clone()), Stmt::Commit],
-    }
-}
-
-/// Where one op's statements lie in an actor's program.
-#[derive(Debug, Clone, Copy)]
-struct Span {
-    start: usize,
-    end: usize,
-    /// A finish or a send: it runs only for an actor holding a claim.
-    needs_claim: bool,
-}
-
-/// An actor while the machine runs.
-#[derive(Debug)]
-struct Running {
-    name: String,
-    start_ms: u64,
-    program: Vec<Stmt>,
-    spans: Vec<Span>,
-    next: usize,
-    read: Option<Candidate>,
-    claim: Option<Claim>,
-    /// Since when it waits for the lock, while it does.
-    since: Option<u64>,
-    waited_ms: u64,
-    /// When its send in flight returns.
-    returns_at: Option<u64>,
-}
-
-impl Running {
-    fn new(actor: &Actor) -> Running {
-        let (mut program, mut spans) = (Vec::new(), Vec::new());
-        for op in &actor.ops {
-            let start = program.len();
-            program.extend(expand(op));
-            let needs_claim = matches!(op, Op::Finish | Op::Send { .. });
-            let end = program.len();
-            spans.push(Span {
-                start,
-                end,
-                needs_claim,
-            });
-        }
-        Running {
-            name: actor.name.clone(),
-            start_ms: actor.start_ms,
-            program,
-            spans,
-            next: 0,
-            read: None,
-            claim: None,
-            since: None,
-            waited_ms: 0,
-            returns_at: None,
-        }
-    }
-
-    fn current(&self) -> Option<&Stmt> {
-        self.program.get(self.next)
-    }
-
-    /// Where its next op ends, when that op is a finish or a send and it
-    /// holds no claim to present or deliver.
-    fn unclaimed_end(&self) -> Option<usize> {
-        let span = self.spans.iter().find(|span| span.start == self.next)?;
-        (span.needs_claim && self.claim.is_none()).then_some(span.end)
-    }
-
-    /// The earliest time its next statement may run.
-    fn ready_at(&self, clock: u64) -> u64 {
-        match self.current() {
-            Some(Stmt::SendReturns) => self.returns_at.unwrap_or(clock).max(clock),
-            _ if self.next == 0 => self.start_ms.max(clock),
-            _ => clock,
-        }
-    }
 }
 
 /// The statement-level model: actors, the one connection their
@@ -307,6 +208,9 @@ pub struct Machine {
     db: Statements,
     actors: Vec<Running>,
     lock: Option<usize>,
+    /// The actors whose open claim script transaction holds a read lock
+    /// (SQLite's `SHARED`): it read without the write lock.
+    reading: Vec<usize>,
     waiting: Vec<usize>,
     steps: Vec<Step>,
     clock: u64,
@@ -328,6 +232,7 @@ impl Machine {
             db: Statements::open(jobs)?,
             actors: actors.iter().map(Running::new).collect(),
             lock: None,
+            reading: Vec::new(),
             waiting: Vec::new(),
             steps: Vec::new(),
             clock: 0,
@@ -339,10 +244,45 @@ impl Machine {
         self.actors.iter().all(|actor| actor.current().is_none())
     }
 
-    /// Whether `actor`'s next statement needs the lock another holds.
+    /// Whether `actor`'s next statement must wait for another's lock:
+    /// * `BEGIN IMMEDIATE`, and a statement run on its own (autocommit:
+    ///   the naive claim's two, a script's outside any transaction), for
+    ///   the write lock another holds; an autocommit write also for a
+    ///   read lock another's open transaction holds, as it must write;
+    /// * a script's read inside a deferred `BEGIN`, for the write lock
+    ///   another holds, unless it already holds a read lock;
+    /// * a script's write inside one, for the write lock another holds,
+    ///   unless it holds a read lock: then it is refused ([`Self::busy`]);
+    /// * a script's `COMMIT` by the write lock's holder, for the read
+    ///   locks others hold.
     fn blocked(&self, actor: usize) -> bool {
-        let needs = self.actors[actor].current().is_some_and(Stmt::takes_lock);
-        needs && self.lock.is_some_and(|holder| holder != actor)
+        let running = &self.actors[actor];
+        let Some(stmt) = running.current() else {
+            return false;
+        };
+        let other_writes = self.lock.is_some_and(|holder| holder != actor);
+        let reads = self.reading.contains(&actor);
+        let others_read = self.reading.iter().any(|&reader| reader != actor);
+        let holds = self.lock == Some(actor);
+        match stmt {
+            Stmt::Begin | Stmt::NaiveRead | Stmt::NaiveWrite { .. } => other_writes,
+            Stmt::ScriptBegin { immediate, .. } => *immediate && other_writes,
+            Stmt::ScriptRead(_) => other_writes && !reads,
+            Stmt::ScriptWrite { .. } if holds => false,
+            Stmt::ScriptWrite { .. } if running.in_transaction => other_writes && !reads,
+            Stmt::ScriptWrite { .. } => other_writes || others_read,
+            Stmt::ScriptCommit { .. } => holds && others_read,
+            _ => false,
+        }
+    }
+
+    /// Whether SQLite refuses `actor`'s next statement at once: a
+    /// script's write while another holds the write lock and `actor`'s
+    /// open transaction holds a read lock ([`StepKind::Busy`]).
+    fn busy(&self, actor: usize) -> bool {
+        let write = matches!(self.actors[actor].current(), Some(Stmt::ScriptWrite { .. }));
+        let other_writes = self.lock.is_some_and(|holder| holder != actor);
+        write && other_writes && self.reading.contains(&actor)
     }
 
     /// Whether `actor` waits for the lock and has said so: its next turn
@@ -403,7 +343,21 @@ impl Machine {
         self.clock = at;
         if let Some(end) = running.unclaimed_end() {
             self.actors[actor].next = end;
-            self.record(actor, StepKind::NoClaim, None);
+            self.record(actor, StepKind::NoClaim, stmt.does(), None);
+            return Ok(());
+        }
+        if self.busy(actor) {
+            let running = &mut self.actors[actor];
+            running.next = running.span_end();
+            (running.busy, running.in_transaction, running.read) = (true, false, None);
+            self.reading.retain(|&reader| reader != actor);
+            let refused = Executed {
+                sql: stmt.text(),
+                params: Vec::new(),
+                write: true,
+                rows: 0,
+            };
+            self.record(actor, StepKind::Busy, stmt.does(), Some(refused));
             return Ok(());
         }
         if self.blocked(actor) {
@@ -418,7 +372,7 @@ impl Machine {
                 write: true,
                 rows: 0,
             };
-            self.record(actor, StepKind::Waits, Some(waited));
+            self.record(actor, StepKind::Waits, stmt.does(), Some(waited));
             return Ok(());
         }
         if let Some(since) = self.actors[actor].since.take() {
@@ -426,8 +380,8 @@ impl Machine {
             self.waiting.retain(|&other| other != actor);
         }
         let (kind, sql) = self.execute(actor, &stmt, at)?;
-        self.actors[actor].next += 1;
-        self.record(actor, kind, sql);
+        self.actors[actor].advance();
+        self.record(actor, kind, stmt.does(), sql);
         Ok(())
     }
 
@@ -458,10 +412,66 @@ impl Machine {
             Stmt::NaiveRead => {
                 let (ran, read) = Candidate::read(&mut self.db, at)?;
                 if read.is_none() {
-                    running.next += 1; // nothing read, nothing to write
+                    running.read_nothing();
                 }
                 running.read = read;
                 ran
+            }
+            Stmt::ScriptBegin { sql, immediate } => {
+                if *immediate {
+                    self.lock = Some(actor);
+                }
+                running.in_transaction = true;
+                modelled(sql)
+            }
+            Stmt::ScriptRead(outside) => {
+                if running.in_transaction
+                    && self.lock != Some(actor)
+                    && !self.reading.contains(&actor)
+                {
+                    self.reading.push(actor);
+                }
+                let (ran, row) = self.db.read_outside(outside, at)?;
+                let read = row.map(|row| Candidate::from_row(&row)).transpose()?;
+                if read.is_none() {
+                    running.read_nothing();
+                }
+                running.read = read;
+                ran
+            }
+            Stmt::ScriptWrite {
+                outside,
+                lease_ms,
+                owner,
+            } => {
+                let read = running
+                    .read
+                    .take()
+                    .ok_or_else(|| internal("a write without a read"))?;
+                if running.in_transaction {
+                    self.lock = Some(actor);
+                    self.reading.retain(|&reader| reader != actor);
+                }
+                let owner = owner.as_deref().unwrap_or(&running.name);
+                let params = [
+                    (":owner", Bound::from(owner)),
+                    (":now", at.into()),
+                    (":now_plus_lease", at.saturating_add(*lease_ms).into()),
+                    (":id", read.id.as_str().into()),
+                    (":read_token", read.token.into()),
+                    (":read_attempts", read.attempts.into()),
+                ];
+                let (ran, claim) = self.db.write_outside(outside, &params)?;
+                running.claim = claim.or(running.claim.take());
+                ran
+            }
+            Stmt::ScriptCommit { sql } => {
+                if self.lock == Some(actor) {
+                    self.lock = None;
+                }
+                self.reading.retain(|&reader| reader != actor);
+                running.in_transaction = false;
+                modelled(sql)
             }
             Stmt::NaiveWrite { lease_ms, owner } => {
                 let read = running
@@ -491,7 +501,7 @@ impl Machine {
         Ok((StepKind::Ran, Some(ran)))
     }
 
-    fn record(&mut self, actor: usize, kind: StepKind, sql: Option<Executed>) {
+    fn record(&mut self, actor: usize, kind: StepKind, does: Does, sql: Option<Executed>) {
         let name = |index: usize| self.actors[index].name.clone();
         let mut holding = BTreeMap::new(); // inserted, not collected: see `into_run`
         for actor in &self.actors {
@@ -503,6 +513,7 @@ impl Machine {
             at: self.clock,
             actor: name(actor),
             kind,
+            does,
             sql,
             lock: self.lock.map(name),
             waiting: self.waiting.iter().map(|&index| name(index)).collect(),
@@ -540,12 +551,29 @@ impl Machine {
             claims.insert(actor.name.clone(), actor.claim.clone());
             waited_ms.insert(actor.name.clone(), actor.waited_ms);
         }
+        let busy = (self.actors.iter())
+            .filter(|actor| actor.busy)
+            .map(|actor| actor.name.clone())
+            .collect();
         Ok(Run {
             rows: self.db.rows()?,
             claims,
             waited_ms,
+            busy,
             steps: self.steps,
         })
+    }
+}
+
+/// A script's `BEGIN` or `COMMIT`, as the model ran it: on the one
+/// connection a second actor's `BEGIN` would be an error, so only the lock
+/// it stands for is run (see the module's documentation).
+fn modelled(sql: &str) -> Executed {
+    Executed {
+        sql: Cow::Owned(sql.to_owned()),
+        params: Vec::new(),
+        write: false,
+        rows: 0,
     }
 }
 
