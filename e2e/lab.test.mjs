@@ -121,3 +121,30 @@ test("the claim level: the uncapped claim is stopped by the schema's deadline ch
   assert.match(await page.textContent(".lf-lab [data-arg=claim]"), /✓/);
   await done(page);
 });
+
+test("the transaction level: reading before BEGIN IMMEDIATE hands one token to two workers, shown statement by statement; the lock first passes", async () => {
+  const page = await lab("transaction", "ko");
+  const start = await page.inputValue(".lf-lab textarea");
+  assert.ok(start.indexOf("SELECT") < start.indexOf("BEGIN IMMEDIATE"), `the box starts reading before BEGIN: ${start}`);
+  const failed = await grade(page);
+  assert.match(failed, /“두 작업자가 업무 하나를 동시에 선점”/);
+  assert.match(failed, /B가 snack-1을 선점합니다\(token=1/, "B holds the token A holds");
+  // The interleaving opens in the statement panel, the queue's claims
+  // beside the script, with the lock lane; stepping to the end tells the
+  // token handed out twice.
+  await page.click(".lf-lab [data-action=lab-open]");
+  await page.waitForSelector(".lf-statements[open] .lf-side");
+  const sides = await page.$$eval(".lf-statements .lf-side h4", (els) => els.map((el) => el.textContent));
+  assert.ok(sides.some((text) => text.includes("내 선점 스크립트")), `the learner's side is named: ${JSON.stringify(sides)}`);
+  assert.equal(await page.$eval(".lf-statements select[data-action=race]", (el) => el.selectedOptions[0]?.textContent), "내 선점 스크립트(실습)");
+  await page.click(".lf-statements [data-action=stmt][data-arg=end]");
+  const verdict = await page.textContent(".lf-statements");
+  assert.match(verdict, /A, B 모두 snack-1의 token=1을 받았습니다/);
+  await page.screenshot({ path: `${SHOTS}/lab-transaction-1280-ko.png`, fullPage: false });
+  // The lock taken before the read passes.
+  const fixed = start.replace(/\nBEGIN IMMEDIATE;/, "").replace(/^SELECT/, "BEGIN IMMEDIATE;\nSELECT");
+  const passed = await grade(page, fixed);
+  assert.match(passed, /통과\(채점 2회째\)/);
+  assert.match(await page.textContent(".lf-lab [data-arg=transaction]"), /✓/);
+  await done(page);
+});

@@ -27,7 +27,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization, TransactionOperation};
 use rusqlite::{Connection, ErrorCode};
 
 use super::open::{Kind, open_memory};
@@ -98,22 +98,11 @@ impl Outside {
     /// complaints (a syntax error, a column that does not exist) as
     /// [`Problem::Sqlite`].
     pub fn new(replaces: Replaces, sql: &str) -> Result<Outside> {
-        let mut scratch = open_memory(Kind::Queue)?;
-        let refused = Arc::new(Mutex::new(None));
-        let noted = Arc::clone(&refused);
-        scratch.authorizer(Some(move |context: AuthContext<'_>| {
-            let verdict = allowed(&context.action);
-            if let Err(what) = &verdict
-                && let Ok(mut noted) = noted.lock()
-            {
-                noted.get_or_insert_with(|| what.clone());
-            }
-            verdict.map_or(Authorization::Deny, |()| Authorization::Allow)
-        }))?;
-        let statement = match scratch.prepare(sql) {
+        let scratch = Scratch::open(false)?;
+        let statement = match scratch.conn.prepare(sql) {
             Ok(statement) => statement,
             Err(err) => {
-                let denied = refused.lock().ok().and_then(|mut noted| noted.take());
+                let denied = scratch.refused();
                 return Err(invalid(match (denied, err) {
                     (Some(what), _) => Problem::NotAllowed { what },
                     // Nothing but blanks, semicolons and comments, or more
@@ -174,9 +163,80 @@ impl Outside {
     }
 }
 
+/// A transaction statement a scratch database's authorizer let through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Control {
+    Begin,
+    Commit,
+    Rollback,
+}
+
+/// A scratch database with the queue's schema, on which outside text is
+/// checked: its authorizer lets a statement read and write `jobs` and
+/// nothing else ([`allowed`]), and notes what it refused; with
+/// `transactions` (a claim script's), it also lets transaction statements
+/// through and notes which. One authorizer for both, so the browser's
+/// module carries one copy of rusqlite's authorizer glue.
+pub(super) struct Scratch {
+    pub(super) conn: rusqlite::Connection,
+    refused: Arc<Mutex<Option<Forbidden>>>,
+    control: Arc<Mutex<Option<Control>>>,
+}
+
+impl Scratch {
+    pub(super) fn open(transactions: bool) -> Result<Scratch> {
+        let mut conn = open_memory(Kind::Queue)?;
+        let (refused, control) = (Arc::new(Mutex::new(None)), Arc::new(Mutex::new(None)));
+        let (noted_refusal, noted_control) = (Arc::clone(&refused), Arc::clone(&control));
+        conn.authorizer(Some(move |context: AuthContext<'_>| {
+            let seen = match context.action {
+                // SQLite names a transaction's operation BEGIN, COMMIT or
+                // ROLLBACK; rusqlite knows no COMMIT and says Unknown.
+                AuthAction::Transaction { operation } => Some(match operation {
+                    TransactionOperation::Begin => Control::Begin,
+                    TransactionOperation::Unknown => Control::Commit,
+                    _ => Control::Rollback,
+                }),
+                AuthAction::Savepoint { .. } => Some(Control::Rollback),
+                _ => None,
+            };
+            let verdict = match seen {
+                Some(seen) if transactions => {
+                    if let Ok(mut noted) = noted_control.lock() {
+                        *noted = Some(seen);
+                    }
+                    Ok(())
+                }
+                _ => allowed(&context.action),
+            };
+            if let Err(what) = &verdict
+                && let Ok(mut noted) = noted_refusal.lock()
+            {
+                noted.get_or_insert_with(|| what.clone());
+            }
+            verdict.map_or(Authorization::Deny, |()| Authorization::Allow)
+        }))?;
+        Ok(Scratch {
+            conn,
+            refused,
+            control,
+        })
+    }
+
+    /// What the authorizer refused first since the last call.
+    pub(super) fn refused(&self) -> Option<Forbidden> {
+        self.refused.lock().ok().and_then(|mut noted| noted.take())
+    }
+
+    /// The transaction statement it let through last since the last call.
+    pub(super) fn control(&self) -> Option<Control> {
+        self.control.lock().ok().and_then(|mut noted| noted.take())
+    }
+}
+
 /// What an outside statement may do: read and write rows of `jobs`, and
 /// call SQL functions; `Err` names anything else.
-pub(super) fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
+fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
     match action {
         AuthAction::Read { table_name, .. } => match *table_name {
             "jobs" => Ok(()),

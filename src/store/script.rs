@@ -17,13 +17,9 @@
 //! of SQLite itself: the scratch database runs it and says which lock its
 //! transaction holds.
 
-use std::sync::{Arc, Mutex};
-
-use rusqlite::hooks::{AuthAction, Authorization, TransactionOperation};
 use rusqlite::{Connection, TransactionState};
 
-use super::open::{Kind, open_memory};
-use super::outside::{allowed, invalid, sqlite_problem};
+use super::outside::{Control, Scratch, invalid, sqlite_problem};
 use super::{Outside, Replaces};
 use crate::error::{Error, Problem, Result, ScriptMistake};
 
@@ -57,14 +53,6 @@ pub struct Script {
     pieces: Vec<Piece>,
 }
 
-/// A transaction statement the scratch database's authorizer saw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Control {
-    Begin,
-    Commit,
-    Rollback,
-}
-
 impl Script {
     /// Checks `text` as a claim script. Refused (field `sql`): a statement
     /// [`Outside::new`] refuses as the read or the write, SQLite's own
@@ -72,55 +60,23 @@ impl Script {
     /// [`Problem::Script`] for a script that is not one read, one write
     /// and one transaction at most.
     pub fn new(text: &str) -> Result<Script> {
-        let mut scratch = open_memory(Kind::Queue)?;
-        let seen = Arc::new(Mutex::new(None));
-        let refused = Arc::new(Mutex::new(None));
-        let (noted_control, noted_refusal) = (Arc::clone(&seen), Arc::clone(&refused));
-        scratch.authorizer(Some(move |context: rusqlite::hooks::AuthContext<'_>| {
-            let control = match context.action {
-                // SQLite names a transaction's operation BEGIN, COMMIT or
-                // ROLLBACK; rusqlite knows no COMMIT and says Unknown.
-                AuthAction::Transaction { operation } => Some(match operation {
-                    TransactionOperation::Begin => Control::Begin,
-                    TransactionOperation::Unknown => Control::Commit,
-                    _ => Control::Rollback,
-                }),
-                AuthAction::Savepoint { .. } => Some(Control::Rollback),
-                _ => None,
-            };
-            if let Some(control) = control {
-                if let Ok(mut noted) = noted_control.lock() {
-                    *noted = Some(control);
-                }
-                return Authorization::Allow;
-            }
-            match allowed(&context.action) {
-                Ok(()) => Authorization::Allow,
-                Err(what) => {
-                    if let Ok(mut noted) = noted_refusal.lock() {
-                        noted.get_or_insert(what);
-                    }
-                    Authorization::Deny
-                }
-            }
-        }))?;
+        let scratch = Scratch::open(true)?;
         let refusal = |err: rusqlite::Error| -> Error {
-            match refused.lock().ok().and_then(|mut noted| noted.take()) {
+            match scratch.refused() {
                 Some(what) => invalid(Problem::NotAllowed { what }),
                 None => invalid(sqlite_problem(&err)),
             }
         };
         let mut pieces = Vec::new();
-        for sql in statements(&scratch, text).map_err(refusal)? {
-            if let Ok(mut noted) = seen.lock() {
-                *noted = None;
-            }
-            let readonly = scratch.prepare(sql).map_err(refusal)?.readonly();
-            let control = seen.lock().ok().and_then(|mut noted| noted.take());
+        let conn = &scratch.conn;
+        for sql in statements(conn, text).map_err(refusal)? {
+            scratch.control(); // what splitting the text let through
+            let readonly = conn.prepare(sql).map_err(refusal)?.readonly();
+            let control = scratch.control();
             pieces.push(match control {
                 Some(Control::Begin) => Piece::Begin {
                     sql: sql.to_owned(),
-                    immediate: takes_write_lock(&scratch, sql)?,
+                    immediate: takes_write_lock(conn, sql)?,
                 },
                 Some(Control::Commit) => Piece::Commit {
                     sql: sql.to_owned(),

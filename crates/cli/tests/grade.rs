@@ -75,6 +75,39 @@ fn a_failing_statement_exits_1_with_the_shortest_counterexample() {
     );
 }
 
+/// R6: the transaction level on the command line. The script that reads
+/// before `BEGIN IMMEDIATE` fails with both runs side by side: the
+/// queue's claims, then the script's interleaved statements, where both
+/// workers hold token 1; the lock taken first passes.
+#[test]
+fn the_transaction_level_grades_a_claim_script_on_every_interleaving() {
+    use leasefence_course::variants::sql::{CLAIM_SCRIPT, CLAIM_SCRIPT_READ_FIRST};
+    let (code, json) = grade("transaction", CLAIM_SCRIPT_READ_FIRST);
+    check!(code, Some(1), "the exit code: {json}");
+    let shortest = &json["graded"]["shortest"];
+    check!(
+        shortest["from"],
+        serde_json::json!("race-one-job"),
+        "the race: {json}"
+    );
+    let tokens = |run: &Value| -> Vec<Value> {
+        (run["claims"].as_object().into_iter().flatten())
+            .map(|(_, claim)| claim["token"].clone())
+            .filter(|token| !token.is_null())
+            .collect()
+    };
+    check!(
+        (tokens(&shortest["expected"]), tokens(&shortest["current"])),
+        (
+            vec![serde_json::json!(1)],
+            vec![serde_json::json!(1), serde_json::json!(1)]
+        ),
+        "the queue hands token 1 out once, the script twice: {json}"
+    );
+    let (code, json) = grade("transaction", CLAIM_SCRIPT);
+    check!(code, Some(0), "the lock first passes: {json}");
+}
+
 #[test]
 fn a_refused_statement_exits_1_saying_why_and_a_bad_level_exits_2() {
     let (code, json) = grade("finish", "DELETE FROM jobs; DELETE FROM jobs");

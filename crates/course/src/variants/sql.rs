@@ -125,20 +125,14 @@ impl Candidate {
     /// the statement's problem, on the field `sql`.
     pub(crate) fn from_row(row: &[Bound]) -> Result<Candidate> {
         let count = |value: &i64| u64::try_from(*value).ok();
-        match row {
-            [Bound::Text(id), Bound::Int(token), Bound::Int(attempts)] => {
-                match (count(token), count(attempts)) {
-                    (Some(token), Some(attempts)) => {
-                        return Ok(Candidate {
-                            id: id.clone(),
-                            token,
-                            attempts,
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
+        if let [Bound::Text(id), Bound::Int(token), Bound::Int(attempts)] = row
+            && let (Some(token), Some(attempts)) = (count(token), count(attempts))
+        {
+            return Ok(Candidate {
+                id: id.clone(),
+                token,
+                attempts,
+            });
         }
         Err(Error::invalid(
             "sql",

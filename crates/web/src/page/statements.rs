@@ -60,6 +60,14 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
             .0
             .append_child(&option.text(&t(&format!("stmt.race.{name}"))).0);
     }
+    // The lab's counterexample is opened by the lab, never picked: its
+    // option names it while it is shown.
+    let lab = El::new(doc, "option")
+        .attr("value", Race::Lab.name())
+        .attr("hidden", "")
+        .attr("disabled", "")
+        .text(&t("stmt.race.lab"));
+    let _ = race.0.append_child(&lab.0);
     let button = |arg: &str, icon: &str, key: &str| -> El {
         El::button(doc, "stmt", icon)
             .attr("data-arg", arg)
@@ -337,7 +345,7 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
             lines.push(
                 El::new(doc, "li")
                     .attr("data-state", line.state)
-                    .child(El::new(doc, "code").text(line.sql))
+                    .child(El::new(doc, "code").text(&line.sql))
                     .child(El::new(doc, "span").text(&line.tag)),
             );
         }
@@ -359,7 +367,7 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
     if let Some(now) = &side.now {
         parts.push(p("lf-said", &now.said));
         if !now.sql.is_empty() {
-            parts.push(code(doc, now.sql).class("lf-naive-sql"));
+            parts.push(code(doc, &now.sql).class("lf-naive-sql"));
         }
         if !now.params.is_empty() {
             parts.push(p("lf-muted", &now.params));

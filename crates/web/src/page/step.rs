@@ -119,7 +119,7 @@ fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> El {
 }
 
 fn statement_item(doc: &Document, statement: &StatementView) -> El {
-    let mut item = El::new(doc, "li").child(code(doc, statement.sql));
+    let mut item = El::new(doc, "li").child(code(doc, &statement.sql));
     if !statement.params.is_empty() {
         item = item.child(El::new(doc, "p").class("lf-params").text(&statement.params));
     }
