@@ -128,7 +128,7 @@ test("the transaction level: reading before BEGIN IMMEDIATE hands one token to t
   assert.ok(start.indexOf("SELECT") < start.indexOf("BEGIN IMMEDIATE"), `the box starts reading before BEGIN: ${start}`);
   const failed = await grade(page);
   assert.match(failed, /“두 작업자가 업무 하나를 동시에 선점”/);
-  assert.match(failed, /B가 snack-1을 선점합니다\(token=1/, "B holds the token A holds");
+  assert.match(failed, /B는 snack-1을 선점합니다\(token=1/, "B holds the token A holds");
   // The interleaving opens in the statement panel, the queue's claims
   // beside the script, with the lock lane; stepping to the end tells the
   // token handed out twice.

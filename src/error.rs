@@ -227,6 +227,12 @@ pub enum Problem {
     /// its read and its write) that writes.
     #[error("writes; this statement only reads the job to claim")]
     ReadWrites,
+    /// A claim's read that returned a candidate whose id is not text, or
+    /// whose token or attempts is not a whole number of at least 0.
+    #[error(
+        "read a candidate the queue cannot hold: id must be text, token and attempts whole numbers >= 0"
+    )]
+    ReadsBadValue,
     /// A claim's read whose columns are not the candidate's, in order.
     #[error("must read the candidate's columns, in order: SELECT {expected}")]
     ReadsOtherColumns {
@@ -281,6 +287,20 @@ pub enum ScriptMistake {
     /// `ROLLBACK` or a savepoint: the claim commits what it wrote.
     #[error("has a ROLLBACK or a SAVEPOINT: the claim commits what it wrote")]
     Rollback,
+    /// A write that does not name `:id`: it chooses its own job instead of
+    /// taking the one the read chose.
+    #[error("writes a job it did not read: the UPDATE names :id, the job the SELECT read")]
+    WriteIgnoresRead,
+    /// Text longer than the most a script may be.
+    #[error("is longer than {max} bytes")]
+    TooLong {
+        /// The most bytes a script may have.
+        max: usize,
+    },
+    /// Text whose statements could not be told apart where SQLite ends
+    /// them (a `;` between a comment and the next statement).
+    #[error("could not be split into its statements: end each one with ; outside any comment")]
+    Unsplittable,
 }
 
 /// What a statement written outside the queue reached for beyond the

@@ -54,7 +54,8 @@ pub enum ProcessError<E> {
 
 impl Queue {
     fn with(mut conn: Connection) -> Result<Queue> {
-        let budget = Budget::install(&mut conn)?;
+        let budget = Budget::default();
+        budget.install(&mut conn)?;
         Ok(Queue {
             conn,
             log: RefCell::new(SqlLog::default()),

@@ -39,9 +39,8 @@ pub use log::{Bound, Executed};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use open::{Create, open_file};
 pub(crate) use open::{Kind, open_memory};
-pub(crate) use outside::Budget;
-pub use outside::{CANDIDATE_COLUMNS, MAX_STEPS, Outside, Replaces};
-pub use script::{Piece, Script};
+pub use outside::{Budget, CANDIDATE_COLUMNS, MAX_STEPS, Outside, Replaces};
+pub use script::{MAX_SCRIPT_BYTES, Piece, Script};
 pub use sql::*;
 pub use steps::Statements;
 

@@ -291,23 +291,31 @@ const STEPS_PER_CALL: i32 = 1000;
 /// take together.
 const CALLS: u32 = 5_000;
 
-/// What is left of a queue's allowance for outside statements, and
-/// whether one is running: the queue's own statements are never stopped.
+/// What is left of an allowance for outside statements, and whether one
+/// is running: the queue's own statements are never stopped. One budget
+/// may bound several databases together (a grading that replays its
+/// scenario on a fresh one for every ordering): it is shared, not copied,
+/// by `clone`.
 #[derive(Debug, Clone)]
-pub(crate) struct Budget {
+pub struct Budget {
     left: Arc<AtomicU32>,
     armed: Arc<AtomicBool>,
 }
 
-impl Budget {
-    /// Installs the progress handler on `conn`, unarmed, with the whole
-    /// allowance left.
-    pub(crate) fn install(conn: &mut Connection) -> Result<Budget> {
-        let budget = Budget {
+impl Default for Budget {
+    /// The whole allowance, [`MAX_STEPS`].
+    fn default() -> Budget {
+        Budget {
             left: Arc::new(AtomicU32::new(CALLS)),
             armed: Arc::new(AtomicBool::new(false)),
-        };
-        let (left, armed) = (Arc::clone(&budget.left), Arc::clone(&budget.armed));
+        }
+    }
+}
+
+impl Budget {
+    /// Installs the progress handler that spends this budget on `conn`.
+    pub(crate) fn install(&self, conn: &mut Connection) -> Result<()> {
+        let (left, armed) = (Arc::clone(&self.left), Arc::clone(&self.armed));
         conn.progress_handler(
             STEPS_PER_CALL,
             Some(move || {
@@ -323,7 +331,7 @@ impl Budget {
                 }
             }),
         )?;
-        Ok(budget)
+        Ok(())
     }
 
     /// Runs `work` with the budget armed; it is disarmed after, even if

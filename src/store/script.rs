@@ -17,11 +17,20 @@
 //! of SQLite itself: the scratch database runs it and says which lock its
 //! transaction holds.
 
-use rusqlite::{Connection, TransactionState};
+use rusqlite::fallible_iterator::FallibleIterator;
+use rusqlite::{Batch, Connection, TransactionState};
 
 use super::outside::{Control, Scratch, invalid, sqlite_problem};
 use super::{Outside, Replaces};
 use crate::error::{Error, Problem, Result, ScriptMistake};
+
+/// The most statements a claim script holds: a read, a write, a `BEGIN`
+/// and a `COMMIT`.
+const MOST_PIECES: usize = 4;
+
+/// The longest script text taken: splitting prepares the text once per
+/// `;` in it, so a page cannot be kept busy by a pasted book.
+pub const MAX_SCRIPT_BYTES: usize = 10_000;
 
 /// One statement of a script.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,22 +76,40 @@ impl Script {
                 None => invalid(sqlite_problem(&err)),
             }
         };
+        if text.len() > MAX_SCRIPT_BYTES {
+            return Err(mistake(ScriptMistake::TooLong {
+                max: MAX_SCRIPT_BYTES,
+            }));
+        }
         let mut pieces = Vec::new();
         let conn = &scratch.conn;
-        for sql in statements(conn, text).map_err(refusal)? {
-            scratch.control(); // what splitting the text let through
-            let readonly = conn.prepare(sql).map_err(refusal)?.readonly();
-            let control = scratch.control();
-            pieces.push(match control {
+        let split = statements(conn, text).map_err(refusal)?;
+        // What splitting the text let through or refused is not a
+        // statement's own.
+        scratch.control();
+        scratch.refused();
+        for sql in split.map_err(mistake)? {
+            scratch.control(); // the last BEGIN's own ROLLBACK, below
+            let statement = conn.prepare(sql).map_err(refusal)?;
+            let (readonly, binds_read) = (
+                statement.readonly(),
+                statement.parameter_index(":id").ok().flatten().is_some(),
+            );
+            drop(statement);
+            pieces.push(match scratch.control() {
                 Some(Control::Begin) => Piece::Begin {
                     sql: sql.to_owned(),
-                    immediate: takes_write_lock(conn, sql)?,
+                    immediate: takes_write_lock(conn, sql).map_err(refusal)?,
                 },
                 Some(Control::Commit) => Piece::Commit {
                     sql: sql.to_owned(),
                 },
                 Some(Control::Rollback) => return Err(mistake(ScriptMistake::Rollback)),
                 None if readonly => Piece::Read(Outside::new(Replaces::ClaimRead, sql)?),
+                // A write that does not name the job read would choose its
+                // own: a claim in one statement, not the read-then-write
+                // this script is.
+                None if !binds_read => return Err(mistake(ScriptMistake::WriteIgnoresRead)),
                 None => Piece::Write(Outside::new(Replaces::ClaimWrite, sql)?),
             });
         }
@@ -96,38 +123,54 @@ impl Script {
     }
 }
 
-/// Each statement of `text`, without its `;`. A statement ends at the
-/// first `;` after which SQLite reads the next one as another statement:
-/// a `;` in a string or a comment ends none.
-fn statements<'t>(scratch: &Connection, text: &'t str) -> rusqlite::Result<Vec<&'t str>> {
+/// Each statement of `text`, without its `;`, at most one more than
+/// [`MOST_PIECES`]. A statement ends at the first `;` after which SQLite
+/// reads another statement: a `;` in a string or a comment ends none.
+/// SQLite's own count of the statements ([`Batch`]) must agree, or the
+/// text is refused rather than a statement lost.
+fn statements<'t>(
+    scratch: &Connection,
+    text: &'t str,
+) -> rusqlite::Result<std::result::Result<Vec<&'t str>, ScriptMistake>> {
+    let mut counted = 0;
+    let mut batch = Batch::new(scratch, text);
+    while counted <= MOST_PIECES && batch.next()?.is_some() {
+        counted += 1;
+    }
     let mut found = Vec::new();
     let mut rest = text;
-    loop {
-        match scratch.prepare(rest) {
-            Err(rusqlite::Error::Empty) => return Ok(found),
-            Ok(_) => {
-                found.push(bare(rest));
-                return Ok(found);
-            }
-            Err(rusqlite::Error::MultipleStatement) => {
-                let ends = |end: &usize| {
-                    let probe = format!("{} SELECT 1", &rest[..*end]);
-                    matches!(
-                        scratch.prepare(&probe),
-                        Err(rusqlite::Error::MultipleStatement)
-                    )
-                };
-                let semicolons = rest.match_indices(';').map(|(at, _)| at + 1);
-                let Some(end) = semicolons.into_iter().find(ends) else {
-                    // SQLite read two statements, so one ended at a `;`.
-                    return Err(rusqlite::Error::MultipleStatement);
-                };
-                found.push(bare(&rest[..end]));
-                rest = &rest[end..];
-            }
-            Err(err) => return Err(err),
+    while found.len() < counted {
+        rest = rest.trim_start_matches(|c: char| c == ';' || c.is_whitespace());
+        let ends = |end: &usize| {
+            let probe = format!("{} SELECT 1", &rest[..*end]);
+            matches!(
+                scratch.prepare(&probe),
+                Err(rusqlite::Error::MultipleStatement)
+            )
+        };
+        let semicolons = rest.match_indices(';').map(|(at, _)| at + 1);
+        let end = semicolons.into_iter().find(ends).unwrap_or(rest.len());
+        if end == 0 {
+            break;
         }
+        let piece = bare(&rest[..end]);
+        if scratch.prepare(piece).is_err_and(is_empty) {
+            break; // a comment and a `;` that SQLite reads as no statement
+        }
+        found.push(piece);
+        rest = &rest[end..];
     }
+    let past = counted > MOST_PIECES; // refused by its shape, the rest unread
+    let agrees = found.len() == counted && (past || scratch.prepare(rest).is_err_and(is_empty));
+    Ok(if agrees {
+        Ok(found)
+    } else {
+        Err(ScriptMistake::Unsplittable)
+    })
+}
+
+fn is_empty(err: rusqlite::Error) -> bool {
+    matches!(err, rusqlite::Error::Empty)
 }
 
 /// A statement's text without the blanks around it and its `;`.
@@ -137,7 +180,7 @@ fn bare(sql: &str) -> &str {
 
 /// Whether the `BEGIN` in `sql` takes the write lock at once: SQLite runs
 /// it on the scratch database and says which lock its transaction holds.
-fn takes_write_lock(scratch: &Connection, sql: &str) -> Result<bool> {
+fn takes_write_lock(scratch: &Connection, sql: &str) -> rusqlite::Result<bool> {
     scratch.execute_batch(sql)?;
     let state = scratch.transaction_state(None::<&str>)?;
     scratch.execute_batch("ROLLBACK")?;

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use super::log::{bind, int};
 use super::outside::{Budget, sqlite_problem};
@@ -33,10 +33,13 @@ pub struct Statements {
 }
 
 impl Statements {
-    /// A fresh in-memory queue holding `jobs`, in order.
-    pub fn open(jobs: &[NewJob]) -> Result<Statements> {
+    /// A fresh in-memory queue holding `jobs`, in order, whose outside
+    /// statements spend `budget` (shared with other databases the caller
+    /// bounds together).
+    pub fn open(jobs: &[NewJob], budget: &Budget) -> Result<Statements> {
         let mut conn = super::open_memory(super::Kind::Queue)?;
-        let budget = Budget::install(&mut conn)?;
+        let budget = budget.clone();
+        budget.install(&mut conn)?;
         let mut log = SqlLog::default();
         for job in jobs {
             super::enqueue(&conn, &mut log, job)?;
@@ -123,25 +126,39 @@ impl Statements {
         &mut self,
         outside: &Outside,
         params: &[(&'static str, Bound)],
-        row: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+        row: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<(Executed, Option<T>)> {
         let sql = outside.sql();
         let params = used(&self.conn, sql, params)?;
         let (conn, budget) = (&self.conn, &self.budget);
-        let found = budget
+        // Every row, so a write's count is the rows it changed (one
+        // returned per row) and a read's the rows it found.
+        let (write, found) = budget
             .bounded(|| {
-                prepare(conn, sql)?
-                    .query_row(bind(&params).as_slice(), row)
-                    .optional()
+                let mut statement = prepare(conn, sql)?;
+                let write = !statement.readonly();
+                let found = (statement.query_map(bind(&params).as_slice(), row)?)
+                    .collect::<rusqlite::Result<Vec<T>>>()?;
+                Ok((write, found))
             })
             .map_err(|err| Error::invalid("sql", sqlite_problem(&err)))?;
         let ran = Executed {
             sql: Cow::Owned(sql.to_owned()),
             params,
-            write: !prepare(conn, sql)?.readonly(),
-            rows: usize::from(found.is_some()),
+            write,
+            rows: found.len(),
         };
-        Ok((ran, found))
+        Ok((ran, found.into_iter().next()))
+    }
+
+    /// The table as it stands, then `then` put back in its place: for a
+    /// model that shows a reader the rows as last committed while another
+    /// actor's write is not (one connection sees its own uncommitted
+    /// rows). Returns what to put back after.
+    pub fn put_back(&mut self, then: &[JobRow]) -> Result<Vec<JobRow>> {
+        let now = self.rows()?;
+        super::put_back(&self.conn, &now, then)?;
+        Ok(now)
     }
 
     /// A claim script's read ([`super::Replaces::ClaimRead`]) at `now`:

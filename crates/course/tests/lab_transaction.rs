@@ -6,9 +6,10 @@
 use leasefence::Problem;
 use leasefence::Scenario;
 use leasefence::error::{Error, ScriptMistake};
+use leasefence::model::NewJob;
 use leasefence::store::{Piece, Script};
 use leasefence_course::lab::{Graded, Interleaving, Level, Shortest, grade};
-use leasefence_course::mechanism::statements::StepKind;
+use leasefence_course::mechanism::statements::{Actor, Does, Machine, Op, StepKind};
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::{CHAPTERS, Lang, chapter_scenarios};
 use leasefence_course::variants::sql::{CLAIM_SCRIPT, NAIVE_CLAIM_READ, NAIVE_CLAIM_WRITE};
@@ -79,17 +80,110 @@ fn r6_a_deferred_begin_is_refused_by_sqlite_with_busy() {
         "expected a worker refused with SQLITE_BUSY, current: {:#?}",
         race.current
     );
-    let busy = (race.current.steps.iter()).filter(|step| step.kind == StepKind::Busy);
-    assert_eq!(
-        busy.count(),
-        1,
-        "one refused write: {:#?}",
-        race.current.steps
-    );
+    let busy = (race.current.steps.iter()).position(|step| step.kind == StepKind::Busy);
+    let busy = busy.unwrap_or_else(|| panic!("a refused write: {:#?}", race.current.steps));
+    // SQLITE_BUSY leaves the transaction open, its read lock held, until
+    // the worker rolls it back.
+    let refused = &race.current.steps[busy];
     assert!(
-        race.expected.busy.is_empty(),
-        "the queue's claim waits, never refused"
+        refused.reading.contains(&refused.actor),
+        "the refused worker still holds its read lock: {refused:#?}"
     );
+    let rollback = (race.current.steps[busy..].iter())
+        .find(|step| step.actor == refused.actor && step.does == Does::Rollback)
+        .unwrap_or_else(|| panic!("a ROLLBACK after the refusal: {:#?}", race.current.steps));
+    assert!(
+        !rollback.reading.contains(&refused.actor),
+        "the ROLLBACK releases the read lock: {rollback:#?}"
+    );
+}
+
+#[test]
+fn r6_a_commit_between_the_read_and_the_write_fails() {
+    let (read, write) = (NAIVE_CLAIM_READ.trim(), NAIVE_CLAIM_WRITE.trim());
+    let race = failing(&format!("BEGIN IMMEDIATE;\n{read};\nCOMMIT;\n{write};"));
+    let holders = race.current.claims.values().flatten().count();
+    assert_eq!(
+        holders, 2,
+        "both workers hold the one job: {:#?}",
+        race.current.claims
+    );
+}
+
+/// The model of two workers running `sql`'s script, after `turns`.
+fn after(sql: &str, turns: &[usize]) -> leasefence_course::mechanism::statements::Run {
+    let script = Script::new(sql).expect("a script");
+    let actors = ["A", "B"].map(|name| Actor {
+        name: name.to_owned(),
+        start_ms: 0,
+        ops: vec![Op::ScriptClaim {
+            script: script.clone(),
+            lease_ms: 1000,
+            owner: None,
+        }],
+    });
+    let jobs = [NewJob::new("snack-1", 2, 5000)];
+    let mut machine = Machine::new(&jobs, &actors).expect("a model");
+    for &actor in turns {
+        machine.turn(actor, 0).expect("a turn");
+    }
+    machine.into_run().expect("a run")
+}
+
+/// A read runs on the table as last committed, not on another worker's
+/// write that is not committed yet: under the rollback journal a reader
+/// waits only for a writer about to commit (PENDING), and reads the file.
+#[test]
+fn a_read_under_anothers_uncommitted_write_sees_the_committed_row() {
+    // A reads, takes the lock and writes; B reads before A commits.
+    let run = after(level().start, &[0, 0, 0, 1]);
+    let b_read = run.steps.last().expect("B's read");
+    assert_eq!(
+        b_read.kind,
+        StepKind::Ran,
+        "B's read does not wait: {b_read:#?}"
+    );
+    assert_eq!(
+        b_read.sql.as_ref().map(|executed| executed.rows),
+        Some(1),
+        "B reads the pending row as last committed: {b_read:#?}"
+    );
+}
+
+/// The holder's COMMIT waits for the read locks others hold, and says so.
+#[test]
+fn a_commit_waits_for_anothers_read_lock_and_says_whose() {
+    // A begins, B begins, B reads (a read lock), A reads, A writes (the
+    // write lock), A commits: it must wait for B's read lock.
+    let run = after(&script("BEGIN;\n", "\nCOMMIT;"), &[0, 1, 1, 0, 0, 0]);
+    let waits = run.steps.last().expect("A's COMMIT");
+    assert_eq!(
+        (waits.kind, waits.does, waits.reading.clone()),
+        (StepKind::Waits, Does::Commit, vec!["B".to_owned()]),
+        "A's COMMIT waits for B's read lock: {waits:#?}"
+    );
+}
+
+#[test]
+fn empty_statements_and_a_trailing_comment_are_not_statements() {
+    let (read, write) = (NAIVE_CLAIM_READ.trim(), NAIVE_CLAIM_WRITE.trim());
+    let sql = format!(
+        "BEGIN IMMEDIATE;;\n{read}; /* a ; here */\n-- and; here\n{write};\nCOMMIT; -- done"
+    );
+    let script = Script::new(&sql).expect("a script");
+    let texts: Vec<&str> = (script.pieces().iter())
+        .map(|piece| match piece {
+            Piece::Begin { sql, .. } | Piece::Commit { sql } => sql.as_str(),
+            Piece::Read(outside) | Piece::Write(outside) => outside.sql(),
+        })
+        .collect();
+    assert_eq!(
+        texts.first().copied(),
+        Some("BEGIN IMMEDIATE"),
+        "{texts:#?}"
+    );
+    assert_eq!(texts.last().copied(), Some("COMMIT"), "{texts:#?}");
+    assert_eq!(texts.len(), 4, "{texts:#?}");
 }
 
 #[test]
@@ -159,6 +253,18 @@ fn a_script_that_is_not_one_read_one_write_and_one_transaction_is_refused() {
         (
             format!("SAVEPOINT a; {read}; {write};"),
             ScriptMistake::Rollback,
+        ),
+        // A write that chooses its own job is a claim in one statement,
+        // not the read-then-write the level asks for.
+        (
+            format!("{read}; {};", leasefence::store::CLAIM.trim()),
+            ScriptMistake::WriteIgnoresRead,
+        ),
+        (
+            " ".repeat(leasefence::store::MAX_SCRIPT_BYTES + 1),
+            ScriptMistake::TooLong {
+                max: leasefence::store::MAX_SCRIPT_BYTES,
+            },
         ),
     ];
     for (sql, mistake) in cases {

@@ -24,7 +24,7 @@ use crate::variants::sql::{
 
 pub use bench::{Answer, Bench};
 pub use grade::{Checked, Current, Did, Disagreement, Graded, Observed, Shortest, grade};
-pub use races::Interleaving;
+pub use races::{Interleaving, Stopped};
 
 /// One level of the lab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use crate::mechanism::Refusal;
 use crate::mechanism::statements::{Actor, Machine, Op, Run};
 use leasefence::error::{Error, Problem, Result};
 use leasefence::model::NewJob;
-use leasefence::store::Script;
+use leasefence::store::{Budget, Script};
 
 /// Every claim of the races asks for this lease.
 const LEASE_MS: u64 = 1000;
@@ -95,6 +95,9 @@ pub struct Stopped {
 /// not one ([`Script::new`]).
 pub(super) fn grade(sql: &str) -> Result<Graded> {
     let script = Script::new(sql)?;
+    // One allowance for every replay of every race: a slow statement run
+    // once per ordering is stopped, as a statement level's is.
+    let budget = Budget::default();
     let mut checked = Checked {
         scenarios: 0,
         orderings: 0,
@@ -111,6 +114,7 @@ pub(super) fn grade(sql: &str) -> Result<Graded> {
         let mut walk = Walk {
             race: &race,
             actors: &actors,
+            budget: &budget,
             references: &references,
             leaves: 0,
             shortest: shortest.take(),
@@ -192,12 +196,17 @@ fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// The interleavings of one race, walked depth first. The model cannot be
-/// copied (it holds a database), so each node is replayed from the start:
-/// a race has a few dozen interleavings of a few statements each.
+/// The interleavings of one race, walked depth first: at each node, each
+/// worker whose next statement may run now is a branch. A worker whose
+/// statement must wait for a lock says so at once (a step of its own, not
+/// a branch), so the orderings counted are the orders of statements the
+/// locks allow. The model cannot be copied (it holds a database), so each
+/// node is replayed from the start: a race has a few dozen interleavings
+/// of a few statements each.
 struct Walk<'a> {
     race: &'a Race,
     actors: &'a [Actor],
+    budget: &'a Budget,
     references: &'a [(Vec<usize>, Run)],
     leaves: usize,
     shortest: Option<Interleaving>,
@@ -213,9 +222,6 @@ impl Walk<'_> {
     /// Every interleaving that begins with `path` (actor indices, a turn
     /// each).
     fn below(&mut self, path: &mut Vec<usize>) -> Result<()> {
-        if (self.shortest.as_ref()).is_some_and(|known| path.len() >= known.current.steps.len()) {
-            return Ok(()); // nothing shorter below here
-        }
         let machine = match self.replay(path)? {
             Node::Stopped(machine, stopped) => {
                 self.leaves += 1;
@@ -247,10 +253,20 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// The model after the turns of `path`.
+    /// The model after the turns of `path`, each followed by the waits
+    /// it causes.
     fn replay(&self, path: &[usize]) -> Result<Node> {
-        let mut machine = Machine::new(&self.race.jobs, self.actors).map_err(internal)?;
-        for &actor in path {
+        let mut machine =
+            Machine::bounded(&self.race.jobs, self.actors, self.budget).map_err(internal)?;
+        let mut turns = path.iter().copied();
+        loop {
+            // Every worker of the instant whose statement must wait says
+            // so, once.
+            let waits = (self.instant(&machine).into_iter())
+                .find(|&actor| !machine.runnable().contains(&actor) && !machine.asleep(actor));
+            let Some(actor) = waits.or_else(|| turns.next()) else {
+                return Ok(Node::Going(machine));
+            };
             match machine.turn(actor, self.actors[actor].start_ms) {
                 Ok(()) => {}
                 Err(Refusal::Queue(Error::InvalidInput { problem, .. })) => {
@@ -260,13 +276,11 @@ impl Walk<'_> {
                 Err(other) => return Err(internal(other)),
             }
         }
-        Ok(Node::Going(machine))
     }
 
-    /// The actors that may take the next turn: those of the first instant
-    /// not yet over that have a statement left and are not asleep on a
-    /// lock.
-    fn choices(&self, machine: &Machine) -> Vec<usize> {
+    /// The workers of the first instant not yet over that have a
+    /// statement left.
+    fn instant(&self, machine: &Machine) -> Vec<usize> {
         let pending = |actor: &usize| machine.ops_done(*actor) == 0;
         let all: Vec<usize> = (0..self.actors.len()).filter(pending).collect();
         let Some(first) = all.first() else {
@@ -274,7 +288,15 @@ impl Walk<'_> {
         };
         let now = self.actors[*first].start_ms;
         (all.into_iter())
-            .filter(|&actor| self.actors[actor].start_ms == now && !machine.asleep(actor))
+            .filter(|&actor| self.actors[actor].start_ms == now)
+            .collect()
+    }
+
+    /// The workers whose next statement may run now: the branches.
+    fn choices(&self, machine: &Machine) -> Vec<usize> {
+        let runnable = machine.runnable();
+        (self.instant(machine).into_iter())
+            .filter(|actor| runnable.contains(actor))
             .collect()
     }
 

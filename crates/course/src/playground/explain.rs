@@ -255,12 +255,13 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
         ),
         Problem::WritesNothing => ("problem.writes_nothing", Vec::new()),
         Problem::ReadWrites => ("problem.read_writes", Vec::new()),
+        Problem::ReadsBadValue => ("problem.reads_bad_value", Vec::new()),
         Problem::ReadsOtherColumns { expected } => (
             "problem.reads_other_columns",
             vec![("expected", expected.clone())],
         ),
-        Problem::Script(mistake) => (
-            match mistake {
+        Problem::Script(mistake) => {
+            let key = match mistake {
                 ScriptMistake::NoRead => "problem.script.no_read",
                 ScriptMistake::NoWrite => "problem.script.no_write",
                 ScriptMistake::TwoReads => "problem.script.two_reads",
@@ -270,9 +271,14 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
                 ScriptMistake::NoCommit => "problem.script.no_commit",
                 ScriptMistake::NoBegin => "problem.script.no_begin",
                 ScriptMistake::Rollback => "problem.script.rollback",
-            },
-            Vec::new(),
-        ),
+                ScriptMistake::WriteIgnoresRead => "problem.script.write_ignores_read",
+                ScriptMistake::TooLong { max } => {
+                    return lang.fill("problem.script.too_long", &[("max", max.to_string())]);
+                }
+                ScriptMistake::Unsplittable => "problem.script.unsplittable",
+            };
+            (key, Vec::new())
+        }
         // SQLite's own message stays as SQLite wrote it, quoted.
         Problem::Sqlite(message) => ("problem.sqlite", vec![("message", message.clone())]),
         Problem::TooMuchWork { steps } => ("problem.too_much_work", vec![("steps", n(steps))]),

@@ -62,11 +62,13 @@ impl Race {
         }
     }
 
-    /// The teaching variant its naive side runs.
-    pub fn variant(self) -> Variant {
+    /// The teaching variant its naive side runs (`None`: the lab's, whose
+    /// other side is the learner's own script).
+    pub fn variant(self) -> Option<Variant> {
         match self {
-            Race::Claim | Race::Timeline | Race::Lab => Variant::ReadThenWriteClaim,
-            Race::Send => Variant::SendInsideTransaction,
+            Race::Claim | Race::Timeline => Some(Variant::ReadThenWriteClaim),
+            Race::Send => Some(Variant::SendInsideTransaction),
+            Race::Lab => None,
         }
     }
 

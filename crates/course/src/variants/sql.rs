@@ -4,7 +4,7 @@
 //! ([`leasefence::store::Statements`], [`leasefence::Queue::finish_with`]).
 //! The queue's own statements are in [`leasefence::store`].
 
-use leasefence::store::{Bound, CANDIDATE_COLUMNS, Executed, Statements};
+use leasefence::store::{Bound, Executed, Statements};
 use leasefence::{Claim, Error, JobRow, Problem, Queue, Result, Stamp};
 use serde::Serialize;
 
@@ -122,7 +122,8 @@ impl Candidate {
     /// The candidate in a read's row, `id, token, attempts`
     /// ([`leasefence::store::CANDIDATE_COLUMNS`]). A learner's read may
     /// return other values in them (a `NULL`, text for a token): that is
-    /// the statement's problem, on the field `sql`.
+    /// the statement's problem ([`Problem::ReadsBadValue`]), on the field
+    /// `sql`.
     pub(crate) fn from_row(row: &[Bound]) -> Result<Candidate> {
         let count = |value: &i64| u64::try_from(*value).ok();
         if let [Bound::Text(id), Bound::Int(token), Bound::Int(attempts)] = row
@@ -134,12 +135,7 @@ impl Candidate {
                 attempts,
             });
         }
-        Err(Error::invalid(
-            "sql",
-            Problem::ReadsOtherColumns {
-                expected: CANDIDATE_COLUMNS.join(", "),
-            },
-        ))
+        Err(Error::invalid("sql", Problem::ReadsBadValue))
     }
 
     /// Runs the naive claim's write of this candidate for `owner`: the

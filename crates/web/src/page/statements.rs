@@ -303,6 +303,7 @@ fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> El {
     let mark = |cell: &str| match cell {
         "hold" => ("lf-hold", "■"),
         "wait" => ("lf-wait", "░"),
+        "read" => ("lf-read", "□"),
         _ => ("", ""),
     };
     for row in &lane.rows {

@@ -21,8 +21,19 @@
 //! statement (the naive claim's two) takes and releases the lock within
 //! itself, so it too waits while another holds it. (Real SQLite would let
 //! the naive `SELECT` read the last committed state under another's open
-//! transaction; one connection would show it the uncommitted one, so the
-//! model has it wait instead. The demos never meet this case.)
+//! transaction; the course's races never meet this case, so the naive
+//! read keeps the simpler wait.)
+//!
+//! **A claim script** (the lab's, [`Op::ScriptClaim`]) is modelled as
+//! SQLite's rollback journal locks it. A deferred `BEGIN` takes no lock;
+//! its read takes a read lock (`SHARED`) held to the transaction's end,
+//! and its write the write lock (`RESERVED`). A read never waits for the
+//! write lock: it reads the table as last committed (put back for it on
+//! the one connection), and waits only while the holder's `COMMIT` waits
+//! for the readers to go (`PENDING`). A write by a transaction that holds
+//! a read lock while another holds the write lock would wait for a
+//! `COMMIT` that waits for it: SQLite refuses it at once (`SQLITE_BUSY`,
+//! [`StepKind::Busy`]), and the worker rolls back.
 //!
 //! **Time.** Each statement takes `tick_ms`; a send takes its `send_ms`
 //! between its start and its return, and other actors run meanwhile. An
@@ -31,176 +42,19 @@
 //! every turn itself.
 
 mod program;
+mod run;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use super::Refusal;
 use leasefence::error::{Error, Problem};
 use leasefence::model::{Claim, JobRow, NewJob};
-use leasefence::store::{Bound, Executed, Script, Statements};
+use leasefence::store::{Bound, Budget, Executed, Statements};
 
 use crate::variants::sql::Candidate;
 use program::{Running, Span, Stmt};
-
-/// What an actor does, as a scenario would say it; each expands into the
-/// statements it runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Op {
-    /// The real claim (R6): `BEGIN IMMEDIATE`, sweeps, `UPDATE`, `COMMIT`.
-    Claim {
-        /// Requested lease length.
-        lease_ms: u64,
-        /// The name it claims under; `None`: the actor's own (R8).
-        owner: Option<String>,
-    },
-    /// The naive claim: `SELECT` the candidate, later `UPDATE` it.
-    NaiveClaim {
-        /// Requested lease length.
-        lease_ms: u64,
-        /// The name it claims under; `None`: the actor's own (R8).
-        owner: Option<String>,
-    },
-    /// A claim written as a transaction script (the lab's): its read, its
-    /// write and its `BEGIN` and `COMMIT` in the order written, the
-    /// transaction run as the lock the model gives it.
-    ScriptClaim {
-        /// The script.
-        script: Script,
-        /// Requested lease length.
-        lease_ms: u64,
-        /// The name it claims under; `None`: the actor's own (R8).
-        owner: Option<String>,
-    },
-    /// The real claim, but the job is sent before `COMMIT` (breaks R7).
-    ClaimSendingInside {
-        /// Requested lease length.
-        lease_ms: u64,
-        /// How long the send takes.
-        send_ms: u64,
-    },
-    /// Deliver the claimed job, outside any transaction (R7). Like a
-    /// finish, it needs a claim: without one it is a step of its own
-    /// ([`StepKind::NoClaim`]) and runs nothing.
-    Send {
-        /// How long the send takes.
-        send_ms: u64,
-    },
-    /// The fenced finish of the claim held: `BEGIN`, `UPDATE`, `COMMIT`.
-    Finish,
-    /// The producer's enqueue: `BEGIN IMMEDIATE`, `INSERT`, `COMMIT`.
-    Enqueue {
-        /// The job put on the queue.
-        job: NewJob,
-    },
-}
-
-/// One actor of a statement-level script.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Actor {
-    /// Its name (and the owner it claims under).
-    pub name: String,
-    /// When its first statement may run.
-    pub start_ms: u64,
-    /// What it does, in order.
-    pub ops: Vec<Op>,
-}
-
-/// What kind of step an actor took.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StepKind {
-    /// A statement ran.
-    Ran,
-    /// The statement needs the write lock another actor holds: it waits.
-    Waits,
-    /// A send left (no SQL).
-    SendStarts,
-    /// A send came back (no SQL).
-    SendReturns,
-    /// A finish or a send by an actor holding no claim: nothing to
-    /// present or deliver, so nothing runs (the replay's `no_claim`).
-    NoClaim,
-    /// A claim script's write that needs the write lock another actor
-    /// holds, by an actor whose open transaction holds a read lock: the
-    /// holder's `COMMIT` waits for that read lock to go, so SQLite
-    /// refuses the write at once (`SQLITE_BUSY`, "database is locked")
-    /// rather than let the two wait for each other, and the claim's
-    /// transaction ends with nothing claimed.
-    Busy,
-}
-
-/// What a statement is for in its op: the page names a statement by
-/// this, not by its text, which for a learner's script is theirs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Does {
-    /// `BEGIN IMMEDIATE`: takes the write lock.
-    Begin,
-    /// A deferred `BEGIN`: opens a transaction that takes no lock yet.
-    BeginDeferred,
-    /// `COMMIT`: releases the locks.
-    Commit,
-    /// The claim's sweep of jobs out of attempts.
-    Quarantine,
-    /// The claim's sweep of jobs past their deadline.
-    Expire,
-    /// The real claim's choose-and-take.
-    Claim,
-    /// A read of the job to claim (the naive claim's, a script's).
-    Read,
-    /// A write of what that read chose.
-    Write,
-    /// The enqueue's `INSERT`.
-    Enqueue,
-    /// The fenced finish.
-    Finish,
-    /// A send leaves.
-    SendStarts,
-    /// A send comes back.
-    SendReturns,
-}
-
-/// One step: who did what, and the lock and the claims after it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Step {
-    /// When, in milliseconds.
-    pub at: u64,
-    /// The actor.
-    pub actor: String,
-    /// What kind of step.
-    pub kind: StepKind,
-    /// What the statement is for (the one waited for, when it waits).
-    pub does: Does,
-    /// The statement (with its bound values and rows when it ran; the one
-    /// waited for, unbound, when it waits); `None` for a send.
-    pub sql: Option<Executed>,
-    /// Who holds the write lock after the step.
-    pub lock: Option<String>,
-    /// Who waits for it after the step, in the order they asked.
-    pub waiting: Vec<String>,
-    /// Actor -> the claim it holds after the step.
-    pub holding: BTreeMap<String, Claim>,
-}
-
-/// A whole statement-level run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Run {
-    /// Every step, in order.
-    pub steps: Vec<Step>,
-    /// Actor -> the claim it ended with (`None`: it got nothing).
-    pub claims: BTreeMap<String, Option<Claim>>,
-    /// Actor -> how long it waited for the write lock in all.
-    pub waited_ms: BTreeMap<String, u64>,
-    /// The actors whose claim SQLite refused with `SQLITE_BUSY`
-    /// ([`StepKind::Busy`]), in the order refused.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub busy: Vec<String>,
-    /// The table at the end.
-    pub rows: Vec<JobRow>,
-}
+pub use run::{Actor, Does, Op, Run, Step, StepKind};
 
 /// The statement-level model: actors, the one connection their
 /// statements run on, and the modelled write lock.
@@ -211,6 +65,10 @@ pub struct Machine {
     /// The actors whose open claim script transaction holds a read lock
     /// (SQLite's `SHARED`): it read without the write lock.
     reading: Vec<usize>,
+    /// The table as last committed, while the write lock's holder may
+    /// have changed it: what another actor's read sees (one connection
+    /// would show it the uncommitted rows).
+    committed: Option<Vec<JobRow>>,
     waiting: Vec<usize>,
     steps: Vec<Step>,
     clock: u64,
@@ -228,11 +86,19 @@ impl Machine {
     /// A fresh in-memory queue holding `jobs`, and the actors at their
     /// first statement.
     pub fn new(jobs: &[NewJob], actors: &[Actor]) -> Result<Machine, Refusal> {
+        Machine::bounded(jobs, actors, &Budget::default())
+    }
+
+    /// [`Machine::new`], the statements written outside the queue (a
+    /// claim script's) spending `budget`, which the caller may share among
+    /// machines (a grading replays on a fresh one for every ordering).
+    pub fn bounded(jobs: &[NewJob], actors: &[Actor], budget: &Budget) -> Result<Machine, Refusal> {
         Ok(Machine {
-            db: Statements::open(jobs)?,
+            db: Statements::open(jobs, budget)?,
             actors: actors.iter().map(Running::new).collect(),
             lock: None,
             reading: Vec::new(),
+            committed: None,
             waiting: Vec::new(),
             steps: Vec::new(),
             clock: 0,
@@ -245,14 +111,19 @@ impl Machine {
     }
 
     /// Whether `actor`'s next statement must wait for another's lock:
-    /// * `BEGIN IMMEDIATE`, and a statement run on its own (autocommit:
-    ///   the naive claim's two, a script's outside any transaction), for
-    ///   the write lock another holds; an autocommit write also for a
-    ///   read lock another's open transaction holds, as it must write;
-    /// * a script's read inside a deferred `BEGIN`, for the write lock
-    ///   another holds, unless it already holds a read lock;
-    /// * a script's write inside one, for the write lock another holds,
-    ///   unless it holds a read lock: then it is refused ([`Self::busy`]);
+    /// * `BEGIN IMMEDIATE`, and the naive claim's two statements, for the
+    ///   write lock another holds;
+    /// * a script's read, only while the write lock's holder waits to
+    ///   commit (SQLite's `PENDING` lets no new reader in), unless it
+    ///   already holds a read lock; otherwise it reads the table as last
+    ///   committed ([`Machine::committed`]);
+    /// * a script's write inside a deferred `BEGIN`, for the write lock
+    ///   another holds, unless it holds a read lock: then it is refused
+    ///   ([`Self::busy`]);
+    /// * a script's write on its own (autocommit), for the write lock
+    ///   another holds or a read lock another's transaction holds: it
+    ///   must write the file (a simplification: SQLite would take the
+    ///   write lock first and wait for the readers holding it);
     /// * a script's `COMMIT` by the write lock's holder, for the read
     ///   locks others hold.
     fn blocked(&self, actor: usize) -> bool {
@@ -264,10 +135,13 @@ impl Machine {
         let reads = self.reading.contains(&actor);
         let others_read = self.reading.iter().any(|&reader| reader != actor);
         let holds = self.lock == Some(actor);
+        let pending = self
+            .lock
+            .is_some_and(|holder| holder != actor && self.waiting.contains(&holder));
         match stmt {
             Stmt::Begin | Stmt::NaiveRead | Stmt::NaiveWrite { .. } => other_writes,
             Stmt::ScriptBegin { immediate, .. } => *immediate && other_writes,
-            Stmt::ScriptRead(_) => other_writes && !reads,
+            Stmt::ScriptRead(_) => pending && !reads,
             Stmt::ScriptWrite { .. } if holds => false,
             Stmt::ScriptWrite { .. } if running.in_transaction => other_writes && !reads,
             Stmt::ScriptWrite { .. } => other_writes || others_read,
@@ -347,10 +221,11 @@ impl Machine {
             return Ok(());
         }
         if self.busy(actor) {
+            // The transaction stays open, its read lock held, until the
+            // worker rolls it back: its next statement.
             let running = &mut self.actors[actor];
-            running.next = running.span_end();
-            (running.busy, running.in_transaction, running.read) = (true, false, None);
-            self.reading.retain(|&reader| reader != actor);
+            running.roll_back();
+            (running.busy, running.read) = (true, None);
             let refused = Executed {
                 sql: stmt.text(),
                 params: Vec::new(),
@@ -396,10 +271,11 @@ impl Machine {
         let ran = match stmt {
             Stmt::Begin => {
                 self.lock = Some(actor);
+                self.committed = Some(self.db.rows()?);
                 self.db.transaction("BEGIN IMMEDIATE")?
             }
             Stmt::Commit => {
-                self.lock = None;
+                (self.lock, self.committed) = (None, None);
                 self.db.transaction("COMMIT")?
             }
             Stmt::Sweep { expire } => self.db.sweep(*expire, at)?,
@@ -420,6 +296,7 @@ impl Machine {
             Stmt::ScriptBegin { sql, immediate } => {
                 if *immediate {
                     self.lock = Some(actor);
+                    self.committed = Some(self.db.rows()?);
                 }
                 running.in_transaction = true;
                 modelled(sql)
@@ -431,7 +308,16 @@ impl Machine {
                 {
                     self.reading.push(actor);
                 }
-                let (ran, row) = self.db.read_outside(outside, at)?;
+                // Another's write not yet committed is not seen: the read
+                // runs on the table as last committed, put back for it.
+                let others = self.lock.is_some_and(|holder| holder != actor);
+                let committed = self.committed.as_deref().filter(|_| others);
+                let uncommitted = committed.map(|rows| self.db.put_back(rows)).transpose()?;
+                let read = self.db.read_outside(outside, at);
+                if let Some(rows) = &uncommitted {
+                    self.db.put_back(rows)?;
+                }
+                let (ran, row) = read?;
                 let read = row.map(|row| Candidate::from_row(&row)).transpose()?;
                 if read.is_none() {
                     running.read_nothing();
@@ -448,8 +334,9 @@ impl Machine {
                     .read
                     .take()
                     .ok_or_else(|| internal("a write without a read"))?;
-                if running.in_transaction {
+                if running.in_transaction && self.lock != Some(actor) {
                     self.lock = Some(actor);
+                    self.committed = Some(self.db.rows()?);
                     self.reading.retain(|&reader| reader != actor);
                 }
                 let owner = owner.as_deref().unwrap_or(&running.name);
@@ -467,11 +354,16 @@ impl Machine {
             }
             Stmt::ScriptCommit { sql } => {
                 if self.lock == Some(actor) {
-                    self.lock = None;
+                    (self.lock, self.committed) = (None, None);
                 }
                 self.reading.retain(|&reader| reader != actor);
                 running.in_transaction = false;
                 modelled(sql)
+            }
+            Stmt::ScriptRollback => {
+                self.reading.retain(|&reader| reader != actor);
+                running.in_transaction = false;
+                modelled("ROLLBACK")
             }
             Stmt::NaiveWrite { lease_ms, owner } => {
                 let read = running
@@ -517,6 +409,7 @@ impl Machine {
             sql,
             lock: self.lock.map(name),
             waiting: self.waiting.iter().map(|&index| name(index)).collect(),
+            reading: self.reading.iter().map(|&index| name(index)).collect(),
             holding,
         };
         self.steps.push(step);

@@ -49,6 +49,8 @@ pub(super) enum Stmt {
     ScriptCommit {
         sql: String,
     },
+    /// The `ROLLBACK` a worker runs after SQLite refused its write.
+    ScriptRollback,
 }
 
 impl Stmt {
@@ -58,6 +60,7 @@ impl Stmt {
             Stmt::NaiveRead => Cow::Borrowed(NAIVE_CLAIM_READ.trim()),
             Stmt::NaiveWrite { .. } => Cow::Borrowed(NAIVE_CLAIM_WRITE.trim()),
             Stmt::ScriptBegin { sql, .. } | Stmt::ScriptCommit { sql } => Cow::Owned(sql.clone()),
+            Stmt::ScriptRollback => Cow::Borrowed("ROLLBACK"),
             Stmt::ScriptRead(outside) | Stmt::ScriptWrite { outside, .. } => {
                 Cow::Owned(outside.sql().to_owned())
             }
@@ -83,6 +86,7 @@ impl Stmt {
             Stmt::Finish => Does::Finish,
             Stmt::SendStarts { .. } => Does::SendStarts,
             Stmt::SendReturns => Does::SendReturns,
+            Stmt::ScriptRollback => Does::Rollback,
         }
     }
 
@@ -228,6 +232,22 @@ impl Running {
     pub(super) fn read_nothing(&mut self) {
         let end = self.span_end();
         self.skip = (self.next..end).find(|&index| self.program[index].writes_what_was_read());
+    }
+
+    /// SQLite refused its write: the rest of its op is the `ROLLBACK`
+    /// that ends the transaction.
+    pub(super) fn roll_back(&mut self) {
+        let end = self.span_end();
+        let removed = end - self.next;
+        self.program.splice(self.next..end, [Stmt::ScriptRollback]);
+        for span in &mut self.spans {
+            if span.end >= end {
+                span.end = span.end + 1 - removed;
+                if span.start >= end {
+                    span.start = span.start + 1 - removed;
+                }
+            }
+        }
     }
 
     /// Where the op it is in ends.

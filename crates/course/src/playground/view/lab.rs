@@ -217,7 +217,8 @@ fn raced(session: &Session, race: &Interleaving, checked: String) -> AnswerView 
     let mut lines = Vec::new();
     if let Some(stopped) = &race.stopped {
         let message = problem_text(lang, &stopped.problem);
-        lines.push(lang.fill("lab.stopped", &[("message", message)]));
+        let values = [("worker", stopped.worker.clone()), ("message", message)];
+        lines.push(lang.fill("lab.stopped_race", &values));
     } else if let Some(worker) = &race.worker {
         let claim = |run: &Run| run.claims.get(worker).cloned().flatten();
         let current = if race.current.busy.contains(worker) {

@@ -19,6 +19,7 @@ mod events;
 mod invariants;
 mod lab;
 mod lanes;
+mod lock_lane;
 mod names;
 mod orderings;
 mod sliders;
@@ -30,11 +31,11 @@ pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};
 pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, lab};
 pub use lanes::{Anchor, LanesView, Shape};
+pub use lock_lane::{LaneRow, LaneView};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
 pub use sliders::SliderView;
 pub use statements::{
-    ActorView, LaneRow, LaneView, LineView, NowView, SideView, StatementsView, Verdict,
-    view as statements,
+    ActorView, LineView, NowView, SideView, StatementsView, Verdict, view as statements,
 };
 pub use step::{ChangeView, PointView, StatementView, StepView, Summary, VerdictView};
 

@@ -1,6 +1,7 @@
-//! The one name of each teaching variant and of each side of the
-//! invariants panel, the same on every panel that shows it (the message
-//! key `variant.<id>`; [`crate::variants`]).
+//! The one name of each teaching variant, of each side of the invariants
+//! panel and of each actor of the statement panel, the same on every
+//! panel that shows it (the message key `variant.<id>`;
+//! [`crate::variants`]).
 
 use crate::mechanism::invariants::Side;
 use crate::playground::Lang;
@@ -17,4 +18,12 @@ pub(super) fn side_name(lang: Lang, side: Side) -> String {
 /// A teaching variant's one name, the same on every panel.
 pub(super) fn variant_name(lang: Lang, variant: Variant) -> String {
     lang.text(&format!("variant.{}", variant.id())).to_owned()
+}
+
+/// An actor's name as the learner reads it: the producer by its role.
+pub(super) fn who(lang: Lang, actor: &str) -> String {
+    match actor {
+        "producer" => lang.text("stmt.producer").to_owned(),
+        name => name.to_owned(),
+    }
 }

@@ -8,7 +8,8 @@
 //!
 //! Everything is read from the mechanism's runs; the page draws it.
 
-use super::names::variant_name;
+use super::lock_lane::{LaneView, lane};
+use super::names::{variant_name, who};
 use serde::Serialize;
 
 use crate::mechanism::statements::{Does, Run, Step, StepKind};
@@ -91,38 +92,6 @@ pub struct NowView {
     pub said: String,
 }
 
-/// The write lock's lane: one column per moment of the panel's clock, the
-/// same columns on both sides, so that they line up in time; and between
-/// two moments more than 1 ms apart, the time that passes, so a wait of
-/// 296 ms does not look as short as one of 1 ms.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LaneView {
-    /// Each column's time in ms.
-    pub times: Vec<String>,
-    /// Per column: the ms from it to the next column (0 for the last, and
-    /// where the next stands at the same instant).
-    pub spans: Vec<u64>,
-    /// How many columns have happened (the rest are still to come).
-    pub applied: usize,
-    /// One row per actor.
-    pub rows: Vec<LaneRow>,
-    /// Who holds the lock and who waits now, in a sentence.
-    pub text: String,
-}
-
-/// An actor's row of the lock lane.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LaneRow {
-    /// The actor, as [`ActorView::name`].
-    pub actor: String,
-    /// Per column: `hold`, `wait`, or empty (neither, or still to come).
-    pub cells: Vec<&'static str>,
-    /// Per column: the same for the time between it and the next column
-    /// (an autocommit write's lock ends with its statement; empty while
-    /// the next column is still to come).
-    pub between: Vec<&'static str>,
-}
-
 /// What a side came to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Verdict {
@@ -198,8 +167,10 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
     SideView {
         kind,
         name: match kind {
-            "naive" if race == Race::Lab => lang.text("stmt.lab.naive.name").to_owned(),
-            "naive" => variant_name(lang, race.variant()),
+            "naive" => match race.variant() {
+                Some(variant) => variant_name(lang, variant),
+                None => lang.text("stmt.lab.naive.name").to_owned(),
+            },
             _ => lang
                 .text(&format!("stmt.{}.{kind}.name", race.name()))
                 .to_owned(),
@@ -244,14 +215,6 @@ fn actors(run: &Run) -> Vec<&str> {
         }
     }
     names
-}
-
-/// An actor's name as the learner reads it: the producer by its role.
-fn who(lang: Lang, actor: &str) -> String {
-    match actor {
-        "producer" => lang.text("stmt.producer").to_owned(),
-        name => name.to_owned(),
-    }
 }
 
 /// An actor's statements (its waits are not statements: the statement it
@@ -301,6 +264,7 @@ fn tag(step: &Step) -> &'static str {
         (_, Does::Begin) => "stmt.does.begin",
         (_, Does::BeginDeferred) => "stmt.does.begin_deferred",
         (_, Does::Commit) => "stmt.does.commit",
+        (_, Does::Rollback) => "stmt.does.rollback",
         (_, Does::Quarantine) => "stmt.does.quarantine",
         (_, Does::Expire) => "stmt.does.expire",
         (_, Does::Claim) => "stmt.does.claim",
@@ -313,120 +277,19 @@ fn tag(step: &Step) -> &'static str {
     }
 }
 
-/// Whether the step at `index` of `run` is a write that ran in a
-/// transaction of its own (no `BEGIN` before it, none open after it):
-/// SQLite takes the write lock for that one statement and releases it at
-/// once, as it does for the naive claim's `UPDATE`. What the naive claim
-/// lacks is a lock held *across* its read and its write, not a lock for
-/// the write.
-fn writes_alone(run: &Run, index: usize) -> bool {
-    let step = &run.steps[index];
-    let held_before = index
-        .checked_sub(1)
-        .and_then(|before| run.steps[before].lock.as_deref())
-        == Some(step.actor.as_str());
-    step.kind == StepKind::Ran
-        && step.lock.is_none()
-        && !held_before
-        && step.sql.as_ref().is_some_and(|executed| executed.write)
-}
-
-/// The lane on the panel's clock. At a moment this side runs a statement,
-/// the cell says what that step left (an autocommit write holds the lock
-/// for its own moment); at a moment only the other side acts, the lock
-/// held and the waits go on as they were.
-fn lane(
-    lang: Lang,
-    run: &Run,
-    names: &[&str],
-    (panel, steps): (&StatementPanel, &[Tick]),
-) -> LaneView {
-    let applied = steps.partition_point(|tick| panel.now().is_some_and(|now| *tick <= now));
-    let clock = panel.clock();
-    // At the moment `tick`, or (`at_tick` false) in the time after it.
-    let cell = |name: &str, tick: &Tick, at_tick: bool| -> &'static str {
-        let ran = steps.partition_point(|step| step <= tick);
-        let Some(index) = ran.checked_sub(1) else {
-            return "";
-        };
-        let step = &run.steps[index];
-        let own_write =
-            at_tick && steps[index] == *tick && step.actor == name && writes_alone(run, index);
-        if step.lock.as_deref() == Some(name) || own_write {
-            "hold"
-        } else if step.waiting.iter().any(|waiter| waiter == name) {
-            "wait"
-        } else {
-            ""
-        }
-    };
-    let rows = names
-        .iter()
-        .map(|&name| LaneRow {
-            actor: who(lang, name),
-            cells: clock
-                .iter()
-                .enumerate()
-                .map(|(column, tick)| match column < panel.position {
-                    true => cell(name, tick, true),
-                    false => "",
-                })
-                .collect(),
-            between: clock
-                .iter()
-                .enumerate()
-                .map(|(column, tick)| match column + 1 < panel.position {
-                    true => cell(name, tick, false),
-                    false => "",
-                })
-                .collect(),
-        })
-        .collect();
-    let last = applied.checked_sub(1).map(|index| &run.steps[index]);
-    let holder = last.and_then(|step| step.lock.as_deref());
-    let waiting: Vec<String> = last
-        .map(|step| step.waiting.iter().map(|name| who(lang, name)).collect())
-        .unwrap_or_default();
-    // A write in a statement of its own holds the lock at its own moment
-    // only.
-    let alone = applied
-        .checked_sub(1)
-        .filter(|&index| Some(steps[index]) == panel.now() && writes_alone(run, index));
-    let text = match holder {
-        None if alone.is_some() => {
-            let writer = &run.steps[applied - 1].actor;
-            lang.fill("stmt.lock.own_statement", &[("worker", who(lang, writer))])
-        }
-        None => lang.text("stmt.lock.free").to_owned(),
-        Some(holder) if waiting.is_empty() => {
-            lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
-        }
-        Some(holder) => lang.fill(
-            "stmt.lock.held_waiting",
-            &[
-                ("holder", who(lang, holder)),
-                ("waiting", waiting.join(", ")),
-            ],
-        ),
-    };
-    LaneView {
-        times: clock.iter().map(|(at, _)| at.to_string()).collect(),
-        spans: (clock.windows(2).map(|pair| pair[1].0 - pair[0].0))
-            .chain([0])
-            .take(clock.len())
-            .collect(),
-        applied: panel.position,
-        rows,
-        text,
-    }
-}
-
 /// The statement run at `index`: in full, its bound values, what it did.
 fn now(lang: Lang, run: &Run, index: usize) -> NowView {
     let step = &run.steps[index];
     let worker = who(lang, &step.actor);
     let mut values = vec![("worker", worker), ("at", step.at.to_string())];
     let key = match (step.kind, step.sql.as_ref()) {
+        (StepKind::Waits, _) if step.does == Does::Commit => {
+            let readers = (step.reading.iter())
+                .filter(|reader| **reader != step.actor)
+                .map(|reader| who(lang, reader));
+            values.push(("readers", readers.collect::<Vec<_>>().join(", ")));
+            "stmt.now.commit_waits"
+        }
         (StepKind::Waits, _) => {
             let holder = step.lock.as_deref().unwrap_or_default();
             values.push(("holder", who(lang, holder)));
@@ -452,7 +315,9 @@ fn now(lang: Lang, run: &Run, index: usize) -> NowView {
         }
         (_, Some(_)) if step.does == Does::Begin => "stmt.now.begin",
         (_, Some(_)) if step.does == Does::BeginDeferred => "stmt.now.begin_deferred",
-        (_, Some(_)) if step.does == Does::Commit => "stmt.now.commit",
+        (_, Some(_)) if step.does == Does::Commit && held_before(run, index) => "stmt.now.commit",
+        (_, Some(_)) if step.does == Does::Commit => "stmt.now.commit_alone",
+        (_, Some(_)) if step.does == Does::Rollback => "stmt.now.rollback",
         (_, Some(executed)) => {
             values.push(("n", executed.rows.to_string()));
             if executed.write {
@@ -469,6 +334,14 @@ fn now(lang: Lang, run: &Run, index: usize) -> NowView {
         params: executed.map(super::step::params).unwrap_or_default(),
         said: lang.fill(key, &values),
     }
+}
+
+/// Whether the actor of the step at `index` held the write lock just
+/// before it.
+fn held_before(run: &Run, index: usize) -> bool {
+    let step = &run.steps[index];
+    let before = index.checked_sub(1).map(|before| &run.steps[before]);
+    before.is_some_and(|before| before.lock.as_deref() == Some(step.actor.as_str()))
 }
 
 /// Every claim a run handed out, in the order first handed out: (job,
