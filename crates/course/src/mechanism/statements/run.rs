@@ -170,4 +170,3 @@ pub struct Run {
     /// The table at the end.
     pub rows: Vec<JobRow>,
 }
-

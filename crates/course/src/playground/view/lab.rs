@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::lab::{
     Answer, Bench, Current, Did, Disagreement, Graded, Interleaving, LEVELS, Shortest,
 };
-use crate::mechanism::statements::{Run, StepKind};
+use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
@@ -270,6 +270,9 @@ fn step_lines(lang: Lang, run: &Run) -> Vec<String> {
     (run.steps.iter())
         .map(|step| {
             let what = match step.kind {
+                StepKind::Waits if step.does == Does::Commit => {
+                    lang.text("lab.step_commit_waits").to_owned()
+                }
                 StepKind::Waits => lang.text("lab.step_waits").to_owned(),
                 StepKind::Busy => lang.text("lab.busy").to_owned(),
                 _ => (step.sql.as_ref())

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::names::who;
-use crate::mechanism::statements::{Run, StepKind};
+use crate::mechanism::statements::{Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::statements::{StatementPanel, Tick};
 
@@ -114,9 +114,17 @@ pub(super) fn lane(
         .collect();
     let last = applied.checked_sub(1).map(|index| &run.steps[index]);
     let holder = last.and_then(|step| step.lock.as_deref());
-    let waiting: Vec<String> = last
-        .map(|step| step.waiting.iter().map(|name| who(lang, name)).collect())
-        .unwrap_or_default();
+    // The holder itself waits only to commit, for the readers to go.
+    let names = |list: fn(&Step) -> &Vec<String>| -> Vec<String> {
+        (last.map(list).into_iter().flatten())
+            .filter(|name| Some(name.as_str()) != holder)
+            .map(|name| who(lang, name))
+            .collect()
+    };
+    let (waiting, readers) = (names(|step| &step.waiting), names(|step| &step.reading));
+    let committing = last.is_some_and(|step| {
+        (step.lock.as_ref()).is_some_and(|holder| step.waiting.contains(holder))
+    });
     // A write in a statement of its own holds the lock at its own moment
     // only.
     let alone = applied
@@ -128,6 +136,13 @@ pub(super) fn lane(
             lang.fill("stmt.lock.own_statement", &[("worker", who(lang, writer))])
         }
         None => lang.text("stmt.lock.free").to_owned(),
+        Some(holder) if committing => lang.fill(
+            "stmt.lock.commit_waits",
+            &[
+                ("holder", who(lang, holder)),
+                ("readers", readers.join(", ")),
+            ],
+        ),
         Some(holder) if waiting.is_empty() => {
             lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
         }
