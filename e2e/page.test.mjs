@@ -330,6 +330,7 @@ describe("the playground", () => {
       ["canonical", 2, "no_heartbeat", /heartbeat/],
       ["polling-cannot-steal", 2, "visibility_timeout", /visibility timeout/],
       ["quarantine", 3, "rollback_journal", /rollback journal/],
+      ["restart-same-name", 2, "tell_apart", /A-restarted/],
       ["restart-same-name", 4, "not_a_credential", /token=?\s?2/],
       ["late-delivery", 4, "receiver_unfenced", /1100/],
     ];
@@ -356,6 +357,23 @@ describe("the playground", () => {
           await done(page);
         }
       }
+    }
+  });
+
+  test("the quiz (course point #23): the learner picks the value that tells two claims apart, and the answer shows every value", async () => {
+    for (const [lang, wrong, right] of [["en", /Not that one: only token tells them apart\./, /Right: token tells them apart\./], ["ko", /아닙니다\. 두 선점을 구별하는 값은 token뿐입니다\./, /맞았습니다/]]) {
+      const page = await open(`/#chapter=restart-same-name&lang=${lang}&predict=0`, { width: 360 });
+      for (let i = 0; i < 2; i++) await page.locator("[data-action=step]").click();
+      const quiz = page.locator(".lf-step .lf-quiz");
+      await quiz.locator("[data-action=quiz][data-arg=owner]").click();
+      assert.match(await page.locator(".lf-step .lf-quiz").textContent(), wrong, lang);
+      assert.equal(await page.locator(".lf-step [data-action=quiz][data-arg=owner]").getAttribute("aria-pressed"), "true");
+      await page.locator(".lf-step [data-action=quiz][data-arg=token]").click();
+      const said = await page.locator(".lf-step .lf-quiz").textContent();
+      assert.match(said, right, lang);
+      assert.match(said, /token: 1, 2|token: 1 and 2/, `${lang}: the tokens side by side`);
+      await page.locator(".lf-step .lf-quiz").screenshot({ path: `${SHOTS}/quiz-360-${lang}.png` });
+      await done(page);
     }
   });
 

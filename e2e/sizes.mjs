@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "450" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "455" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -43,9 +43,10 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // made (BENCHMARKS.md, session 13); 430 KB in session 14 (425,101 B) for
 // a lesson's own title and narration (issue 22, items 5 and 6), a call on
 // a freed object said in JavaScript's words and the root read through
-// catching calls (issue 23), +4.5 KB (BENCHMARKS.md, session 14); 450 KB
-// in session 15 (448,074 B) for the lab's transaction level (issue 21),
-// +19.5 KB (BENCHMARKS.md, session 15). Issue 9's
+// catching calls (issue 23), +4.5 KB (BENCHMARKS.md, session 14); 455 KB
+// in session 15 (450,710 B) for the lab's transaction level (issue 21),
+// +19.5 KB, and the course's quiz (issue 20), +2.6 KB (BENCHMARKS.md,
+// session 15). Issue 9's
 // target, 350 KB, is not met. `make size-check` also
 // checks the queue-only package (`--budget 265 --check`): issue 9's 280
 // KB until session 8, then its 259,481 B rounded up to 5 KB with room

@@ -323,6 +323,7 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
             "no_heartbeat",
             "rollback_journal",
             "visibility_timeout",
+            "tell_apart",
             "not_a_credential",
             "receiver_unfenced"
         ],

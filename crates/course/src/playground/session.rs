@@ -9,15 +9,15 @@
 //! belongs to the browser: timers, elements, the clipboard.
 
 use crate::lab::Bench;
-use crate::playground::chapters::Panel;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
+use crate::playground::quiz::Quiz;
 use crate::playground::statements::{Move, Race, StatementPanel};
-use crate::playground::stepper::{Question, SANDBOX, Stepper};
+use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
 use crate::playground::{CHAPTERS, Lang, chapters, link};
 use crate::variants::Guard;
-use crate::variants::unfenced::{self, Unfenced};
+use crate::variants::unfenced::Unfenced;
 use leasefence::error::Result;
 use leasefence::scenario::Scenario;
 use serde::Serialize;
@@ -97,11 +97,11 @@ pub struct Session {
     pub lang: Lang,
     /// The timeline and the learner's place in it.
     pub stepper: Stepper,
-    guard: Guard,
-    compare_open: bool,
+    pub(super) guard: Guard,
+    pub(super) compare_open: bool,
     /// The scenario played with the naive guard, kept while the comparison
     /// is open.
-    unfenced: Option<Unfenced>,
+    pub(super) unfenced: Option<Unfenced>,
     /// What the editor (or a refused link) last said.
     pub editor_status: Option<Status>,
     /// A chapter id the host asked for that does not exist.
@@ -129,6 +129,8 @@ pub struct Session {
     pub(crate) lab: Option<Bench>,
     /// The lab's levels passed, in the lab's order.
     pub(crate) labs_passed: Vec<&'static str>,
+    /// The quiz's answer ([`super::quiz`]).
+    pub quiz: Quiz,
 }
 
 impl Session {
@@ -151,6 +153,7 @@ impl Session {
             invariants_panel: Default::default(),
             lab: None,
             labs_passed: Vec::new(),
+            quiz: Quiz::default(),
         };
         session.open_panels_for_chapter()?;
         Ok(session)
@@ -526,73 +529,11 @@ impl Session {
         )
     }
 
-    /// A move in the statement panel, on the timeline on screen.
-    pub fn statements(&mut self, change: Move) -> Result<()> {
-        let shown = self.shown_events();
-        self.statement_panel
-            .apply(change, self.stepper.scenario(), shown)
-    }
-
-    /// After a move along the timeline (a step, an answer): the statement
-    /// panel's timeline race follows the events the learner may see.
-    /// Whether it changed, so the page redraws it.
-    pub fn follow_statements(&mut self) -> Result<bool> {
-        let before = self.statement_panel.taken();
-        self.statements(Move::Follow)?;
-        Ok(self.statement_panel.taken() != before)
-    }
-
-    /// How many of the timeline's events the learner may see taken apart
-    /// (`None`: all): while predicting, only those applied whose questions
-    /// are answered.
-    fn shown_events(&self) -> Option<usize> {
-        let stepper = &self.stepper;
-        if !stepper.answers_ahead() {
-            return None;
-        }
-        // The field question asks why the last event was refused: its
-        // statements would tell.
-        let asking = usize::from(stepper.question() == Some(Question::Field));
-        Some(stepper.position().saturating_sub(asking))
-    }
-
     fn refuse_edit(&mut self, message: String) {
         let text = self.lang.fill("editor.error", &[("message", message)]);
         self.editor_status = Some(Status {
             kind: Said::Refused,
             text,
         });
-    }
-
-    /// Opens the panels the chapter on screen is about
-    /// ([`chapters::Chapter::opens`]).
-    fn open_panels_for_chapter(&mut self) -> Result<()> {
-        let opens = chapters::find(self.stepper.chapter()).map_or(&[][..], |chapter| chapter.opens);
-        for panel in opens {
-            match panel {
-                Panel::Compare => self.compare_open = true,
-                Panel::Statements => {
-                    let shown = self.shown_events();
-                    self.statement_panel
-                        .apply(Move::Open(true), self.stepper.scenario(), shown)?;
-                }
-                Panel::Invariants => self.invariants_panel.open = true,
-            }
-        }
-        self.refresh_panels()
-    }
-
-    /// Brings what follows the timeline up to date: the invariants'
-    /// checks, the statement panel's timeline race, and the unfenced playing
-    /// when the comparison is open and has none.
-    pub(crate) fn refresh_panels(&mut self) -> Result<()> {
-        self.refresh_checks()?;
-        let shown = self.shown_events();
-        self.statement_panel
-            .apply(Move::Follow, self.stepper.scenario(), shown)?;
-        if self.compare_open && self.unfenced.is_none() {
-            self.unfenced = Some(unfenced::play(self.stepper.scenario(), self.guard)?);
-        }
-        Ok(())
     }
 }

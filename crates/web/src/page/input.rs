@@ -50,6 +50,9 @@ pub(super) enum UserAction {
     Guess(bool),
     /// The field picked as the one that decided a refusal.
     Field(String),
+    /// The quiz's answer: the value picked as the one that tells two
+    /// claims apart.
+    Quiz(String),
     /// A boundary slider moved: the finish's time or the lease's length.
     Drag(Knob, u64),
     /// A boundary slider was let go.
@@ -253,6 +256,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
             UserAction::Statements(Move::Race(Race::from_name(&value())?))
         }
         "field" => UserAction::Field(arg),
+        "quiz" => UserAction::Quiz(arg),
         "count-orderings" => UserAction::CountOrderings,
         "lab-level" => UserAction::Lab(LabAction::Level(arg)),
         "lab-grade" => UserAction::Lab(LabAction::Grade(lab_text(&source)?)),

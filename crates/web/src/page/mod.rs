@@ -431,6 +431,10 @@ impl Page {
                 session.set_invariants_open(open).map_err(to_js_error)?;
                 Redraw::Position
             }
+            UserAction::Quiz(field) => {
+                session.quiz.answer(&session.stepper, &field);
+                Redraw::Position
+            }
             UserAction::CountOrderings => {
                 let counted = session.count_orderings();
                 counted.map_err(|err| JsError::new(&err.to_string()))?;

@@ -8,7 +8,9 @@ use super::dom::{El, code, header_row, replace_children};
 use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::explain::{COLUMNS, Compared};
-use leasefence_course::playground::view::{ChangeView, PointView, StatementView, StepView};
+use leasefence_course::playground::view::{
+    ChangeView, PointView, QuizView, StatementView, StepView,
+};
 
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {
     let t = |key: &str| lang.text(key).to_owned();
@@ -95,7 +97,33 @@ fn point_box(doc: &Document, point: &PointView) -> El {
     if let Some(code) = &point.code {
         card = card.child(El::new(doc, "pre").text(code));
     }
+    if let Some(quiz) = &point.quiz {
+        card = card.child(quiz_box(doc, quiz));
+    }
     card
+}
+
+/// The quiz: its question, a button per value, and once answered what
+/// each value was.
+fn quiz_box(doc: &Document, quiz: &QuizView) -> El {
+    let choices = quiz.choices.iter().map(|(field, label)| {
+        let pressed = if quiz.picked == Some(*field) {
+            "true"
+        } else {
+            "false"
+        };
+        El::button(doc, "quiz", label)
+            .attr("data-arg", field)
+            .attr("aria-pressed", pressed)
+    });
+    let mut block = El::new(doc, "div")
+        .class("lf-quiz")
+        .child(El::new(doc, "p").text(&quiz.question))
+        .child(El::new(doc, "div").class("lf-controls").children(choices));
+    for line in &quiz.feedback {
+        block = block.child(El::new(doc, "p").class("lf-said").text(line));
+    }
+    block
 }
 
 /// The stamp and the row side by side, the failed conditions marked.

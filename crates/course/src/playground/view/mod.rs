@@ -37,7 +37,7 @@ pub use sliders::SliderView;
 pub use statements::{
     ActorView, LineView, NowView, SideView, StatementsView, Verdict, view as statements,
 };
-pub use step::{ChangeView, PointView, StatementView, StepView, Summary, VerdictView};
+pub use step::{ChangeView, PointView, QuizView, StatementView, StepView, Summary, VerdictView};
 
 use crate::playground::explain::{COLUMNS, cell, condition_text, describe, reason_text};
 use crate::playground::lesson::LESSON;

@@ -3,13 +3,13 @@
 //! values and which statement was the refusal, and the rows before and
 //! after with the changed cells marked.
 
-use crate::playground::chapters;
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
     reason_text, row_changes, side_by_side,
 };
 use crate::playground::session::Session;
 use crate::playground::stepper::Question;
+use crate::playground::{chapters, quiz};
 use leasefence::replay::Outcome;
 use leasefence::store::{self, Executed};
 use serde::Serialize;
@@ -52,6 +52,22 @@ pub struct PointView {
     /// The claim a worker just received, as the contract's JSON, for the
     /// point about what a claim hands its worker.
     pub code: Option<String>,
+    /// The quiz, for the point that asks it ([`quiz::TELL_APART`]).
+    pub quiz: Option<QuizView>,
+}
+
+/// The quiz: which value tells two claims on one job apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuizView {
+    /// The question, naming the two workers and the job.
+    pub question: String,
+    /// Each choice: its field (the page's argument) and its label.
+    pub choices: Vec<(&'static str, String)>,
+    /// The field the learner picked, once answered.
+    pub picked: Option<&'static str>,
+    /// Once answered: whether it was right, then every value side by side
+    /// and what each tells apart.
+    pub feedback: Vec<String>,
 }
 
 /// A sentence and the result it tells of.
@@ -211,6 +227,66 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
         title: lang.text(&format!("point.{}.title", point.key)).to_owned(),
         text,
         code,
+        quiz: (point.key == quiz::TELL_APART)
+            .then(|| quiz_view(session))
+            .flatten(),
+    })
+}
+
+/// The quiz at the learner's place, its right answers read from the two
+/// claims it compares.
+fn quiz_view(session: &Session) -> Option<QuizView> {
+    let lang = session.lang;
+    let pair = quiz::pair(&session.stepper)?;
+    let [(first, claim), (second, _)] = pair;
+    let question = lang.fill(
+        "quiz.question",
+        &[
+            ("first", first.to_owned()),
+            ("second", second.to_owned()),
+            ("id", claim.id.clone()),
+        ],
+    );
+    let choices = (quiz::Field::ALL.into_iter())
+        .map(|field| {
+            (
+                field.name(),
+                lang.text(&format!("quiz.choice.{}", field.name()))
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let picked = session.quiz.answer_in(&session.stepper);
+    let feedback = picked.map_or_else(Vec::new, |picked| {
+        let telling = quiz::telling(&pair);
+        let verdict = match telling.contains(&picked) {
+            true => "quiz.right",
+            false => "quiz.wrong",
+        };
+        let values = (quiz::Field::ALL.into_iter()).map(|field| {
+            let key = match telling.contains(&field) {
+                true => "quiz.differs",
+                false => "quiz.same",
+            };
+            let values = [
+                ("field", field.name().to_owned()),
+                ("first", field.of(pair[0].1)),
+                ("second", field.of(pair[1].1)),
+            ];
+            lang.fill(key, &values)
+        });
+        let told: Vec<&str> = telling.iter().map(|field| field.name()).collect();
+        [lang.fill(verdict, &[("fields", told.join(", "))])]
+            .into_iter()
+            .chain(values)
+            .chain([lang.text("quiz.why").to_owned()])
+            .collect()
+    });
+    Some(QuizView {
+        question,
+        choices,
+        picked: picked.map(quiz::Field::name),
+        feedback,
     })
 }
 
