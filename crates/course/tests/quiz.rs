@@ -44,7 +44,7 @@ fn r8_the_quiz_is_right_only_for_the_values_that_differ_between_the_two_claims()
     assert_eq!(
         asked.question,
         format!(
-            "A and A-restarted each hold a claim on {}. Which value tells their two claims apart?",
+            "A and A-restarted have each claimed {}. Which value tells their two claims apart?",
             old["id"].as_str().expect("an id")
         )
     );
