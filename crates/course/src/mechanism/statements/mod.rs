@@ -226,13 +226,7 @@ impl Machine {
             let running = &mut self.actors[actor];
             running.roll_back();
             (running.busy, running.read) = (true, None);
-            let refused = Executed {
-                sql: stmt.text(),
-                params: Vec::new(),
-                write: true,
-                rows: 0,
-            };
-            self.record(actor, StepKind::Busy, stmt.does(), Some(refused));
+            self.record(actor, StepKind::Busy, stmt.does(), Some(not_run(&stmt)));
             return Ok(());
         }
         if self.blocked(actor) {
@@ -241,13 +235,7 @@ impl Machine {
             if !self.waiting.contains(&actor) {
                 self.waiting.push(actor);
             }
-            let waited = Executed {
-                sql: stmt.text(),
-                params: Vec::new(),
-                write: true,
-                rows: 0,
-            };
-            self.record(actor, StepKind::Waits, stmt.does(), Some(waited));
+            self.record(actor, StepKind::Waits, stmt.does(), Some(not_run(&stmt)));
             return Ok(());
         }
         if let Some(since) = self.actors[actor].since.take() {
@@ -466,6 +454,17 @@ fn modelled(sql: &str) -> Executed {
         sql: Cow::Owned(sql.to_owned()),
         params: Vec::new(),
         write: false,
+        rows: 0,
+    }
+}
+
+/// The statement an actor waits to run, or that SQLite refused: its text,
+/// unbound, nothing done.
+fn not_run(stmt: &Stmt) -> Executed {
+    Executed {
+        sql: stmt.text(),
+        params: Vec::new(),
+        write: true,
         rows: 0,
     }
 }
