@@ -321,6 +321,7 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
         vec![
             "claim_result",
             "no_heartbeat",
+            "one_boundary",
             "rollback_journal",
             "visibility_timeout",
             "tell_apart",

@@ -176,14 +176,15 @@ fn every_refusal_reason_has_a_korean_name() {
 /// and state labels, a
 /// refusal's code (the chip shows it beside its Korean name, tested above),
 /// the lanes' drawing attributes, a status's kind (for styling), the
-/// actors' names (scenario data, like the names in the event list), and
-/// the lanes' tools to disable (their buttons' `data-arg`).
+/// actors' names (scenario data, like the names in the event list),
+/// the lanes' tools to disable (their buttons' `data-arg`), and how
+/// many may work on a job at a lease's end (the boundary point's styling).
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "race", "id", "result", "state",
     "reason",
     "anchor", "class", "actors", "kind", "cells", "between", "action", "arg", "key",
-    "idle_twists",
+    "idle_twists", "count",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the

@@ -112,7 +112,10 @@ impl Side {
             Variant::IdOnlyFinish => Some(Side::Unfenced(Guard::IdOnly)),
             Variant::IdAndOwnerFinish => Some(Side::Unfenced(Guard::IdAndOwner)),
             Variant::ReceiverWithoutLedger => Some(Side::ReceiverWithoutLedger),
-            Variant::ReadThenWriteClaim | Variant::SendInsideTransaction => None,
+            Variant::ReadThenWriteClaim
+            | Variant::SendInsideTransaction
+            | Variant::FinishAtLeaseEnd
+            | Variant::ClaimAfterLeaseEnd => None,
         }
     }
 }

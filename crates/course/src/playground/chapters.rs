@@ -277,6 +277,10 @@ pub struct Point {
 /// The point that shows the claim itself, as the contract's JSON.
 pub const CLAIM_RESULT: &str = "claim_result";
 
+/// The point that runs the lease's end read every way
+/// ([`crate::variants::boundary`]).
+pub const ONE_BOUNDARY: &str = "one_boundary";
+
 impl Point {
     /// The point's text in `lang`, said of `worker` (the one who acts at
     /// its place), its other numbers and names filled from `chapter`'s

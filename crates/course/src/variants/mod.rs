@@ -19,9 +19,16 @@
 //! * [`Variant::ReceiverWithoutLedger`]: a receiver that applies every
 //!   delivery, beside the real queue; the invariants panel shows it only
 //!   for a timeline that sends, the one place it can differ.
+//! * [`Variant::FinishAtLeaseEnd`] and [`Variant::ClaimAfterLeaseEnd`]:
+//!   the lease's one boundary (R5) read another way by the finish
+//!   ([`sql::NAIVE_FINISH_AT_LEASE_END`]) or by the claim
+//!   ([`sql::NAIVE_CLAIM_AFTER_LEASE_END`]); the boundary point beside
+//!   the queue's own reading ([`boundary`]), and the lab's boundary and
+//!   reclaim levels start from them.
 
 use serde::Serialize;
 
+pub mod boundary;
 pub mod sql;
 pub mod unfenced;
 
@@ -41,6 +48,10 @@ pub enum Variant {
     IdAndOwnerFinish,
     /// The receiver without its ledger: every delivery is applied.
     ReceiverWithoutLedger,
+    /// The finish that still accepts at `lease_until`.
+    FinishAtLeaseEnd,
+    /// The claim that frees a lease only after `lease_until`.
+    ClaimAfterLeaseEnd,
 }
 
 impl Variant {
@@ -61,6 +72,8 @@ impl Variant {
             Variant::IdOnlyFinish => "id_only",
             Variant::IdAndOwnerFinish => "id_and_owner",
             Variant::ReceiverWithoutLedger => "without_ledger",
+            Variant::FinishAtLeaseEnd => "finish_at_lease_end",
+            Variant::ClaimAfterLeaseEnd => "claim_after_lease_end",
         }
     }
 
@@ -72,6 +85,8 @@ impl Variant {
             Variant::IdOnlyFinish,
             Variant::IdAndOwnerFinish,
             Variant::ReceiverWithoutLedger,
+            Variant::FinishAtLeaseEnd,
+            Variant::ClaimAfterLeaseEnd,
         ]
         .into_iter()
         .find(|variant| variant.id() == id)

@@ -42,6 +42,22 @@ RETURNING id, qty, owner, token, attempts, lease_until"
     };
 }
 
+/// The boundary the misread finish checks, as a literal (see
+/// [`FINISH_AT_LEASE_END_BOUNDARY`]).
+macro_rules! finish_at_lease_end_boundary {
+    () => {
+        ":now <= lease_until"
+    };
+}
+
+/// The freedom the misread claim checks, as a literal (see
+/// [`CLAIM_AFTER_LEASE_END_FREE`]).
+macro_rules! claim_after_lease_end_free {
+    () => {
+        "(state = 'pending' OR lease_until < :now)"
+    };
+}
+
 /// The naive claim's first half: the
 /// candidate is read with a plain `SELECT`, outside any write transaction.
 /// Two workers that both read before either writes see the same row and
@@ -171,30 +187,48 @@ impl Guard {
     }
 }
 
+/// The lease's end as [`NAIVE_FINISH_AT_LEASE_END`] reads it: still valid
+/// at `lease_until`, where R5's `:now < lease_until`
+/// ([`leasefence::Condition::LeaseUntil`]) says it is over.
+pub const FINISH_AT_LEASE_END_BOUNDARY: &str = finish_at_lease_end_boundary!();
+
 /// The finish with its lease boundary read the wrong way: `<=` where R5
 /// says a lease is over exactly at `lease_until`. At that instant the old
 /// holder's finish passes while another worker may already claim the job:
 /// two valid holders at once (the lab's boundary level starts here).
-pub const NAIVE_FINISH_AT_LEASE_END: &str = "
+pub const NAIVE_FINISH_AT_LEASE_END: &str = concat!(
+    "
 UPDATE jobs SET state = 'done'
  WHERE id = :id AND owner = :owner AND token = :token AND attempts = :attempt
-   AND state = 'leased' AND :now <= lease_until AND :now < deadline";
+   AND state = 'leased' AND ",
+    finish_at_lease_end_boundary!(),
+    " AND :now < deadline"
+);
+
+/// Which rows [`NAIVE_CLAIM_AFTER_LEASE_END`] takes as free: a lease only
+/// after its end, where R5's `lease_until <= :now`
+/// ([`leasefence::ClaimCondition::Free`]) frees it at its end.
+pub const CLAIM_AFTER_LEASE_END_FREE: &str = claim_after_lease_end_free!();
 
 /// The claim that takes a leased job only after its lease's end
 /// (`lease_until < :now`), one instant later than the fenced finish
 /// refuses the old holder (`:now < lease_until`): at the instant the
 /// lease ends, nobody may work on the job, a gap (the course: "아무도 맡지
 /// 못하는 빈틈"; the lab's reclaim level starts here).
-pub const NAIVE_CLAIM_AFTER_LEASE_END: &str = "
+pub const NAIVE_CLAIM_AFTER_LEASE_END: &str = concat!(
+    "
 UPDATE jobs
    SET state = 'leased', owner = :owner,
        token = token + 1, attempts = attempts + 1,
        lease_until = MIN(:now_plus_lease, deadline)
  WHERE seq = (SELECT seq FROM jobs
                WHERE state IN ('pending', 'leased')
-                 AND (state = 'pending' OR lease_until < :now)
+                 AND ",
+    claim_after_lease_end_free!(),
+    "
                ORDER BY seq LIMIT 1)
-RETURNING id, qty, owner, token, attempts, lease_until";
+RETURNING id, qty, owner, token, attempts, lease_until"
+);
 
 /// The claim with its lease not capped at the job's deadline: it gives
 /// `:now + lease_ms` even when the deadline comes first, so a worker may

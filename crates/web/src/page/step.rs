@@ -9,8 +9,9 @@ use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::explain::{COLUMNS, Compared};
 use leasefence_course::playground::view::{
-    ChangeView, PointView, QuizView, StatementView, StepView,
+    BoundaryView, ChangeView, PointView, QuizView, StatementView, StepView,
 };
+use leasefence_course::variants::boundary::Holders;
 
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {
     let t = |key: &str| lang.text(key).to_owned();
@@ -100,7 +101,49 @@ fn point_box(doc: &Document, point: &PointView) -> El {
     if let Some(quiz) = &point.quiz {
         card = card.child(quiz_box(doc, quiz));
     }
+    if let Some(boundary) = &point.boundary {
+        card = card.child(boundary_box(doc, boundary));
+    }
     card
+}
+
+/// The lease's end read every way: per reading, its two conditions, what
+/// the finish and the claim did, and who may work on the job.
+fn boundary_box(doc: &Document, boundary: &BoundaryView) -> El {
+    let readings = boundary.readings.iter().map(|reading| {
+        let conditions = reading.conditions.iter().map(|condition| {
+            let code = El::new(doc, "code").text(condition.sql);
+            let code = match condition.changed {
+                true => code.class("lf-changed"),
+                false => code,
+            };
+            El::new(doc, "li")
+                .text(&format!("{}: ", condition.label))
+                .child(code)
+        });
+        let did = reading.did.iter().map(|line| El::new(doc, "li").text(line));
+        El::new(doc, "li")
+            .class("lf-reading")
+            .attr("data-count", count_name(reading.count))
+            .child(El::new(doc, "h5").text(&reading.name))
+            .child(
+                El::new(doc, "ul")
+                    .class("lf-conditions")
+                    .children(conditions),
+            )
+            .child(El::new(doc, "ul").children(did))
+            .child(El::new(doc, "p").class("lf-said").text(&reading.holders))
+    });
+    El::new(doc, "ol").class("lf-readings").children(readings)
+}
+
+/// How many may work on the job, as the page's `data-count` says it.
+fn count_name(count: Holders) -> &'static str {
+    match count {
+        Holders::One => "one",
+        Holders::Two => "two",
+        Holders::Gap => "gap",
+    }
 }
 
 /// The quiz: its question, a button per value, and once answered what

@@ -14,6 +14,7 @@
 //!   narration, the lanes, the step card, the table, the receiver, the
 //!   comparison, the announcement), drawn after every move.
 
+mod boundary;
 mod compare;
 mod events;
 mod invariants;
@@ -26,6 +27,7 @@ mod sliders;
 mod statements;
 mod step;
 
+pub use boundary::{BoundaryView, ConditionView, ReadingView};
 pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};
