@@ -177,15 +177,15 @@ fn r5_the_boundary_point_shows_each_reading_as_its_statements_ran() {
                 point.text
             );
         }
-        let boundary = point.boundary.expect("the readings");
-        let counts: Vec<Holders> = boundary.readings.iter().map(|r| r.count).collect();
+        let readings = point.readings.expect("the readings");
+        let counts: Vec<Holders> = readings.readings.iter().map(|r| r.count).collect();
         assert_eq!(
             counts,
             vec![Holders::One, Holders::Two, Holders::Gap],
             "{}: the queue's, the misread finish's, the misread claim's",
             lang.tag()
         );
-        for reading in &boundary.readings {
+        for reading in &readings.readings {
             for said in [at.as_str(), job.as_str()] {
                 assert!(
                     reading.holders.contains(said),
@@ -202,7 +202,7 @@ fn r5_the_boundary_point_shows_each_reading_as_its_statements_ran() {
                 reading.did
             );
         }
-        let changed: Vec<[bool; 2]> = (boundary.readings.iter())
+        let changed: Vec<[bool; 2]> = (readings.readings.iter())
             .map(|reading| reading.conditions.each_ref().map(|c| c.changed))
             .collect();
         assert_eq!(
@@ -211,7 +211,7 @@ fn r5_the_boundary_point_shows_each_reading_as_its_statements_ran() {
             "{}: each misreading marks the one comparison it changed",
             lang.tag()
         );
-        let [one, two, gap] = &boundary.readings[..] else {
+        let [one, two, gap] = &readings.readings[..] else {
             panic!("three readings");
         };
         let named = |text: &str| {

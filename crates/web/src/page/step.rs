@@ -9,7 +9,7 @@ use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::explain::{COLUMNS, Compared};
 use leasefence_course::playground::view::{
-    BoundaryView, ChangeView, PointView, QuizView, StatementView, StepView,
+    ChangeView, PointView, QuizView, ReadingsView, StatementView, StepView,
 };
 use leasefence_course::variants::boundary::Holders;
 
@@ -101,16 +101,16 @@ fn point_box(doc: &Document, point: &PointView) -> El {
     if let Some(quiz) = &point.quiz {
         card = card.child(quiz_box(doc, quiz));
     }
-    if let Some(boundary) = &point.boundary {
-        card = card.child(boundary_box(doc, boundary));
+    if let Some(readings) = &point.readings {
+        card = card.child(readings_box(doc, readings));
     }
     card
 }
 
 /// The lease's end read every way: per reading, its two conditions, what
 /// the finish and the claim did, and who may work on the job.
-fn boundary_box(doc: &Document, boundary: &BoundaryView) -> El {
-    let readings = boundary.readings.iter().map(|reading| {
+fn readings_box(doc: &Document, view: &ReadingsView) -> El {
+    let readings = view.readings.iter().map(|reading| {
         let conditions = reading.conditions.iter().map(|condition| {
             let code = El::new(doc, "code").text(condition.sql);
             let code = match condition.changed {

@@ -14,7 +14,6 @@
 //!   narration, the lanes, the step card, the table, the receiver, the
 //!   comparison, the announcement), drawn after every move.
 
-mod boundary;
 mod compare;
 mod events;
 mod invariants;
@@ -23,11 +22,11 @@ mod lanes;
 mod lock_lane;
 mod names;
 mod orderings;
+mod readings;
 mod sliders;
 mod statements;
 mod step;
 
-pub use boundary::{BoundaryView, ConditionView, ReadingView};
 pub use compare::{CompareRow, CompareView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};
@@ -35,6 +34,7 @@ pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, lab};
 pub use lanes::{Anchor, LanesView, Shape};
 pub use lock_lane::{LaneRow, LaneView};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
+pub use readings::{ConditionView, ReadingView, ReadingsView};
 pub use sliders::SliderView;
 pub use statements::{
     ActorView, LineView, NowView, SideView, StatementsView, Verdict, view as statements,

@@ -3,7 +3,7 @@
 //! values and which statement was the refusal, and the rows before and
 //! after with the changed cells marked.
 
-use super::boundary::BoundaryView;
+use super::readings::ReadingsView;
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
     reason_text, row_changes, side_by_side,
@@ -58,7 +58,7 @@ pub struct PointView {
     pub quiz: Option<QuizView>,
     /// The lease's end read every way, for the point about the boundary
     /// ([`chapters::ONE_BOUNDARY`]).
-    pub boundary: Option<BoundaryView>,
+    pub readings: Option<ReadingsView>,
 }
 
 /// The quiz: which value tells two claims on one job apart.
@@ -235,18 +235,18 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
         quiz: (point.key == quiz::TELL_APART)
             .then(|| quiz_view(session))
             .flatten(),
-        boundary: (point.key == chapters::ONE_BOUNDARY)
-            .then(|| boundary_view(session, chapter))
+        readings: (point.key == chapters::ONE_BOUNDARY)
+            .then(|| readings_view(session, chapter))
             .flatten(),
     })
 }
 
 /// The lease's end read every way at the learner's place, each reading run
 /// on the chapter's own scenario.
-fn boundary_view(session: &Session, chapter: &chapters::Chapter) -> Option<BoundaryView> {
+fn readings_view(session: &Session, chapter: &chapters::Chapter) -> Option<ReadingsView> {
     let scenario = leasefence::Scenario::parse(chapter.scenario()).ok()?;
     let boundary = Boundary::at(&scenario, session.stepper.position()).ok()??;
-    Some(super::boundary::view(session.lang, &boundary))
+    Some(super::readings::view(session.lang, &boundary))
 }
 
 /// The quiz at the learner's place, its right answers read from the two

@@ -11,7 +11,7 @@ use crate::variants::boundary::{Boundary, Holders, Read, Reading};
 
 /// The lease's end read every way at one instant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BoundaryView {
+pub struct ReadingsView {
     /// One block per reading, the queue's first.
     pub readings: Vec<ReadingView>,
 }
@@ -44,8 +44,8 @@ pub struct ConditionView {
 }
 
 /// `boundary` in `lang`.
-pub(super) fn view(lang: Lang, boundary: &Boundary) -> BoundaryView {
-    BoundaryView {
+pub(super) fn view(lang: Lang, boundary: &Boundary) -> ReadingsView {
+    ReadingsView {
         readings: (boundary.readings.iter())
             .map(|read| reading(lang, boundary, read))
             .collect(),
@@ -55,17 +55,17 @@ pub(super) fn view(lang: Lang, boundary: &Boundary) -> BoundaryView {
 fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
     let name = match read.reading.variant() {
         Some(variant) => variant_name(lang, variant),
-        None => lang.text("boundary.queue").to_owned(),
+        None => lang.text("readings.queue").to_owned(),
     };
     let holder = ("worker", boundary.holder.clone());
     let claimant = ("worker", boundary.claimant.clone());
     let finish = match read.finished {
-        true => lang.fill("boundary.finish_accepted", &[holder]),
-        false => lang.fill("boundary.finish_refused", &[holder]),
+        true => lang.fill("readings.finish_accepted", &[holder]),
+        false => lang.fill("readings.finish_refused", &[holder]),
     };
     let claim = match &read.claimed {
-        Some(claim) => lang.fill("boundary.claim_took", &[claimant, ("id", claim.id.clone())]),
-        None => lang.fill("boundary.claim_nothing", &[claimant]),
+        Some(claim) => lang.fill("readings.claim_took", &[claimant, ("id", claim.id.clone())]),
+        None => lang.fill("readings.claim_nothing", &[claimant]),
     };
     let mut values = vec![
         ("at", boundary.at.to_string()),
@@ -76,9 +76,9 @@ fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
     let holders = read.holders(boundary);
     let count = read.count(boundary);
     let key = match count {
-        Holders::One => "boundary.one",
-        Holders::Two => "boundary.two",
-        Holders::Gap => "boundary.gap",
+        Holders::One => "readings.one",
+        Holders::Two => "readings.two",
+        Holders::Gap => "readings.gap",
     };
     for (name, worker) in ["first", "second"].into_iter().zip(holders) {
         values.push((name, worker.to_owned()));
@@ -88,13 +88,13 @@ fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
         conditions: [
             condition(
                 lang,
-                "boundary.finish_reads",
+                "readings.finish_reads",
                 read.reading,
                 Reading::finish_condition,
             ),
             condition(
                 lang,
-                "boundary.claim_reads",
+                "readings.claim_reads",
                 read.reading,
                 Reading::claim_condition,
             ),
