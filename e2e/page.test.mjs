@@ -328,7 +328,8 @@ describe("the playground", () => {
     const points = [
       ["canonical", 1, "claim_result", /"lease_until": 1000/],
       ["canonical", 2, "no_heartbeat", /heartbeat/],
-      ["polling-cannot-steal", 2, "visibility_timeout", /visibility timeout/],
+      ["polling-cannot-steal", 2, "why_leased", /leased to A until 1000 ms|1000ms까지 A에게/],
+      ["polling-cannot-steal", 3, "visibility_timeout", /visibility timeout/],
       ["quarantine", 3, "rollback_journal", /rollback journal/],
       ["restart-same-name", 2, "tell_apart", /A-restarted/],
       ["restart-same-name", 4, "not_a_credential", /token=?\s?2/],

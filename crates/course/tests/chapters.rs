@@ -323,6 +323,7 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
             "no_heartbeat",
             "one_boundary",
             "rollback_journal",
+            "why_leased",
             "visibility_timeout",
             "tell_apart",
             "not_a_credential",
@@ -407,26 +408,26 @@ fn the_no_heartbeat_point_stands_where_b_reclaims_at_lease_until() {
     );
 }
 
-/// "B's claim at 100 ms found nothing: while A's lease is valid, A's job
+/// "B's claim at 500 ms found nothing: while A's lease is valid, A's job
 /// stays in the table, leased, and nobody else can claim it."
 #[test]
 fn the_visibility_timeout_point_stands_where_a_valid_lease_hides_the_job() {
     let doc = replayed("polling-cannot-steal");
-    point_says("visibility_timeout", &[&doc["results"][1]["at"]]);
+    point_says("visibility_timeout", &[&doc["results"][2]["at"]]);
     check!(
         (
-            pick(&doc, 1, &["worker", "at", "claim"]),
+            pick(&doc, 2, &["worker", "at", "claim"]),
             doc["results"][0]["claim"]["lease_until"].clone()
         ),
         (
-            json!({"worker": "B", "at": 100, "claim": null}),
+            json!({"worker": "B", "at": 500, "claim": null}),
             json!(1000)
         ),
         "R11: nothing for B while A's lease (until 1000) is valid"
     );
     let scenario = Scenario::parse(chapter("polling-cannot-steal")).expect("parses");
     let timeline = leasefence_course::Timeline::build(scenario).expect("replays");
-    let row = timeline.rows_after(2)[0];
+    let row = timeline.rows_after(3)[0];
     check!(
         (row.state.as_str(), row.owner.as_deref()),
         ("leased", Some("A")),

@@ -178,13 +178,14 @@ fn every_refusal_reason_has_a_korean_name() {
 /// the lanes' drawing attributes, a status's kind (for styling), the
 /// actors' names (scenario data, like the names in the event list),
 /// the lanes' tools to disable (their buttons' `data-arg`), and how
-/// many may work on a job at a lease's end (the boundary point's styling).
+/// many may work on a job at a lease's end and what became of a job by a
+/// rejected design (the points' styling).
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "race", "id", "result", "state",
     "reason",
     "anchor", "class", "actors", "kind", "cells", "between", "action", "arg", "key",
-    "idle_twists", "count",
+    "idle_twists", "count", "fate",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the

@@ -106,7 +106,8 @@ impl Side {
     }
 
     /// The side that runs `variant`; `None` for a variant no event-level
-    /// side plays (the statement panel's two are statement-level ones).
+    /// side plays (the statement panel's two are statement-level ones;
+    /// the points' boundary readings and rejected designs run their own).
     pub fn of(variant: Variant) -> Option<Side> {
         match variant {
             Variant::IdOnlyFinish => Some(Side::Unfenced(Guard::IdOnly)),
@@ -115,7 +116,9 @@ impl Side {
             Variant::ReadThenWriteClaim
             | Variant::SendInsideTransaction
             | Variant::FinishAtLeaseEnd
-            | Variant::ClaimAfterLeaseEnd => None,
+            | Variant::ClaimAfterLeaseEnd
+            | Variant::DeleteOnClaim
+            | Variant::LeaveVisible => None,
         }
     }
 }

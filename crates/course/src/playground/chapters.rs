@@ -281,6 +281,11 @@ pub const CLAIM_RESULT: &str = "claim_result";
 /// ([`crate::variants::boundary`]).
 pub const ONE_BOUNDARY: &str = "one_boundary";
 
+/// The point that runs the designs the course turns down, a claim that
+/// deletes its job and one that leaves it visible
+/// ([`crate::variants::designs`]).
+pub const WHY_LEASED: &str = "why_leased";
+
 impl Point {
     /// The point's text in `lang`, said of `worker` (the one who acts at
     /// its place), its other numbers and names filled from `chapter`'s

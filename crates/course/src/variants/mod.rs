@@ -25,10 +25,16 @@
 //!   ([`sql::NAIVE_CLAIM_AFTER_LEASE_END`]); the boundary point beside
 //!   the queue's own reading ([`boundary`]), and the lab's boundary and
 //!   reclaim levels start from them.
+//! * [`Variant::DeleteOnClaim`] and [`Variant::LeaveVisible`]: the claim
+//!   that deletes its job ([`sql::NAIVE_CLAIM_DELETE`]) or leaves it
+//!   `pending` ([`sql::NAIVE_CLAIM_VISIBLE`]), the two designs the course
+//!   turns down; the point that shows why a claim keeps a `leased` row
+//!   ([`designs`]).
 
 use serde::Serialize;
 
 pub mod boundary;
+pub mod designs;
 pub mod sql;
 pub mod unfenced;
 
@@ -52,6 +58,10 @@ pub enum Variant {
     FinishAtLeaseEnd,
     /// The claim that frees a lease only after `lease_until`.
     ClaimAfterLeaseEnd,
+    /// The claim that deletes its job from the table.
+    DeleteOnClaim,
+    /// The claim that leaves its job `pending`, visible to every claim.
+    LeaveVisible,
 }
 
 impl Variant {
@@ -74,6 +84,8 @@ impl Variant {
             Variant::ReceiverWithoutLedger => "without_ledger",
             Variant::FinishAtLeaseEnd => "finish_at_lease_end",
             Variant::ClaimAfterLeaseEnd => "claim_after_lease_end",
+            Variant::DeleteOnClaim => "delete_on_claim",
+            Variant::LeaveVisible => "leave_visible",
         }
     }
 
@@ -87,6 +99,8 @@ impl Variant {
             Variant::ReceiverWithoutLedger,
             Variant::FinishAtLeaseEnd,
             Variant::ClaimAfterLeaseEnd,
+            Variant::DeleteOnClaim,
+            Variant::LeaveVisible,
         ]
         .into_iter()
         .find(|variant| variant.id() == id)

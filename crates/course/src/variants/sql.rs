@@ -244,3 +244,30 @@ UPDATE jobs
                  AND (state = 'pending' OR lease_until <= :now)
                ORDER BY seq LIMIT 1)
 RETURNING id, qty, owner, token, attempts, lease_until";
+
+/// The claim that takes the job out of the queue: it deletes the row and
+/// hands its worker the job, so from then on only that worker's memory
+/// holds it (the course: "큐에서 주문을 완전히 삭제하고 A의 메모리에만
+/// 두었다면 주문도 같이 사라집니다"). The worker's claim is what the
+/// queue's claim would have given; nothing in the table says so.
+pub const NAIVE_CLAIM_DELETE: &str = "
+DELETE FROM jobs
+ WHERE seq = (SELECT seq FROM jobs
+               WHERE state IN ('pending', 'leased')
+                 AND (state = 'pending' OR lease_until <= :now)
+               ORDER BY seq LIMIT 1)
+RETURNING id, qty, :owner AS owner, token + 1 AS token,
+          attempts + 1 AS attempts, MIN(:now_plus_lease, deadline) AS lease_until";
+
+/// The claim that leaves the job visible: it notes its worker and counts
+/// the claim, but the row stays `pending` with no lease, so the next
+/// claim takes it too (the course: "큐에 그대로 보이게 두면 B도 동시에
+/// 가져갈 수 있습니다").
+pub const NAIVE_CLAIM_VISIBLE: &str = "
+UPDATE jobs
+   SET owner = :owner, token = token + 1, attempts = attempts + 1
+ WHERE seq = (SELECT seq FROM jobs
+               WHERE state IN ('pending', 'leased')
+                 AND (state = 'pending' OR lease_until <= :now)
+               ORDER BY seq LIMIT 1)
+RETURNING id, qty, owner, token, attempts, MIN(:now_plus_lease, deadline) AS lease_until";

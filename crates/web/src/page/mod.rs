@@ -32,6 +32,7 @@ mod lab;
 mod lanes;
 mod notify;
 mod options;
+mod point;
 mod progress;
 mod prompt;
 mod skeleton;

@@ -5,13 +5,11 @@
 use web_sys::Document;
 
 use super::dom::{El, code, header_row, replace_children};
+use super::point::point_box;
 use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::explain::{COLUMNS, Compared};
-use leasefence_course::playground::view::{
-    ChangeView, PointView, QuizView, ReadingsView, StatementView, StepView,
-};
-use leasefence_course::variants::boundary::Holders;
+use leasefence_course::playground::view::{ChangeView, StatementView, StepView};
 
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {
     let t = |key: &str| lang.text(key).to_owned();
@@ -85,88 +83,6 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
         blocks.extend(changes(doc, lang, &view.changes));
     }
     replace_children(&parts.step, blocks)
-}
-
-/// A course point of the chapter: its heading, its text, and the claim it
-/// is about when it shows one.
-fn point_box(doc: &Document, point: &PointView) -> El {
-    let mut card = El::new(doc, "div")
-        .class("lf-point")
-        .attr("data-point", point.key)
-        .child(El::new(doc, "h4").text(&point.title))
-        .child(El::new(doc, "p").text(&point.text));
-    if let Some(code) = &point.code {
-        card = card.child(El::new(doc, "pre").text(code));
-    }
-    if let Some(quiz) = &point.quiz {
-        card = card.child(quiz_box(doc, quiz));
-    }
-    if let Some(readings) = &point.readings {
-        card = card.child(readings_box(doc, readings));
-    }
-    card
-}
-
-/// The lease's end read every way: per reading, its two conditions, what
-/// the finish and the claim did, and who may work on the job.
-fn readings_box(doc: &Document, view: &ReadingsView) -> El {
-    let readings = view.readings.iter().map(|reading| {
-        let conditions = reading.conditions.iter().map(|condition| {
-            let code = El::new(doc, "code").text(condition.sql);
-            let code = match condition.changed {
-                true => code.class("lf-changed"),
-                false => code,
-            };
-            El::new(doc, "li")
-                .text(&format!("{}: ", condition.label))
-                .child(code)
-        });
-        let did = reading.did.iter().map(|line| El::new(doc, "li").text(line));
-        El::new(doc, "li")
-            .class("lf-reading")
-            .attr("data-count", count_name(reading.count))
-            .child(El::new(doc, "h5").text(&reading.name))
-            .child(
-                El::new(doc, "ul")
-                    .class("lf-conditions")
-                    .children(conditions),
-            )
-            .child(El::new(doc, "ul").children(did))
-            .child(El::new(doc, "p").class("lf-said").text(&reading.holders))
-    });
-    El::new(doc, "ol").class("lf-readings").children(readings)
-}
-
-/// How many may work on the job, as the page's `data-count` says it.
-fn count_name(count: Holders) -> &'static str {
-    match count {
-        Holders::One => "one",
-        Holders::Two => "two",
-        Holders::Gap => "gap",
-    }
-}
-
-/// The quiz: its question, a button per value, and once answered what
-/// each value was.
-fn quiz_box(doc: &Document, quiz: &QuizView) -> El {
-    let choices = quiz.choices.iter().map(|(field, label)| {
-        let pressed = if quiz.picked == Some(*field) {
-            "true"
-        } else {
-            "false"
-        };
-        El::button(doc, "quiz", label)
-            .attr("data-arg", field)
-            .attr("aria-pressed", pressed)
-    });
-    let mut block = El::new(doc, "div")
-        .class("lf-quiz")
-        .child(El::new(doc, "p").text(&quiz.question))
-        .child(El::new(doc, "div").class("lf-controls").children(choices));
-    for line in &quiz.feedback {
-        block = block.child(El::new(doc, "p").class("lf-said").text(line));
-    }
-    block
 }
 
 /// The stamp and the row side by side, the failed conditions marked.

@@ -15,6 +15,7 @@
 //!   comparison, the announcement), drawn after every move.
 
 mod compare;
+mod designs;
 mod events;
 mod invariants;
 mod lab;
@@ -28,6 +29,7 @@ mod statements;
 mod step;
 
 pub use compare::{CompareRow, CompareView};
+pub use designs::{DesignView, DesignsView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};
 pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, lab};

@@ -3,6 +3,7 @@
 //! values and which statement was the refusal, and the rows before and
 //! after with the changed cells marked.
 
+use super::designs::DesignsView;
 use super::readings::ReadingsView;
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
@@ -12,6 +13,7 @@ use crate::playground::session::Session;
 use crate::playground::stepper::Question;
 use crate::playground::{chapters, quiz};
 use crate::variants::boundary::Boundary;
+use crate::variants::designs::Designs;
 use leasefence::replay::Outcome;
 use leasefence::store::{self, Executed};
 use serde::Serialize;
@@ -59,6 +61,10 @@ pub struct PointView {
     /// The lease's end read every way, for the point about the boundary
     /// ([`chapters::ONE_BOUNDARY`]).
     pub readings: Option<ReadingsView>,
+    /// The designs the course turns down, run beside the queue's claim,
+    /// for the point about why a claim keeps a leased row
+    /// ([`chapters::WHY_LEASED`]).
+    pub designs: Option<DesignsView>,
 }
 
 /// The quiz: which value tells two claims on one job apart.
@@ -238,7 +244,18 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
         readings: (point.key == chapters::ONE_BOUNDARY)
             .then(|| readings_view(session, chapter))
             .flatten(),
+        designs: (point.key == chapters::WHY_LEASED)
+            .then(|| designs_view(session, chapter))
+            .flatten(),
     })
+}
+
+/// The designs the course turns down, each run on the chapter's own
+/// scenario up to the learner's place.
+fn designs_view(session: &Session, chapter: &chapters::Chapter) -> Option<DesignsView> {
+    let scenario = leasefence::Scenario::parse(chapter.scenario()).ok()?;
+    let designs = Designs::at(&scenario, session.stepper.position()).ok()??;
+    Some(super::designs::view(session.lang, &designs))
 }
 
 /// The lease's end read every way at the learner's place, each reading run

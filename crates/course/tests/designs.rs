@@ -1,0 +1,209 @@
+//! The two designs the course turns down before it builds the queue (its
+//! point #1, issue 20 item 12): a claim that deletes the job leaves it only
+//! in its worker's memory; a claim that leaves it visible lets the next
+//! worker take it too. The queue's claim keeps the row, leased to one
+//! worker (R1, R5, R11).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence::Scenario;
+use leasefence::model::JobState;
+use leasefence_course::playground::chapters;
+use leasefence_course::variants::designs::{Design, Designs, Fate};
+use support::narration::replayed;
+
+const CHAPTER: &str = "polling-cannot-steal";
+
+/// Where the point stands: after A's claim and B's first (empty) one.
+const AFTER_B_ASKS: usize = 2;
+
+fn scenario() -> Scenario {
+    let chapter = chapters::find(CHAPTER).expect("the chapter");
+    Scenario::parse(chapter.scenario()).expect("parses")
+}
+
+/// R1, R11: after A's claim and B's at 100 ms, the queue's row is leased
+/// to A and B took nothing; deleted, the row is gone while A holds the
+/// job in memory; left visible, B takes the same job and both hold it.
+#[test]
+fn r11_only_the_leased_row_keeps_the_job_and_keeps_it_to_one_worker() {
+    let doc = replayed(CHAPTER);
+    let designs = Designs::at(&scenario(), AFTER_B_ASKS)
+        .expect("plays")
+        .expect("two claims, one takes a job");
+    let job = doc["results"][0]["claim"]["id"].as_str().expect("an id");
+    assert_eq!(designs.job, job, "the job A's claim took in the replay");
+    /// (design, fate, the row's state if any, who holds the job, the
+    /// jobs each claim took)
+    type Seen<'a> = (
+        Design,
+        Fate,
+        Option<JobState>,
+        Vec<&'a str>,
+        Vec<Option<&'a str>>,
+    );
+    let seen: Vec<Seen> = (designs.runs.iter())
+        .map(|run| {
+            (
+                run.design,
+                run.fate,
+                run.row.as_ref().map(|row| row.state),
+                run.holders.iter().map(String::as_str).collect(),
+                (run.took.iter())
+                    .map(|took| took.claim.as_ref().map(|claim| claim.id.as_str()))
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (
+                Design::Queue,
+                Fate::Kept,
+                Some(JobState::Leased),
+                vec!["A"],
+                vec![Some(job), None]
+            ),
+            (
+                Design::DeleteOnClaim,
+                Fate::Lost,
+                None,
+                vec!["A"],
+                vec![Some(job), None]
+            ),
+            (
+                Design::LeaveVisible,
+                Fate::Shared,
+                Some(JobState::Pending),
+                vec!["A", "B"],
+                vec![Some(job), Some(job)]
+            ),
+        ],
+        "(design, fate, row state, holders, what each claim took)"
+    );
+    // The queue's own run is the replay's.
+    assert_eq!(
+        doc["results"][1]["claim"],
+        serde_json::Value::Null,
+        "B's claim in the replay"
+    );
+    let queue = &designs.runs[0];
+    assert_eq!(
+        queue.row.as_ref().and_then(|row| row.lease_until),
+        doc["results"][0]["claim"]["lease_until"].as_u64(),
+        "R5: the queue's row keeps A's lease_until"
+    );
+}
+
+/// The designs differ in the claim only, so they are run where every
+/// event so far is a claim and one took a job: not at the start, not
+/// once A has finished.
+#[test]
+fn designs_are_run_only_over_claims_that_took_a_job() {
+    let scenario = scenario();
+    let total = scenario.events().len();
+    let shown: Vec<bool> = (0..=total)
+        .map(|position| Designs::at(&scenario, position).expect("plays").is_some())
+        .collect();
+    assert_eq!(
+        shown,
+        vec![false, true, true, true, true, false],
+        "per position: nothing claimed yet; claims only; A's finish"
+    );
+}
+
+/// The point in the step card after B's first claim: each design's run in
+/// both languages names the job and the workers the replay has, and the
+/// row line shows the row's own values.
+#[test]
+fn the_designs_point_says_what_each_design_did_in_both_languages() {
+    use leasefence_course::playground::Lang;
+    use leasefence_course::playground::session::Session;
+    use leasefence_course::playground::view;
+    let doc = replayed(CHAPTER);
+    let job = doc["results"][0]["claim"]["id"].as_str().expect("an id");
+    let until = doc["results"][0]["claim"]["lease_until"].to_string();
+    for lang in [Lang::En, Lang::Ko] {
+        let mut session = Session::new(lang, CHAPTER, scenario()).expect("replays");
+        session.stepper.seek(AFTER_B_ASKS);
+        let point = (view::position(&session, None, 640.0).step)
+            .and_then(|step| step.point)
+            .expect("the point after B's first claim");
+        assert_eq!(point.key, "why_leased", "{}", lang.tag());
+        for event in 0..AFTER_B_ASKS {
+            let result = &doc["results"][event];
+            let (at, worker) = (result["at"].to_string(), result["worker"].as_str());
+            assert!(
+                [format!("{at}ms"), format!("{at} ms")]
+                    .iter()
+                    .any(|time| point.text.contains(time.as_str()))
+                    && worker.is_some_and(|worker| words(&point.text).contains(&worker)),
+                "{}: the point's text names event {event} ({at} ms, {worker:?}): {}",
+                lang.tag(),
+                point.text
+            );
+        }
+        let designs = point.designs.expect("the designs");
+        let fates: Vec<(Fate, bool)> = designs.runs.iter().map(|r| (r.fate, r.gone)).collect();
+        assert_eq!(
+            fates,
+            vec![
+                (Fate::Kept, false),
+                (Fate::Lost, true),
+                (Fate::Shared, false)
+            ],
+            "{}: (fate, row gone)",
+            lang.tag()
+        );
+        let [kept, lost, shared] = &designs.runs[..] else {
+            panic!("three designs");
+        };
+        assert!(
+            kept.row.contains("state = leased")
+                && kept.row.contains("owner = A")
+                && kept.row.contains(&format!("lease_until = {until}")),
+            "{}: the queue's row as stored: {}",
+            lang.tag(),
+            kept.row
+        );
+        assert!(
+            shared.row.contains("state = pending") && shared.row.contains("token = 2"),
+            "{}: left visible, the row stays pending and counts both claims: {}",
+            lang.tag(),
+            shared.row
+        );
+        for (run, names) in [
+            (kept, vec!["A"]),
+            (lost, vec!["A"]),
+            (shared, vec!["A", "B"]),
+        ] {
+            let said = words(&run.said);
+            assert!(
+                said.contains(&job) && names.iter().all(|name| said.contains(name)),
+                "{}: {:?} names {job} and {names:?}",
+                lang.tag(),
+                run.said
+            );
+            assert_eq!(run.took.len(), 2, "{}: A's claim and B's", lang.tag());
+        }
+        assert!(
+            words(&lost.row).contains(&job),
+            "{}: the missing row is named: {}",
+            lang.tag(),
+            lost.row
+        );
+    }
+}
+
+/// The names and numbers in `text` (see `boundary.rs`).
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|word| !word.is_empty())
+        .collect()
+}
