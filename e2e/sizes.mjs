@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "460" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "465" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -47,8 +47,10 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // in session 15 (450,730 B) for the lab's transaction level (issue 21),
 // +19.5 KB, and the course's quiz (issue 20), +2.6 KB (BENCHMARKS.md,
 // session 15); 460 KB in session 17 (455,529 B) for the course's point
-// #9, the lease's end read three ways (issue 20), +4.8 KB, the messages
-// win still not made (BENCHMARKS.md, session 17). Issue 9's
+// #9, the lease's end read three ways (issue 20), +4.8 KB; 465 KB in the
+// same session (460,377 B) for point #1 (the designs the course turns
+// down, +4.4 KB) and #13 (another worker's claim in the send race); the
+// messages win still not made (BENCHMARKS.md, session 17). Issue 9's
 // target, 350 KB, is not met. `make size-check` also
 // checks the queue-only package (`--budget 265 --check`): issue 9's 280
 // KB until session 8, then its 259,481 B rounded up to 5 KB with room

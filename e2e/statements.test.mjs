@@ -114,18 +114,19 @@ describe("statement panel", () => {
     }
   });
 
-  test("a send inside the transaction keeps the producer's enqueue waiting; after COMMIT it does not", async () => {
+  test("a send inside the transaction keeps the producer's enqueue and another worker's claim waiting; after COMMIT it does not", async () => {
     const page = await open("/#chapter=write-lock&lang=en&predict=0");
     await page.selectOption(".lf-statements select[data-action=race]", "send");
-    assert.equal(await position(page), "Step 0 of 18");
+    assert.equal(await position(page), "Step 0 of 28");
     await page.locator(".lf-statements [data-action=stmt][data-arg=end]").click();
     const [real, naive] = [await side(page, "real"), await side(page, "naive")];
     assert.equal(naive.harm, true);
-    assert.match(naive.verdict, /waited 296 ms/);
+    assert.match(naive.verdict, /waited 296 ms and B's claim \d+ ms/);
     assert.equal(real.harm, false);
-    const producer = naive.lane.find((row) => row.actor === "C");
-    assert.ok(producer.cells.includes("lf-wait"), "the producer waits on the naive lane");
-    assert.ok(!real.lane.find((row) => row.actor === "C").cells.includes("lf-wait"));
+    for (const actor of ["C", "B"]) {
+      assert.ok(naive.lane.find((row) => row.actor === actor).cells.includes("lf-wait"), `${actor} waits on the naive lane`);
+      assert.ok(!real.lane.find((row) => row.actor === actor).cells.includes("lf-wait"), `${actor} never waits on the real lane`);
+    }
     // Issue 20, item 8: the time between moments is drawn, as wide as it
     // lasted (up to a limit), with what the lock did then: the long wait
     // is the widest cell of the producer's row.

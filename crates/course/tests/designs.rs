@@ -207,3 +207,26 @@ fn words(text: &str) -> Vec<&str> {
         .filter(|word| !word.is_empty())
         .collect()
 }
+
+/// The names the page styles a run by (`data-fate`, `data-count`) are the
+/// ones the view serialises, one name per concept.
+#[test]
+fn fates_and_counts_are_named_as_serialised() {
+    use leasefence_course::variants::boundary::Holders;
+    let fates = [Fate::Kept, Fate::Open, Fate::Lost, Fate::Shared];
+    let counts = [Holders::One, Holders::Two, Holders::Gap];
+    let names = |named: Vec<(&str, serde_json::Value)>| {
+        named
+            .into_iter()
+            .map(|(name, json)| (name.to_owned(), json.as_str().map(str::to_owned)))
+            .collect::<Vec<_>>()
+    };
+    for (name, json) in names(fates.map(|f| (f.name(), serde_json::json!(f))).into())
+        .into_iter()
+        .chain(names(
+            counts.map(|c| (c.name(), serde_json::json!(c))).into(),
+        ))
+    {
+        assert_eq!(Some(name), json, "the page's name and the view's");
+    }
+}

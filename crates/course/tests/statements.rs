@@ -20,7 +20,7 @@ use leasefence::store::CLAIM;
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::invariants::{Invariant, along_statements};
 use leasefence_course::mechanism::races::LEASE_MS;
-use leasefence_course::mechanism::races::{self, PRODUCER_STARTS_MS};
+use leasefence_course::mechanism::races::{self, CLAIMER_STARTS_MS, PRODUCER_STARTS_MS};
 use leasefence_course::mechanism::statements::{Actor, Machine, Op, Run, StepKind};
 use leasefence_course::variants::sql::{NAIVE_CLAIM_READ, NAIVE_CLAIM_WRITE};
 
@@ -310,6 +310,33 @@ fn after_commit_the_enqueue_goes_through_while_the_send_is_in_flight_r7() {
         "the enqueue commits before the send returns"
     );
     check!(run.rows.len(), 2, "both jobs are in the table");
+}
+
+/// R7: the write lock a send inside the transaction holds keeps out every
+/// writer, not only the producer: another worker's claim made during the
+/// send waits it out too (the course: "새 접수와 다른 작업자의 선점도
+/// 막힙니다"). After `COMMIT` the same claim takes the job just enqueued,
+/// at once.
+#[test]
+fn a_send_inside_the_transaction_makes_another_workers_claim_wait_too_r7() {
+    let send_ms = 300;
+    let [after, inside] =
+        [false, true].map(|inside| races::send_race(inside, send_ms).expect("runs"));
+    let seen = |run: &Run| (run.waited_ms.get("B").copied(), ended_with(run).remove("B"));
+    check!(
+        seen(&after),
+        (Some(0), Some(Some(("snack-2".to_owned(), 1)))),
+        "after COMMIT: (B's wait, B's claim)"
+    );
+    let (waited, claim) = seen(&inside);
+    check!(
+        (
+            waited.is_some_and(|ms| ms >= send_ms - CLAIMER_STARTS_MS),
+            claim
+        ),
+        (true, Some(Some(("snack-2".to_owned(), 1)))),
+        "inside: B waited {waited:?} ms, the rest of a {send_ms} ms send, then claimed"
+    );
 }
 
 /// A run is a document the page can draw: steps with the lock and the

@@ -60,11 +60,18 @@ pub fn real_claim_race(jobs: usize) -> Result<Run, Refusal> {
 /// flight, in both variants.
 pub const PRODUCER_STARTS_MS: u64 = 10;
 
+/// When another worker, B, asks for a job: after the producer, still
+/// during the send, in both variants.
+pub const CLAIMER_STARTS_MS: u64 = 20;
+
 /// A worker, A, claims, sends for `send_ms` and finishes, while a producer
-/// enqueues a job during the send. With `inside` the worker sends before
-/// `COMMIT` (breaking R7) and the producer's `BEGIN IMMEDIATE` waits out
-/// the whole send; without it the claim has committed and the enqueue
-/// goes through at once. Compare `waited_ms["producer"]`.
+/// enqueues a job and then another worker, B, claims during the send (the
+/// course: "이 일과 무관한 새 접수와 다른 작업자의 선점도 막힙니다"). With
+/// `inside` the worker sends before `COMMIT` (breaking R7), and the
+/// producer's `BEGIN IMMEDIATE` and B's wait out the whole send; without
+/// it the claim has committed, the enqueue goes through at once and B
+/// claims the job just enqueued. Compare `waited_ms["producer"]` and
+/// `waited_ms["B"]`.
 pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
     let lease_ms = LEASE_MS.max(send_ms.saturating_add(100));
     let worker = if inside {
@@ -80,9 +87,14 @@ pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
         ]
     };
     let producer = vec![Op::Enqueue { job: job(2) }];
+    let claimer = vec![Op::Claim {
+        lease_ms,
+        owner: None,
+    }];
     let actors = [
         actor("A", 0, worker),
         actor("producer", PRODUCER_STARTS_MS, producer),
+        actor("B", CLAIMER_STARTS_MS, claimer),
     ];
     round_robin(&[job(1)], &actors, TICK_MS)
 }

@@ -140,6 +140,17 @@ pub enum Holders {
     Gap,
 }
 
+impl Holders {
+    /// Its name, as serialised: `one`, `two` or `gap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Holders::One => "one",
+            Holders::Two => "two",
+            Holders::Gap => "gap",
+        }
+    }
+}
+
 impl Read {
     /// The workers of `boundary` that may work on its job by this reading:
     /// the holder if its finish takes effect, the claimant if its claim

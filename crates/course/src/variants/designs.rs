@@ -160,6 +160,16 @@ pub enum Fate {
 }
 
 impl Fate {
+    /// Its name, as serialised: `kept`, `open`, `lost` or `shared`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fate::Kept => "kept",
+            Fate::Open => "open",
+            Fate::Lost => "lost",
+            Fate::Shared => "shared",
+        }
+    }
+
     /// What became of a job whose row is `row`, held by `holders`; `None`
     /// for a state none of these describes (nobody holds a leased row).
     fn of(row: Option<&JobRow>, holders: usize) -> Option<Fate> {

@@ -47,67 +47,55 @@ fn readings_box(doc: &Document, view: &ReadingsView) -> El {
                 .child(code)
         });
         let did = reading.did.iter().map(|line| El::new(doc, "li").text(line));
-        El::new(doc, "li")
-            .class("lf-run")
-            .attr("data-count", count_name(reading.count))
-            .attr("data-verdict", verdict(reading.count == Holders::One))
-            .child(El::new(doc, "h5").text(&reading.name))
-            .child(
+        run(
+            doc,
+            &reading.name,
+            [
                 El::new(doc, "ul")
                     .class("lf-conditions")
                     .children(conditions),
-            )
-            .child(El::new(doc, "ul").children(did))
-            .child(El::new(doc, "p").class("lf-said").text(&reading.holders))
+                El::new(doc, "ul").children(did),
+            ],
+            &reading.holders,
+            reading.count == Holders::One,
+        )
+        .attr("data-count", reading.count.name())
     });
     El::new(doc, "ol").class("lf-runs").children(readings)
-}
-
-/// How many may work on the job, as the page's `data-count` says it.
-fn count_name(count: Holders) -> &'static str {
-    match count {
-        Holders::One => "one",
-        Holders::Two => "two",
-        Holders::Gap => "gap",
-    }
 }
 
 /// The designs the course turns down beside the queue's claim: per
 /// design, the claims it ran, the job's row afterwards, and what became of
 /// the job.
 fn designs_box(doc: &Document, view: &DesignsView) -> El {
-    let runs = view.runs.iter().map(|run| {
-        let took = run.took.iter().map(|line| El::new(doc, "li").text(line));
-        let row = match run.gone {
-            false => El::new(doc, "p").child(El::new(doc, "code").text(&run.row)),
-            true => El::new(doc, "p").text(&run.row),
+    let runs = view.runs.iter().map(|design| {
+        let took = design.took.iter().map(|line| El::new(doc, "li").text(line));
+        let row = match design.gone {
+            false => El::new(doc, "p").child(El::new(doc, "code").text(&design.row)),
+            true => El::new(doc, "p").text(&design.row),
         };
-        El::new(doc, "li")
-            .class("lf-run")
-            .attr("data-fate", fate_name(run.fate))
-            .attr("data-verdict", verdict(run.fate == Fate::Kept))
-            .child(El::new(doc, "h5").text(&run.name))
-            .child(El::new(doc, "ul").children(took))
-            .child(row.class("lf-row-after"))
-            .child(El::new(doc, "p").class("lf-said").text(&run.said))
+        run(
+            doc,
+            &design.name,
+            [El::new(doc, "ul").children(took), row.class("lf-row-after")],
+            &design.said,
+            design.fate == Fate::Kept,
+        )
+        .attr("data-fate", design.fate.name())
     });
     El::new(doc, "ol").class("lf-runs").children(runs)
 }
 
-/// What became of the job, as the page's `data-fate` says it.
-fn fate_name(fate: Fate) -> &'static str {
-    match fate {
-        Fate::Kept => "kept",
-        Fate::Open => "open",
-        Fate::Lost => "lost",
-        Fate::Shared => "shared",
-    }
-}
-
-/// `ok` for the outcome the queue's rules give, `bad` for another: the
-/// run's colour.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "bad" }
+/// One way of running the point's events: its name, what it ran, and
+/// what that came to, coloured by whether it is what the queue's rules
+/// give.
+fn run(doc: &Document, name: &str, ran: [El; 2], said: &str, as_the_rules_give: bool) -> El {
+    El::new(doc, "li")
+        .class("lf-run")
+        .attr("data-verdict", if as_the_rules_give { "ok" } else { "bad" })
+        .child(El::new(doc, "h5").text(name))
+        .children(ran)
+        .child(El::new(doc, "p").class("lf-said").text(said))
 }
 
 /// The quiz: its question, a button per value, and once answered what

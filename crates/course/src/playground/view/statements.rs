@@ -461,13 +461,17 @@ fn lab_verdict(lang: Lang, run: &Run) -> Verdict {
 
 /// How long the producer's enqueue waited for the lock.
 fn send_verdict(lang: Lang, run: &Run) -> Verdict {
-    let waited = run.waited_ms.get("producer").copied().unwrap_or(0);
-    let key = match waited {
+    let waited = |actor: &str| run.waited_ms.get(actor).copied().unwrap_or(0);
+    let (enqueue, claim) = (waited("producer"), waited("B"));
+    let key = match enqueue + claim {
         0 => "stmt.no_wait",
         _ => "stmt.waited",
     };
     Verdict {
-        harm: waited > 0,
-        text: lang.fill(key, &[("ms", waited.to_string())]),
+        harm: enqueue + claim > 0,
+        text: lang.fill(
+            key,
+            &[("ms", enqueue.to_string()), ("claim_ms", claim.to_string())],
+        ),
     }
 }
