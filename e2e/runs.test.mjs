@@ -15,7 +15,7 @@ const site = serving();
 test("the boundary point draws one worker, two valid holders and a gap, each reading's changed comparison marked (R5)", async () => {
   const says = {
     en: [/exactly one worker may work on snack-1: B/, /both A and B may work on snack-1/, /nobody may work on snack-1/],
-    ko: [/snack-1을 맡을 수 있는 작업자는 B 한 명입니다/, /A와 B 모두 snack-1을 맡을 수 있습니다/, /아무도 snack-1을 맡을 수 없습니다/],
+    ko: [/snack-1을 맡을 수 있는 작업자는 B 한 명입니다/, /A와 B 모두 snack-1을 맡을 수 있습니다/, /아무도 snack-1을 맡지 못하는 빈틈이 생깁니다/],
   };
   for (const colorScheme of ["light", "dark"]) {
     for (const width of [360, 1280]) {
@@ -55,7 +55,7 @@ test("the boundary point draws one worker, two valid holders and a gap, each rea
 test("the designs point draws the queue's row kept, the deleted job lost and the visible one taken twice (R1, R11)", async () => {
   const says = {
     en: [/snack-1 stays in the table, leased to A until 1000 ms/, /The table no longer has snack-1/, /A and B both took snack-1/],
-    ko: [/snack-1은 1000ms까지 A에게 맡겨진 채/, /테이블에 snack-1이 없고/, /A와 B 모두 snack-1을 가져갔습니다/],
+    ko: [/snack-1은 1000ms까지 A에게 맡겨진 채/, /테이블에는 더 이상 snack-1이 없고/, /A와 B 모두 snack-1을 가져갔습니다/],
   };
   for (const [width, colorScheme] of [[360, "dark"], [1280, "light"]]) {
     for (const lang of ["en", "ko"]) {
