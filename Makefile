@@ -87,6 +87,7 @@ web: setup-web
 	cat package/freed.js >> www/pkg/leasefence.js
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
+	e2e/node_modules/.bin/esbuild www/leasefence-theme.css --minify --outfile=www/pkg/leasefence-theme.css --log-level=warning
 	e2e/node_modules/.bin/esbuild package/embed.js --minify --outfile=www/pkg/embed.js --log-level=warning
 	node scripts/package-extras.mjs www/pkg
 	node scripts/compress.mjs www

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { SHOTS, serving } from "./harness.mjs";
+import { SHOTS, everyPlaygroundDrawn, playgroundRoots, serving } from "./harness.mjs";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 // A course page as an author would write it: three playgrounds, one tag.
@@ -27,14 +27,14 @@ async function violations(path, scheme, width, act) {
   const page = await context.newPage();
   await page.route("**/three-embeds.html", (route) => route.fulfill({ contentType: "text/html", body: THREE_EMBEDS }));
   await page.goto(site.base + path);
-  await page.waitForFunction(() => document.querySelectorAll(".lf [data-event]").length > 0
-    && [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
+  await page.waitForFunction(everyPlaygroundDrawn);
   // At each timeline's end, so verdicts, refusal chips and the receiver
-  // are on screen and checked too.
-  await page.evaluate(() => document.querySelectorAll(".lf").forEach((root) =>
-    root.dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }))));
-  // An open statement panel at its end too (its verdicts, both lanes).
-  await page.evaluate(() => document.querySelectorAll(".lf-statements[open] [data-arg=end]").forEach((b) => b.click()));
+  // are on screen and checked too; an open statement panel at its end
+  // too (its verdicts, both lanes). Embeds draw in shadow roots.
+  await page.evaluate(`(${playgroundRoots})().forEach((root) => {
+    root.dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }));
+    root.querySelectorAll(".lf-statements[open] [data-arg=end]").forEach((button) => button.click());
+  })`);
   if (act) await act(page);
   await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(async () => {

@@ -103,7 +103,8 @@ test("the one-tag bootstrap bundled with esbuild, as the package README's comman
     await serveBuilt(page, "esbuild-embed", dist);
     await page.goto("http://esbuild.test/esbuild-embed/index.html");
     await page.waitForSelector("#embed [data-event]");
-    const background = await page.$eval("#embed", (el) => getComputedStyle(el).getPropertyValue("--lf-bg").trim());
+    // The stylesheet came along, into the playground's shadow root.
+    const background = await page.$eval("#embed .lf", (el) => getComputedStyle(el).getPropertyValue("--_lf-bg").trim());
     assert.notEqual(background, "", "the stylesheet is loaded");
     assert.deepEqual(errors, []);
     await page.close();
@@ -164,9 +165,10 @@ test("apps built with Vite from the packed package run: the one-tag bootstrap, a
   const check = join(embedApp, "check.ts");
   writeFileSync(check, `import wasmUrl from "leasefence/leasefence_bg.wasm";
 import css from "leasefence/leasefence.css";
+import theme from "leasefence/leasefence-theme.css";
 import { mountAll } from "leasefence/embed";
 import init, { type MountOptions } from "leasefence";
-const urls: string[] = [wasmUrl, css];
+const urls: string[] = [wasmUrl, css, theme];
 const options: MountOptions = { lab: "finish" };
 export { urls, options, mountAll, init };
 `);
@@ -184,7 +186,7 @@ export { urls, options, mountAll, init };
       await page.goto(`http://vite.test/${name}/index.html`);
       await page.waitForSelector(`${selector} [data-event]`);
       // The stylesheet came along: the playground's own colours apply.
-      const background = await page.$eval(`${selector}`, (el) => getComputedStyle(el).getPropertyValue("--lf-bg").trim());
+      const background = await page.$eval(`${selector} .lf, ${selector}.lf`, (el) => getComputedStyle(el).getPropertyValue("--_lf-bg").trim());
       assert.notEqual(background, "", `${name}: the stylesheet is loaded`);
       assert.deepEqual(errors, [], name);
       await page.close();

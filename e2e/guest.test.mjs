@@ -39,8 +39,16 @@ async function host(body, { lang = "en", scheme = "light" } = {}) {
   return page;
 }
 
-const lessonPlayground = (page, selector) => page.waitForFunction(
-  (selector) => document.querySelectorAll(`${selector} [data-event]`).length === 3, selector);
+/**
+ * How many events the playground of the element at `selector` lists, in
+ * its shadow root (an embed's) or in itself. Run in the page.
+ */
+function eventsOf(selector) {
+  const element = document.querySelector(selector);
+  return (element?.shadowRoot ?? element)?.querySelectorAll("[data-event]").length ?? 0;
+}
+
+const lessonPlayground = (page, selector) => page.waitForFunction(`(${eventsOf})(${JSON.stringify(selector)}) === 3`);
 
 test("an author's own scenario shows through inline JSON, data-scenario-json and data-src, with its title and narration", async () => {
   const page = await host(`
@@ -94,8 +102,7 @@ test("a broken scenario or an unknown chapter is said in the embed, in the learn
     <div id="broken" data-leasefence lang="ko" data-scenario-json='{"jobs": [], "events": [{"at": 0, "worker": "A", "do": "claim"}]}'></div>
     <div id="missing" data-leasefence data-src="nowhere.json"></div>
     <div id="typo" data-leasefence data-scenario="canonicall"></div>`);
-  await page.waitForFunction(() => document.querySelectorAll("#typo [data-event]").length > 0
-    && document.querySelectorAll("#missing [data-event]").length > 0 && document.querySelectorAll("#broken [data-event]").length > 0);
+  await page.waitForFunction(`["#typo", "#missing", "#broken"].every((selector) => (${eventsOf})(selector) > 0)`);
   assert.match(await page.textContent("#broken .lf-notice"), /이 강의의 시나리오를 보여 줄 수 없어서.*events\[0\]\.lease_ms/);
   assert.match(await page.textContent("#missing .lf-notice"), /could not be shown \(nowhere\.json: HTTP 404\)/);
   assert.match(await page.textContent("#typo .lf-notice"), /There is no chapter “canonicall”/);
@@ -176,7 +183,7 @@ test("a host that swaps its content in place gets its new embeds mounted and its
 test("the widget follows the host's own theme switch live: Material's palette, a .dark class, data-theme, a class the author names (issue 22)", async () => {
   const page = await host(`<div id="one" data-leasefence data-scenario="canonical"></div>`, { scheme: "light" });
   await page.waitForSelector("#one [data-event]");
-  const scheme = () => page.$eval("#one", (el) => getComputedStyle(el).colorScheme);
+  const scheme = () => page.$eval("#one .lf", (el) => getComputedStyle(el).colorScheme);
   assert.equal(await scheme(), "light dark", "by prefers-color-scheme alone");
   await page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "slate"));
   assert.equal(await scheme(), "dark", "Material's dark palette");
@@ -186,10 +193,17 @@ test("the widget follows the host's own theme switch live: Material's palette, a
   assert.equal(await scheme(), "dark", "a .dark class on html");
   await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
   assert.equal(await scheme(), "light", "data-theme wins");
+  // Nearest wins: data-theme on the element, under a dark page.
+  await page.evaluate(() => document.querySelector("#one").setAttribute("data-theme", "dark"));
+  assert.equal(await scheme(), "dark", "data-theme on the element, nearer than html's");
   // Any other switch: the one rule the README gives, for a class the
   // author names (here `night` on html).
-  await page.evaluate(() => { document.documentElement.removeAttribute("data-theme"); document.documentElement.classList.remove("dark"); });
-  await page.addStyleTag({ content: ".night .lf { color-scheme: dark; }" });
+  await page.evaluate(() => {
+    document.querySelector("#one").removeAttribute("data-theme");
+    document.documentElement.removeAttribute("data-theme");
+    document.documentElement.classList.remove("dark");
+  });
+  await page.addStyleTag({ content: ".night { --lf-color-scheme: dark; }" });
   assert.equal(await scheme(), "light dark", "the author's rule waits for its class");
   await page.evaluate(() => document.documentElement.classList.add("night"));
   assert.equal(await scheme(), "dark", "the author's own class, through one CSS rule");
@@ -230,4 +244,51 @@ test("an iframe's height follows its content both ways; it says when it is ready
   await frame.locator("#more").evaluate((more) => more.remove());
   await page.waitForFunction((before) => heard.at(-1)?.type === "height" && heard.at(-1).detail.height <= before, asked);
   assert.deepEqual(page.errors, []);
+});
+
+test("styles are isolated both ways: the host's CSS does not restyle an embed, the embed's does not reach the host, and --lf-* colours set on an ancestor still theme it (issue 22, item 3)", async () => {
+  const look = (page) => page.evaluate(() => {
+    const inside = document.querySelector("#one").shadowRoot;
+    const style = (element) => getComputedStyle(element);
+    const [root, button, details, heading] = [".lf", "button", "details", "h3"].map((selector) => inside.querySelector(selector));
+    return {
+      root: [style(root).letterSpacing, style(root).fontSize, style(root).textTransform, style(root).color],
+      button: [style(button).backgroundColor, style(button).fontSize, style(button).minHeight],
+      details: [style(details).borderTopWidth, style(details).display],
+      heading: [style(heading).textTransform, style(heading).color],
+      primary: style(inside.querySelector("[data-action=play]")).backgroundColor,
+      // The host's own elements, named like the playground's classes.
+      hostPanel: style(document.querySelector("#host-panel")).backgroundColor,
+      hostButton: style(document.querySelector("#host-button")).minHeight,
+    };
+  });
+  const body = `<div id="host-panel" class="lf-panel lf">a host's own box</div><button id="host-button">host</button>
+    <div class="course"><div id="one" data-leasefence data-scenario="canonical"><p id="fallback">Fallback text</p></div></div>`;
+  const plain = await host(body);
+  await plain.waitForSelector("#one [data-event]");
+  const before = await look(plain);
+  await plain.context().close();
+  // A course site's CSS that would restyle anything it reaches (MkDocs
+  // Material's .md-typeset restyles details, summary and headings).
+  const hostile = await host(body);
+  await hostile.addStyleTag({ content: `
+    * { letter-spacing: 10px; text-transform: uppercase; color: rgb(1, 2, 3); font-size: 40px; }
+    button { background: rgb(255, 0, 0) !important; min-height: 90px; }
+    details, .md-typeset details { display: flow-root; border: 5px solid rgb(0, 255, 0); }
+    h3 { color: rgb(0, 0, 255) !important; }
+    .course { --lf-accent: rgb(123, 44, 191); }` });
+  await hostile.waitForSelector("#one [data-event]");
+  const after = await look(hostile);
+  assert.deepEqual(
+    { root: after.root, button: after.button, details: after.details, heading: after.heading },
+    { root: before.root, button: before.button, details: before.details, heading: before.heading },
+    "the host's rules do not reach the playground");
+  assert.equal(after.primary, "rgb(123, 44, 191)", "--lf-accent set on an ancestor themes it");
+  assert.notEqual(before.primary, after.primary, "and it was another colour without it");
+  assert.equal(before.hostPanel, "rgba(0, 0, 0, 0)", "the playground's .lf-panel rule does not style the host's box");
+  assert.notEqual(before.hostButton, "34px", "nor the host's buttons");
+  assert.equal(await hostile.locator("#one").evaluate((el) => el.shadowRoot !== null), true, "drawn in a shadow root");
+  assert.equal(await hostile.locator("#fallback").isVisible(), false, "the fallback is hidden once mounted");
+  assert.deepEqual(hostile.errors, []);
+  await hostile.context().close();
 });

@@ -53,6 +53,28 @@ export async function start({ dir = `${ROOT}www` } = {}) {
 // once. Read the attribute instead (e2e/statements.test.mjs).
 
 /** The scenario JSON as a link's `scenario=` value. */
+/**
+ * Run in a page (`page.waitForFunction(everyPlaygroundDrawn, n)`): whether
+ * there are `count` playground elements (any number, if not given) and
+ * each has drawn its events, in its shadow root (an embed's) or in itself
+ * (the full page's).
+ */
+export function everyPlaygroundDrawn(count) {
+  const all = [...document.querySelectorAll("[data-leasefence]")];
+  return all.length > 0 && (count === undefined || all.length === count)
+    && all.every((element) => (element.shadowRoot ?? element).querySelector("[data-event]"));
+}
+
+/**
+ * Run in a page: each playground's root (`.lf`), in its element's shadow
+ * root or the element itself.
+ */
+export function playgroundRoots() {
+  return [...document.querySelectorAll("[data-leasefence]")]
+    .map((element) => (element.shadowRoot ?? element).querySelector(".lf") ?? element)
+    .filter(Boolean);
+}
+
 export const base64url = (text) => Buffer.from(text, "utf8").toString("base64url");
 
 /**

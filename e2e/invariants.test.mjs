@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { SHOTS, base64url, done, serving, watched } from "./harness.mjs";
+import { SHOTS, base64url, done, everyPlaygroundDrawn, serving, watched } from "./harness.mjs";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 const site = serving();
@@ -139,12 +139,12 @@ describe("invariants and every ordering", () => {
 <div data-leasefence data-scenario="canonical" data-compact></div></body></html>`;
     await page.route("**/embed-invariants.html", (route) => route.fulfill({ contentType: "text/html", body }));
     await page.goto(`${site.base}/embed-invariants.html`);
-    await page.waitForFunction(() => [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]")));
+    await page.waitForFunction(everyPlaygroundDrawn);
     const [chapter, other] = await page.$$("[data-leasefence] .lf-invariants");
     assert.equal(await chapter.isVisible(), true, "every-ordering: the panel is open and shown");
     assert.equal(await other.isVisible(), false, "canonical: the closed panel is hidden in a compact embed");
     await page.locator("[data-leasefence]").first().getByRole("button", { name: "모든 실행 순서 세기" }).click();
-    await page.waitForFunction(() => document.querySelector("[data-leasefence] .lf-invariants .lf-counts"));
+    await page.locator("[data-leasefence] .lf-invariants .lf-counts").first().waitFor();
     assert.match(await chapter.textContent(), /실행 순서 140가지 가운데 불변 조건이 깨지는 것이 하나도 없습니다/);
     await context.close();
   });

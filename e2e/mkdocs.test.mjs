@@ -76,7 +76,7 @@ after(async () => site.stop?.());
 
 /** Each embed's actors in its event list, by the element's id or index. */
 const actors = (page) => page.$$eval("[data-leasefence]", (hosts) =>
-  hosts.map((host) => [...host.querySelectorAll("[data-event] .lf-who")].map((who) => who.textContent)));
+  hosts.map((host) => [...(host.shadowRoot ?? host).querySelectorAll("[data-event] .lf-who")].map((who) => who.textContent)));
 
 test("instant navigation: embeds on a page reached by a click mount, again after going back and forth", async () => {
   const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -118,9 +118,15 @@ test("Material's palette toggle turns the embeds dark and back", async () => {
   // Read once the colours have settled (Material fades its palette).
   const background = async () => {
     await page.waitForTimeout(400);
-    return page.$eval("#own", (host) => getComputedStyle(host.closest(".lf") ?? host.querySelector(".lf")).backgroundColor);
+    return page.$eval("#own", (host) => getComputedStyle((host.shadowRoot ?? host).querySelector(".lf")).backgroundColor);
   };
   const light = await background();
+  // Material's .md-typeset turns every details into an admonition (a
+  // border and a shadow) and restyles summaries and headings; the embed's
+  // own are left as the playground styles them (issue 22, item 3).
+  const panels = await page.$eval("#own", (host) => [...host.shadowRoot.querySelectorAll("details")]
+    .map((details) => getComputedStyle(details).boxShadow));
+  assert.ok(panels.length > 0 && panels.every((shadow) => shadow === "none"), `Material's details style stays out: ${panels}`);
   await page.getByRole("button", { name: "Dark mode" }).or(page.locator("label[title='Dark mode']")).first().click();
   assert.equal(await page.getAttribute("body", "data-md-color-scheme"), "slate");
   const dark = await background();

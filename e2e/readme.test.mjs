@@ -11,7 +11,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { BINARY, ROOT, codeBlock, codeBlocks, done, serving, typecheck, watched } from "./harness.mjs";
+import { BINARY, ROOT, codeBlock, codeBlocks, done, everyPlaygroundDrawn, serving, typecheck, watched } from "./harness.mjs";
 
 const site = serving();
 
@@ -154,9 +154,7 @@ test("both READMEs' one-tag embeds mount every element, in Chromium", async () =
     tab.on("pageerror", (error) => problems.push(error.message));
     await tab.goto(page);
     const elements = (html.match(/data-leasefence/g) ?? []).length;
-    await tab.waitForFunction((n) => document.querySelectorAll("[data-leasefence] [data-event]").length > 0
-      && [...document.querySelectorAll("[data-leasefence]")].every((el) => el.querySelector("[data-event]"))
-      && document.querySelectorAll("[data-leasefence]").length === n, elements);
+    await tab.waitForFunction(everyPlaygroundDrawn, elements);
     assert.deepEqual(problems, [], file);
     await context.close();
   }

@@ -60,7 +60,7 @@ const BUDGET_GZIP = Number(options.budget) * 1000;
 // and stylesheet; not the stylesheet's source (leasefence.css, which `make
 // web` minifies into pkg/, where the page reads it).
 const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path)
-  && !/(^|\/)(package\.json|embed-example\.html)$/.test(path) && path !== "leasefence.css";
+  && !/(^|\/)(package\.json|embed-example\.html)$/.test(path) && !["leasefence.css", "leasefence-theme.css"].includes(path);
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -29,15 +29,50 @@ import init, { mount } from "./leasefence.js";
 // file into the build and rewrite the URL (a URL made from a variable
 // is left alone, and the bundled page asked its own folder for the wasm).
 const ready = init({ module_or_path: new URL("./leasefence_bg.wasm", import.meta.url) });
+const styles = new URL("./leasefence.css", import.meta.url).href;
+const theme = new URL("./leasefence-theme.css", import.meta.url).href;
 
-function addStyles() {
-  const href = new URL("./leasefence.css", import.meta.url).href;
+/** Links the stylesheet at `href` into the document, once. */
+function addToDocument(href) {
   if (![...document.styleSheets].some((sheet) => sheet.href === href)) {
     const link = document.createElement("link");
     link.rel = "stylesheet";
     link.href = href;
     document.head.append(link);
   }
+}
+
+/**
+ * Where the playground of `element` draws. An embed draws inside the
+ * element's own shadow root, with the playground's stylesheet linked
+ * there alone: the host's rules (MkDocs Material's `.md-typeset details`,
+ * a theme's `button`) do not reach in, and the playground's do not reach
+ * out. The host's theme and `--lf-*` colours still do, as inherited
+ * custom properties (leasefence-theme.css). The element's own content,
+ * the no-JavaScript fallback, stays in the document, hidden by the shadow
+ * root. The full page (`data-hash`), and an element that cannot have a
+ * shadow root, draw into the element itself, styled from the document.
+ */
+async function drawingRoot(element) {
+  if (!element.hasAttribute("data-hash")) {
+    try {
+      const shadow = element.shadowRoot ?? element.attachShadow({ mode: "open" });
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = styles;
+      const root = document.createElement("div");
+      const loaded = new Promise((done) => { link.onload = link.onerror = done; });
+      shadow.replaceChildren(link, root);
+      // Drawn once its styles are in: no flash of an unstyled playground.
+      await loaded;
+      return root;
+    } catch {
+      // An element that may not have a shadow root (a <ul>), or has a
+      // closed one of its own: draw in the document, as the page does.
+    }
+  }
+  addToDocument(styles);
+  return element;
 }
 
 /**
@@ -96,13 +131,13 @@ const insidePlayground = (node) => {
 
 /** Mounts every playground under `scope` (itself included) not mounted yet. */
 export async function mountAll(scope = document) {
-  addStyles();
+  addToDocument(theme);
   await ready;
   const mounted = [];
   for (const element of within(scope)) {
     if (element.leasefence) continue;
     try {
-      element.leasefence = mount(element, {
+      const options = {
         ...(await authored(element)),
         lang: element.getAttribute("lang") || undefined,
         // The full page (data-hash) also takes ?compact, for iframes.
@@ -113,10 +148,12 @@ export async function mountAll(scope = document) {
         predict: element.dataset.predict === "off" ? false : undefined,
         // data-lab="finish": open the lab at that level.
         lab: element.dataset.lab,
-      });
+      };
+      element.leasefence = mount(await drawingRoot(element), options);
       mounted.push(element.leasefence);
     } catch (error) {
-      element.textContent = `leasefence: ${error.message ?? error}`;
+      // Said where it shows: in the shadow root once there is one.
+      (element.shadowRoot ?? element).textContent = `leasefence: ${error.message ?? error}`;
       console.error("leasefence:", error);
     }
   }

@@ -20,17 +20,18 @@ const pkg = JSON.parse(readFileSync(manifest, "utf8"));
 // Named for the project, not for its crate (wasm-pack takes the crate's
 // name, leasefence-web: the workspace's queue crate is `leasefence`).
 pkg.name = "leasefence";
-pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "embed.js", "embed.d.ts", "asset.d.ts"])];
+pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "leasefence-theme.css", "embed.js", "embed.d.ts", "asset.d.ts"])];
 pkg.exports = {
   ".": { types: "./leasefence.d.ts", default: "./leasefence.js" },
   "./embed": { types: "./embed.d.ts", default: "./embed.js" },
   "./embed.js": { types: "./embed.d.ts", default: "./embed.js" },
   // Every subpath has types: an asset's default export is its URL.
   "./leasefence.css": { types: "./asset.d.ts", default: "./leasefence.css" },
+  "./leasefence-theme.css": { types: "./asset.d.ts", default: "./leasefence-theme.css" },
   "./leasefence_bg.wasm": { types: "./asset.d.ts", default: "./leasefence_bg.wasm" },
   "./package.json": "./package.json",
 };
-pkg.sideEffects = ["./embed.js", "./leasefence.css"];
+pkg.sideEffects = ["./embed.js", "./leasefence.css", "./leasefence-theme.css"];
 pkg.engines = { node: ">=18" };
 writeFileSync(manifest, `${JSON.stringify(pkg, null, 2)}\n`);
 console.log(`${out}: embed.js, embed.d.ts, asset.d.ts, README.md, package.json exports`);

@@ -231,6 +231,56 @@ fn a_host_listener_may_drive_the_playground_from_its_events() {
     drop(listener);
 }
 
+/// Issue 22 item 3: an embed draws inside its element's shadow root (as
+/// `embed.js` mounts it). The playground there takes its language from
+/// the element's ancestors across the shadow root, and its events leave
+/// the shadow root for the host's own element.
+#[test]
+fn a_playground_in_a_shadow_root_reads_the_hosts_language_and_its_events_reach_the_host() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let section = doc.create_element("section").expect("creates");
+    section.set_attribute("lang", "ko").expect("sets");
+    let host = doc.create_element("div").expect("creates");
+    section.append_child(&host).expect("appends");
+    doc.body()
+        .expect("a body")
+        .append_child(&section)
+        .expect("appends");
+    let shadow = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .expect("a shadow root");
+    let root = doc.create_element("div").expect("creates");
+    shadow.append_child(&root).expect("appends");
+    let options = js_sys::JSON::parse(r#"{"predict": false, "scenario": "canonical"}"#);
+    mount(root.clone().into(), Some(options.expect("options"))).expect("mounts");
+    assert_eq!(
+        root.get_attribute("lang").as_deref(),
+        Some("ko"),
+        "the language of the section around the host"
+    );
+    let heard = Rc::new(Cell::new(0));
+    let count = Rc::clone(&heard);
+    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+        count.set(count.get() + 1);
+    });
+    host.add_event_listener_with_callback("leasefence:step", listener.as_ref().unchecked_ref())
+        .expect("listens");
+    press(&root, "ArrowRight");
+    assert_eq!(
+        heard.get(),
+        1,
+        "the step's event reached the host's element"
+    );
+    assert_eq!(results(&root), some(&["claimed", "", ""]));
+    drop(listener);
+}
+
 /// Issue 22 item 6: `check` reads a lesson as the playground does, for an
 /// author's build: a good one counted, a broken one named at its key with
 /// line and column, in English; a value that is not a string throws.

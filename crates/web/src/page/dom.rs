@@ -13,7 +13,7 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlElement};
+use web_sys::{Document, Element, HtmlElement, ShadowRoot};
 
 // The few calls the page makes on an element it did not make, the host's
 // root (and its ancestors), as the browser defines them: `final` calls
@@ -35,6 +35,8 @@ extern "C" {
     fn get_attribute(this: &HostElement, name: &str) -> Result<Option<String>, JsValue>;
     #[wasm_bindgen(final, catch, method, getter, js_class = "Element", js_name = tagName)]
     fn tag_name(this: &HostElement) -> Result<String, JsValue>;
+    #[wasm_bindgen(final, catch, method, js_class = "Node", js_name = getRootNode)]
+    fn root_node(this: &HostElement) -> Result<web_sys::Node, JsValue>;
 }
 
 /// `element`, for the calls above.
@@ -161,8 +163,33 @@ pub fn clear(element: &Element) {
 /// The language the host gave `root`: the `lang` of the nearest element
 /// at or above it that has one.
 pub fn inherited_lang(root: &Element) -> Option<String> {
-    let holder = host(root).closest("[lang]").ok().flatten()?;
-    attribute(&holder, "lang")
+    let mut from = root.clone();
+    loop {
+        if let Some(holder) = host(&from).closest("[lang]").ok().flatten() {
+            return attribute(&holder, "lang");
+        }
+        // An embed draws inside its element's shadow root: the language
+        // goes on from the element that holds it.
+        from = shadow_root(&from)?.host();
+    }
+}
+
+/// The element that has the focus in `root`'s tree: its shadow root's
+/// (an embed's), else its document's.
+pub fn focused_in(root: &Element) -> Option<Element> {
+    match shadow_root(root) {
+        Some(shadow) => shadow.active_element(),
+        None => root.owner_document()?.active_element(),
+    }
+}
+
+/// The shadow root `element` is in, if it is in one.
+fn shadow_root(element: &Element) -> Option<ShadowRoot> {
+    host(element)
+        .root_node()
+        .ok()?
+        .dyn_into::<ShadowRoot>()
+        .ok()
 }
 
 /// An attribute of an element an event came from, which may be the root.

@@ -101,6 +101,8 @@ pub(super) fn complete(page: &Page) -> Result<(), JsValue> {
 fn fire(page: &Page, name: &str, detail: &JsValue) -> Result<(), JsValue> {
     let init = web_sys::CustomEventInit::new();
     init.set_bubbles(true);
+    // Out of an embed's shadow root too, to the host's own element.
+    init.set_composed(true);
     init.set_detail(detail);
     let event = web_sys::CustomEvent::new_with_event_init_dict(name, &init)?;
     page.root.dispatch_event(&event)?;

@@ -160,7 +160,7 @@ pub(super) fn draw(
     let _ = panel
         .cut
         .toggle_attribute_with_force("hidden", view.cut.is_none());
-    let focused = focused_lane(doc);
+    let focused = focused_lane(&panel.body);
     let mut sides = Vec::with_capacity(view.sides.len());
     for side in &view.sides {
         sides.push(self::side(doc, lang, side));
@@ -231,8 +231,8 @@ fn spanning(doc: &Document, tag: &str, span: u64, class: &str) -> El {
 
 /// The side (`real`, `naive`) whose lock lane has the focus, if one has:
 /// a learner stepping with the keys there keeps it through the redraw.
-fn focused_lane(doc: &Document) -> Option<String> {
-    let active = doc.active_element()?;
+fn focused_lane(body: &Element) -> Option<String> {
+    let active = super::dom::focused_in(body)?;
     active.closest(".lf-lock-scroll").ok()??;
     active.closest(".lf-side").ok()??.get_attribute("data-side")
 }
