@@ -42,6 +42,9 @@ function addToDocument(href) {
   }
 }
 
+/** The shadow roots this script made: another's is never taken over. */
+const ours = new WeakSet();
+
 /**
  * Where the playground of `element` draws. An embed draws inside the
  * element's own shadow root, with the playground's stylesheet linked
@@ -49,26 +52,42 @@ function addToDocument(href) {
  * a theme's `button`) do not reach in, and the playground's do not reach
  * out. The host's theme and `--lf-*` colours still do, as inherited
  * custom properties (leasefence-theme.css). The element's own content,
- * the no-JavaScript fallback, stays in the document, hidden by the shadow
- * root. The full page (`data-hash`), and an element that cannot have a
- * shadow root, draw into the element itself, styled from the document.
+ * the no-JavaScript fallback, shows through a slot until the stylesheet
+ * is in and the playground draws over it. The full page (`data-hash`),
+ * and an element that cannot have a shadow root of ours (a `<ul>`, a
+ * custom element with its own), draw into the element itself, styled from
+ * the document.
  */
 async function drawingRoot(element) {
   if (!element.hasAttribute("data-hash")) {
-    try {
-      const shadow = element.shadowRoot ?? element.attachShadow({ mode: "open" });
+    let shadow = element.shadowRoot;
+    if (!shadow) {
+      try {
+        shadow = element.attachShadow({ mode: "open" });
+        ours.add(shadow);
+      } catch {
+        // Not an element that may have one, or a closed one of its own.
+      }
+    }
+    if (ours.has(shadow)) {
       const link = document.createElement("link");
       link.rel = "stylesheet";
       link.href = styles;
+      const loaded = new Promise((done) => {
+        link.onload = done;
+        link.onerror = () => {
+          console.error(`leasefence: the stylesheet ${styles} could not be loaded`);
+          done();
+        };
+      });
+      shadow.replaceChildren(link, document.createElement("slot"));
+      // Not waited for past a few seconds (a slow network, an element
+      // taken out meanwhile, whose link never loads): the playground then
+      // draws, and its styles apply when they come.
+      await Promise.race([loaded, new Promise((done) => setTimeout(done, 5000))]);
       const root = document.createElement("div");
-      const loaded = new Promise((done) => { link.onload = link.onerror = done; });
       shadow.replaceChildren(link, root);
-      // Drawn once its styles are in: no flash of an unstyled playground.
-      await loaded;
       return root;
-    } catch {
-      // An element that may not have a shadow root (a <ul>), or has a
-      // closed one of its own: draw in the document, as the page does.
     }
   }
   addToDocument(styles);
@@ -129,13 +148,21 @@ const insidePlayground = (node) => {
   }
 };
 
+/** The elements a call of `mountAll` is mounting now (it awaits). */
+const mounting = new WeakSet();
+
 /** Mounts every playground under `scope` (itself included) not mounted yet. */
 export async function mountAll(scope = document) {
   addToDocument(theme);
+  // Fetched beside the module, for every shadow root to link at once.
+  preload(styles);
   await ready;
   const mounted = [];
   for (const element of within(scope)) {
-    if (element.leasefence) continue;
+    // Mounted, or being mounted by another call (an element added while
+    // the module loaded is seen by both the first call and the observer).
+    if (element.leasefence || mounting.has(element)) continue;
+    mounting.add(element);
     try {
       const options = {
         ...(await authored(element)),
@@ -149,15 +176,33 @@ export async function mountAll(scope = document) {
         // data-lab="finish": open the lab at that level.
         lab: element.dataset.lab,
       };
-      element.leasefence = mount(await drawingRoot(element), options);
+      const root = await drawingRoot(element);
+      // Taken out of the document while it waited: the observer has
+      // already seen it go, so it is not mounted at all.
+      if (!element.isConnected) continue;
+      element.leasefence = mount(root, options);
       mounted.push(element.leasefence);
     } catch (error) {
       // Said where it shows: in the shadow root once there is one.
-      (element.shadowRoot ?? element).textContent = `leasefence: ${error.message ?? error}`;
+      (ours.has(element.shadowRoot) ? element.shadowRoot : element).textContent = `leasefence: ${error.message ?? error}`;
       console.error("leasefence:", error);
+    } finally {
+      mounting.delete(element);
     }
   }
   return mounted;
+}
+
+/** Asks for the stylesheet at `href` early, once, unless the document has it. */
+function preload(href) {
+  const asked = [...document.querySelectorAll("link[rel=preload], link[rel=stylesheet]")].some((link) => link.href === href);
+  if (!asked) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "style";
+    link.href = href;
+    document.head.append(link);
+  }
 }
 
 export const mounted = mountAll();

@@ -118,6 +118,49 @@ fn designs_are_run_only_over_claims_that_took_a_job() {
     );
 }
 
+/// Each fate names the worker it is about, as the tables and the claims
+/// have it: after A's claim alone, the visible job is open (pending, A
+/// holds it); when B claims after A's lease has ended, the deleted job is
+/// still lost with A, who took it, and the queue's is kept by B.
+#[test]
+fn each_fate_is_read_from_the_row_and_the_claims_even_after_a_lease_ends() {
+    let fates = |designs: &Designs| -> Vec<(Fate, Vec<String>, Option<String>)> {
+        (designs.runs.iter())
+            .map(|run| (run.fate, run.holders.clone(), run.taker.clone()))
+            .collect()
+    };
+    let a = || Some("A".to_owned());
+    let only = |worker: &str| vec![worker.to_owned()];
+    let after_a = Designs::at(&scenario(), 1)
+        .expect("plays")
+        .expect("A took a job");
+    assert_eq!(
+        fates(&after_a),
+        vec![
+            (Fate::Kept, only("A"), a()),
+            (Fate::Lost, only("A"), a()),
+            (Fate::Open, only("A"), a()),
+        ],
+        "after A's claim alone: (fate, holders, taker)"
+    );
+    let late = Scenario::parse(
+        r#"{"jobs": [{"id": "snack-1", "qty": 1, "deadline": 9000}],
+            "events": [{"at": 0, "worker": "A", "do": "claim", "lease_ms": 1000},
+                       {"at": 1500, "worker": "B", "do": "claim", "lease_ms": 1000}]}"#,
+    )
+    .expect("parses");
+    let after_b = Designs::at(&late, 2).expect("plays").expect("A took a job");
+    assert_eq!(
+        fates(&after_b),
+        vec![
+            (Fate::Kept, only("B"), a()),
+            (Fate::Lost, vec![], a()),
+            (Fate::Open, only("B"), a()),
+        ],
+        "B claims at 1500 ms, after A's lease: the queue reclaims, the deleted job stays lost with A"
+    );
+}
+
 /// The point in the step card after B's first claim: each design's run in
 /// both languages names the job and the workers the replay has, and the
 /// row line shows the row's own values.

@@ -60,8 +60,11 @@ pub fn real_claim_race(jobs: usize) -> Result<Run, Refusal> {
 /// flight, in both variants.
 pub const PRODUCER_STARTS_MS: u64 = 10;
 
-/// When another worker, B, asks for a job: after the producer, still
-/// during the send, in both variants.
+/// The other worker of the send race, who claims during the send.
+pub const CLAIMER: &str = "B";
+
+/// When the other worker ([`CLAIMER`]) asks for a job: after the
+/// producer, still during the send, in both variants.
 pub const CLAIMER_STARTS_MS: u64 = 20;
 
 /// A worker, A, claims, sends for `send_ms` and finishes, while a producer
@@ -71,7 +74,7 @@ pub const CLAIMER_STARTS_MS: u64 = 20;
 /// producer's `BEGIN IMMEDIATE` and B's wait out the whole send; without
 /// it the claim has committed, the enqueue goes through at once and B
 /// claims the job just enqueued. Compare `waited_ms["producer"]` and
-/// `waited_ms["B"]`.
+/// `waited_ms[CLAIMER]`.
 pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
     let lease_ms = LEASE_MS.max(send_ms.saturating_add(100));
     let worker = if inside {
@@ -94,7 +97,7 @@ pub fn send_race(inside: bool, send_ms: u64) -> Result<Run, Refusal> {
     let actors = [
         actor("A", 0, worker),
         actor("producer", PRODUCER_STARTS_MS, producer),
-        actor("B", CLAIMER_STARTS_MS, claimer),
+        actor(CLAIMER, CLAIMER_STARTS_MS, claimer),
     ];
     round_robin(&[job(1)], &actors, TICK_MS)
 }

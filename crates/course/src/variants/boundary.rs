@@ -126,6 +126,12 @@ pub struct Read {
     pub finished: bool,
     /// What the claimant's claim takes.
     pub claimed: Option<Claim>,
+    /// The workers that may work on the job by this reading: the holder
+    /// if its finish takes effect, the claimant if its claim takes the
+    /// job.
+    pub holders: Vec<String>,
+    /// How many: one, two or none.
+    pub count: Holders,
 }
 
 /// Who may work on the job at the instant, by one reading.
@@ -149,29 +155,42 @@ impl Holders {
             Holders::Gap => "gap",
         }
     }
-}
 
-impl Read {
-    /// The workers of `boundary` that may work on its job by this reading:
-    /// the holder if its finish takes effect, the claimant if its claim
-    /// takes the job.
-    pub fn holders<'a>(&self, boundary: &'a Boundary) -> Vec<&'a str> {
-        let claimed = (self.claimed.as_ref()).is_some_and(|claim| claim.id == boundary.job);
-        [
-            (self.finished, boundary.holder.as_str()),
-            (claimed, boundary.claimant.as_str()),
-        ]
-        .into_iter()
-        .filter_map(|(may, worker)| may.then_some(worker))
-        .collect()
-    }
-
-    /// How many may work on the job: one, two or none.
-    pub fn count(&self, boundary: &Boundary) -> Holders {
-        match self.holders(boundary).len() {
+    /// How many of `holders` there are.
+    fn of(holders: &[String]) -> Holders {
+        match holders.len() {
             0 => Holders::Gap,
             1 => Holders::One,
             _ => Holders::Two,
+        }
+    }
+
+    /// Whether this is what R5's one boundary gives: exactly one worker.
+    pub fn as_the_rules_give(self) -> bool {
+        self == Holders::One
+    }
+}
+
+impl Read {
+    /// What `reading` did, for `holder`'s and `claimant`'s sake on `job`.
+    fn new(
+        reading: Reading,
+        finished: bool,
+        claimed: Option<Claim>,
+        (holder, claimant, job): (&str, &str, &str),
+    ) -> Read {
+        let took = (claimed.as_ref()).is_some_and(|claim| claim.id == job);
+        let holders: Vec<String> = [(finished, holder), (took, claimant)]
+            .into_iter()
+            .filter(|(may, _)| *may)
+            .map(|(_, worker)| worker.to_owned())
+            .collect();
+        Read {
+            reading,
+            finished,
+            claimed,
+            count: Holders::of(&holders),
+            holders,
         }
     }
 }
@@ -211,15 +230,22 @@ impl Boundary {
         }) else {
             return Ok(None);
         };
-        let readings = (Reading::ALL.into_iter())
+        let workers = (holder.as_str(), event.worker.as_str(), taken.id.as_str());
+        let readings: Vec<Read> = (Reading::ALL.into_iter())
             .map(|reading| {
-                Ok(Read {
-                    reading,
-                    finished: reading.finish(&start()?, held, event.at)?,
-                    claimed: reading.claim(&start()?, event.claim_owner(), event.at, lease_ms)?,
-                })
+                let finished = reading.finish(&start()?, held, event.at)?;
+                let claimed = reading.claim(&start()?, event.claim_owner(), event.at, lease_ms)?;
+                Ok(Read::new(reading, finished, claimed, workers))
             })
             .collect::<Result<_>>()?;
+        // The table just before the instant is the one the claim saw only
+        // if nothing at the same instant came first and changed what it
+        // takes (another claim, say): the queue's own reading must take
+        // what the replay's claim took, or this is not the boundary it
+        // seems.
+        if readings[0].claimed.as_ref() != Some(&taken) {
+            return Ok(None);
+        }
         Ok(Some(Boundary {
             at: event.at,
             job: taken.id,

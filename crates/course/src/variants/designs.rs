@@ -94,14 +94,20 @@ impl Design {
             })
             .map(|took| took.worker.clone())
             .collect::<Vec<_>>();
+        let taker = (took.iter())
+            .find(|took| took.claim.as_ref().is_some_and(|claim| claim.id == job))
+            .map(|took| took.worker.clone());
         let row = player.row(job)?;
-        Ok(Fate::of(row.as_ref(), holders.len()).map(|fate| Run {
-            design: self,
-            fate,
-            took,
-            row,
-            holders,
-        }))
+        Ok(
+            Fate::of(row.as_ref(), holders.len(), taker.is_some()).map(|fate| Run {
+                design: self,
+                fate,
+                took,
+                row,
+                holders,
+                taker,
+            }),
+        )
     }
 }
 
@@ -141,6 +147,9 @@ pub struct Run {
     /// (their claim on it in memory, its lease not ended), in the order
     /// they claimed.
     pub holders: Vec<String>,
+    /// The first worker whose claim took the job, whatever its lease: the
+    /// one whose memory holds a deleted job.
+    pub taker: Option<String>,
 }
 
 /// What became of the job, by one design.
@@ -170,16 +179,24 @@ impl Fate {
         }
     }
 
-    /// What became of a job whose row is `row`, held by `holders`; `None`
-    /// for a state none of these describes (nobody holds a leased row).
-    fn of(row: Option<&JobRow>, holders: usize) -> Option<Fate> {
+    /// What became of a job whose row is `row`, held by `holders`
+    /// workers, `taken` by a claim; `None` for a state none of these
+    /// describes (a job nobody took, a leased or pending row nobody
+    /// holds).
+    fn of(row: Option<&JobRow>, holders: usize, taken: bool) -> Option<Fate> {
         match (row.map(|row| row.state), holders) {
-            (None, _) => Some(Fate::Lost),
+            (None, _) if taken => Some(Fate::Lost),
             (Some(_), 2..) => Some(Fate::Shared),
-            (Some(JobState::Pending), _) => Some(Fate::Open),
+            (Some(JobState::Pending), 1) => Some(Fate::Open),
             (Some(JobState::Leased), 1) => Some(Fate::Kept),
             _ => None,
         }
+    }
+
+    /// Whether this is what the queue's claim gives: the job kept in the
+    /// table, leased to one worker.
+    pub fn as_the_rules_give(self) -> bool {
+        self == Fate::Kept
     }
 }
 

@@ -259,15 +259,16 @@ DELETE FROM jobs
 RETURNING id, qty, :owner AS owner, token + 1 AS token,
           attempts + 1 AS attempts, MIN(:now_plus_lease, deadline) AS lease_until";
 
-/// The claim that leaves the job visible: it notes its worker and counts
-/// the claim, but the row stays `pending` with no lease, so the next
-/// claim takes it too (the course: "큐에 그대로 보이게 두면 B도 동시에
-/// 가져갈 수 있습니다").
+/// The claim that leaves the job visible: it counts the claim (its token
+/// and attempts) and hands its worker the job, but writes no owner and no
+/// lease and leaves the row `pending`, so the next claim takes it too (the
+/// course: "큐에 그대로 보이게 두면 B도 동시에 가져갈 수 있습니다").
 pub const NAIVE_CLAIM_VISIBLE: &str = "
 UPDATE jobs
-   SET owner = :owner, token = token + 1, attempts = attempts + 1
+   SET token = token + 1, attempts = attempts + 1
  WHERE seq = (SELECT seq FROM jobs
                WHERE state IN ('pending', 'leased')
                  AND (state = 'pending' OR lease_until <= :now)
                ORDER BY seq LIMIT 1)
-RETURNING id, qty, owner, token, attempts, MIN(:now_plus_lease, deadline) AS lease_until";
+RETURNING id, qty, :owner AS owner, token, attempts,
+          MIN(:now_plus_lease, deadline) AS lease_until";

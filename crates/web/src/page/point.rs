@@ -6,8 +6,6 @@ use web_sys::Document;
 
 use super::dom::El;
 use leasefence_course::playground::view::{DesignsView, PointView, QuizView, ReadingsView};
-use leasefence_course::variants::boundary::Holders;
-use leasefence_course::variants::designs::Fate;
 
 /// A course point of the chapter: its heading, its text, and the claim it
 /// is about when it shows one.
@@ -56,8 +54,8 @@ fn readings_box(doc: &Document, view: &ReadingsView) -> El {
                     .children(conditions),
                 El::new(doc, "ul").children(did),
             ],
-            &reading.holders,
-            reading.count == Holders::One,
+            &reading.said,
+            reading.count.as_the_rules_give(),
         )
         .attr("data-count", reading.count.name())
     });
@@ -79,7 +77,7 @@ fn designs_box(doc: &Document, view: &DesignsView) -> El {
             &design.name,
             [El::new(doc, "ul").children(took), row.class("lf-row-after")],
             &design.said,
-            design.fate == Fate::Kept,
+            design.fate.as_the_rules_give(),
         )
         .attr("data-fate", design.fate.name())
     });

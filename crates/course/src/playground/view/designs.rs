@@ -78,8 +78,14 @@ fn design(lang: Lang, job: &str, run: &Run) -> DesignView {
         None => lang.fill("designs.no_row", &[("id", job.to_owned())]),
     };
     let mut values = vec![("id", job.to_owned())];
-    for (name, worker) in ["first", "second"].into_iter().zip(&run.holders) {
-        values.push((name, worker.clone()));
+    // A lost job is in the memory of the worker that took it, whose lease
+    // may have ended since; the others are said of who holds the job.
+    let named = match run.fate {
+        Fate::Lost => run.taker.iter().cloned().collect(),
+        _ => run.holders.clone(),
+    };
+    for (name, worker) in ["first", "second"].into_iter().zip(named) {
+        values.push((name, worker));
     }
     if let Some(until) = (run.row.as_ref()).and_then(|row| row.lease_until) {
         values.push(("until", until.to_string()));

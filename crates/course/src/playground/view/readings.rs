@@ -25,8 +25,8 @@ pub struct ReadingView {
     pub conditions: [ConditionView; 2],
     /// What the holder's finish and the claimant's claim did.
     pub did: [String; 2],
-    /// Who may work on the job then.
-    pub holders: String,
+    /// Who may work on the job then, said.
+    pub said: String,
     /// `one`, `two` or `gap`, for styling.
     pub count: Holders,
 }
@@ -73,15 +73,14 @@ fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
         ("holder", boundary.holder.clone()),
         ("claimant", boundary.claimant.clone()),
     ];
-    let holders = read.holders(boundary);
-    let count = read.count(boundary);
+    let count = read.count;
     let key = match count {
         Holders::One => "readings.one",
         Holders::Two => "readings.two",
         Holders::Gap => "readings.gap",
     };
-    for (name, worker) in ["first", "second"].into_iter().zip(holders) {
-        values.push((name, worker.to_owned()));
+    for (name, worker) in ["first", "second"].into_iter().zip(&read.holders) {
+        values.push((name, worker.clone()));
     }
     ReadingView {
         name,
@@ -100,7 +99,7 @@ fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
             ),
         ],
         did: [finish, claim],
-        holders: lang.fill(key, &values),
+        said: lang.fill(key, &values),
         count,
     }
 }

@@ -12,6 +12,7 @@ use super::lock_lane::{LaneView, lane};
 use super::names::{variant_name, who};
 use serde::Serialize;
 
+use crate::mechanism::races;
 use crate::mechanism::statements::{Does, Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::statements::{Race, StatementPanel, Tick};
@@ -459,10 +460,11 @@ fn lab_verdict(lang: Lang, run: &Run) -> Verdict {
     }
 }
 
-/// How long the producer's enqueue waited for the lock.
+/// How long the producer's enqueue and the other worker's claim waited
+/// for the lock: harm if either did.
 fn send_verdict(lang: Lang, run: &Run) -> Verdict {
     let waited = |actor: &str| run.waited_ms.get(actor).copied().unwrap_or(0);
-    let (enqueue, claim) = (waited("producer"), waited("B"));
+    let (enqueue, claim) = (waited("producer"), waited(races::CLAIMER));
     let key = match enqueue + claim {
         0 => "stmt.no_wait",
         _ => "stmt.waited",
@@ -471,7 +473,11 @@ fn send_verdict(lang: Lang, run: &Run) -> Verdict {
         harm: enqueue + claim > 0,
         text: lang.fill(
             key,
-            &[("ms", enqueue.to_string()), ("claim_ms", claim.to_string())],
+            &[
+                ("ms", enqueue.to_string()),
+                ("claim_ms", claim.to_string()),
+                ("claimer", races::CLAIMER.to_owned()),
+            ],
         ),
     }
 }
