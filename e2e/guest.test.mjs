@@ -292,3 +292,54 @@ test("styles are isolated both ways: the host's CSS does not restyle an embed, t
   assert.deepEqual(hostile.errors, []);
   await hostile.context().close();
 });
+
+test("an element added while the module loads is mounted once, one taken out meanwhile not at all, and the import's promise resolves", async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  await page.route("**/pkg/leasefence_bg.wasm", async (route) => { await gate; await route.continue(); });
+  await page.route("**/host.html", (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title></head>
+<body><main><div id="first" data-leasefence data-scenario="canonical"></div>
+<script type="module" src="leasefence.js"></script></main></body></html>`,
+  }));
+  await page.goto(`${site.base}/host.html`, { waitUntil: "domcontentloaded" });
+  // While the wasm is held back, the first call waits for it; the
+  // observer sees both new elements and waits too.
+  await page.evaluate(() => {
+    for (const id of ["late", "gone"]) {
+      const element = document.createElement("div");
+      element.id = id;
+      element.dataset.leasefence = "";
+      element.dataset.scenario = "canonical";
+      document.querySelector("main").append(element);
+    }
+  });
+  await page.waitForTimeout(100);
+  await page.evaluate(async () => {
+    window.gone = document.querySelector("#gone");
+    window.gone.remove();
+    // A host's own call too, as a single-page host makes after a swap.
+    window.again = (await import("./leasefence.js")).mountAll();
+  });
+  release();
+  await page.waitForFunction(`["#first", "#late"].every((selector) => (${eventsOf})(selector) === 3)`);
+  const settled = await page.evaluate(async () => {
+    const { mounted } = await import("./leasefence.js");
+    const within = (promise) => Promise.race([promise.then((list) => list.length),
+      new Promise((done) => setTimeout(() => done("never resolved"), 10_000))]);
+    return [await within(mounted), await within(window.again)];
+  });
+  assert.ok(settled.every((count) => typeof count === "number"), `every mountAll call resolved: ${settled}`);
+  await page.waitForTimeout(300);
+  assert.deepEqual(await page.evaluate(() => ({
+    late: document.querySelector("#late").shadowRoot.querySelectorAll(".lf").length,
+    gone: window.gone.leasefence ?? null,
+  })), { late: 1, gone: null }, "one playground in #late; #gone, removed while it waited, none");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
