@@ -14,6 +14,7 @@ use leasefence::Scenario;
 use leasefence_course::playground::chapters;
 use leasefence_course::variants::boundary::{Boundary, Holders, Reading};
 use support::narration::replayed;
+use support::words;
 
 const CHAPTER: &str = "expiry-boundary";
 
@@ -252,12 +253,4 @@ fn r5_the_boundary_point_shows_each_reading_as_its_statements_ran() {
             lang.tag()
         );
     }
-}
-
-/// The names and numbers in `text`: runs of ASCII letters, digits and
-/// dashes (a Korean particle after a name is not part of it).
-fn words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .filter(|word| !word.is_empty())
-        .collect()
 }

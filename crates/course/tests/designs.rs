@@ -16,6 +16,7 @@ use leasefence::model::JobState;
 use leasefence_course::playground::chapters;
 use leasefence_course::variants::designs::{Design, Designs, Fate};
 use support::narration::replayed;
+use support::words;
 
 const CHAPTER: &str = "polling-cannot-steal";
 
@@ -242,13 +243,6 @@ fn the_designs_point_says_what_each_design_did_in_both_languages() {
             lost.row
         );
     }
-}
-
-/// The names and numbers in `text` (see `boundary.rs`).
-fn words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .filter(|word| !word.is_empty())
-        .collect()
 }
 
 /// The names the page styles a run by (`data-fate`, `data-count`) are the

@@ -77,3 +77,12 @@ pub fn statement_chapter() -> &'static str {
         .expect("a chapter opens the statement panel")
         .id
 }
+
+/// The names and numbers in `text`: runs of ASCII letters, digits and
+/// dashes (a Korean particle after a name is not part of it), so a test
+/// can ask whether a sentence names a worker or a job.
+pub fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|word| !word.is_empty())
+        .collect()
+}
