@@ -242,11 +242,11 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
         false => None,
     };
     let readings = match point.key == chapters::ONE_BOUNDARY {
-        true => Some(readings_view(session, chapter)?),
+        true => Some(readings_view(session)?),
         false => None,
     };
     let designs = match point.key == chapters::WHY_LEASED {
-        true => Some(designs_view(session, chapter)?),
+        true => Some(designs_view(session)?),
         false => None,
     };
     Some(PointView {
@@ -260,19 +260,19 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     })
 }
 
-/// The designs the course turns down, each run on the chapter's own
-/// scenario up to the learner's place.
-fn designs_view(session: &Session, chapter: &chapters::Chapter) -> Option<DesignsView> {
-    let scenario = leasefence::Scenario::parse(chapter.scenario()).ok()?;
-    let designs = Designs::at(&scenario, session.stepper.position()).ok()??;
+/// The designs the course turns down, each run on the timeline up to the
+/// learner's place (a point's: the chapter's own, unchanged).
+fn designs_view(session: &Session) -> Option<DesignsView> {
+    let stepper = &session.stepper;
+    let designs = Designs::at(stepper.scenario(), stepper.position()).ok()??;
     Some(super::designs::view(session.lang, &designs))
 }
 
 /// The lease's end read every way at the learner's place, each reading run
 /// on the chapter's own scenario.
-fn readings_view(session: &Session, chapter: &chapters::Chapter) -> Option<ReadingsView> {
-    let scenario = leasefence::Scenario::parse(chapter.scenario()).ok()?;
-    let boundary = Boundary::at(&scenario, session.stepper.position()).ok()??;
+fn readings_view(session: &Session) -> Option<ReadingsView> {
+    let stepper = &session.stepper;
+    let boundary = Boundary::at(stepper.scenario(), stepper.position()).ok()??;
     Some(super::readings::view(session.lang, &boundary))
 }
 
