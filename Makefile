@@ -12,7 +12,7 @@ TARGET ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 # playgrounds on a booby-trapped root, in a debug build) needs about that.
 WASM_PACK_TEST = WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome --chromedriver $(CHROMEDRIVER)
 
-.PHONY: test serve web queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page bench-load bless sizes breakdown replay-speed
+.PHONY: test serve web first-part queue-only setup setup-web native-test lint browser-test e2e size-check bench bench-page bench-load bless sizes breakdown replay-speed
 
 test: setup lint native-test browser-test e2e size-check
 
@@ -76,6 +76,10 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 # wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
 # package/freed.js is appended to wasm-bindgen's glue: a call on a freed
 # object says so, instead of the glue's "null pointer passed to rust".
+# package/rest.js is appended too, and scripts/split-module.mjs cuts the
+# module in two (the first part: what crates/web/first-part.txt names; the
+# rest loaded once the page is drawn) with binaryen's wasm-split
+# (scripts/wasm-split, from Debian 13: setup.sh).
 # esbuild (also from e2e/) minifies wasm-bindgen's glue and the stylesheet:
 # and the bootstrap (package/embed.js). package-extras.mjs completes the npm
 # package (types of the bootstrap, README, exports).
@@ -84,7 +88,8 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 web: setup-web
 	$(WEB_BUILD) --out-dir $(CURDIR)/www/pkg --out-name leasefence crates/web -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
 	node scripts/package-repository.mjs www/pkg
-	cat package/freed.js >> www/pkg/leasefence.js
+	cat package/freed.js package/rest.js >> www/pkg/leasefence.js
+	node scripts/split-module.mjs www/pkg $(TARGET)/leasefence-named.wasm
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence-theme.css --minify --outfile=www/pkg/leasefence-theme.css --log-level=warning
@@ -117,6 +122,7 @@ size-check: web
 # $(TARGET), so they run one after the other (`size-check`, `sizes`).
 queue-only: setup-web
 	$(WEB_BUILD) --out-dir $(TARGET)/pkg-queue-only --out-name leasefence crates/web -- $(WEB_STD_ARGS) --no-default-features $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
+	e2e/node_modules/.bin/wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue --strip-debug $(TARGET)/pkg-queue-only/leasefence_bg.wasm -o $(TARGET)/pkg-queue-only/leasefence_bg.wasm
 	cat package/freed.js >> $(TARGET)/pkg-queue-only/leasefence.js
 	e2e/node_modules/.bin/esbuild $(TARGET)/pkg-queue-only/leasefence.js --minify --allow-overwrite --outfile=$(TARGET)/pkg-queue-only/leasefence.js --log-level=warning
 
@@ -130,6 +136,15 @@ bench:
 bless:
 	cargo build --quiet -p leasefence-cli
 	node scripts/bless.mjs $(TARGET)/debug/leasefence
+
+# crates/web/first-part.txt written again from what the first drawings
+# call (scripts/first-part.mjs), then the page built with it: after a
+# change that e2e/split.test.mjs says makes a first drawing wait for the
+# module's second part.
+first-part: web
+	cargo build --quiet -p leasefence-cli
+	LEASEFENCE_BIN=$(TARGET)/debug/leasefence node scripts/first-part.mjs $(TARGET)/leasefence-named.wasm
+	$(MAKE) --no-print-directory web
 
 # The page's timings in Chromium (first render, a step, a 2,000-event
 # scenario, the census of the largest chapter): measured, never asserted,

@@ -35,8 +35,10 @@ execFileSync("node", [`${ROOT}scripts/compress.mjs`, bare], { stdio: "ignore" })
 
 /**
  * Milliseconds from navigation to interactive on a throttled, cold page:
- * when `selector` first appears (noted by an observer the page starts
- * with), or when the page notes `window.__ready` itself.
+ * the first frame painted after `selector` appears (noted by an observer
+ * the page starts with: a task after the next animation frame, so the
+ * drawing's style, layout and paint are counted), or when the page notes
+ * `window.__ready` itself.
  */
 async function timeToInteractive(browser, url, selector) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -45,8 +47,8 @@ async function timeToInteractive(browser, url, selector) {
     await page.addInitScript((wanted) => {
       new MutationObserver((_, observer) => {
         if (document.querySelector(wanted)) {
-          window.__ready = performance.now();
           observer.disconnect();
+          requestAnimationFrame(() => setTimeout(() => { window.__ready = performance.now(); }));
         }
       }).observe(document, { childList: true, subtree: true });
     }, selector);
@@ -77,7 +79,7 @@ try {
   console.log(`## Time to interactive, throttled (150 ms, 1.6 Mbit/s, CPU 4x), median of ${RUNS}\n`);
   console.log("| page | ms | every run |");
   console.log("| --- | ---: | --- |");
-  console.log(`| the playground (a chapter drawn) | ${ours.toFixed(0)} | ${times.playground.map((t) => t.toFixed(0)).join(", ")} |`);
+  console.log(`| the playground (a chapter drawn and painted) | ${ours.toFixed(0)} | ${times.playground.map((t) => t.toFixed(0)).join(", ")} |`);
   console.log(`| sql.js 1.17 alone (one statement run) | ${theirs.toFixed(0)} | ${times.sqljs.map((t) => t.toFixed(0)).join(", ")} |`);
   console.log(`\nplayground / sql.js: ${(ours / theirs).toFixed(2)} (the issue's target: at most 0.80)`);
 } finally {

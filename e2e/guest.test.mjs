@@ -300,7 +300,7 @@ test("an element added while the module loads is mounted once, one taken out mea
   page.on("pageerror", (error) => errors.push(error.message));
   let release;
   const gate = new Promise((resolve) => { release = resolve; });
-  await page.route("**/pkg/leasefence_bg.wasm", async (route) => { await gate; await route.continue(); });
+  await page.route("**/pkg/leasefence_first.wasm", async (route) => { await gate; await route.continue(); });
   await page.route("**/host.html", (route) => route.fulfill({
     contentType: "text/html",
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title></head>

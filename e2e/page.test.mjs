@@ -458,7 +458,7 @@ describe("the playground", () => {
     const held = await waiting.newPage();
     let release;
     const gate = new Promise((resolve) => { release = resolve; });
-    await held.route("**/pkg/leasefence_bg.wasm", async (route) => { await gate; await route.continue(); });
+    await held.route("**/pkg/leasefence_first.wasm", async (route) => { await gate; await route.continue(); });
     await held.goto(`${site.base}/embed-example.html`, { waitUntil: "domcontentloaded" });
     assert.equal(await held.isVisible("[data-scenario=canonical] .fallback"), true, "the fallback, until it mounts");
     release();

@@ -6,14 +6,14 @@
 //   node e2e/sizes.mjs DIR --budget KB  (any other build output, e.g. the
 //                                        queue-only package, `make
 //                                        queue-only`; add --check to fail)
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "465" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "480" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -50,7 +50,12 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // #9, the lease's end read three ways (issue 20), +4.8 KB; 465 KB in the
 // same session (460,377 B) for point #1 (the designs the course turns
 // down, +4.4 KB) and #13 (another worker's claim in the send race); the
-// messages win still not made (BENCHMARKS.md, session 17). Issue 9's
+// messages win still not made (BENCHMARKS.md, session 17); 480 KB in
+// session 18 (479,702 B) when the module came in two parts (issue 22,
+// item 9): what the page fetches before its first drawing fell from
+// 461,566 B to 356,206 B, and the two parts together are 18 KB more than
+// the whole (the rest's imports of the first part's functions, and the
+// placeholders); the page no longer fetches the whole module. Issue 9's
 // target, 350 KB, is not met. `make size-check` also
 // checks the queue-only package (`--budget 265 --check`): issue 9's 280
 // KB until session 8, then its 259,481 B rounded up to 5 KB with room
@@ -59,8 +64,12 @@ const BUDGET_GZIP = Number(options.budget) * 1000;
 // What a browser fetches: the page's own files and the package's JS + wasm
 // and stylesheet; not the stylesheet's source (leasefence.css, which `make
 // web` minifies into pkg/, where the page reads it).
+// Where the module comes in two parts (scripts/split-module.mjs), the
+// page fetches those, never the whole leasefence_bg.wasm (kept for Node).
+const split = existsSync(join(WWW, "pkg/leasefence_first.wasm"));
 const loaded = (path) => /\.(html|css|js|json|wasm|svg)$/.test(path)
-  && !/(^|\/)(package\.json|embed-example\.html)$/.test(path) && !["leasefence.css", "leasefence-theme.css"].includes(path);
+  && !/(^|\/)(package\.json|embed-example\.html)$/.test(path) && !["leasefence.css", "leasefence-theme.css"].includes(path)
+  && !(split && path === "pkg/leasefence_bg.wasm");
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -88,6 +97,12 @@ for (const row of rows) console.log(`| ${row.file} | ${kb(row.raw)} | ${kb(row.g
 const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
 console.log(`| **total** | ${kb(total("raw"))} | ${kb(total("gzip"))} | ${kb(total("brotli"))} |`);
 
+if (split) {
+  // What a learner waits for before the first drawing: all but the rest.
+  const first = rows.filter((row) => row.file !== "pkg/leasefence_rest.wasm");
+  const sum = (key) => first.reduce((total, row) => total + row[key], 0);
+  console.log(`| before the first drawing (all but the rest) | ${kb(sum("raw"))} | ${kb(sum("gzip"))} | ${kb(sum("brotli"))} |`);
+}
 if (!rows.some((row) => row.file.endsWith(".wasm"))) {
   console.error(`no .wasm under ${WWW}: run \`make web\` first`);
   process.exit(1);

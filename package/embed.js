@@ -22,13 +22,17 @@
 // unmounted when they leave the document (a MutationObserver), so hosts
 // that swap pages in place need no glue; `mountAll(container)` mounts at
 // once and says when it is done.
-import init, { mount } from "./leasefence.js";
+import init, { loadRest, mount } from "./leasefence.js";
 
 // Each URL is written `new URL("./file", import.meta.url)` in full, the
 // one form Vite, esbuild, webpack and Parcel all recognise: they copy the
 // file into the build and rewrite the URL (a URL made from a variable
 // is left alone, and the bundled page asked its own folder for the wasm).
-const ready = init({ module_or_path: new URL("./leasefence_bg.wasm", import.meta.url) });
+//
+// The module comes in two parts (scripts/split-module.mjs): the first, all
+// a chapter's first drawing needs, and the rest, asked for once the first
+// drawing is done (below).
+const ready = init({ module_or_path: new URL("./leasefence_first.wasm", import.meta.url) });
 const styles = new URL("./leasefence.css", import.meta.url).href;
 const theme = new URL("./leasefence-theme.css", import.meta.url).href;
 
@@ -206,6 +210,13 @@ function preload(href) {
 }
 
 export const mounted = mountAll();
+
+// The module's second part, asked for once the playgrounds on the page are
+// drawn: fetched and compiled then, it does not hold up their first
+// drawing. A call into it before it is in loads it at once (package/rest.js).
+mounted
+  .then(() => loadRest(new URL("./leasefence_rest.wasm", import.meta.url)))
+  .catch((error) => console.error("leasefence: the module's second part did not load in the background:", error));
 
 // Hosts that swap their content without reloading the page (MkDocs
 // Material's instant navigation, Docusaurus, other single-page sites):

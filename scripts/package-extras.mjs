@@ -20,7 +20,7 @@ const pkg = JSON.parse(readFileSync(manifest, "utf8"));
 // Named for the project, not for its crate (wasm-pack takes the crate's
 // name, leasefence-web: the workspace's queue crate is `leasefence`).
 pkg.name = "leasefence";
-pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "leasefence-theme.css", "embed.js", "embed.d.ts", "asset.d.ts"])];
+pkg.files = [...new Set([...(pkg.files ?? []), "leasefence.css", "leasefence-theme.css", "embed.js", "embed.d.ts", "asset.d.ts", "leasefence_first.wasm", "leasefence_rest.wasm"])];
 pkg.exports = {
   ".": { types: "./leasefence.d.ts", default: "./leasefence.js" },
   "./embed": { types: "./embed.d.ts", default: "./embed.js" },
@@ -29,6 +29,9 @@ pkg.exports = {
   "./leasefence.css": { types: "./asset.d.ts", default: "./leasefence.css" },
   "./leasefence-theme.css": { types: "./asset.d.ts", default: "./leasefence-theme.css" },
   "./leasefence_bg.wasm": { types: "./asset.d.ts", default: "./leasefence_bg.wasm" },
+  // The same module in two parts, as embed.js loads it (package/rest.js).
+  "./leasefence_first.wasm": { types: "./asset.d.ts", default: "./leasefence_first.wasm" },
+  "./leasefence_rest.wasm": { types: "./asset.d.ts", default: "./leasefence_rest.wasm" },
   "./package.json": "./package.json",
 };
 pkg.sideEffects = ["./embed.js", "./leasefence.css", "./leasefence-theme.css"];

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 want=${1:-all}
 # wasm-pack's version, as checked to work on this kind of machine.
 WASM_PACK_VERSION=0.15.1
+WASM_SPLIT_VERSION=120
 
 # Rust itself (rustup, cargo) and make are the one thing this script
 # expects; say so plainly if they are missing.
@@ -59,6 +60,14 @@ if ! have wasm-pack || [ "$(wasm-pack --version | awk '{print $2}')" != "$WASM_P
   missing_other+=("wasm-pack $WASM_PACK_VERSION")
 fi
 # Every devDependency of e2e/package.json, at the version it pins.
+# binaryen's wasm-split, which cuts the page's module in two (make web,
+# scripts/split-module.mjs). npm's binaryen has no wasm-split, and Debian
+# 12's (binaryen 108) turns wasm-bindgen's externref table into an anyref
+# one and exports the wrong table; Debian 13's binaryen 120 is right. It
+# needs Debian 13's C and C++ libraries, so those come beside it (in
+# e2e/.binaryen, nothing installed system-wide) and it runs through their
+# own loader (scripts/wasm-split).
+scripts/wasm-split --version 2>/dev/null | grep -qx "wasm-split version $WASM_SPLIT_VERSION" || missing_other+=("binaryen $WASM_SPLIT_VERSION's wasm-split in e2e/.binaryen (from Debian 13)")
 npm_ok=yes
 for pinned in $(sed -n 's/^ *"\([^"]*\)": "\([0-9][^"]*\)",*$/\1@\2/p' e2e/package.json); do
   name=${pinned%@*} version=${pinned##*@}
@@ -93,6 +102,19 @@ for item in "${missing_other[@]}"; do
     wasm-bindgen-cli*) cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" ;;
     wasm-pack*) cargo install --force wasm-pack --version "$WASM_PACK_VERSION" ;;
     "npm packages"*) (cd e2e && npm ci --no-audit --no-fund) ;;
+    binaryen*)
+      # Debian 13's packages through a private apt configuration: this
+      # machine's own sources and lists are left as they are.
+      rm -rf e2e/.binaryen
+      mkdir -p e2e/.binaryen/apt/lists/partial e2e/.binaryen/apt/cache/archives/partial e2e/.binaryen/debs
+      echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > e2e/.binaryen/apt/sources.list
+      apt_trixie=(-o Dir::Etc::sourcelist="$PWD/e2e/.binaryen/apt/sources.list" -o Dir::Etc::sourceparts=- \
+        -o Dir::State::Lists="$PWD/e2e/.binaryen/apt/lists" -o Dir::Cache="$PWD/e2e/.binaryen/apt/cache" -o APT::Sandbox::User=root)
+      apt-get "${apt_trixie[@]}" update -qq
+      (cd e2e/.binaryen/debs && apt-get "${apt_trixie[@]}" download -qq "binaryen=$WASM_SPLIT_VERSION-*" libc6 libstdc++6 libgcc-s1)
+      for deb in e2e/.binaryen/debs/*.deb; do dpkg-deb -x "$deb" e2e/.binaryen/root; done
+      rm -rf e2e/.binaryen/apt e2e/.binaryen/debs
+      scripts/wasm-split --version ;;
     MkDocs*)
       rm -rf e2e/.mkdocs
       python3 -m venv e2e/.mkdocs

@@ -1,0 +1,107 @@
+// The module in two parts (issue 22, item 9; scripts/split-module.mjs):
+// every chapter's first drawing, in both languages, and the first
+// chapter's first predictions and steps need only the first part; the rest
+// is asked for once the playground is drawn; and a call into the rest made
+// before it arrived still works, loading it at once. Against the real
+// `leasefence serve`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { ROOT, serving } from "./harness.mjs";
+
+const site = serving();
+const CHAPTERS = readdirSync(`${ROOT}chapters`).map((folder) => folder.replace(/^\d+-/, ""));
+
+/**
+ * A page whose requests for the rest are answered by `answer(route)`;
+ * `page.asked` lists them (`fetch`: in the background, `xhr`: a
+ * placeholder that could not wait) and `page.problems` the page's errors.
+ */
+async function open(path, answer) {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.asked = [];
+  page.problems = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") page.problems.push(message.text());
+  });
+  page.on("pageerror", (error) => page.problems.push(error.message));
+  await page.route("**/pkg/leasefence_rest.wasm", (route) => {
+    page.asked.push(route.request().resourceType());
+    return answer(route);
+  });
+  await page.goto(site.base + path);
+  return page;
+}
+
+/** What the page says when the rest was blocked on purpose. */
+const blocked = (text) => text.includes("second part did not load in the background") || text.includes("net::ERR_FAILED");
+
+test("every chapter's first drawing, in both languages, needs only the first part (R14)", async () => {
+  for (const lang of ["en", "ko"]) {
+    for (const chapter of CHAPTERS) {
+      // The rest never comes: a first drawing that called into it would
+      // fail to load it and not draw.
+      const page = await open(`/#v=1&chapter=${chapter}&lang=${lang}`, (route) => route.abort());
+      await page.waitForSelector(".lf [data-event]", { timeout: 20_000 });
+      await page.waitForFunction(() => document.querySelector(".lf-title")?.textContent);
+      const unexpected = page.problems.filter((text) => !blocked(text));
+      assert.deepEqual(unexpected, [], `${chapter} (${lang}): expected no error, got ${JSON.stringify(unexpected)}`);
+      assert.deepEqual(page.asked.filter((type) => type !== "fetch"), [], `${chapter} (${lang}): only the background load asks for the rest`);
+      await page.context().close();
+    }
+  }
+});
+
+test("the first chapter's predictions and steps need only the first part", async () => {
+  const page = await open("/#v=1&chapter=canonical&lang=en", (route) => route.abort());
+  await page.waitForSelector(".lf [data-event]");
+  await page.check(".lf [data-action=predict]");
+  for (const answer of ["accept", "reject", "reject"]) {
+    await page.locator(".lf [data-action=step]").click();
+    await page.locator(`.lf-prompt [data-arg=${answer}]`).click();
+  }
+  await page.getByRole("button", { name: "token" }).click();
+  assert.match(await page.textContent(".lf-narration"), /B reclaims it/, "every answer given: the story");
+  await page.locator(".lf [data-action=back]").click();
+  await page.locator(".lf [data-action=reset]").click();
+  assert.deepEqual(page.problems.filter((text) => !blocked(text)), []);
+  assert.deepEqual(page.asked, ["fetch"], "the rest was asked for once, in the background");
+  await page.context().close();
+});
+
+test("the rest is asked for once the playground is drawn, and then used", async () => {
+  const page = await open("/#v=1&chapter=canonical&lang=en", (route) => route.continue());
+  await page.waitForSelector(".lf [data-event]");
+  await page.waitForFunction(() => performance.getEntriesByName(new URL("pkg/leasefence_rest.wasm", location.href).href).length === 1);
+  const [drawnAt, restAt] = await page.evaluate(() => [
+    performance.getEntriesByName(new URL("pkg/leasefence_first.wasm", location.href).href)[0].responseEnd,
+    performance.getEntriesByName(new URL("pkg/leasefence_rest.wasm", location.href).href)[0].startTime,
+  ]);
+  assert.ok(restAt > drawnAt, `the rest asked for after the first part arrived (${restAt} > ${drawnAt})`);
+  // The lab grades with code of the rest, in once the page marks it.
+  await page.waitForFunction(() => performance.getEntriesByName("leasefence:rest").length === 1);
+  await page.click(".lf-lab summary");
+  await page.waitForSelector(".lf-lab[open] textarea");
+  await page.click(".lf-lab [data-action=lab-grade]");
+  await page.waitForSelector(".lf-lab-answer [data-passed]");
+  assert.deepEqual(page.asked.filter((type) => type !== "fetch"), [], "no call had to wait for the rest");
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test("a call into the rest before it arrived loads it at once, and the page goes on", async () => {
+  // The background load never finishes; a placeholder's own request does.
+  const page = await open("/#v=1&lab=finish&lang=en", (route) =>
+    route.request().resourceType() === "fetch" ? new Promise(() => {}) : route.continue());
+  await page.waitForSelector(".lf-lab[open] textarea");
+  await page.click(".lf-lab [data-action=lab-grade]");
+  await page.waitForSelector(".lf-lab-answer [data-passed]");
+  assert.match(await page.textContent(".lf-lab-answer"), /Not yet:/, "graded: the id-only finish fails");
+  assert.ok(page.asked.includes("xhr"), `the placeholder loaded the rest itself: ${JSON.stringify(page.asked)}`);
+  assert.deepEqual(page.problems, []);
+  // Stepping after it still works: the table now holds the rest's functions.
+  await page.locator(".lf [data-action=step]").click();
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -1,0 +1,105 @@
+// Writes crates/web/first-part.txt: the functions of the page's module that
+// the first drawing of every chapter in both languages, and the first
+// chapter's predictions, steps, step back and reset, call. `make
+// first-part` runs it after `make web`:
+//   node scripts/first-part.mjs NAMED_MODULE
+//
+// It instruments the whole module with its names (NAMED_MODULE, which
+// `make web` keeps) with wasm-split, serves a copy of the page whose first
+// part is that instrumented module (it holds every function, so the rest
+// is never asked for), does the above in Chromium, one page load each, and
+// merges their profiles: a function any of them called is kept.
+// Then `make web` again builds the two parts from the new list.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, start } from "../e2e/harness.mjs";
+
+const named = process.argv[2];
+if (!named) {
+  console.error("usage: node scripts/first-part.mjs NAMED_MODULE");
+  process.exit(2);
+}
+const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
+  "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"];
+const split = (args) => execFileSync(join(ROOT, "scripts/wasm-split"), args, { encoding: "utf8", maxBuffer: 1 << 28 });
+const work = mkdtempSync(join(tmpdir(), "leasefence-first-part-"));
+const site = join(work, "www");
+cpSync(join(ROOT, "www"), site, { recursive: true });
+// Served as they are: no precompressed copy of the old first part.
+for (const suffix of ["", ".br", ".gz"]) rmSync(join(site, `pkg/leasefence_first.wasm${suffix}`), { force: true });
+split(["--instrument", ...FEATURES, named, "-o", join(site, "pkg/leasefence_first.wasm")]);
+
+const chapters = readdirSync(join(ROOT, "chapters")).map((folder) => folder.replace(/^\d+-/, ""));
+const server = await start({ dir: site });
+const profiles = [];
+
+/** One page load: `act(page)` after the chapter is drawn; then its profile. */
+async function profile(hash, act = async () => {}) {
+  const context = await server.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  // The instrumented module is the whole one: the rest is not needed.
+  await page.route("**/leasefence_rest.wasm", (route) => route.abort());
+  await page.addInitScript(() => {
+    // The instance, to ask it for its profile.
+    const original = WebAssembly.instantiateStreaming;
+    WebAssembly.instantiateStreaming = async (...args) => {
+      const result = await original(...args);
+      window.__instance = result.instance;
+      return result;
+    };
+  });
+  page.on("pageerror", (error) => console.error(`${hash}: ${error.message}`));
+  await page.goto(`${server.base}/#v=1&${hash}`);
+  await page.waitForSelector(".lf [data-event]");
+  await act(page);
+  const bytes = await page.evaluate(() => {
+    const exports = window.__instance.exports;
+    const size = 1 << 20;
+    const at = exports.__wbindgen_malloc(size, 1);
+    const written = exports.__write_profile(at, size);
+    return Array.from(new Uint8Array(exports.memory.buffer, at, written));
+  });
+  await context.close();
+  const file = join(work, `${profiles.length}.prof`);
+  writeFileSync(file, Buffer.from(bytes));
+  profiles.push(file);
+}
+
+try {
+  for (const lang of ["en", "ko"]) {
+    for (const chapter of chapters) await profile(`chapter=${chapter}&lang=${lang}`);
+    // The first chapter's first moves: predict, answer, the field question, step, back, reset.
+    await profile(`chapter=canonical&lang=${lang}`, async (page) => {
+      await page.check(".lf [data-action=predict]");
+      for (const answer of ["accept", "reject", "reject"]) {
+        await page.locator(".lf [data-action=step]").click();
+        await page.locator(`.lf-prompt [data-arg=${answer}]`).click();
+      }
+      // Which condition the refused finish failed.
+      await page.locator(".lf-prompt [data-action=field]").first().click();
+      await page.locator(".lf [data-action=back]").click();
+      await page.locator(".lf [data-action=reset]").click();
+    });
+  }
+} finally {
+  await server.stop();
+}
+
+const merged = join(work, "merged.prof");
+split(["--merge-profiles", ...profiles, "-o", merged]);
+// wasm-split -v names the functions it keeps.
+const said = split(["--split", ...FEATURES, `--profile=${merged}`, "-v", named,
+  "-o1", join(work, "first.wasm"), "-o2", join(work, "rest.wasm")]);
+const line = said.split("\n").find((text) => text.startsWith("Keeping functions: "));
+if (!line) throw new Error("first-part: wasm-split -v named no kept function");
+// As wasm-split writes them (a space is \20, a comma \2c), so ", "
+// separates them; unnamed functions (a number: wasm-opt's merged ones) are
+// kept by scripts/split-module.mjs whatever this list says.
+const names = line.slice("Keeping functions: ".length).split(", ").filter((name) => !/^\d+$/.test(name)).sort();
+const file = join(ROOT, "crates/web/first-part.txt");
+const header = readFileSync(file, "utf8").split("\n").filter((text) => text.startsWith("#"));
+writeFileSync(file, `${[...header, ...names].join("\n")}\n`);
+console.log(`first-part: ${names.length} functions in crates/web/first-part.txt, from ${profiles.length} page loads`);
+rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,92 @@
+// Cuts the page's module in two, so that a learner waits only for the part
+// the first drawing needs (issue 22, item 9; BENCHMARKS.md "Time to
+// interactive"). `make web` runs it on wasm-pack's output, after
+// package/rest.js is appended to the glue and before the glue is minified:
+//   node scripts/split-module.mjs www/pkg NAMED_COPY
+//
+// - leasefence_first.wasm: the functions of crates/web/first-part.txt (those
+//   the first drawing of each chapter and a chapter's first steps call,
+//   written by `make first-part`), and a placeholder for every other one;
+// - leasefence_rest.wasm: every other function, which on instantiation
+//   takes its placeholder's place in the first part's table
+//   (package/rest.js loads it);
+// - leasefence_bg.wasm: the whole module, still there for Node and for
+//   init()/initSync() without arguments, its function names stripped;
+// - NAMED_COPY: the whole module with its function names, which `make
+//   first-part` instruments (wasm-split names functions by these names).
+//
+// The glue learns the placeholders' namespace and the name under which the
+// first part exports its table (wasm-split picks it), read from the rest's
+// imports with binaryen.js.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import binaryen from "../e2e/node_modules/binaryen/index.js";
+
+const [pkgDir, namedCopy] = process.argv.slice(2);
+if (!pkgDir || !namedCopy) {
+  console.error("usage: node scripts/split-module.mjs PKG_DIR NAMED_COPY");
+  process.exit(2);
+}
+const root = new URL("..", import.meta.url).pathname;
+const whole = join(pkgDir, "leasefence_bg.wasm");
+const first = join(pkgDir, "leasefence_first.wasm");
+const rest = join(pkgDir, "leasefence_rest.wasm");
+const glue = join(pkgDir, "leasefence.js");
+// The features wasm-pack's wasm-opt was given (crates/web/Cargo.toml), and
+// only those: with --all-features binaryen may write newer encodings
+// (Node 20 then refuses the module: "unknown import kind").
+const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
+  "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"];
+const run = (tool, args) => execFileSync(tool, args, { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+
+// Function names, one a line; `#` starts a comment line.
+const kept = readFileSync(join(root, "crates/web/first-part.txt"), "utf8")
+  .split("\n")
+  .filter((line) => line && !line.startsWith("#"));
+// Functions without a name (wasm-opt's merged ones) are named by their
+// index, which moves with every change: all are kept.
+const named = binaryen.readBinary(readFileSync(whole));
+for (let index = 0; index < named.getNumFunctions(); index++) {
+  const info = binaryen.getFunctionInfo(named.getFunctionByIndex(index));
+  if (!info.module && /^\d+$/.test(info.name)) kept.push(info.name);
+}
+named.dispose();
+const work = mkdtempSync(join(tmpdir(), "leasefence-split-"));
+try {
+  const list = join(work, "keep.txt");
+  writeFileSync(list, `${kept.join("\n")}\n`);
+  copyFileSync(whole, namedCopy);
+  run(join(root, "scripts/wasm-split"), [
+    "--split", ...FEATURES, `--keep-funcs=@${list}`, "--placeholder-namespace=placeholder",
+    "--import-namespace=primary", whole, "-o1", first, "-o2", rest,
+  ]);
+  // The whole module without names, as wasm-pack would have left it.
+  run(join(root, "e2e/node_modules/.bin/wasm-opt"), [...FEATURES, "--strip-debug", whole, "-o", whole]);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+// The table the rest writes its functions into: the one its element
+// segment fills, imported from the first part under some export name.
+const module = binaryen.readBinary(readFileSync(rest));
+const segments = module.getNumElementSegments();
+if (segments !== 1) throw new Error(`split-module: the rest has ${segments} element segments, expected 1`);
+const { table } = binaryen.getElementSegmentInfo(module.getElementSegmentByIndex(0));
+const { module: from, base } = binaryen.getTableInfo(module.getTable(table));
+module.dispose();
+if (from !== "primary") throw new Error(`split-module: the rest fills its own table ${table}, not the first part's`);
+
+// The glue: a `placeholder` namespace beside wasm-bindgen's own, and the table's name.
+const source = readFileSync(glue, "utf8");
+const namespace = '"./leasefence_bg.js": import0,';
+const marker = "__LF_SPLIT_TABLE__";
+const count = (text, part) => text.split(part).length - 1;
+if (count(source, namespace) !== 1 || count(source, marker) !== 1) {
+  throw new Error(`split-module: ${glue} must hold "${namespace}" (wasm-bindgen's imports) and ${marker} (package/rest.js) once each`);
+}
+writeFileSync(glue, source
+  .replace(namespace, `${namespace}\n        placeholder: __lf_placeholders,`)
+  .replace(marker, JSON.stringify(base)));
+console.log(`split-module: ${kept.length} functions kept in ${first}; the rest in ${rest}; the table is exported as ${JSON.stringify(base)}`);
