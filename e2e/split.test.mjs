@@ -43,7 +43,10 @@ test("every chapter's first drawing, in both languages, needs only the first par
       // The rest never comes: a first drawing that called into it would
       // fail to load it and not draw.
       const page = await open(`/#v=1&chapter=${chapter}&lang=${lang}`, (route) => route.abort());
-      await page.waitForSelector(".lf [data-event]", { timeout: 20_000 });
+      await page.waitForSelector(".lf [data-event]", { timeout: 20_000 }).catch(() => {
+        assert.fail(`${chapter} (${lang}): expected the chapter drawn from the first part alone; it was not `
+          + `(${JSON.stringify(page.problems)}). Run \`make first-part\` after a change to what a first drawing calls.`);
+      });
       await page.waitForFunction(() => document.querySelector(".lf-title")?.textContent);
       const unexpected = page.problems.filter((text) => !blocked(text));
       assert.deepEqual(unexpected, [], `${chapter} (${lang}): expected no error, got ${JSON.stringify(unexpected)}`);

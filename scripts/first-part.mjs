@@ -15,6 +15,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, start } from "../e2e/harness.mjs";
+import { plain } from "./function-names.mjs";
 
 const named = process.argv[2];
 if (!named) {
@@ -94,10 +95,15 @@ const said = split(["--split", ...FEATURES, `--profile=${merged}`, "-v", named,
   "-o1", join(work, "first.wasm"), "-o2", join(work, "rest.wasm")]);
 const line = said.split("\n").find((text) => text.startsWith("Keeping functions: "));
 if (!line) throw new Error("first-part: wasm-split -v named no kept function");
-// As wasm-split writes them (a space is \20, a comma \2c), so ", "
-// separates them; unnamed functions (a number: wasm-opt's merged ones) are
-// kept by scripts/split-module.mjs whatever this list says.
-const names = line.slice("Keeping functions: ".length).split(", ").filter((name) => !/^\d+$/.test(name)).sort();
+// As wasm-split writes them (a byte that may not stand in a text-format
+// name as \xx: a space is \20, a comma \2c), so ", " separates them; kept
+// as the names themselves, without the crates' disambiguators. Unnamed
+// functions (a number: wasm-opt's merged ones) are kept by
+// scripts/split-module.mjs whatever this list says.
+const unescape = (name) => Buffer.from(name.replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8");
+const names = [...new Set(line.slice("Keeping functions: ".length).split(", ")
+  .filter((name) => !/^\d+$/.test(name))
+  .map((name) => plain(unescape(name))))].sort();
 const file = join(ROOT, "crates/web/first-part.txt");
 const header = readFileSync(file, "utf8").split("\n").filter((text) => text.startsWith("#"));
 writeFileSync(file, `${[...header, ...names].join("\n")}\n`);

@@ -18,7 +18,8 @@
 // The glue learns the placeholders' namespace and the name under which the
 // first part exports its table (wasm-split picks it), read from the rest's
 // imports with binaryen.js.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { plain } from "./function-names.mjs";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,18 +40,30 @@ const glue = join(pkgDir, "leasefence.js");
 // (Node 20 then refuses the module: "unknown import kind").
 const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
   "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"];
-const run = (tool, args) => execFileSync(tool, args, { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+const run = (tool, args) => execFileSync(tool, args, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 
-// Function names, one a line; `#` starts a comment line.
-const kept = readFileSync(join(root, "crates/web/first-part.txt"), "utf8")
+// Function names, one a line; `#` starts a comment line. Written without
+// the crates' disambiguators (`leasefence_web::page::Page>::build`, not
+// `leasefence_web[71b8…]::…`), which change with the compiler and the
+// dependencies' versions.
+const wanted = new Set(readFileSync(join(root, "crates/web/first-part.txt"), "utf8")
   .split("\n")
-  .filter((line) => line && !line.startsWith("#"));
-// Functions without a name (wasm-opt's merged ones) are named by their
-// index, which moves with every change: all are kept.
+  .filter((line) => line && !line.startsWith("#")));
+// The module's own names, matched without disambiguators, then written as
+// wasm-split 120 reads them: each byte that may not stand in a text-format
+// name as `\xx` (as its reader escaped the names section).
+const ID_CHARS = /[0-9A-Za-z!#$%&'*+\-./:<=>?@\\^_`|~]/;
+const escape = (name) => [...Buffer.from(name, "utf8")]
+  .map((byte) => (byte < 0x80 && ID_CHARS.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `\\${byte.toString(16).padStart(2, "0")}`))
+  .join("");
+const kept = [];
 const named = binaryen.readBinary(readFileSync(whole));
 for (let index = 0; index < named.getNumFunctions(); index++) {
-  const info = binaryen.getFunctionInfo(named.getFunctionByIndex(index));
-  if (!info.module && /^\d+$/.test(info.name)) kept.push(info.name);
+  const { name, module: imported } = binaryen.getFunctionInfo(named.getFunctionByIndex(index));
+  if (imported) continue;
+  // Functions without a name (wasm-opt's merged ones) are named by their
+  // index, which moves with every change: all are kept.
+  if (/^\d+$/.test(name) || wanted.has(plain(name))) kept.push(escape(name));
 }
 named.dispose();
 const work = mkdtempSync(join(tmpdir(), "leasefence-split-"));
@@ -58,10 +71,16 @@ try {
   const list = join(work, "keep.txt");
   writeFileSync(list, `${kept.join("\n")}\n`);
   copyFileSync(whole, namedCopy);
-  run(join(root, "scripts/wasm-split"), [
+  // Every name given is the module's own: a warning ("function ... does
+  // not exist") means the escaping above is wrong, and would silently put
+  // that function in the rest.
+  const split = spawnSync(join(root, "scripts/wasm-split"), [
     "--split", ...FEATURES, `--keep-funcs=@${list}`, "--placeholder-namespace=placeholder",
     "--import-namespace=primary", whole, "-o1", first, "-o2", rest,
-  ]);
+  ], { encoding: "utf8" });
+  if (split.status !== 0 || split.stderr.trim()) {
+    throw new Error(`split-module: wasm-split said (exit ${split.status}):\n${split.stderr.slice(0, 2000)}`);
+  }
   // The whole module without names, as wasm-pack would have left it.
   run(join(root, "e2e/node_modules/.bin/wasm-opt"), [...FEATURES, "--strip-debug", whole, "-o", whole]);
 } finally {
