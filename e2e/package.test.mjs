@@ -90,12 +90,12 @@ test("an async send is awaited, and a rejection leaves the job leased", async ()
 
 test("the manifest ships the stylesheet and the bootstrap, with exports and types", () => {
   const pkg = JSON.parse(readFileSync(new URL("package.json", PKG), "utf8"));
-  for (const file of ["leasefence.css", "embed.js", "embed.d.ts", "leasefence_bg.wasm", "leasefence.d.ts"]) {
+  for (const file of ["leasefence.css", "embed.js", "embed.d.ts", "leasefence_bg.wasm", "leasefence_first.wasm", "leasefence_rest.wasm", "leasefence.d.ts"]) {
     assert.ok(pkg.files.includes(file), file);
   }
   assert.equal(pkg.exports["./embed"].default, "./embed.js");
   const types = readFileSync(new URL("leasefence.d.ts", PKG), "utf8");
-  for (const name of ["export interface Scenario", "export type Chapter", "HTMLElementEventMap", "options?: MountOptions"]) {
+  for (const name of ["export interface Scenario", "export type Chapter", "HTMLElementEventMap", "options?: MountOptions", "export function loadRest(url: URL | string): Promise<void>;"]) {
     assert.ok(types.includes(name), name);
   }
 });

@@ -1,7 +1,8 @@
 // Completes the npm package wasm-pack wrote (`make web` runs it after
 // esbuild has put the minified stylesheet and bootstrap, embed.js, in it):
 // - embed.d.ts and README.md from package/ (the README for npm users, in
-//   place of the repository's, which is about make and cargo);
+//   place of the repository's, which is about make and cargo), and the
+//   declaration of loadRest (package/rest.js) in leasefence.d.ts;
 // - package.json: its name, those files, `exports` for each entry point, and the
 //   bootstrap as the one file with side effects.
 //   node scripts/package-extras.mjs www/pkg
@@ -12,6 +13,22 @@ const out = process.argv[2] ?? "www/pkg";
 const root = new URL("../", import.meta.url).pathname;
 
 copyFileSync(join(root, "package/embed.d.ts"), join(out, "embed.d.ts"));
+
+// The glue's one export wasm-bindgen does not declare (package/rest.js).
+const types = join(out, "leasefence.d.ts");
+const declared = readFileSync(types, "utf8");
+if (!declared.includes("export function loadRest(")) {
+  writeFileSync(types, `${declared}
+/**
+ * Loads the module's second part, \`leasefence_rest.wasm\`, when the first
+ * part (\`leasefence_first.wasm\`) was given to \`init()\`; resolves once it is
+ * in. \`embed.js\` calls it after the first drawing. A call into the rest made
+ * before then loads it at once. Not needed with the whole
+ * \`leasefence_bg.wasm\`.
+ */
+export function loadRest(url: URL | string): Promise<void>;
+`);
+}
 copyFileSync(join(root, "package/asset.d.ts"), join(out, "asset.d.ts"));
 copyFileSync(join(root, "package/README.md"), join(out, "README.md"));
 
