@@ -106,6 +106,8 @@ test("the one-tag bootstrap bundled with esbuild, as the package README's comman
     // The stylesheet came along, into the playground's shadow root.
     const background = await page.$eval("#embed .lf", (el) => getComputedStyle(el).getPropertyValue("--_lf-bg").trim());
     assert.notEqual(background, "", "the stylesheet is loaded");
+    // The module's second part came along too: the page marks it in.
+    await page.waitForFunction(() => performance.getEntriesByName("leasefence:rest").length === 1);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -188,6 +190,10 @@ export { urls, options, mountAll, init };
       // The stylesheet came along: the playground's own colours apply.
       const background = await page.$eval(`${selector} .lf, ${selector}.lf`, (el) => getComputedStyle(el).getPropertyValue("--_lf-bg").trim());
       assert.notEqual(background, "", `${name}: the stylesheet is loaded`);
+      if (name === "vite-embed") {
+        // The module's second part came along too: the page marks it in.
+        await page.waitForFunction(() => performance.getEntriesByName("leasefence:rest").length === 1);
+      }
       assert.deepEqual(errors, [], name);
       await page.close();
     }

@@ -214,9 +214,8 @@ export const mounted = mountAll();
 // The module's second part, asked for once the playgrounds on the page are
 // drawn: fetched and compiled then, it does not hold up their first
 // drawing. A call into it before it is in loads it at once (package/rest.js).
-mounted
-  .then(() => loadRest(new URL("./leasefence_rest.wasm", import.meta.url)))
-  .catch((error) => console.error("leasefence: the module's second part did not load in the background:", error));
+mounted.then(() => loadRest(new URL("./leasefence_rest.wasm", import.meta.url))
+  .catch((error) => console.error("leasefence: the module's second part did not load in the background:", error)));
 
 // Hosts that swap their content without reloading the page (MkDocs
 // Material's instant navigation, Docusaurus, other single-page sites):

@@ -5,18 +5,21 @@
 // `make web` splits the page's module in two (scripts/split-module.mjs):
 // the first part, `leasefence_first.wasm`, holds every function the first
 // drawing of a chapter and its first steps call; the rest,
-// `leasefence_rest.wasm`, holds the others (the lab, the statement panel,
-// the census, ...). The first part is all a learner waits for. In it, each
-// function of the rest is a placeholder: an import from `placeholder` that
-// lands here. The rest is loaded as soon as the first part runs
-// (`loadRest`); when it is instantiated its functions take the
-// placeholders' places in the first part's table, so a placeholder is
-// called only when the learner reaches the rest before it arrived. Then
-// the rest is fetched and compiled at once, synchronously (the learner
-// waits, as for any page still loading), and the call goes on. The whole
-// module, `leasefence_bg.wasm`, is still in the package for Node and for
-// `init()`/`initSync()` without arguments: it imports no placeholder, and
-// an import object with one too many namespaces is fine.
+// `leasefence_rest.wasm`, holds the others (the lab's grading, the census,
+// ...). The first part is all a learner waits for. Each function of the
+// rest that the first part calls is a placeholder there: an import from
+// `placeholder` that lands here. The bootstrap (embed.js) calls `loadRest`
+// once the playgrounds are drawn; when the rest is instantiated its
+// functions take the placeholders' places in the first part's table, so a
+// placeholder is called only when the learner reaches the rest before it
+// arrived. Then the rest is fetched (a second download, if the background
+// one is still under way) and compiled at once, synchronously: the learner
+// waits, as for any page still loading. If it cannot be had even then, the
+// call throws through the Rust code that made it, which leaves that
+// playground unusable: the error says so, once, in the console and to the
+// caller. The whole module, `leasefence_bg.wasm`, is still in the package
+// for Node and for `init()`/`initSync()` without arguments: it imports no
+// placeholder, and an import object with one namespace too many is fine.
 
 /** Where the rest is, once `loadRest` was told; the glue's own folder otherwise. */
 let restUrl;
@@ -32,19 +35,37 @@ function attachRest(module) {
   globalThis.performance?.mark?.("leasefence:rest");
 }
 
+/** Why the rest could not be had when a placeholder needed it, once that happened. */
+let restFailed;
+
 /** The rest's bytes, fetched synchronously: a placeholder cannot wait for a promise. */
 function restBytesNow() {
   const url = String(restUrl ?? new URL("leasefence_rest.wasm", import.meta.url));
-  const request = new XMLHttpRequest();
-  request.open("GET", url, false);
-  // A synchronous request in a window cannot ask for an ArrayBuffer;
-  // this charset keeps every byte as one character.
-  request.overrideMimeType("text/plain; charset=x-user-defined");
-  request.send();
-  if (request.status !== 200) {
-    throw new Error(`leasefence: could not load the module's second part (${url}: HTTP ${request.status})`);
+  if (typeof XMLHttpRequest !== "function") {
+    throw new Error(`leasefence: the module's second part (${url}) is needed now and cannot be fetched synchronously here; give init() the whole leasefence_bg.wasm instead`);
   }
-  const text = request.responseText;
+  let status = 0;
+  // Twice: a dropped connection is worth one more try before the playground stops.
+  for (let attempt = 0; attempt < 2 && status !== 200; attempt++) {
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    // A synchronous request in a window cannot ask for an ArrayBuffer;
+    // this charset keeps every byte as one character.
+    request.overrideMimeType("text/plain; charset=x-user-defined");
+    try {
+      request.send();
+      status = request.status;
+    } catch {
+      continue;
+    }
+    if (status !== 200) continue;
+    return bytesOf(request.responseText);
+  }
+  throw new Error(`leasefence: the module's second part (${url}) could not be loaded (HTTP ${status || "error"}); this playground has stopped, reload the page`);
+}
+
+/** The bytes of a response read with the x-user-defined charset. */
+function bytesOf(text) {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
   return bytes;
@@ -56,7 +77,14 @@ const __lf_placeholders = new Proxy(
     get: (_, name) =>
       (...args) => {
         if (!restAttached) {
-          attachRest(new WebAssembly.Module(restBytesNow()));
+          if (restFailed) throw restFailed;
+          try {
+            attachRest(new WebAssembly.Module(restBytesNow()));
+          } catch (error) {
+            restFailed = error;
+            console.error(error);
+            throw error;
+          }
         }
         return wasm[__LF_SPLIT_TABLE__].get(Number(name))(...args);
       },
@@ -65,10 +93,13 @@ const __lf_placeholders = new Proxy(
 
 /**
  * Starts loading the module's second part from `url` (the page's own
- * bootstrap calls it right after `init`); resolves once it is in. Calls
- * into the rest made before then still work (see above).
+ * bootstrap calls it once the playgrounds are drawn, after `init`);
+ * resolves once it is in. Calls into the rest made before then still work
+ * (see above). Nothing to do when `init` was given the whole module.
  */
 async function loadRest(url) {
+  if (wasm === undefined) throw new Error("leasefence: loadRest() before init(): initialise the module first");
+  if (!WebAssembly.Module.imports(wasmModule).some((entry) => entry.module === "placeholder")) return;
   restUrl = url;
   if (restAttached) return;
   const response = await fetch(url);

@@ -15,15 +15,13 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, start } from "../e2e/harness.mjs";
-import { plain } from "./function-names.mjs";
+import { FEATURES, plain } from "./function-names.mjs";
 
 const named = process.argv[2];
 if (!named) {
   console.error("usage: node scripts/first-part.mjs NAMED_MODULE");
   process.exit(2);
 }
-const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
-  "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"];
 const split = (args) => execFileSync(join(ROOT, "scripts/wasm-split"), args, { encoding: "utf8", maxBuffer: 1 << 28 });
 const work = mkdtempSync(join(tmpdir(), "leasefence-first-part-"));
 const site = join(work, "www");
@@ -36,12 +34,17 @@ const chapters = readdirSync(join(ROOT, "chapters")).map((folder) => folder.repl
 const server = await start({ dir: site });
 const profiles = [];
 
-/** One page load: `act(page)` after the chapter is drawn; then its profile. */
-async function profile(hash, act = async () => {}) {
-  const context = await server.browser.newContext({ viewport: { width: 1280, height: 900 } });
+/**
+ * One page load of `path` (the full page's hash, or the embeds' page),
+ * `width` pixels wide: `act(page)` once the first drawing has settled;
+ * then its profile.
+ */
+async function profile(path, { width = 1280, act = async () => {} } = {}) {
+  console.log(`first-part: ${path} at ${width} px`);
+  const context = await server.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  // The instrumented module is the whole one: the rest is not needed.
-  await page.route("**/leasefence_rest.wasm", (route) => route.abort());
+  // The instrumented module is the whole one (it imports no placeholder,
+  // so the bootstrap does not ask for the rest).
   await page.addInitScript(() => {
     // The instance, to ask it for its profile.
     const original = WebAssembly.instantiateStreaming;
@@ -51,10 +54,12 @@ async function profile(hash, act = async () => {}) {
       return result;
     };
   });
-  page.on("pageerror", (error) => console.error(`${hash}: ${error.message}`));
-  await page.goto(`${server.base}/#v=1&${hash}`);
+  page.on("pageerror", (error) => console.error(`${path}: ${error.message}`));
+  await page.goto(`${server.base}${path}`);
   await page.waitForSelector(".lf [data-event]");
+  await settled(page);
   await act(page);
+  await settled(page);
   const bytes = await page.evaluate(() => {
     const exports = window.__instance.exports;
     const size = 1 << 20;
@@ -68,11 +73,20 @@ async function profile(hash, act = async () => {}) {
   profiles.push(file);
 }
 
+/** Two animation frames later: what a drawing left for the next frame (the lanes' resize, a panel's scroll) has run. */
+const settled = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 try {
   for (const lang of ["en", "ko"]) {
-    for (const chapter of chapters) await profile(`chapter=${chapter}&lang=${lang}`);
+    for (const chapter of chapters) {
+      await profile(`/#v=1&chapter=${chapter}&lang=${lang}`);
+      // A phone's width: the lanes and the statement panel draw narrower.
+      await profile(`/#v=1&chapter=${chapter}&lang=${lang}`, { width: 360 });
+    }
+    // A lab level opened by a link (or an embed's data-lab) draws the lab.
+    await profile(`/#v=1&lab=finish&lang=${lang}`);
     // The first chapter's first moves: predict, answer, the field question, step, back, reset.
-    await profile(`chapter=canonical&lang=${lang}`, async (page) => {
+    await profile(`/#v=1&chapter=canonical&lang=${lang}`, { act: async (page) => {
       await page.check(".lf [data-action=predict]");
       for (const answer of ["accept", "reject", "reject"]) {
         await page.locator(".lf [data-action=step]").click();
@@ -82,30 +96,35 @@ try {
       await page.locator(".lf-prompt [data-action=field]").first().click();
       await page.locator(".lf [data-action=back]").click();
       await page.locator(".lf [data-action=reset]").click();
-    });
+    } });
   }
+  // Embeds in shadow roots: one in Korean, one compact in English.
+  await profile("/embed-example.html");
 } finally {
   await server.stop();
 }
 
-const merged = join(work, "merged.prof");
-split(["--merge-profiles", ...profiles, "-o", merged]);
-// wasm-split -v names the functions it keeps.
-const said = split(["--split", ...FEATURES, `--profile=${merged}`, "-v", named,
-  "-o1", join(work, "first.wasm"), "-o2", join(work, "rest.wasm")]);
-const line = said.split("\n").find((text) => text.startsWith("Keeping functions: "));
-if (!line) throw new Error("first-part: wasm-split -v named no kept function");
-// As wasm-split writes them (a byte that may not stand in a text-format
-// name as \xx: a space is \20, a comma \2c), so ", " separates them; kept
-// as the names themselves, without the crates' disambiguators. Unnamed
-// functions (a number: wasm-opt's merged ones) are kept by
-// scripts/split-module.mjs whatever this list says.
-const unescape = (name) => Buffer.from(name.replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8");
-const names = [...new Set(line.slice("Keeping functions: ".length).split(", ")
-  .filter((name) => !/^\d+$/.test(name))
-  .map((name) => plain(unescape(name))))].sort();
-const file = join(ROOT, "crates/web/first-part.txt");
-const header = readFileSync(file, "utf8").split("\n").filter((text) => text.startsWith("#"));
-writeFileSync(file, `${[...header, ...names].join("\n")}\n`);
-console.log(`first-part: ${names.length} functions in crates/web/first-part.txt, from ${profiles.length} page loads`);
-rmSync(work, { recursive: true, force: true });
+try {
+  const merged = join(work, "merged.prof");
+  split(["--merge-profiles", ...profiles, "-o", merged]);
+  // wasm-split -v names the functions it keeps.
+  const said = split(["--split", ...FEATURES, `--profile=${merged}`, "-v", named,
+    "-o1", join(work, "first.wasm"), "-o2", join(work, "rest.wasm")]);
+  const line = said.split("\n").find((text) => text.startsWith("Keeping functions: "));
+  if (!line) throw new Error("first-part: wasm-split -v named no kept function");
+  // As wasm-split writes them (a byte that may not stand in a text-format
+  // name as \xx: a space is \20, a comma \2c), so ", " separates them; kept
+  // as the names themselves, without the crates' disambiguators. Unnamed
+  // functions (a number: wasm-opt's merged ones) are kept by
+  // scripts/split-module.mjs whatever this list says.
+  const unescape = (name) => Buffer.from(name.replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8");
+  const names = [...new Set(line.slice("Keeping functions: ".length).split(", ")
+    .filter((name) => !/^\d+$/.test(name))
+    .map((name) => plain(unescape(name))))].sort();
+  const file = join(ROOT, "crates/web/first-part.txt");
+  const header = readFileSync(file, "utf8").split("\n").filter((text) => text.startsWith("#"));
+  writeFileSync(file, `${[...header, ...names].join("\n")}\n`);
+  console.log(`first-part: ${names.length} functions in crates/web/first-part.txt, from ${profiles.length} page loads`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

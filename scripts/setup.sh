@@ -59,7 +59,6 @@ fi
 if ! have wasm-pack || [ "$(wasm-pack --version | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
   missing_other+=("wasm-pack $WASM_PACK_VERSION")
 fi
-# Every devDependency of e2e/package.json, at the version it pins.
 # binaryen's wasm-split, which cuts the page's module in two (make web,
 # scripts/split-module.mjs). npm's binaryen has no wasm-split, and Debian
 # 12's (binaryen 108) turns wasm-bindgen's externref table into an anyref
@@ -68,6 +67,7 @@ fi
 # e2e/.binaryen, nothing installed system-wide) and it runs through their
 # own loader (scripts/wasm-split).
 scripts/wasm-split --version 2>/dev/null | grep -qx "wasm-split version $WASM_SPLIT_VERSION" || missing_other+=("binaryen $WASM_SPLIT_VERSION's wasm-split in e2e/.binaryen (from Debian 13)")
+# Every devDependency of e2e/package.json, at the version it pins.
 npm_ok=yes
 for pinned in $(sed -n 's/^ *"\([^"]*\)": "\([0-9][^"]*\)",*$/\1@\2/p' e2e/package.json); do
   name=${pinned%@*} version=${pinned##*@}
