@@ -134,6 +134,7 @@ bench:
 # rewritten and listed), and the tests' list of chapters written again:
 # after adding a chapter folder, or changing what a replay says.
 bless:
+	BLESS=1 cargo test --quiet -p leasefence-course --lib each_chapter_is_drawn_from_the_timeline_the_queue_plays -- --nocapture | grep "^wrote" || true
 	cargo build --quiet -p leasefence-cli
 	node scripts/bless.mjs $(TARGET)/debug/leasefence
 

@@ -1,16 +1,24 @@
 // The module in two parts (issue 22, item 9; scripts/split-module.mjs):
-// every chapter's first drawing, in both languages, and the first
-// chapter's first predictions and steps need only the first part; the rest
-// is asked for once the playground is drawn; and a call into the rest made
-// before it arrived still works, loading it at once. Against the real
-// `leasefence serve`.
+// every chapter drawn from its written timeline, in both languages, and
+// the first chapter's first predictions and steps need only the first
+// part; a playground that needs more before its first drawing (a chapter
+// whose panels open with it, the lab, an author's lesson) is drawn once the
+// rest is in, never stopping for it; the rest is asked for once the
+// playgrounds are drawn; and a call into the rest made before it arrived
+// still works, loading it at once. Against the real `leasefence serve`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { ROOT, serving } from "./harness.mjs";
 
 const site = serving();
-const CHAPTERS = readdirSync(`${ROOT}chapters`).map((folder) => folder.replace(/^\d+-/, ""));
+const FOLDERS = readdirSync(`${ROOT}chapters`);
+/** Whether the chapter in `folder` opens a panel as it loads (its chapter.json's `opens`): those replay as they open. */
+const opensPanels = (folder) => existsSync(`${ROOT}chapters/${folder}/chapter.json`)
+  && (JSON.parse(readFileSync(`${ROOT}chapters/${folder}/chapter.json`, "utf8")).opens ?? []).length > 0;
+const id = (folder) => folder.replace(/^\d+-/, "");
+const AT_ONCE = FOLDERS.filter((folder) => !opensPanels(folder)).map(id);
+const WITH_PANELS = FOLDERS.filter(opensPanels).map(id);
 
 /**
  * A page whose requests for the rest are answered by `answer(route)`;
@@ -60,13 +68,13 @@ async function settled(page) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
-test("every chapter's first drawing, in both languages and at 360 and 1280 px, a lab link's and the embeds' need only the first part", async () => {
+test("every chapter that opens no panel is drawn from the first part alone, in both languages, at 360 and 1280 px, and so are the embeds", async () => {
+  assert.ok(AT_ONCE.length >= 8, `expected most chapters drawn at once; current ${AT_ONCE}`);
   const pages = [];
   for (const lang of ["en", "ko"]) {
-    for (const chapter of CHAPTERS) {
+    for (const chapter of AT_ONCE) {
       for (const width of [360, 1280]) pages.push([`/#v=1&chapter=${chapter}&lang=${lang}`, width]);
     }
-    pages.push([`/#v=1&lab=finish&lang=${lang}`, 1280]);
   }
   pages.push(["/embed-example.html", 1280]);
   for (const [path, width] of pages) {
@@ -82,6 +90,26 @@ test("every chapter's first drawing, in both languages and at 360 and 1280 px, a
     const unexpected = page.problems.filter((text) => !blocked(text));
     assert.deepEqual(unexpected, [], `${what}: expected no error, got ${JSON.stringify(unexpected)}; run \`make first-part\` if the rest was needed`);
     assert.deepEqual(page.asked.filter((type) => type !== "fetch"), [], `${what}: only the background load asks for the rest`);
+    await page.context().close();
+  }
+});
+
+test("a chapter whose panels open with it, a lab link and a shared timeline are drawn once the rest is in, without stopping for it", async () => {
+  assert.ok(WITH_PANELS.length > 0, "expected chapters that open panels");
+  // A timeline someone shared: replayed, not read from a chapter's file.
+  const shared = Buffer.from(JSON.stringify(JSON.parse(readFileSync(`${ROOT}chapters/${FOLDERS[0]}/scenario.json`, "utf8")))).toString("base64url");
+  const pages = [
+    ...WITH_PANELS.map((chapter) => `/#v=1&chapter=${chapter}&lang=ko`),
+    "/#v=1&lab=finish&lang=en",
+    `/#v=1&scenario=${shared}&lang=en`,
+  ];
+  for (const path of pages) {
+    const page = await open(path, (route) => route.continue());
+    await page.waitForSelector(".lf [data-event]", { timeout: 20_000 });
+    const [drawnAt, restAt] = await page.evaluate(() => [window.drawnAt, performance.getEntriesByName("leasefence:rest")[0]?.startTime]);
+    assert.ok(restAt !== undefined && restAt <= drawnAt, `${path}: expected the rest in (${restAt} ms) before the drawing (${drawnAt} ms)`);
+    assert.deepEqual(page.asked, ["fetch"], `${path}: the rest asked for once, in the background`);
+    assert.deepEqual(page.problems, [], `${path}: no error`);
     await page.context().close();
   }
 });
@@ -125,8 +153,10 @@ test("the rest is asked for once the playground is drawn, and then used", async 
 
 test("a call into the rest before it arrived loads it at once, and the page goes on", async () => {
   // The background load never finishes; a placeholder's own request does.
-  const page = await open("/#v=1&lab=finish&lang=en", (route) =>
+  const page = await open("/#v=1&chapter=canonical&lang=en", (route) =>
     route.request().resourceType() === "fetch" ? new Promise(() => {}) : route.continue());
+  await page.waitForSelector(".lf [data-event]");
+  await page.click(".lf-lab summary");
   await page.waitForSelector(".lf-lab[open] textarea");
   await page.click(".lf-lab [data-action=lab-grade]");
   await page.waitForSelector(".lf-lab-answer [data-passed]");

@@ -22,7 +22,7 @@
 // unmounted when they leave the document (a MutationObserver), so hosts
 // that swap pages in place need no glue; `mountAll(container)` mounts at
 // once and says when it is done.
-import init, { loadRest, mount } from "./leasefence.js";
+import init, { loadRest, mount, waitsForRest } from "./leasefence.js";
 
 // Each URL is written `new URL("./file", import.meta.url)` in full, the
 // one form Vite, esbuild, webpack and Parcel all recognise: they copy the
@@ -33,6 +33,22 @@ import init, { loadRest, mount } from "./leasefence.js";
 // a chapter's first drawing needs, and the rest, asked for once the first
 // drawing is done (below).
 const ready = init({ module_or_path: new URL("./leasefence_first.wasm", import.meta.url) });
+// Asked for once the first mountAll has drawn what it could draw at once
+// (a chapter, from its written timeline): fetched and compiled then, it
+// does not hold up those drawings. A playground that needs it before its
+// first drawing (an author's lesson, the lab, a chapter whose panels open
+// with it: `waitsForRest`) is mounted once it is in. A call into it
+// before then still works (package/rest.js loads it synchronously).
+// The page marks when (`leasefence:drawn`), for its own measurements.
+let askForRest;
+const restIn = new Promise((asked) => {
+  askForRest = () => {
+    askForRest = undefined;
+    globalThis.performance?.mark?.("leasefence:drawn");
+    asked();
+  };
+}).then(() => loadRest(new URL("./leasefence_rest.wasm", import.meta.url)));
+restIn.catch((error) => console.error("leasefence: the module's second part did not load in the background:", error));
 const styles = new URL("./leasefence.css", import.meta.url).href;
 const theme = new URL("./leasefence-theme.css", import.meta.url).href;
 
@@ -162,6 +178,7 @@ export async function mountAll(scope = document) {
   preload(styles);
   await ready;
   const mounted = [];
+  const later = [];
   for (const element of within(scope)) {
     // Mounted, or being mounted by another call (an element added while
     // the module loaded is seen by both the first call and the observer).
@@ -181,20 +198,47 @@ export async function mountAll(scope = document) {
         lab: element.dataset.lab,
       };
       const root = await drawingRoot(element);
-      // Taken out of the document while it waited: the observer has
-      // already seen it go, so it is not mounted at all.
-      if (!element.isConnected) continue;
-      element.leasefence = mount(root, options);
-      mounted.push(element.leasefence);
+      if (waitsForRest(root, options)) {
+        later.push({ element, root, options });
+        continue;
+      }
+      mountNow(element, root, options, mounted);
     } catch (error) {
-      // Said where it shows: in the shadow root once there is one.
-      (ours.has(element.shadowRoot) ? element.shadowRoot : element).textContent = `leasefence: ${error.message ?? error}`;
-      console.error("leasefence:", error);
-    } finally {
-      mounting.delete(element);
+      failed(element, error);
+    }
+  }
+  askForRest?.();
+  for (const { element, root, options } of later) {
+    // Mounted even if the rest did not come in the background: the
+    // playground then fetches it synchronously, or says it cannot.
+    await restIn.catch(() => {});
+    try {
+      mountNow(element, root, options, mounted);
+    } catch (error) {
+      failed(element, error);
     }
   }
   return mounted;
+}
+
+/** Mounts `element`'s playground in `root`, unless it left the document meanwhile. */
+function mountNow(element, root, options, mounted) {
+  try {
+    // Taken out of the document while it waited: the observer has
+    // already seen it go, so it is not mounted at all.
+    if (!element.isConnected) return;
+    element.leasefence = mount(root, options);
+    mounted.push(element.leasefence);
+  } finally {
+    mounting.delete(element);
+  }
+}
+
+/** Says why `element` could not be mounted, where it shows: in the shadow root once there is one. */
+function failed(element, error) {
+  mounting.delete(element);
+  (ours.has(element.shadowRoot) ? element.shadowRoot : element).textContent = `leasefence: ${error.message ?? error}`;
+  console.error("leasefence:", error);
 }
 
 /** Asks for the stylesheet at `href` early, once, unless the document has it. */
@@ -210,12 +254,6 @@ function preload(href) {
 }
 
 export const mounted = mountAll();
-
-// The module's second part, asked for once the playgrounds on the page are
-// drawn: fetched and compiled then, it does not hold up their first
-// drawing. A call into it before it is in loads it at once (package/rest.js).
-mounted.then(() => loadRest(new URL("./leasefence_rest.wasm", import.meta.url))
-  .catch((error) => console.error("leasefence: the module's second part did not load in the background:", error)));
 
 // Hosts that swap their content without reloading the page (MkDocs
 // Material's instant navigation, Docusaurus, other single-page sites):

@@ -1,14 +1,19 @@
 // Writes crates/web/first-part.txt: the functions of the page's module that
-// the first drawing of every chapter in both languages, and the first
-// chapter's predictions, steps, step back and reset, call. `make
+// the playgrounds drawn at once call (every chapter drawn from its written
+// timeline, in both languages, at 360 and 1280 px, and the embeds' page)
+// and the first chapter's predictions, steps, step back and reset. A
+// playground that waits for the rest before its first drawing (embed.js,
+// `waitsForRest`) is left out: the page never needs it from the first part. `make
 // first-part` runs it after `make web`:
 //   node scripts/first-part.mjs NAMED_MODULE
 //
 // It instruments the whole module with its names (NAMED_MODULE, which
 // `make web` keeps) with wasm-split, serves a copy of the page whose first
-// part is that instrumented module (it holds every function, so the rest
-// is never asked for), does the above in Chromium, one page load each, and
-// merges their profiles: a function any of them called is kept.
+// part is that instrumented module (it holds every function), does the
+// above in Chromium, one page load each, and merges their profiles: a
+// function any of them called is kept. The bootstrap is made to ask for
+// the rest, which never comes, so the playgrounds that wait for it are
+// never drawn.
 // Then `make web` again builds the two parts from the new list.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -43,8 +48,6 @@ async function profile(path, { width = 1280, act = async () => {} } = {}) {
   console.log(`first-part: ${path} at ${width} px`);
   const context = await server.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  // The instrumented module is the whole one (it imports no placeholder,
-  // so the bootstrap does not ask for the rest).
   await page.addInitScript(() => {
     // The instance, to ask it for its profile.
     const original = WebAssembly.instantiateStreaming;
@@ -53,10 +56,17 @@ async function profile(path, { width = 1280, act = async () => {} } = {}) {
       window.__instance = result.instance;
       return result;
     };
+    // The instrumented module is the whole one: it imports no placeholder,
+    // and loadRest would resolve at once. Said to import one, it asks for
+    // the rest, whose request is never answered (below).
+    const imports = WebAssembly.Module.imports;
+    WebAssembly.Module.imports = (module) => [...imports(module), { module: "placeholder", name: "0", kind: "function" }];
   });
+  await page.route("**/pkg/leasefence_rest.wasm", () => new Promise(() => {}));
   page.on("pageerror", (error) => console.error(`${path}: ${error.message}`));
   await page.goto(`${server.base}${path}`);
-  await page.waitForSelector(".lf [data-event]");
+  // The playgrounds that draw at once are drawn.
+  await page.waitForFunction(() => performance.getEntriesByName("leasefence:drawn").length === 1);
   await settled(page);
   await act(page);
   await settled(page);
@@ -83,8 +93,6 @@ try {
       // A phone's width: the lanes and the statement panel draw narrower.
       await profile(`/#v=1&chapter=${chapter}&lang=${lang}`, { width: 360 });
     }
-    // A lab level opened by a link (or an embed's data-lab) draws the lab.
-    await profile(`/#v=1&lab=finish&lang=${lang}`);
     // The first chapter's first moves: predict, answer, the field question, step, back, reset.
     await profile(`/#v=1&chapter=canonical&lang=${lang}`, { act: async (page) => {
       await page.check(".lf [data-action=predict]");

@@ -14,8 +14,12 @@
 //!   (`"points": [{"position": 2, "key": "no_heartbeat"}]`: once two
 //!   events are applied).
 //!
+//! * `timeline.json`, if there is one: its timeline written down (what the
+//!   queue and SQLite did at each event), embedded without its layout, so
+//!   the page draws the chapter without SQLite (`timeline::written`).
+//!
 //! `expected.json`, its expected replay, is the golden tests' (`make
-//! bless` writes it). The list of chapters becomes `OUT_DIR/chapters.rs`.
+//! bless` writes it and `timeline.json`). The list of chapters becomes `OUT_DIR/chapters.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -224,6 +228,20 @@ pub fn generate() -> Vec<Folder> {
             scenario.to_string(),
         )
         .expect("OUT_DIR is writable");
+        let timeline = dir.join("timeline.json");
+        let written = if timeline.exists() {
+            std::fs::write(
+                out.join("chapters").join(format!("{id}.timeline.json")),
+                json(&timeline).to_string(),
+            )
+            .expect("OUT_DIR is writable");
+            format!(
+                "Some(include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.timeline.json\")))"
+            )
+        } else {
+            println!("cargo::rerun-if-changed={}", timeline.display());
+            "None".to_owned()
+        };
         let settings = Settings::read(&dir.join("chapter.json"), &name);
         let mut texts = BTreeMap::new();
         for lang in ["en", "ko"] {
@@ -234,7 +252,7 @@ pub fn generate() -> Vec<Folder> {
         }
         let _ = writeln!(
             list,
-            "    Chapter {{ id: {id:?}, json: include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.json\")), opens: &[{opens}], points: &[{points}] }},",
+            "    Chapter {{ id: {id:?}, json: include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.json\")), written: {written}, opens: &[{opens}], points: &[{points}] }},",
             opens = settings
                 .opens
                 .iter()

@@ -16,6 +16,8 @@
 
 use leasefence::{Action, Claim, NewJob, Outcome, Scenario};
 
+use crate::timeline::Timeline;
+
 use super::Lang;
 
 /// One chapter: an id (also its message keys `chapter.<id>.title/.text`),
@@ -28,6 +30,9 @@ pub struct Chapter {
     pub id: &'static str,
     /// Its scenario document, without its layout.
     json: &'static str,
+    /// Its timeline written down (its folder's `timeline.json`), if the
+    /// folder has one: see [`Chapter::timeline`].
+    written: Option<&'static str>,
     /// The panels that are the point of the chapter: they open when it
     /// loads (`chapter.json`'s `opens`).
     pub opens: &'static [Panel],
@@ -52,6 +57,29 @@ impl Chapter {
     /// The chapter's scenario JSON.
     pub fn scenario(&self) -> &'static str {
         self.json
+    }
+
+    /// The chapter's timeline, when `scenario` is the chapter's own: read
+    /// from its folder's `timeline.json` (what the queue and SQLite did,
+    /// written down by `make bless` and checked against a replay by the
+    /// tests), so the page draws a chapter while SQLite, in the module's
+    /// second part, is still on its way. Replayed for any other scenario,
+    /// or a folder without the file.
+    pub fn timeline(&self, scenario: &Scenario) -> leasefence::error::Result<Timeline> {
+        let own = || Scenario::parse(self.json).is_ok_and(|own| own == *scenario);
+        match self.written.filter(|_| own()) {
+            Some(text) => {
+                Timeline::read(scenario, text).map_or_else(|| Timeline::build(scenario.clone()), Ok)
+            }
+            None => Timeline::build(scenario.clone()),
+        }
+    }
+
+    /// Whether the chapter's first drawing runs no SQLite: its timeline is
+    /// written down and it opens no panel (the panels replay, and play
+    /// every ordering, when they open).
+    pub fn drawn_without_sqlite(&self) -> bool {
+        self.written.is_some() && self.opens.is_empty()
     }
 
     /// The chapter's text in `lang`, its placeholders filled from its own
@@ -95,7 +123,7 @@ impl Chapter {
         let Ok(scenario) = Scenario::parse(self.json) else {
             return Vec::new();
         };
-        let Ok(replay) = leasefence::replay(scenario.clone()) else {
+        let Ok(timeline) = self.timeline(&scenario) else {
             return Vec::new();
         };
         let mut facts = Facts::default();
@@ -115,7 +143,12 @@ impl Chapter {
                 Action::Finish | Action::Send => {}
             }
         }
-        for (index, result) in replay.results.iter().enumerate() {
+        for (index, result) in timeline
+            .frames
+            .iter()
+            .map(|frame| &frame.result)
+            .enumerate()
+        {
             let at = format!("results.{index}");
             facts.say(&at, "at", result.at);
             facts.say(&at, "worker", &result.worker);
@@ -306,4 +339,84 @@ pub fn points() -> impl Iterator<Item = (&'static Chapter, &'static Point)> {
 /// that chapter.
 pub fn point_at(chapter: &str, position: usize) -> Option<(&'static Chapter, &'static Point)> {
     points().find(|(found, point)| found.id == chapter && point.position == position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// The folder of the chapter `id`, as the build script names it
+    /// (`chapters/<NN>-<id>`).
+    fn folder(id: &str) -> PathBuf {
+        let chapters = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../chapters");
+        std::fs::read_dir(&chapters)
+            .expect("chapters/ exists")
+            .flatten()
+            .map(|entry| entry.path())
+            .find(|path| {
+                path.file_name()
+                    .and_then(|name| name.to_str())
+                    .and_then(|name| name.split_once('-'))
+                    .is_some_and(|(_, named)| named == id)
+            })
+            .unwrap_or_else(|| panic!("no folder chapters/NN-{id}"))
+    }
+
+    /// The page draws a chapter from its folder's `timeline.json`: each
+    /// must be, event for event, what the queue on SQLite plays now (R14:
+    /// the difference printed). `BLESS=1` (`make bless`) writes them again.
+    #[test]
+    fn each_chapter_is_drawn_from_the_timeline_the_queue_plays() {
+        let bless = std::env::var_os("BLESS").is_some();
+        for chapter in CHAPTERS {
+            let scenario = Scenario::parse(chapter.json).expect("a chapter's scenario parses");
+            let played = Timeline::build(scenario.clone()).expect("a chapter replays");
+            let path = folder(chapter.id).join("timeline.json");
+            if bless {
+                let value: serde_json::Value =
+                    serde_json::from_str(&played.written()).expect("written as JSON");
+                let text = serde_json::to_string_pretty(&value).expect("JSON") + "\n";
+                if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                    std::fs::write(&path, text).expect("the chapter folder is writable");
+                    println!("wrote {}", path.display());
+                }
+                continue;
+            }
+            let kept = chapter
+                .written
+                .and_then(|text| Timeline::read(&scenario, text));
+            assert!(
+                kept.as_ref() == Some(&played),
+                "{}: expected the timeline the queue plays now:\n{}\ncurrent (read back from the file):\n{:?}\n\
+                 run `make bless` to write it again",
+                path.display(),
+                played.written(),
+                kept.map(|timeline| timeline.written()),
+            );
+            let drawn = chapter.timeline(&scenario).expect("a chapter's timeline");
+            assert!(
+                drawn == played,
+                "chapter {}: the page's timeline is the one read back",
+                chapter.id
+            );
+        }
+    }
+
+    /// A scenario other than the chapter's own is replayed, not read from
+    /// the chapter's file.
+    #[test]
+    fn a_changed_scenario_is_replayed_not_read() {
+        let chapter = &CHAPTERS[0];
+        let own = Scenario::parse(chapter.json).expect("parses");
+        let changed = own.first(own.events().len() - 1);
+        let timeline = chapter.timeline(&changed).expect("replays");
+        assert_eq!(
+            timeline.frames.len(),
+            changed.events().len(),
+            "expected a frame per event of the changed scenario; current {}",
+            timeline.frames.len()
+        );
+        assert!(timeline == Timeline::build(changed).expect("replays"));
+    }
 }

@@ -90,6 +90,32 @@ pub struct Start {
     pub lab: Option<String>,
 }
 
+impl Start {
+    /// Whether the session this starts may run SQLite before its first
+    /// drawing: the page's module comes in two parts, SQLite in the
+    /// second, and the bootstrap mounts such a playground once that part
+    /// is in, instead of waiting for it in the middle of a drawing. Only
+    /// a chapter drawn from its written timeline that opens no panel
+    /// ([`chapters::Chapter::drawn_without_sqlite`]), named by the host or
+    /// by a link that says nothing else but its version, the language and
+    /// whether to predict, runs none; an author's lesson, a shared
+    /// scenario, a place in a timeline or in the statement panel, and the
+    /// lab may. A false `true` only makes a playground wait; a false
+    /// `false` would make a drawing stop for the rest, which the
+    /// bootstrap's tests catch (e2e/split.test.mjs).
+    pub fn runs_sqlite_first(&self) -> bool {
+        let params = self.hash.as_deref().map(link::params).unwrap_or_default();
+        let plain_link = (params.iter())
+            .all(|(name, _)| ["v", "chapter", "lang", "predict"].contains(&name.as_str()));
+        let wanted = link::param(&params, "chapter").or(self.chapter.as_deref());
+        let chapter = wanted.and_then(chapters::find).unwrap_or(&CHAPTERS[0]);
+        self.lesson.is_some()
+            || self.lab.is_some()
+            || !plain_link
+            || !chapter.drawn_without_sqlite()
+    }
+}
+
 /// The learner's session; see the module documentation.
 #[derive(Debug, Clone)]
 pub struct Session {

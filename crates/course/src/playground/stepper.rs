@@ -162,9 +162,13 @@ impl Stepper {
     /// worker held a claim (a stale stamp), else the last finish made with
     /// a claim, else the last finish.
     pub fn new(chapter: impl Into<String>, scenario: Scenario, position: usize) -> Result<Stepper> {
-        let timeline = Timeline::build(scenario.clone())?;
+        let chapter = chapter.into();
+        let timeline = match super::chapters::find(&chapter) {
+            Some(known) => known.timeline(&scenario)?,
+            None => Timeline::build(scenario.clone())?,
+        };
         let mut stepper = Stepper {
-            chapter: chapter.into(),
+            chapter,
             position: position.min(scenario.events().len()),
             boundary_event: lesson_finish(&timeline),
             scenario,

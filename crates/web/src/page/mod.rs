@@ -32,6 +32,7 @@ mod lab;
 mod lanes;
 mod notify;
 mod options;
+pub use options::waits_for_rest;
 mod point;
 mod progress;
 mod prompt;
@@ -50,7 +51,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Window};
 
 use input::{Listeners, UserAction};
-use leasefence_course::playground::session::{Session, Start};
+use leasefence_course::playground::session::Session;
 use leasefence_course::playground::stepper::Stepped;
 use leasefence_course::playground::{CHAPTERS, view};
 use options::Options;
@@ -171,20 +172,7 @@ struct State {
 
 impl State {
     fn initial(window: &Window, root: &Element, options: &Options) -> Result<State, JsValue> {
-        let (chapter, lesson) = options.wanted();
-        let start = Start {
-            lang: options.lang.clone(),
-            chapter,
-            lesson,
-            hash: options
-                .hash
-                .then(|| window.location().hash().ok())
-                .flatten(),
-            host_lang: dom::inherited_lang(root),
-            browser_lang: window.navigator().language(),
-            predict: options.predict,
-            lab: options.lab.clone(),
-        };
+        let start = options.start(window, root);
         let mut session = Session::start(&start).map_err(to_js_error)?;
         session.restore_progress(progress::load(window).split_whitespace());
         if let Some(wanted) = &session.unknown_chapter {

@@ -7,8 +7,12 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+use web_sys::{Element, Window};
+
+use super::dom;
 use crate::convert::{error, keys, wrong_type};
 use leasefence_course::playground::lesson;
+use leasefence_course::playground::session::Start;
 
 /// The options' names, as `MountOptions` declares them.
 const NAMES: [&str; 9] = [
@@ -89,7 +93,7 @@ impl Options {
     }
 
     /// What the author asked for: a chapter id, or their own lesson.
-    pub fn wanted(&self) -> (Option<String>, Option<lesson::Source>) {
+    fn wanted(&self) -> (Option<String>, Option<lesson::Source>) {
         let authored = |scenario| lesson::Source {
             scenario,
             title: self.title.clone(),
@@ -106,6 +110,46 @@ impl Options {
             Some(text) => (None, Some(authored(Ok(text.clone())))),
         }
     }
+}
+
+impl Options {
+    /// Where the session of a playground mounted on `root` starts: these
+    /// options, the page's URL hash when the playground owns it, and what
+    /// the page and the browser say of the language.
+    pub fn start(&self, window: &Window, root: &Element) -> Start {
+        let (chapter, lesson) = self.wanted();
+        Start {
+            lang: self.lang.clone(),
+            chapter,
+            lesson,
+            hash: self.hash.then(|| window.location().hash().ok()).flatten(),
+            host_lang: dom::inherited_lang(root),
+            browser_lang: window.navigator().language(),
+            predict: self.predict,
+            lab: self.lab.clone(),
+        }
+    }
+}
+
+/// Whether `mount(root, options)` may call into the module's second part
+/// (`leasefence_rest.wasm`, SQLite among it) before its first drawing: an
+/// author's lesson, a shared scenario, the lab, or a chapter whose panels
+/// open with it. A chapter drawn from its written timeline does not. The
+/// bootstrap (`embed.js`) mounts those once `loadRest` has resolved,
+/// rather than let a drawing stop and fetch the rest synchronously. Throws
+/// as `mount` does for a root or an option it would refuse.
+#[wasm_bindgen(js_name = waitsForRest)]
+pub fn waits_for_rest(
+    #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
+) -> Result<bool, JsValue> {
+    let root = crate::convert::element_arg("root", &root)?;
+    let options = match options.filter(|options| !options.is_null()) {
+        Some(options) => Options::read(&options)?,
+        None => Options::default(),
+    };
+    let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
+    Ok(options.start(&window, &root).runs_sqlite_first())
 }
 
 /// A property's value, read through `Reflect`, which catches a throwing

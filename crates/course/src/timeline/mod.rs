@@ -21,6 +21,8 @@ use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::Scenario;
 use leasefence::store::Executed;
 
+mod written;
+
 /// What one event did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
@@ -61,31 +63,11 @@ impl Timeline {
         for row in player.rows()? {
             timeline.record(0, row);
         }
-        let mut holding: Rc<BTreeMap<String, Claim>> = Rc::default();
         while let Some(result) = player.step()? {
             let sql = player.take_sql();
             let after = timeline.frames.len() + 1;
             timeline.read_changes(&player, after)?;
-            match &result.outcome {
-                Outcome::Sent { applied: true, .. } => {
-                    if let Some(claim) = holding.get(&result.worker) {
-                        timeline
-                            .deliveries
-                            .push((after, claim.id.clone(), claim.qty));
-                    }
-                }
-                Outcome::Claimed { claim: Some(claim) } => {
-                    let mut held = BTreeMap::clone(&holding);
-                    held.insert(result.worker.clone(), claim.clone());
-                    holding = Rc::new(held);
-                }
-                _ => {}
-            }
-            timeline.frames.push(Frame {
-                result,
-                sql,
-                holding: Rc::clone(&holding),
-            });
+            timeline.push(result, sql);
         }
         Ok(timeline)
     }
@@ -125,6 +107,35 @@ impl Timeline {
             ledger.insert(id.clone(), *qty);
         }
         ledger
+    }
+
+    /// Adds the next event's frame. The claims held and the receiver's
+    /// deliveries follow from its result, so a timeline read back from where
+    /// it was written down ([`written`]) gets them as a replay does.
+    fn push(&mut self, result: EventResult, sql: Vec<Executed>) {
+        let after = self.frames.len() + 1;
+        let mut holding = self
+            .frames
+            .last()
+            .map_or_else(Rc::default, |frame| Rc::clone(&frame.holding));
+        match &result.outcome {
+            Outcome::Sent { applied: true, .. } => {
+                if let Some(claim) = holding.get(&result.worker) {
+                    self.deliveries.push((after, claim.id.clone(), claim.qty));
+                }
+            }
+            Outcome::Claimed { claim: Some(claim) } => {
+                let mut held = BTreeMap::clone(&holding);
+                held.insert(result.worker.clone(), claim.clone());
+                holding = Rc::new(held);
+            }
+            _ => {}
+        }
+        self.frames.push(Frame {
+            result,
+            sql,
+            holding,
+        });
     }
 
     /// Notes the rows an event changed (the store names them), holding
