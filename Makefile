@@ -130,8 +130,10 @@ bench:
 	cargo bench --bench throughput
 	cargo bench -p leasefence-course --bench course
 
-# Every chapter's expected replay brought up to date (the changed ones
-# rewritten and listed), and the tests' list of chapters written again:
+# Every chapter's expected replay and its timeline written down (which
+# the page draws it from, crates/course/src/timeline/written.rs) brought up
+# to date (the changed ones rewritten and listed), and the tests' list of
+# chapters written again:
 # after adding a chapter folder, or changing what a replay says.
 bless:
 	BLESS=1 cargo test --quiet -p leasefence-course --lib each_chapter_is_drawn_from_the_timeline_the_queue_plays -- --nocapture | grep "^wrote" || true

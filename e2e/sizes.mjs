@@ -13,7 +13,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "480" } },
+  options: { check: { type: "boolean", default: false }, budget: { type: "string", default: "490" } },
 });
 const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("../www/", import.meta.url).pathname;
 // The page's budget is its measured total rounded up to the next 5 KB, so
@@ -55,7 +55,13 @@ const WWW = positionals[0] ? `${positionals[0].replace(/\/$/, "")}/` : new URL("
 // item 9): what the page fetches before its first drawing fell from
 // 461,566 B to 358,315 B, and the two parts together are 16.1 KB more than
 // the whole (the rest's imports of the first part's functions, and the
-// placeholders); the page no longer fetches the whole module. Issue 9's
+// placeholders); the page no longer fetches the whole module; 490 KB in
+// session 19 (487,309 B) when chapters began to be drawn from their
+// timelines written down (crates/course/src/timeline/written.rs), so that
+// SQLite moved to the second part: what the page fetches before its
+// first drawing fell from 358,315 B to 210,306 B; the timelines (40 KB of
+// JSON, 2.2 KB of it gzipped in the module) and the code reading them back
+// (serde's derived readers) add about 18 KB to the whole module. Issue 9's
 // target, 350 KB, is not met. `make size-check` also
 // checks the queue-only package (`--budget 265 --check`): issue 9's 280
 // KB until session 8, then its 259,481 B rounded up to 5 KB with room
