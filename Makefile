@@ -136,7 +136,10 @@ bench:
 # chapters written again:
 # after adding a chapter folder, or changing what a replay says.
 bless:
-	BLESS=1 cargo test --quiet -p leasefence-course --lib each_chapter_is_drawn_from_the_timeline_the_queue_plays -- --nocapture | grep "^wrote" || true
+	BLESS=1 cargo test --quiet -p leasefence-course --lib -- --exact --nocapture playground::chapters::tests::each_chapter_is_drawn_from_the_timeline_the_queue_plays > $(TARGET)/bless.log 2>&1 \
+		|| { cat $(TARGET)/bless.log; exit 1; }
+	grep "^wrote" $(TARGET)/bless.log || true
+	grep -q "^test result: ok. 1 passed" $(TARGET)/bless.log || { echo "bless: the timelines' test did not run"; exit 1; }
 	cargo build --quiet -p leasefence-cli
 	node scripts/bless.mjs $(TARGET)/debug/leasefence
 

@@ -95,7 +95,7 @@ test("the manifest ships the stylesheet and the bootstrap, with exports and type
   }
   assert.equal(pkg.exports["./embed"].default, "./embed.js");
   const types = readFileSync(new URL("leasefence.d.ts", PKG), "utf8");
-  for (const name of ["export interface Scenario", "export type Chapter", "HTMLElementEventMap", "options?: MountOptions", "export function loadRest(url: URL | string): Promise<void>;"]) {
+  for (const name of ["export interface Scenario", "export type Chapter", "HTMLElementEventMap", "options?: MountOptions", "export function loadRest(url: URL | string): Promise<void>;", "export function waitsForRest(root: Element, options?: MountOptions): boolean;"]) {
     assert.ok(types.includes(name), name);
   }
 });

@@ -168,3 +168,48 @@ test("a call into the rest before it arrived loads it at once, and the page goes
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test("a playground that waits for the rest is still drawn when the background load fails or stalls", async () => {
+  // The background load fails at once, or never ends (then the playground
+  // is mounted once the bootstrap's patience is spent); either way the
+  // placeholder's own request loads the rest.
+  for (const [how, background] of [["fails", (route) => route.abort()], ["stalls", () => new Promise(() => {})]]) {
+    const page = await open("/#v=1&chapter=write-lock&lang=en", (route) =>
+      route.request().resourceType() === "fetch" ? background(route) : route.continue());
+    await page.waitForSelector(".lf [data-event]", { timeout: 40_000 });
+    assert.ok(page.asked.includes("xhr"), `${how}: the placeholder loaded the rest itself: ${JSON.stringify(page.asked)}`);
+    assert.deepEqual(page.problems.filter((text) => !blocked(text)), [], `${how}: no error but the background load's`);
+    await page.context().close();
+  }
+});
+
+test("an element taken out of the document while it waits for the rest is never mounted", async () => {
+  const context = await site.browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+  let release;
+  const gate = new Promise((done) => { release = done; });
+  await page.route("**/pkg/leasefence_rest.wasm", async (route) => { await gate; await route.continue(); });
+  await page.route("**/waiting.html", (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><html lang="en"><body>
+<div data-leasefence data-scenario="canonical"></div>
+<div id="lab" data-leasefence data-lab="finish">the lab, once it loads</div>
+<script type="module" src="pkg/embed.js"></script></body></html>`,
+  }));
+  await page.goto(`${site.base}/waiting.html`);
+  await page.waitForSelector(".lf [data-event]");
+  assert.equal(await page.evaluate(() => document.getElementById("lab").shadowRoot), null, "the waiting element still shows its own content");
+  await page.evaluate(() => {
+    window.lab = document.getElementById("lab");
+    window.lab.remove();
+  });
+  release();
+  await page.waitForFunction(() => performance.getEntriesByName("leasefence:rest").length === 1);
+  await page.evaluate(() => import("./pkg/embed.js").then(({ mounted }) => mounted));
+  assert.equal(await page.evaluate(() => window.lab.leasefence), undefined, "not mounted once out of the document");
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -4,5 +4,9 @@ import type { Playground } from "./leasefence.js";
 
 /** Mounts every playground under `scope` (default: the document) not mounted yet. */
 export function mountAll(scope?: ParentNode): Promise<Playground[]>;
-/** The playgrounds the import mounted, once the module is ready. */
+/**
+ * The playgrounds the import mounted: those drawn at once (chapters)
+ * first, then those that waited for the module's second part (an author's
+ * lesson, the lab, a chapter whose panels open with it), once it is in.
+ */
 export const mounted: Promise<Playground[]>;

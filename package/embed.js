@@ -30,25 +30,39 @@ import init, { loadRest, mount, waitsForRest } from "./leasefence.js";
 // is left alone, and the bundled page asked its own folder for the wasm).
 //
 // The module comes in two parts (scripts/split-module.mjs): the first, all
-// a chapter's first drawing needs, and the rest, asked for once the first
-// drawing is done (below).
+// that a chapter drawn from its written timeline needs, and the rest,
+// asked for once those are drawn (below).
 const ready = init({ module_or_path: new URL("./leasefence_first.wasm", import.meta.url) });
-// Asked for once the first mountAll has drawn what it could draw at once
-// (a chapter, from its written timeline): fetched and compiled then, it
-// does not hold up those drawings. A playground that needs it before its
-// first drawing (an author's lesson, the lab, a chapter whose panels open
-// with it: `waitsForRest`) is mounted once it is in. A call into it
-// before then still works (package/rest.js loads it synchronously).
-// The page marks when (`leasefence:drawn`), for its own measurements.
-let askForRest;
+// The module's second part (SQLite among it) is asked for once the page's
+// first mountAll has drawn what it can draw at once (a chapter, from its
+// timeline written down): fetched and compiled then, it does not hold up
+// those drawings; with nothing to draw at once, at once. A playground
+// that needs it before its first drawing (an author's lesson, a shared
+// timeline, the lab, a chapter whose panels open with it: `waitsForRest`)
+// is mounted once it is in, its element's own content shown meanwhile. A
+// call into it before then still works (package/rest.js loads it
+// synchronously). The page marks when it asked (`leasefence:drawn`), for
+// its own measurements.
+let restAsked;
 const restIn = new Promise((asked) => {
-  askForRest = () => {
-    askForRest = undefined;
-    globalThis.performance?.mark?.("leasefence:drawn");
-    asked();
-  };
+  restAsked = asked;
 }).then(() => loadRest(new URL("./leasefence_rest.wasm", import.meta.url)));
 restIn.catch((error) => console.error("leasefence: the module's second part did not load in the background:", error));
+let askedForRest = false;
+function askForRest() {
+  if (askedForRest) return;
+  askedForRest = true;
+  globalThis.performance?.mark?.("leasefence:drawn");
+  restAsked();
+}
+// How long a waiting playground waits for the background load before it is
+// mounted anyway (and fetches the rest itself): time for the rest on a slow
+// mobile connection, and an end for one that stalled without failing.
+const PATIENCE_MS = 20_000;
+const restInOrTimeUp = () => Promise.race([
+  restIn.catch(() => {}),
+  new Promise((done) => setTimeout(done, PATIENCE_MS)),
+]);
 const styles = new URL("./leasefence.css", import.meta.url).href;
 const theme = new URL("./leasefence-theme.css", import.meta.url).href;
 
@@ -172,12 +186,22 @@ const insidePlayground = (node) => {
 const mounting = new WeakSet();
 
 /** Mounts every playground under `scope` (itself included) not mounted yet. */
-export async function mountAll(scope = document) {
+export function mountAll(scope = document) {
+  return mountUnder(scope, false);
+}
+
+/**
+ * `mountAll`; `first` for the page's own first call, which asks for the
+ * module's second part once it has drawn what it could draw at once.
+ * Resolves with the playgrounds mounted, those that waited for the rest
+ * last.
+ */
+async function mountUnder(scope, first) {
   addToDocument(theme);
   // Fetched beside the module, for every shadow root to link at once.
   preload(styles);
   await ready;
-  const mounted = [];
+  const now = [];
   const later = [];
   for (const element of within(scope)) {
     // Mounted, or being mounted by another call (an element added while
@@ -185,50 +209,50 @@ export async function mountAll(scope = document) {
     if (element.leasefence || mounting.has(element)) continue;
     mounting.add(element);
     try {
-      const options = {
-        ...(await authored(element)),
-        lang: element.getAttribute("lang") || undefined,
-        // The full page (data-hash) also takes ?compact, for iframes.
-        compact: element.hasAttribute("data-compact")
-          || (element.hasAttribute("data-hash") && new URLSearchParams(location.search).has("compact")),
-        hash: element.hasAttribute("data-hash"),
-        // data-predict="off": the embed opens showing, not asking.
-        predict: element.dataset.predict === "off" ? false : undefined,
-        // data-lab="finish": open the lab at that level.
-        lab: element.dataset.lab,
-      };
-      const root = await drawingRoot(element);
-      if (waitsForRest(root, options)) {
-        later.push({ element, root, options });
-        continue;
-      }
-      mountNow(element, root, options, mounted);
+      const options = await optionsOf(element);
+      (waitsForRest(element, options) ? later : now).push({ element, options });
     } catch (error) {
       failed(element, error);
     }
   }
-  askForRest?.();
-  for (const { element, root, options } of later) {
-    // Mounted even if the rest did not come in the background: the
-    // playground then fetches it synchronously, or says it cannot.
-    await restIn.catch(() => {});
-    try {
-      mountNow(element, root, options, mounted);
-    } catch (error) {
-      failed(element, error);
-    }
-  }
+  if (first && now.length === 0) askForRest();
+  const mounted = [];
+  for (const { element, options } of now) await mountNow(element, options, mounted);
+  if (first) askForRest();
+  if (later.length > 0) await restInOrTimeUp();
+  for (const { element, options } of later) await mountNow(element, options, mounted);
   return mounted;
 }
 
-/** Mounts `element`'s playground in `root`, unless it left the document meanwhile. */
-function mountNow(element, root, options, mounted) {
+/** What the element asks for, as `mount`'s options. */
+async function optionsOf(element) {
+  return {
+    ...(await authored(element)),
+    lang: element.getAttribute("lang") || undefined,
+    // The full page (data-hash) also takes ?compact, for iframes.
+    compact: element.hasAttribute("data-compact")
+      || (element.hasAttribute("data-hash") && new URLSearchParams(location.search).has("compact")),
+    hash: element.hasAttribute("data-hash"),
+    // data-predict="off": the embed opens showing, not asking.
+    predict: element.dataset.predict === "off" ? false : undefined,
+    // data-lab="finish": open the lab at that level.
+    lab: element.dataset.lab,
+  };
+}
+
+/** Mounts `element`'s playground, adding it to `mounted`, unless it left the document meanwhile. */
+async function mountNow(element, options, mounted) {
   try {
-    // Taken out of the document while it waited: the observer has
-    // already seen it go, so it is not mounted at all.
+    // Taken out of the document while it waited (for the rest, for its
+    // stylesheet): the observer has already seen it go, so it is not
+    // mounted at all.
+    if (!element.isConnected) return;
+    const root = await drawingRoot(element);
     if (!element.isConnected) return;
     element.leasefence = mount(root, options);
     mounted.push(element.leasefence);
+  } catch (error) {
+    failed(element, error);
   } finally {
     mounting.delete(element);
   }
@@ -253,7 +277,7 @@ function preload(href) {
   }
 }
 
-export const mounted = mountAll();
+export const mounted = mountUnder(document, true);
 
 // Hosts that swap their content without reloading the page (MkDocs
 // Material's instant navigation, Docusaurus, other single-page sites):

@@ -3,16 +3,18 @@
 // before it is minified, so that it sees the glue's `wasm`.
 //
 // `make web` splits the page's module in two (scripts/split-module.mjs):
-// the first part, `leasefence_first.wasm`, holds every function the first
-// drawing of a chapter and its first steps call; the rest,
-// `leasefence_rest.wasm`, holds the others (the lab's grading, the census,
-// ...). The first part is all a learner waits for. Each function of the
+// the first part, `leasefence_first.wasm`, holds every function that the
+// first drawing of a chapter drawn from its written timeline and its first
+// steps call; the rest, `leasefence_rest.wasm`, holds the others (SQLite,
+// the lab's grading, the census, ...). The first part is all a learner
+// opening a chapter waits for. Each function of the
 // rest that the first part calls is a placeholder there: an import from
 // `placeholder` that lands here. The bootstrap (embed.js) calls `loadRest`
-// once the playgrounds are drawn; when the rest is instantiated its
-// functions take the placeholders' places in the first part's table, so a
-// placeholder is called only when the learner reaches the rest before it
-// arrived. Then the rest is fetched (a second download, if the background
+// once the playgrounds it can draw at once are drawn, and mounts those that
+// replay before their first drawing once it resolves; when the rest is
+// instantiated its functions take the placeholders' places in the first
+// part's table, so a placeholder is called only when the learner reaches
+// the rest before it arrived. Then the rest is fetched (a second download, if the background
 // one is still under way) and compiled at once, synchronously: the learner
 // waits, as for any page still loading. If it cannot be had even then, the
 // call throws through the Rust code that made it, which leaves that

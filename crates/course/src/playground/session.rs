@@ -91,29 +91,38 @@ pub struct Start {
 }
 
 impl Start {
-    /// Whether the session this starts may run SQLite before its first
-    /// drawing: the page's module comes in two parts, SQLite in the
-    /// second, and the bootstrap mounts such a playground once that part
-    /// is in, instead of waiting for it in the middle of a drawing. Only
-    /// a chapter drawn from its written timeline that opens no panel
+    /// Whether the session this starts is drawn without SQLite: the page's
+    /// module comes in two parts, SQLite in the second, and the bootstrap
+    /// mounts a playground that would run it before its first drawing
+    /// once that part is in, instead of letting a drawing stop for it.
+    /// Only a chapter drawn from its written timeline that opens no panel
     /// ([`chapters::Chapter::drawn_without_sqlite`]), named by the host or
     /// by a link that says nothing else but its version, the language and
-    /// whether to predict, runs none; an author's lesson, a shared
-    /// scenario, a place in a timeline or in the statement panel, and the
-    /// lab may. A false `true` only makes a playground wait; a false
-    /// `false` would make a drawing stop for the rest, which the
-    /// bootstrap's tests catch (e2e/split.test.mjs).
-    pub fn runs_sqlite_first(&self) -> bool {
+    /// whether to predict, is; an author's lesson, a shared scenario, a
+    /// place in a timeline or in the statement panel, and the lab are not.
+    /// A wrong `false` only makes a playground wait; a wrong `true` would
+    /// make a drawing stop for the rest (tests/no_sqlite_before_drawing.rs and
+    /// e2e/split.test.mjs check that none is).
+    pub fn draws_without_sqlite(&self) -> bool {
         let params = self.hash.as_deref().map(link::params).unwrap_or_default();
         let plain_link = (params.iter())
             .all(|(name, _)| ["v", "chapter", "lang", "predict"].contains(&name.as_str()));
-        let wanted = link::param(&params, "chapter").or(self.chapter.as_deref());
-        let chapter = wanted.and_then(chapters::find).unwrap_or(&CHAPTERS[0]);
-        self.lesson.is_some()
-            || self.lab.is_some()
-            || !plain_link
-            || !chapter.drawn_without_sqlite()
+        self.lesson.is_none()
+            && self.lab.is_none()
+            && plain_link
+            && shown(self.wanted(&params)).drawn_without_sqlite()
     }
+
+    /// The chapter a link, else the host, asks for.
+    fn wanted<'a>(&'a self, params: &'a [(String, String)]) -> Option<&'a str> {
+        link::param(params, "chapter").or(self.chapter.as_deref())
+    }
+}
+
+/// The chapter shown for `wanted`: it, or the first when there is none
+/// by that id.
+fn shown(wanted: Option<&str>) -> &'static chapters::Chapter {
+    wanted.and_then(chapters::find).unwrap_or(&CHAPTERS[0])
 }
 
 /// The learner's session; see the module documentation.
@@ -232,7 +241,7 @@ impl Session {
             notice = None; // the author's lesson, if broken, is not what is shown
         }
         lesson = linked_lesson.or(lesson);
-        let wanted = param("chapter").or(start.chapter.as_deref());
+        let wanted = start.wanted(&params);
         let (chapter, scenario) = match (shared, &lesson) {
             (Some(Ok(linked)), _) => (SANDBOX.to_owned(), linked.scenario),
             (None, Some(lesson)) if from_link || wanted.is_none_or(|id| id == LESSON) => {
@@ -242,9 +251,8 @@ impl Session {
                 if let Some(Err(message)) = other {
                     refused = Some(lang.fill("hash.error", &[("message", message)]));
                 }
-                let found = wanted.and_then(chapters::find);
-                let chapter = found.unwrap_or(&CHAPTERS[0]);
-                if let (Some(wanted), None) = (wanted, found) {
+                let chapter = shown(wanted);
+                if let Some(wanted) = wanted.filter(|wanted| *wanted != chapter.id) {
                     let title = lang
                         .text(&format!("chapter.{}.title", chapter.id))
                         .to_owned();

@@ -160,13 +160,14 @@ impl Stepper {
     /// A stepper at `position` of `scenario`. The boundary finish is the
     /// one the lesson is about: the last finish refused although its
     /// worker held a claim (a stale stamp), else the last finish made with
-    /// a claim, else the last finish.
+    /// a claim, else the last finish. A chapter's own timeline is read
+    /// from where it is written down ([`super::Chapter::timeline`]).
     pub fn new(chapter: impl Into<String>, scenario: Scenario, position: usize) -> Result<Stepper> {
         let chapter = chapter.into();
-        let timeline = match super::chapters::find(&chapter) {
-            Some(known) => known.timeline(&scenario)?,
-            None => Timeline::build(scenario.clone())?,
-        };
+        let timeline = super::chapters::find(&chapter).map_or_else(
+            || Timeline::build(scenario.clone()),
+            |known| known.timeline(&scenario),
+        )?;
         let mut stepper = Stepper {
             chapter,
             position: position.min(scenario.events().len()),

@@ -26,18 +26,20 @@ use leasefence::model::{Claim, JobRow, Reason, Stamp};
 use leasefence::replay::{EventResult, Outcome};
 use leasefence::scenario::Scenario;
 use leasefence::store::{Bound, Executed};
+use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
+#[cfg(test)]
+use serde::{Serialize, Serializer};
 
 use super::Timeline;
 
 /// The file's document.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 struct Written<'a> {
     /// Each statement's text once, in the order first run: the statements
     /// name theirs by its place here.
-    #[serde(borrow)]
-    texts: Vec<Cow<'a, str>>,
+    texts: Vec<String>,
     /// Per job, in enqueue order: its versions, each with the first
     /// position it holds at.
     jobs: Vec<Vec<(usize, JobRow)>>,
@@ -47,7 +49,8 @@ struct Written<'a> {
 }
 
 /// What one event did.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 struct Event<'a> {
     outcome: WrittenOutcome<'a>,
     #[serde(borrow)]
@@ -57,7 +60,8 @@ struct Event<'a> {
 /// An [`Outcome`], its variant named (the replay document's shape leaves
 /// it to be guessed from the fields), and a refusal with every condition
 /// that failed (the document names one reason).
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(rename_all = "snake_case")]
 enum WrittenOutcome<'a> {
     Claimed(Option<Claim>),
@@ -76,7 +80,8 @@ enum WrittenOutcome<'a> {
 }
 
 /// A [`Verdict`], a refusal's conditions by their fields.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(rename_all = "snake_case")]
 enum WrittenVerdict<'a> {
     Accepted,
@@ -86,7 +91,8 @@ enum WrittenVerdict<'a> {
 }
 
 /// An [`Executed`], its text by its place in [`Written::texts`].
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 struct Statement<'a> {
     text: usize,
     #[serde(borrow)]
@@ -99,6 +105,7 @@ struct Statement<'a> {
 /// document writes it.
 struct Value(Bound);
 
+#[cfg(test)]
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)
@@ -134,13 +141,14 @@ impl<'de> Deserialize<'de> for Value {
 
 impl Timeline {
     /// The timeline written down, as a chapter folder keeps it
-    /// (`timeline.json`).
-    pub fn written(&self) -> String {
-        let mut texts: Vec<Cow<'_, str>> = Vec::new();
+    /// (`timeline.json`; the course's tests write it, `make bless`).
+    #[cfg(test)]
+    pub(crate) fn written(&self) -> String {
+        let mut texts: Vec<String> = Vec::new();
         let mut text_of = |sql: &str| match texts.iter().position(|known| known == sql) {
             Some(index) => index,
             None => {
-                texts.push(Cow::Owned(sql.to_owned()));
+                texts.push(sql.to_owned());
                 texts.len() - 1
             }
         };
@@ -204,7 +212,7 @@ impl Timeline {
             let sql = (written_event.sql.into_iter())
                 .map(|statement| {
                     Some(Executed {
-                        sql: Cow::Owned(written.texts.get(statement.text)?.clone().into_owned()),
+                        sql: Cow::Owned(written.texts.get(statement.text)?.clone()),
                         params: (statement.params.into_iter())
                             .map(|(name, value)| (name, value.0))
                             .collect(),
@@ -227,6 +235,7 @@ impl Timeline {
 }
 
 impl WrittenOutcome<'_> {
+    #[cfg(test)]
     fn of(outcome: &Outcome) -> WrittenOutcome<'static> {
         match outcome {
             Outcome::Claimed { claim } => WrittenOutcome::Claimed(claim.clone()),

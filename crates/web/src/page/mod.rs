@@ -116,11 +116,7 @@ pub fn mount(
     #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<Playground, JsValue> {
-    let root = crate::convert::element_arg("root", &root)?;
-    let options: Options = match options.filter(|options| !options.is_null()) {
-        Some(options) => Options::read(&options)?,
-        None => Options::default(),
-    };
+    let (root, options) = options::mount_args(&root, options)?;
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
     let doc = window
         .document()

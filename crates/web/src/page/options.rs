@@ -110,9 +110,7 @@ impl Options {
             Some(text) => (None, Some(authored(Ok(text.clone())))),
         }
     }
-}
 
-impl Options {
     /// Where the session of a playground mounted on `root` starts: these
     /// options, the page's URL hash when the playground owns it, and what
     /// the page and the browser say of the language.
@@ -131,25 +129,39 @@ impl Options {
     }
 }
 
-/// Whether `mount(root, options)` may call into the module's second part
-/// (`leasefence_rest.wasm`, SQLite among it) before its first drawing: an
-/// author's lesson, a shared scenario, the lab, or a chapter whose panels
-/// open with it. A chapter drawn from its written timeline does not. The
-/// bootstrap (`embed.js`) mounts those once `loadRest` has resolved,
-/// rather than let a drawing stop and fetch the rest synchronously. Throws
-/// as `mount` does for a root or an option it would refuse.
+/// `mount`'s arguments read: the element, and the options (none given,
+/// or `null`: the defaults).
+pub(super) fn mount_args(
+    root: &JsValue,
+    options: Option<JsValue>,
+) -> Result<(Element, Options), JsValue> {
+    let root = crate::convert::element_arg("root", root)?;
+    let options = match options.filter(|options| !options.is_null()) {
+        Some(options) => Options::read(&options)?,
+        None => Options::default(),
+    };
+    Ok((root, options))
+}
+
+/// Whether `mount(root, options)` would call into the module's second part
+/// (`leasefence_rest.wasm`, SQLite among it) before its first drawing:
+/// `false` for a chapter that opens no panel, drawn from its timeline
+/// written down in the module; `true` for an author's lesson, a shared
+/// timeline, a link to a place in a timeline or the statement panel (or
+/// with any other setting), the lab, and a chapter whose panels open with
+/// it. The bootstrap (`embed.js`) mounts those once `loadRest` has
+/// resolved, rather than let a drawing stop to fetch the rest. `mount`
+/// works either way; after `init()` with the whole module there is
+/// nothing to wait for. Throws as `mount` does for a root or an option it
+/// would refuse.
 #[wasm_bindgen(js_name = waitsForRest)]
 pub fn waits_for_rest(
     #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<bool, JsValue> {
-    let root = crate::convert::element_arg("root", &root)?;
-    let options = match options.filter(|options| !options.is_null()) {
-        Some(options) => Options::read(&options)?,
-        None => Options::default(),
-    };
+    let (root, options) = mount_args(&root, options)?;
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
-    Ok(options.start(&window, &root).runs_sqlite_first())
+    Ok(!options.start(&window, &root).draws_without_sqlite())
 }
 
 /// A property's value, read through `Reflect`, which catches a throwing
