@@ -293,6 +293,16 @@ pub fn find(id: &str) -> Option<&'static Chapter> {
     CHAPTERS.iter().find(|chapter| chapter.id == id)
 }
 
+/// The timeline of `scenario` shown as the chapter `id` (or another
+/// timeline: a lesson, the sandbox): read where the chapter wrote it down
+/// when it is the chapter's own ([`Chapter::timeline`]), else replayed.
+pub fn timeline_of(id: &str, scenario: &Scenario) -> leasefence::error::Result<Timeline> {
+    find(id).map_or_else(
+        || Timeline::build(scenario.clone()),
+        |chapter| chapter.timeline(scenario),
+    )
+}
+
 /// Every chapter's id and scenario JSON, in course order: what the lab
 /// grades a learner's statement on ([`crate::lab::grade`]).
 pub fn chapter_scenarios() -> Vec<(&'static str, &'static str)> {

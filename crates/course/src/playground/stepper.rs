@@ -161,13 +161,10 @@ impl Stepper {
     /// one the lesson is about: the last finish refused although its
     /// worker held a claim (a stale stamp), else the last finish made with
     /// a claim, else the last finish. A chapter's own timeline is read
-    /// from where it is written down ([`super::Chapter::timeline`]).
+    /// where it is written down ([`super::chapters::timeline_of`]).
     pub fn new(chapter: impl Into<String>, scenario: Scenario, position: usize) -> Result<Stepper> {
         let chapter = chapter.into();
-        let timeline = super::chapters::find(&chapter).map_or_else(
-            || Timeline::build(scenario.clone()),
-            |known| known.timeline(&scenario),
-        )?;
+        let timeline = super::chapters::timeline_of(&chapter, &scenario)?;
         let mut stepper = Stepper {
             chapter,
             position: position.min(scenario.events().len()),
