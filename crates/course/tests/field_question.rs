@@ -13,6 +13,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::Scenario;
+use leasefence::fence::Condition;
+use leasefence_course::playground::assertions::Assertion;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::{CHAPTERS, Lang, view};
 
@@ -60,7 +62,7 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
         let verdict = Lang::En.fill("predict.right", &values(&[("verdict", "rejected")]));
         check!(
             heard.starts_with(&verdict)
-                && heard.ends_with(&asked.prompt.question.expect("asked").text),
+                && heard.ends_with(asked.prompt.question.expect("asked").text.text()),
             true,
             "the verdict's feedback, then the question, are heard: {heard}"
         );
@@ -81,7 +83,7 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
             guess.right(),
             session.stepper.score(),
             marked.join(", "),
-            told.prompt.feedback.unwrap_or_default(),
+            told.prompt.feedback.unwrap_or_default().to_string(),
         )
     };
     fn values<'a>(pairs: &[(&'a str, &str)]) -> Vec<(&'a str, String)> {
@@ -117,15 +119,19 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
         );
     }
     let wrong = Lang::En.fill("predict.field_wrong", &values(&[("picked", "deadline")]));
+    let met = Lang::En.fill(
+        "reason.met.deadline",
+        &values(&[("deadline", "5000"), ("at", "1001")]),
+    );
     check!(
         answered("deadline"),
         (
             false,
             (1, 2),
             "owner, token, attempt".to_owned(),
-            format!("{wrong} {all}")
+            format!("{wrong} {met} {all}")
         ),
-        "deadline: held (5000 ms is ahead), so wrong"
+        "deadline: held (5000 ms is ahead), so wrong, and why it held"
     );
 }
 
@@ -139,10 +145,25 @@ fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
     session.stepper.step();
     session.stepper.guess(false);
     let told = view::position(&session, None, 640.0);
+    let feedback = told.prompt.feedback.expect("feedback");
+    let wrong = Lang::En.fill("predict.wrong", &[("verdict", "accepted".to_owned())]);
     check!(
-        told.prompt.feedback,
-        Some(Lang::En.fill("predict.wrong", &[("verdict", "accepted".to_owned())])),
-        "guessed refused, it was accepted: that finish's feedback"
+        feedback.to_string().starts_with(&wrong),
+        true,
+        "guessed refused, it was accepted: that finish's feedback, {feedback}"
+    );
+    let reasons: Vec<(Condition, bool)> = (feedback.asserts().iter())
+        .filter_map(|assertion| match assertion {
+            Assertion::Condition {
+                condition, held, ..
+            } => Some((*condition, *held)),
+            _ => None,
+        })
+        .collect();
+    check!(
+        reasons,
+        vec![(Condition::Token, true), (Condition::LeaseUntil, true)],
+        "a wrong prediction is told why: the stamp's token is the row's and the lease holds"
     );
 }
 
@@ -154,7 +175,10 @@ fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
     session.set_predict(false).expect("sets predicting");
     let told = view::position(&session, None, 640.0);
     check!(
-        (told.prompt.question.is_none(), told.prompt.feedback),
+        (
+            told.prompt.question.is_none(),
+            told.prompt.feedback.map(|feedback| feedback.to_string())
+        ),
         (
             true,
             Some(Lang::En.fill("predict.right", &[("verdict", "rejected".to_owned())]))

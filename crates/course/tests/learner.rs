@@ -20,9 +20,9 @@ use support::session;
 
 /// Whether `text` says the message `key` (in English; filled with
 /// `values`): the tests check what is said, not how it is worded.
-fn says(text: &str, key: &str, values: &[(&str, &str)]) -> bool {
+fn says(text: impl std::fmt::Display, key: &str, values: &[(&str, &str)]) -> bool {
     let values: Vec<(&str, String)> = values.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
-    text.contains(&Lang::En.fill(key, &values))
+    text.to_string().contains(&Lang::En.fill(key, &values))
 }
 
 #[test]

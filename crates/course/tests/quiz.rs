@@ -11,6 +11,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::Scenario;
+use leasefence_course::playground::assertions::Assertion;
+use leasefence_course::playground::quiz::Field;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::view::{self, QuizView};
 use leasefence_course::playground::{CHAPTERS, Lang};
@@ -30,9 +32,10 @@ fn quiz(session: &Session) -> Option<QuizView> {
     view::position(session, None, 640.0).step?.point?.quiz
 }
 
-/// R8: after A-restarted's claim under the name A, the two claims on
-/// snack-1 share their owner and their job; only the token differs, so
-/// only "token" is right, and the answer says each value.
+/// R8, R2: after A-restarted's claim under the name A, the two claims on
+/// snack-1 share their owner and their job; the token and the attempt
+/// differ (every claim raises both), so exactly those two are right, the
+/// answer says so whichever was picked, and it says each value.
 #[test]
 fn r8_the_quiz_is_right_only_for_the_values_that_differ_between_the_two_claims() {
     let doc = replayed(CHAPTER);
@@ -48,27 +51,50 @@ fn r8_the_quiz_is_right_only_for_the_values_that_differ_between_the_two_claims()
             old["id"].as_str().expect("an id")
         )
     );
-    session.quiz.answer(&session.stepper, "owner");
-    let wrong = quiz(&session).expect("the quiz");
-    assert_eq!(wrong.picked, Some("owner"));
-    let values = [
-        format!("owner: {} for both", old["owner"].as_str().expect("owner")),
-        format!("id: {} for both", old["id"].as_str().expect("id")),
-        format!("token: {} and {}, different", old["token"], new["token"]),
-    ];
+    let telling = Assertion::Tells {
+        position: 2,
+        first: "A".to_owned(),
+        second: "A-restarted".to_owned(),
+        fields: vec![Field::Token, Field::Attempt],
+    };
+    for (picked, right) in [
+        ("owner", false),
+        ("id", false),
+        ("token", true),
+        ("attempt", true),
+    ] {
+        session.quiz.answer(&session.stepper, picked);
+        let answered = quiz(&session).expect("the quiz");
+        assert_eq!(answered.picked, Some(picked));
+        let field = Field::parse(picked).expect("a choice");
+        let verdict = Assertion::Picked {
+            position: 2,
+            picked: field,
+            right,
+        };
+        assert_eq!(
+            answered.feedback[0].asserts(),
+            [verdict, telling.clone()],
+            "{picked}: expected vs current"
+        );
+    }
+    let values: Vec<String> = quiz(&session).expect("the quiz").feedback[1..5]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(
-        wrong.feedback[..4],
+        values,
         [
-            "Not that one: only token tells them apart.".to_owned(),
-            values[0].clone(),
-            values[1].clone(),
-            values[2].clone()
+            format!("owner: {} for both", old["owner"].as_str().expect("owner")),
+            format!("id: {} for both", old["id"].as_str().expect("id")),
+            format!("token: {} and {}, different", old["token"], new["token"]),
+            format!(
+                "attempt: {} and {}, different",
+                old["attempt"], new["attempt"]
+            ),
         ],
-        "expected vs current"
+        "every value side by side: expected vs current"
     );
-    session.quiz.answer(&session.stepper, "token");
-    let right = quiz(&session).expect("the quiz");
-    assert_eq!(right.feedback[0], "Right: token tells them apart.");
 }
 
 /// The quiz is asked at its place of its chapter only: an answer given
@@ -89,8 +115,9 @@ fn the_quiz_is_asked_only_at_its_place() {
     let mut session = session(Lang::Ko, 2);
     session.quiz.answer(&session.stepper, "token");
     let korean = quiz(&session).expect("the quiz in Korean");
-    assert_eq!(
-        korean.feedback[0],
-        "맞았습니다. 두 선점을 구별하는 값은 token입니다."
+    assert!(
+        korean.feedback[0].to_string().contains("token, attempt"),
+        "answered in Korean: {:?}",
+        korean.feedback
     );
 }

@@ -41,7 +41,7 @@ fn texts(view: &PositionView) -> Vec<String> {
     let mut all = vec![view.position_text.clone(), view.narration.clone()];
     all.extend(view.marks.iter().map(|mark| mark.text.clone()));
     if let Some(asked) = &view.prompt.question {
-        all.push(asked.text.clone());
+        all.push(asked.text.to_string());
         all.extend(asked.answers.iter().map(|answer| answer.label.clone()));
     }
     all.extend(view.announcement.clone());
@@ -62,7 +62,7 @@ fn texts(view: &PositionView) -> Vec<String> {
     }
     all.extend(view.receiver.total.clone());
     if let Some(compare) = &view.compare {
-        all.push(compare.note.clone());
+        all.push(compare.note.to_string());
         for row in &compare.rows {
             all.extend([row.fenced.clone(), row.naive.clone()]);
         }

@@ -8,6 +8,7 @@
 //! and the learner's input into [`session::Session`] calls; keeping every
 //! decision here lets native tests check what a learner would see.
 
+pub mod assertions;
 pub mod chapters;
 pub mod explain;
 pub mod invariants;

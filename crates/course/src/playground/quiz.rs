@@ -22,11 +22,15 @@ pub enum Field {
     Id,
     /// The token.
     Token,
+    /// The attempt: every claim raises it with the token (R2), so it
+    /// tells the same claims apart; offered so that no answer says the
+    /// token alone differs where the table shows both changed.
+    Attempt,
 }
 
 impl Field {
     /// Every choice, in the order offered.
-    pub const ALL: [Field; 3] = [Field::Owner, Field::Id, Field::Token];
+    pub const ALL: [Field; 4] = [Field::Owner, Field::Id, Field::Token, Field::Attempt];
 
     /// Its column's name (the page's argument, and what the table shows).
     pub fn name(self) -> &'static str {
@@ -34,6 +38,7 @@ impl Field {
             Field::Owner => "owner",
             Field::Id => "id",
             Field::Token => "token",
+            Field::Attempt => "attempt",
         }
     }
 
@@ -48,6 +53,7 @@ impl Field {
             Field::Owner => claim.owner.clone(),
             Field::Id => claim.id.clone(),
             Field::Token => claim.token.to_string(),
+            Field::Attempt => claim.attempt.to_string(),
         }
     }
 }

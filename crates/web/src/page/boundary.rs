@@ -61,9 +61,10 @@ impl Slider {
                 self.input.set_disabled(false);
                 self.label.set_text_content(Some(label));
                 let _ = self.input.set_attribute("aria-label", label);
-                self.value.set_text_content(Some(readout));
-                self.cost.set_text_content(cost.as_deref());
-                let _ = self.input.set_attribute("aria-valuetext", readout);
+                self.value.set_text_content(Some(readout.text()));
+                self.cost
+                    .set_text_content(cost.as_ref().map(|cost| cost.text()));
+                let _ = self.input.set_attribute("aria-valuetext", readout.text());
             }
             SliderView::Disabled { why } => {
                 self.input.set_disabled(true);

@@ -40,7 +40,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Comp
             El::new(doc, "table")
                 .class("lf-compare-table")
                 .children(rows),
-            El::new(doc, "p").class(note_class).text(&view.note),
+            El::new(doc, "p").class(note_class).text(view.note.text()),
         ],
     )
 }

@@ -98,7 +98,7 @@ impl Page {
         if let Some(said) = &view.announcement {
             parts.live.set_text_content(Some(said));
         }
-        let asked = view.prompt.question.as_ref().map(|q| q.text.clone());
+        let asked = view.prompt.question.as_ref().map(|q| q.text.to_string());
         let new_question = asked.is_some() && asked != state.asked;
         state.asked = asked;
         // A new question needs an answer before the step: the keyboard goes

@@ -114,7 +114,7 @@ fn quiz_box(doc: &Document, quiz: &QuizView) -> El {
         .child(El::new(doc, "p").text(&quiz.question))
         .child(El::new(doc, "div").class("lf-controls").children(choices));
     for line in &quiz.feedback {
-        block = block.child(El::new(doc, "p").class("lf-said").text(line));
+        block = block.child(El::new(doc, "p").class("lf-said").text(line.text()));
     }
     block
 }

@@ -12,14 +12,18 @@ use leasefence_course::playground::view::PromptView;
 pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) {
     let mut children = Vec::new();
     if let Some(question) = &view.question {
-        children.push(El::new(doc, "span").text(&question.text));
+        children.push(El::new(doc, "span").text(question.text.text()));
         for answer in &question.answers {
             children
                 .push(El::button(doc, answer.action, &answer.label).attr("data-arg", answer.arg));
         }
     }
     if let Some(feedback) = &view.feedback {
-        children.push(El::new(doc, "span").class("lf-feedback").text(feedback));
+        children.push(
+            El::new(doc, "span")
+                .class("lf-feedback")
+                .text(feedback.text()),
+        );
     }
     if let Some(score) = &view.score {
         children.push(El::new(doc, "span").class("lf-score").text(score));

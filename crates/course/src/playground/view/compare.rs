@@ -3,10 +3,11 @@
 //! did harm.
 
 use super::names::variant_name;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
 use crate::variants::Variant;
-use crate::variants::unfenced::UnfencedFinish;
+use crate::variants::unfenced::{Unfenced, UnfencedFinish};
 use leasefence::model::JobRow;
 use leasefence::replay::Outcome;
 use serde::Serialize;
@@ -23,7 +24,7 @@ pub struct CompareView {
     /// Whether any shown finish did harm.
     pub harm: bool,
     /// The conclusion so far, in words.
-    pub note: String,
+    pub note: Said,
 }
 
 /// One finish on both queues.
@@ -95,23 +96,56 @@ pub fn view(session: &Session) -> Option<CompareView> {
         });
     }
     let harm = rows.iter().any(|row| row.harm);
-    let any_shown = naive
-        .finishes
-        .iter()
-        .any(|finish| finish.event < stepper.position());
-    let note = match (harm, any_shown) {
-        (true, _) => "compare.harm",
-        (false, true) => "compare.same",
-        (false, false) => "compare.not_yet",
-    };
+    let note = note(session, naive);
     let variant = variant_name(lang, Variant::finish(session.guard()));
     Some(CompareView {
         guard_sql: session.guard().sql(),
         guard_name: variant.clone(),
         rows,
         harm,
-        note: lang.fill(note, &[("variant", variant)]),
+        note,
     })
+}
+
+/// The conclusion so far: the first finish where the naive queue did harm,
+/// else the first where the verdicts differ at all, else that they agree
+/// on every finish shown (or that none is shown yet).
+fn note(session: &Session, naive: &Unfenced) -> Said {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let shown: Vec<(&UnfencedFinish, &leasefence::Finish)> = (naive.finishes.iter())
+        .filter(|finish| finish.event < stepper.position())
+        .filter_map(
+            |finish| match &stepper.timeline().frames.get(finish.event)?.result.outcome {
+                Outcome::Finished(fenced) => Some((finish, fenced)),
+                _ => None,
+            },
+        )
+        .collect();
+    if shown.is_empty() {
+        return Said::plain(lang.text("compare.not_yet"));
+    }
+    let differs = |(finish, fenced): &&(&UnfencedFinish, &leasefence::Finish)| {
+        finish.accepted != fenced.accepted()
+    };
+    let first =
+        (shown.iter().find(|pair| harmed(pair.1, pair.0))).or_else(|| shown.iter().find(differs));
+    let guard = naive.guard;
+    Said::of(
+        lang,
+        match first {
+            Some((finish, fenced)) => Assertion::Differ {
+                guard,
+                event: finish.event,
+                naive_accepted: finish.accepted,
+                same_row: finish.current == fenced.current,
+            },
+            None => Assertion::Agree {
+                guard,
+                position: stepper.position(),
+            },
+        },
+    )
 }
 
 /// Harm: the naive queue let through what the fence refused, and its row

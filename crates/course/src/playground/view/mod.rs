@@ -21,9 +21,10 @@ mod invariants;
 mod lab;
 mod lanes;
 mod lock_lane;
-mod names;
+pub(crate) mod names;
 mod orderings;
 mod readings;
+mod reasons;
 mod sliders;
 mod statements;
 mod step;
@@ -43,7 +44,8 @@ pub use statements::{
 };
 pub use step::{ChangeView, PointView, QuizView, StatementView, StepView, Summary, VerdictView};
 
-use crate::playground::explain::{COLUMNS, cell, condition_text, describe, reason_text};
+use crate::playground::assertions::{Assertion, Said};
+use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
 use crate::playground::lesson::LESSON;
 use crate::playground::session::{Session, Status};
 use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question, SANDBOX};
@@ -121,8 +123,8 @@ pub struct PositionView {
 pub struct PromptView {
     /// The question awaiting an answer, and its two answers.
     pub question: Option<Asked>,
-    /// What the last answer was worth.
-    pub feedback: Option<String>,
+    /// What the last answer was worth, and why it came out so.
+    pub feedback: Option<Said>,
     /// Answers right so far, once any was given.
     pub score: Option<String>,
     /// At the end of a chapter, the next one.
@@ -133,7 +135,7 @@ pub struct PromptView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Asked {
     /// The question.
-    pub text: String,
+    pub text: Said,
     /// The answers, as buttons, in order.
     pub answers: Vec<Answer>,
 }
@@ -217,14 +219,14 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         // Feedback beside a question is the verdict the field question
         // follows: heard first, as it is read first.
         (Some(question), _) => Some(match &prompt.feedback {
-            Some(feedback) => format!("{feedback} {}", question.text),
-            None => question.text.clone(),
+            Some(feedback) => format!("{} {}", feedback.text(), question.text.text()),
+            None => question.text.text().to_owned(),
         }),
         _ if drawn == Some(position) => None,
         (None, Some(frame)) => {
             let mut said = describe(lang, frame);
             if let Some(feedback) = &prompt.feedback {
-                said = format!("{feedback} {said}");
+                said = format!("{} {said}", feedback.text());
             }
             // A course point appeared in the step card: say its heading.
             if let Some(point) = step.as_ref().and_then(|step| step.point.as_ref()) {
@@ -358,17 +360,6 @@ fn prompt(session: &Session) -> PromptView {
     let lang = session.lang;
     let stepper = &session.stepper;
     let question = stepper.question().map(|question| {
-        let (key, event) = match question {
-            Question::Finish => ("predict.question", stepper.position()),
-            Question::Claim => ("predict.claim_question", stepper.position()),
-            // About the finish just shown.
-            Question::Field => ("predict.field_question", stepper.position() - 1),
-        };
-        let event = &stepper.scenario().events()[event];
-        let values = [
-            ("worker", event.worker.clone()),
-            ("at", event.at.to_string()),
-        ];
         let answers = match question {
             Question::Field => Condition::ALL
                 .iter()
@@ -387,14 +378,14 @@ fn prompt(session: &Session) -> PromptView {
                 .to_vec(),
         };
         Asked {
-            text: lang.fill(key, &values),
+            text: question_text(session, question),
             answers,
         }
     });
     // The verdict's feedback stays beside the field question it leads to.
     let feedback = match stepper.prompt() {
         Prompt::Idle | Prompt::Predicting(_) => None,
-        Prompt::Guessed(guessed) | Prompt::AskingField(guessed) => Some(feedback(lang, guessed)),
+        Prompt::Guessed(guessed) | Prompt::AskingField(guessed) => feedback(session, guessed),
         Prompt::AnsweredField(answer) => field_feedback(session, answer),
     };
     let (right, made) = stepper.score();
@@ -412,22 +403,60 @@ fn prompt(session: &Session) -> PromptView {
     }
 }
 
+/// A question in words. A finish is asked as a request the worker sends
+/// only when it holds a claim: one that holds none sends nothing (the
+/// step then says no SQL ran), and the question says so.
+fn question_text(session: &Session, question: Question) -> Said {
+    let lang = session.lang;
+    let stepper = &session.stepper;
+    let event = match question {
+        Question::Field => stepper.position() - 1,
+        Question::Finish | Question::Claim => stepper.position(),
+    };
+    let worker = stepper.scenario().events()[event].worker.clone();
+    let at = stepper.scenario().events()[event].at;
+    let values = [("worker", worker.clone()), ("at", at.to_string())];
+    match question {
+        Question::Claim => Said::plain(lang.fill("predict.claim_question", &values)),
+        Question::Field => Said::plain(lang.fill("predict.field_question", &values)),
+        Question::Finish => {
+            let holds = event
+                .checked_sub(1)
+                .and_then(|before| stepper.timeline().frames.get(before))
+                .is_some_and(|frame| frame.holding.contains_key(&worker));
+            if holds {
+                Said::of(lang, Assertion::Sends { event, worker })
+            } else {
+                let asked = lang.fill("predict.question_no_claim", &values);
+                Said::worded(asked, Assertion::NoStamp { event, worker })
+            }
+        }
+    }
+}
+
 /// What the page says after "which condition did it fail?": whether the
-/// picked condition failed (with the stamp's value beside the row's), then
-/// every condition that failed, since one `WHERE` clause checks them all
-/// at once (R4).
-fn field_feedback(session: &Session, answer: FieldGuess) -> Option<String> {
+/// picked condition failed or held, with the stamp's value beside the
+/// row's either way (a condition met is read off the current row, which a
+/// learner may not expect), then every condition that failed, since one
+/// `WHERE` clause checks them all at once (R4).
+fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
     let lang = session.lang;
     let frame = session.stepper.frame()?;
-    let Outcome::Finished(finish) = &frame.result.outcome else {
+    let Outcome::Finished(_) = &frame.result.outcome else {
         return None;
     };
     let picked = ("picked", answer.picked.field().to_owned());
+    let event = frame.result.event;
+    let reason = reasons::condition(session, event, answer.picked)?;
     let verdict = if answer.right() {
-        let reason = condition_text(lang, answer.picked, finish, frame.result.at);
-        lang.fill("predict.field_right", &[picked, ("reason", reason)])
+        Said::fill(
+            lang,
+            "predict.field_right",
+            &[picked],
+            vec![("reason", reason)],
+        )
     } else {
-        lang.fill("predict.field_wrong", &[picked])
+        Said::plain(lang.fill("predict.field_wrong", &[picked])).then(reason)
     };
     let fields: Vec<&str> = answer.failed.iter().map(Condition::field).collect();
     let all = lang.fill(
@@ -437,7 +466,7 @@ fn field_feedback(session: &Session, answer: FieldGuess) -> Option<String> {
             ("fields", fields.join(", ")),
         ],
     );
-    Some(format!("{verdict} {all}"))
+    Some(verdict.then(Said::plain(all)))
 }
 
 /// The picker's choices: the author's lesson (if any), every chapter in
@@ -492,22 +521,24 @@ fn answer(lang: Lang, finish: bool, yes: bool) -> String {
     lang.text(key).to_owned()
 }
 
-/// What the page says after a prediction.
-fn feedback(lang: Lang, guessed: Guessed) -> String {
-    let verdict = lang.text(
-        match (guessed.question == Question::Finish, guessed.happened) {
-            (true, true) => "result.accepted",
-            (true, false) => "result.rejected",
-            (false, true) => "result.claimed",
-            (false, false) => "result.empty",
+/// What the page says after a prediction: right or not, what happened,
+/// and, when the learner was wrong, why it happened.
+fn feedback(session: &Session, guessed: Guessed) -> Option<Said> {
+    let lang = session.lang;
+    let frame = session.stepper.frame()?;
+    let said = Said::of(
+        lang,
+        Assertion::Guess {
+            event: frame.result.event,
+            finish: guessed.question == Question::Finish,
+            yes: guessed.happened == guessed.right,
+            right: guessed.right,
         },
     );
-    let key = if guessed.right {
-        "predict.right"
-    } else {
-        "predict.wrong"
-    };
-    lang.fill(key, &[("verdict", verdict.to_owned())])
+    if guessed.right {
+        return Some(said);
+    }
+    Some(said.then(reasons::why(session, frame.result.event)))
 }
 
 fn receiver(session: &Session) -> ReceiverView {

@@ -16,7 +16,7 @@ pub(super) fn side_name(lang: Lang, side: Side) -> String {
 }
 
 /// A teaching variant's one name, the same on every panel.
-pub(super) fn variant_name(lang: Lang, variant: Variant) -> String {
+pub(crate) fn variant_name(lang: Lang, variant: Variant) -> String {
     lang.text(&format!("variant.{}", variant.id())).to_owned()
 }
 

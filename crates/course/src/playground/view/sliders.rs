@@ -3,7 +3,7 @@
 //! the verdict it now gets.
 
 use crate::playground::Lang;
-use crate::playground::explain::reason_text;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
 use leasefence::replay::Outcome;
 use serde::Serialize;
@@ -22,10 +22,10 @@ pub enum SliderView {
         /// The current value.
         value: u64,
         /// The verdict at this value, in words.
-        readout: String,
+        readout: Said,
         /// What this value costs besides, when there is a cost to say (a
         /// long lease: how long a crashed worker's job would wait).
-        cost: Option<String>,
+        cost: Option<Said>,
     },
     /// Nothing to move here, and why.
     Disabled {
@@ -73,12 +73,11 @@ pub fn finish(session: &Session) -> SliderView {
             ("n", (index + 1).to_string()),
         ],
     );
-    let readout = lang.fill(
+    let readout = Said::fill(
+        lang,
         "boundary.value",
-        &[
-            ("at", event.at.to_string()),
-            ("verdict", verdict(session).unwrap_or_default()),
-        ],
+        &[("at", event.at.to_string())],
+        vec![("verdict", verdict(session).unwrap_or_default())],
     );
     SliderView::Enabled {
         label,
@@ -99,8 +98,10 @@ pub fn lease(session: &Session) -> SliderView {
     let lang = session.lang;
     let stepper = &session.stepper;
     let events = &stepper.scenario().events();
-    let finish = stepper.boundary_event().and_then(|index| events.get(index));
-    let (Some(lease), Some(finish)) = (stepper.lease(), finish) else {
+    let finish_event = stepper.boundary_event();
+    let finish = finish_event.and_then(|index| events.get(index));
+    let (Some(lease), Some(finish), Some(finish_event)) = (stepper.lease(), finish, finish_event)
+    else {
         let why = match finish {
             Some(finish) => lang.fill("lease.none", &[("worker", finish.worker.clone())]),
             None => lang.text("boundary.none").to_owned(),
@@ -117,7 +118,8 @@ pub fn lease(session: &Session) -> SliderView {
     // The deadline cuts a lease short (R9), and then a longer one changes
     // nothing; say so rather than let the slider seem broken.
     let capped = lease.lease_until < lease.at.saturating_add(lease.lease_ms);
-    let readout = lang.fill(
+    let readout = Said::fill(
+        lang,
         if capped {
             "lease.value_capped"
         } else {
@@ -127,8 +129,8 @@ pub fn lease(session: &Session) -> SliderView {
             ("lease", lease.lease_ms.to_string()),
             ("until", lease.lease_until.to_string()),
             ("worker", finish.worker.clone()),
-            ("verdict", verdict(session).unwrap_or_default()),
         ],
+        vec![("verdict", verdict(session).unwrap_or_default())],
     );
     // The other side of the trade. A lease that ends before the finish
     // (R5) costs the live worker its work; one that outlasts it would
@@ -138,26 +140,25 @@ pub fn lease(session: &Session) -> SliderView {
     let cost = if capped {
         None
     } else if leasefence::claimable::within_lease(finish.at, lease.lease_until) {
-        Some(lang.fill(
-            "lease.cost",
-            &[
-                ("worker", events[lease.event].worker.clone()),
-                ("at", lease.at.to_string()),
-                ("until", lease.lease_until.to_string()),
-                (
-                    "wait",
-                    lease.lease_until.saturating_sub(lease.at).to_string(),
-                ),
-            ],
+        Some(Said::of(
+            lang,
+            Assertion::Blocks {
+                claim: lease.event,
+                worker: events[lease.event].worker.clone(),
+                at: lease.at,
+                until: lease.lease_until,
+            },
         ))
     } else {
-        Some(lang.fill(
-            "lease.cost_short",
-            &[
-                ("worker", finish.worker.clone()),
-                ("at", finish.at.to_string()),
-                ("until", lease.lease_until.to_string()),
-            ],
+        Some(Said::of(
+            lang,
+            Assertion::EndsFirst {
+                claim: lease.event,
+                finish: finish_event,
+                worker: finish.worker.clone(),
+                at: finish.at,
+                until: lease.lease_until,
+            },
         ))
     };
     SliderView::Enabled {
@@ -173,19 +174,32 @@ pub fn lease(session: &Session) -> SliderView {
 }
 
 /// The boundary finish's verdict, with the reason when refused.
-fn verdict(session: &Session) -> Option<String> {
+fn verdict(session: &Session) -> Option<Said> {
     let lang: Lang = session.lang;
     let stepper = &session.stepper;
-    let frame = stepper.timeline().frames.get(stepper.boundary_event()?)?;
-    match &frame.result.outcome {
-        Outcome::Finished(finish) if finish.accepted() => {
-            Some(lang.text("verdict.accepted").to_owned())
-        }
-        Outcome::Finished(finish) => Some(format!(
-            "{}: {}",
-            lang.text("verdict.rejected"),
-            reason_text(lang, finish, frame.result.at)
-        )),
-        _ => None,
+    let event = stepper.boundary_event()?;
+    let frame = stepper.timeline().frames.get(event)?;
+    let Outcome::Finished(finish) = &frame.result.outcome else {
+        return None;
+    };
+    let said = Said::of(
+        lang,
+        Assertion::Finish {
+            event,
+            at: frame.result.at,
+            accepted: finish.accepted(),
+        },
+    );
+    if finish.accepted() {
+        return Some(said);
     }
+    Some(Said::fill(
+        lang,
+        "verdict.because",
+        &[],
+        vec![
+            ("verdict", said),
+            ("reason", super::reasons::why(session, event)),
+        ],
+    ))
 }

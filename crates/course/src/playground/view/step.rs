@@ -5,6 +5,7 @@
 
 use super::designs::DesignsView;
 use super::readings::ReadingsView;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
     reason_text, row_changes, side_by_side,
@@ -76,9 +77,10 @@ pub struct QuizView {
     pub choices: Vec<(&'static str, String)>,
     /// The field the learner picked, once answered.
     pub picked: Option<&'static str>,
-    /// Once answered: whether it was right, then every value side by side
-    /// and what each tells apart.
-    pub feedback: Vec<String>,
+    /// Once answered: whether it was right and which values tell the two
+    /// claims apart, then every value side by side and what each tells
+    /// apart.
+    pub feedback: Vec<Said>,
 }
 
 /// A sentence and the result it tells of.
@@ -302,10 +304,24 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
     let picked = session.quiz.answer_in(&session.stepper);
     let feedback = picked.map_or_else(Vec::new, |picked| {
         let telling = quiz::telling(&pair);
-        let verdict = match telling.contains(&picked) {
-            true => "quiz.right",
-            false => "quiz.wrong",
-        };
+        let position = session.stepper.position();
+        let verdict = Said::of(
+            lang,
+            Assertion::Picked {
+                position,
+                picked,
+                right: telling.contains(&picked),
+            },
+        )
+        .then(Said::of(
+            lang,
+            Assertion::Tells {
+                position,
+                first: first.to_owned(),
+                second: second.to_owned(),
+                fields: telling.clone(),
+            },
+        ));
         let values = (quiz::Field::ALL.into_iter()).map(|field| {
             let key = match telling.contains(&field) {
                 true => "quiz.differs",
@@ -316,13 +332,12 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
                 ("first", field.of(pair[0].1)),
                 ("second", field.of(pair[1].1)),
             ];
-            lang.fill(key, &values)
+            Said::plain(lang.fill(key, &values))
         });
-        let told: Vec<&str> = telling.iter().map(|field| field.name()).collect();
-        [lang.fill(verdict, &[("fields", told.join(", "))])]
+        [verdict]
             .into_iter()
             .chain(values)
-            .chain([lang.text("quiz.why").to_owned()])
+            .chain([Said::plain(lang.text("quiz.why"))])
             .collect()
     });
     Some(QuizView {

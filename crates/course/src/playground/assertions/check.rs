@@ -1,0 +1,397 @@
+//! The world of a screen, built afresh, and each assertion checked
+//! against it.
+//!
+//! The world is the scenario on screen played again on the queue itself
+//! ([`Player`]), event by event, keeping what each event saw before it ran
+//! (the table, the claims each worker holds) and what it did; and, when a
+//! naive finish is shown, the same scenario played with it. None of it is
+//! read from the panels' runs or from a chapter's written timeline, so an
+//! assertion made from a stale or wrong run disagrees with it.
+
+use std::collections::BTreeMap;
+
+use leasefence::error::Result;
+use leasefence::fence::Condition;
+use leasefence::model::{Claim, JobRow};
+use leasefence::replay::{EventResult, Outcome, Player};
+use leasefence::scenario::Scenario;
+
+use super::Assertion;
+use crate::playground::quiz::Field;
+use crate::variants::Guard;
+use crate::variants::unfenced::{self, Unfenced};
+
+/// What one event saw and did.
+#[derive(Debug, Clone)]
+struct Seen {
+    /// The table just before it.
+    rows: Vec<JobRow>,
+    /// The claims held just before it, by worker.
+    held: BTreeMap<String, Claim>,
+    /// What it did.
+    result: EventResult,
+}
+
+/// The world of one screen: the scenario on it, replayed, how many of its
+/// events are applied, and the naive queues its panels show.
+#[derive(Debug, Clone)]
+pub struct World {
+    seen: Vec<Seen>,
+    /// The claims held after the last event.
+    held_at_end: BTreeMap<String, Claim>,
+    position: usize,
+    naive: Vec<Unfenced>,
+}
+
+/// An assertion the world does not hold, and what the world says instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The assertion.
+    pub assertion: Assertion,
+    /// What the world holds instead.
+    pub world: String,
+}
+
+impl World {
+    /// `scenario` replayed, `position` events applied, with the naive
+    /// finishes `guards` played too.
+    pub fn of(scenario: &Scenario, position: usize, guards: &[Guard]) -> Result<World> {
+        let mut player = Player::new(scenario.clone())?;
+        let mut seen = Vec::with_capacity(scenario.events().len());
+        loop {
+            let rows = player.rows()?;
+            let held = player.held_claims().clone();
+            let Some(result) = player.step()? else {
+                break;
+            };
+            seen.push(Seen { rows, held, result });
+        }
+        let naive = guards
+            .iter()
+            .map(|guard| unfenced::play(scenario, *guard))
+            .collect::<Result<_>>()?;
+        Ok(World {
+            seen,
+            held_at_end: player.held_claims().clone(),
+            position: position.min(scenario.events().len()),
+            naive,
+        })
+    }
+
+    /// Every assertion of `said` this world does not hold.
+    pub fn check<'a>(&self, said: impl IntoIterator<Item = &'a Assertion>) -> Vec<Violation> {
+        said.into_iter()
+            .filter_map(|assertion| {
+                self.judge(assertion).err().map(|world| Violation {
+                    assertion: assertion.clone(),
+                    world,
+                })
+            })
+            .collect()
+    }
+
+    /// `Ok` when the world holds `assertion`, else what it holds instead.
+    fn judge(&self, assertion: &Assertion) -> std::result::Result<(), String> {
+        match assertion {
+            Assertion::Guess {
+                event,
+                finish,
+                yes,
+                right,
+            } => {
+                let seen = self.applied(*event)?;
+                let happened = match (&seen.result.outcome, finish) {
+                    (Outcome::Finished(done), true) => done.accepted(),
+                    (Outcome::Claimed { claim }, false) => claim.is_some(),
+                    (other, _) => return Err(format!("event {event} is {other:?}")),
+                };
+                expect(yes == right, happened, "what happened")
+            }
+            // The boundary panel tells of its finish wherever the learner
+            // stands: a verdict is the timeline's, applied yet or not.
+            Assertion::Finish {
+                event,
+                at,
+                accepted,
+            } => {
+                let seen = self.seen(*event)?;
+                let Outcome::Finished(done) = &seen.result.outcome else {
+                    return Err(format!("event {event} is no finish"));
+                };
+                expect(*at, seen.result.at, "its time")?;
+                expect(*accepted, done.accepted(), "accepted")
+            }
+            Assertion::Condition {
+                event,
+                condition,
+                held,
+                stamp,
+                row,
+                holder,
+            } => self.condition(*event, *condition, *held, (stamp, row), holder),
+            Assertion::NoStamp { event, worker } => {
+                let seen = self.seen(*event)?;
+                expect(worker, &seen.result.worker, "its worker")?;
+                expect(false, seen.held.contains_key(worker), "holds a claim")
+            }
+            Assertion::Sends { event, worker } => {
+                let seen = self.seen(*event)?;
+                expect(worker, &seen.result.worker, "its worker")?;
+                expect("finish", seen.result.action, "its action")?;
+                expect(true, seen.held.contains_key(worker), "holds a claim")
+            }
+            Assertion::Reclaimed {
+                event,
+                job,
+                holder,
+                until,
+                at,
+            } => {
+                let seen = self.applied(*event)?;
+                expect(Some(job), claimed(seen), "the job claimed")?;
+                expect(*at, seen.result.at, "its time")?;
+                let before = row(seen, job)?;
+                expect(Some(holder), before.owner.as_ref(), "the owner before")?;
+                expect(Some(*until), before.lease_until, "lease_until before")?;
+                expect(true, until <= at, "lease_until <= now")
+            }
+            Assertion::TookPending { event, job } => {
+                let seen = self.applied(*event)?;
+                expect(Some(job), claimed(seen), "the job claimed")?;
+                expect(
+                    "pending",
+                    row(seen, job)?.state.as_str(),
+                    "its state before",
+                )
+            }
+            Assertion::FoundNothing { event } => {
+                let seen = self.applied(*event)?;
+                expect(None, claimed(seen), "the job claimed")
+            }
+            Assertion::Agree { guard, position } => {
+                expect(self.position, *position, "the position")?;
+                for finish in &self.naive(*guard)?.finishes {
+                    if finish.event >= self.position {
+                        continue;
+                    }
+                    let fenced = self.accepted(finish.event)?;
+                    expect(
+                        fenced,
+                        finish.accepted,
+                        &format!("verdicts at {}", finish.event),
+                    )?;
+                }
+                Ok(())
+            }
+            Assertion::Differ {
+                guard,
+                event,
+                naive_accepted,
+                same_row,
+            } => {
+                let naive = (self.naive(*guard)?.finishes.iter())
+                    .find(|finish| finish.event == *event)
+                    .ok_or(format!("no naive finish at {event}"))?;
+                let fenced = self.applied(*event)?;
+                let Outcome::Finished(fenced) = &fenced.result.outcome else {
+                    return Err(format!("event {event} is no finish"));
+                };
+                let said = (!naive_accepted, *naive_accepted);
+                expect(said, (fenced.accepted(), naive.accepted), "verdicts")?;
+                expect(*same_row, naive.current == fenced.current, "rows equal")
+            }
+            Assertion::Tells {
+                position,
+                first,
+                second,
+                fields,
+            } => expect(fields, &self.telling(*position, first, second)?, "fields"),
+            Assertion::Picked {
+                position,
+                picked,
+                right,
+            } => {
+                let (first, second) = self.pair(*position)?;
+                let fields = self.telling(*position, &first, &second)?;
+                expect(*right, fields.contains(picked), "among the differing")
+            }
+            Assertion::Blocks {
+                claim,
+                worker,
+                at,
+                until,
+            } => {
+                let seen = self.seen(*claim)?;
+                let lease = lease_of(seen).ok_or(format!("event {claim} got no claim"))?;
+                expect(worker, &seen.result.worker, "its worker")?;
+                expect(*at, seen.result.at, "its time")?;
+                expect(*until, lease, "lease_until")
+            }
+            Assertion::EndsFirst {
+                claim,
+                finish,
+                worker,
+                at,
+                until,
+            } => {
+                let lease =
+                    lease_of(self.seen(*claim)?).ok_or(format!("event {claim} got no claim"))?;
+                let later = self.seen(*finish)?;
+                expect(*until, lease, "lease_until")?;
+                expect(worker, &later.result.worker, "the finish's worker")?;
+                expect(*at, later.result.at, "the finish's time")?;
+                expect(true, until <= at, "lease_until <= the finish's time")
+            }
+        }
+    }
+
+    /// One condition of the finish at `event`, judged from the stamp its
+    /// worker held and the row as it was just before it.
+    fn condition(
+        &self,
+        event: usize,
+        condition: Condition,
+        held: bool,
+        (stamp_side, row_side): (&str, &str),
+        holder: &Option<String>,
+    ) -> std::result::Result<(), String> {
+        let seen = self.seen(event)?;
+        let stamp = (seen.held.get(&seen.result.worker))
+            .ok_or(format!("{} holds no claim", seen.result.worker))?
+            .stamp();
+        let now = seen.result.at;
+        let Some(row) = seen.rows.iter().find(|row| row.id == stamp.id) else {
+            return expect(
+                (condition, false),
+                (Condition::Id, held),
+                "the only condition",
+            );
+        };
+        expect(held, condition.holds(&stamp, row, now), "held")?;
+        let optional = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
+        let (stamp_value, row_value) = match condition {
+            Condition::Id => (stamp.id.clone(), row.id.clone()),
+            Condition::Owner => (stamp.owner.clone(), optional(row.owner.clone())),
+            Condition::Token => (stamp.token.to_string(), row.token.to_string()),
+            Condition::Attempt => (stamp.attempt.to_string(), row.attempts.to_string()),
+            Condition::State => (String::new(), row.state.as_str().to_owned()),
+            Condition::LeaseUntil => (
+                now.to_string(),
+                optional(row.lease_until.map(|v| v.to_string())),
+            ),
+            Condition::Deadline => (now.to_string(), row.deadline.to_string()),
+        };
+        if condition != Condition::State {
+            expect(stamp_value.as_str(), stamp_side, "the stamp's side")?;
+        }
+        if condition != Condition::Id {
+            expect(row_value.as_str(), row_side, "the row's side")?;
+        }
+        match holder {
+            Some(holder) => expect(Some(holder), row.owner.as_ref(), "the row's owner"),
+            None => Ok(()),
+        }
+    }
+
+    fn seen(&self, event: usize) -> std::result::Result<&Seen, String> {
+        self.seen
+            .get(event)
+            .ok_or(format!("no event {event} (of {})", self.seen.len()))
+    }
+
+    /// An event already applied at this screen's position.
+    fn applied(&self, event: usize) -> std::result::Result<&Seen, String> {
+        if event >= self.position {
+            return Err(format!(
+                "event {event} is not applied yet ({} are)",
+                self.position
+            ));
+        }
+        self.seen(event)
+    }
+
+    fn accepted(&self, event: usize) -> std::result::Result<bool, String> {
+        match &self.seen(event)?.result.outcome {
+            Outcome::Finished(done) => Ok(done.accepted()),
+            other => Err(format!("event {event} is {other:?}")),
+        }
+    }
+
+    fn naive(&self, guard: Guard) -> std::result::Result<&Unfenced, String> {
+        (self.naive.iter())
+            .find(|run| run.guard == guard)
+            .ok_or(format!("no run of {guard:?} in this world"))
+    }
+
+    /// The claims held after `position` events.
+    fn held_after(&self, position: usize) -> &BTreeMap<String, Claim> {
+        self.seen
+            .get(position)
+            .map_or(&self.held_at_end, |seen| &seen.held)
+    }
+
+    /// The first two workers, in name order, holding claims on one job.
+    fn pair(&self, position: usize) -> std::result::Result<(String, String), String> {
+        let held: Vec<(&String, &Claim)> = self.held_after(position).iter().collect();
+        held.iter()
+            .enumerate()
+            .find_map(|(index, (first, claim))| {
+                let (second, _) = held[index + 1..]
+                    .iter()
+                    .find(|(_, other)| other.id == claim.id)?;
+                Some(((*first).clone(), (*second).clone()))
+            })
+            .ok_or("no two claims on one job".to_owned())
+    }
+
+    fn telling(
+        &self,
+        position: usize,
+        first: &str,
+        second: &str,
+    ) -> std::result::Result<Vec<Field>, String> {
+        let held = self.held_after(position);
+        let (Some(one), Some(other)) = (held.get(first), held.get(second)) else {
+            return Err(format!("{first} and {second} do not both hold claims"));
+        };
+        Ok((Field::ALL.into_iter())
+            .filter(|field| field.of(one) != field.of(other))
+            .collect())
+    }
+}
+
+/// The job a claim event took.
+fn claimed(seen: &Seen) -> Option<&String> {
+    match &seen.result.outcome {
+        Outcome::Claimed { claim } => claim.as_ref().map(|claim| &claim.id),
+        _ => None,
+    }
+}
+
+/// The lease a claim event got.
+fn lease_of(seen: &Seen) -> Option<u64> {
+    match &seen.result.outcome {
+        Outcome::Claimed { claim: Some(claim) } => Some(claim.lease_until),
+        _ => None,
+    }
+}
+
+/// The row of `job` just before the event.
+fn row<'a>(seen: &'a Seen, job: &str) -> std::result::Result<&'a JobRow, String> {
+    (seen.rows.iter())
+        .find(|row| row.id == job)
+        .ok_or(format!("no row {job} before the event"))
+}
+
+/// `Ok` when the sentence's value is the world's.
+fn expect<T: PartialEq + std::fmt::Debug>(
+    said: T,
+    world: T,
+    what: &str,
+) -> std::result::Result<(), String> {
+    if said == world {
+        Ok(())
+    } else {
+        Err(format!("{what}: said {said:?}, the world has {world:?}"))
+    }
+}

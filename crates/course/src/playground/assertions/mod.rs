@@ -1,0 +1,281 @@
+//! What each sentence on screen asserts, and a check of it against the
+//! world of its screen.
+//!
+//! A learner told something false is the worst bug a course can have, and
+//! the ways to tell it are many: a panel that kept a sentence after the
+//! timeline changed, a summary that reads one field where two differ, a
+//! reason copied from another case. So a sentence that states a fact about
+//! the timeline is not written as text: it is made from an [`Assertion`]
+//! (what it states, with the values it shows), and its words are rendered
+//! from that ([`Said`]). A test (`tests/screens.rs`) walks every screen a
+//! learner can reach and checks every assertion shown on it against a
+//! [`World`] built afresh from the scenario on that screen, not from the
+//! panels' own runs: a panel that kept an old run says something the
+//! screen's world does not hold, and the test names it.
+//!
+//! The word is *assertion*, not *claim*: in this course a claim is the
+//! queue's (선점), and one name means one thing.
+
+mod check;
+mod say;
+
+pub use check::{Violation, World};
+
+use leasefence::fence::Condition;
+use serde::{Serialize, Serializer};
+
+use super::Lang;
+use super::quiz::Field;
+use crate::variants::Guard;
+
+/// One fact a sentence states, with the values it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Assertion {
+    /// The learner predicted the outcome of event `event` (`yes`: the
+    /// finish is accepted, the claim gets a job), and that was `right`.
+    Guess {
+        /// The event predicted.
+        event: usize,
+        /// Whether it is a finish (else a claim).
+        finish: bool,
+        /// What the learner said.
+        yes: bool,
+        /// Whether it came true.
+        right: bool,
+    },
+    /// The finish at `event` was accepted, or refused.
+    Finish {
+        /// The finish event.
+        event: usize,
+        /// Its time, as the sentence shows it.
+        at: u64,
+        /// Whether it was accepted.
+        accepted: bool,
+    },
+    /// The finish at `event` did (`held`) or did not meet `condition`; the
+    /// two sides compared, as the sentence shows them: the stamp's value
+    /// (or the finish's time) and the current row's.
+    Condition {
+        /// The finish event.
+        event: usize,
+        /// The condition.
+        condition: Condition,
+        /// Whether the finish met it.
+        held: bool,
+        /// The stamp's side: its value, or the time for a time condition.
+        stamp: String,
+        /// The current row's side.
+        row: String,
+        /// Whose claim the current row is (the row's owner), when named.
+        holder: Option<String>,
+    },
+    /// The worker of event `event` holds no claim just before it, so its
+    /// finish or send presents no stamp and reaches neither the queue nor
+    /// the receiver.
+    NoStamp {
+        /// The event.
+        event: usize,
+        /// Its worker.
+        worker: String,
+    },
+    /// The worker of event `event` holds a claim just before it: its
+    /// finish sends a request with that claim's stamp.
+    Sends {
+        /// The finish event.
+        event: usize,
+        /// Its worker.
+        worker: String,
+    },
+    /// The claim at `event` took `job` back from `holder`, whose lease on
+    /// it ended at `until`, at or before the claim's time `at` (R5).
+    Reclaimed {
+        /// The claim event.
+        event: usize,
+        /// The job taken.
+        job: String,
+        /// Whose lease ended.
+        holder: String,
+        /// Where it ended.
+        until: u64,
+        /// The claim's time.
+        at: u64,
+    },
+    /// The claim at `event` took `job`, which nobody held (`pending`).
+    TookPending {
+        /// The claim event.
+        event: usize,
+        /// The job taken.
+        job: String,
+    },
+    /// The claim at `event` got no job.
+    FoundNothing {
+        /// The claim event.
+        event: usize,
+    },
+    /// Over every finish before `position`, the queue and the naive one
+    /// (`guard`) gave the same verdict.
+    Agree {
+        /// The naive finish.
+        guard: Guard,
+        /// How many events are applied.
+        position: usize,
+    },
+    /// At the finish `event`, the naive queue (`guard`) and the queue gave
+    /// different verdicts: the naive one accepted what the queue refused
+    /// (`naive_accepted`), or the other way round; `same_row`: the two
+    /// rows after it are still equal.
+    Differ {
+        /// The naive finish.
+        guard: Guard,
+        /// The finish event.
+        event: usize,
+        /// Whether the naive queue accepted it.
+        naive_accepted: bool,
+        /// Whether the rows after it are equal on both queues.
+        same_row: bool,
+    },
+    /// Between the claims `first` and `second` hold after `position`
+    /// events, exactly `fields` (of the quiz's choices) differ.
+    Tells {
+        /// How many events are applied.
+        position: usize,
+        /// One worker.
+        first: String,
+        /// The other.
+        second: String,
+        /// The choices whose values differ, in [`Field::ALL`]'s order.
+        fields: Vec<Field>,
+    },
+    /// The quiz's answer `picked` is (`right`) or is not one of the values
+    /// that tell the two claims apart.
+    Picked {
+        /// How many events are applied.
+        position: usize,
+        /// The answer.
+        picked: Field,
+        /// Whether it tells them apart.
+        right: bool,
+    },
+    /// The claim at `claim` (made at `at`) keeps its job from everyone
+    /// until `until`: a worker that dies just after it blocks the job
+    /// that long.
+    Blocks {
+        /// The claim event.
+        claim: usize,
+        /// Its worker.
+        worker: String,
+        /// Its time.
+        at: u64,
+        /// Where its lease ends.
+        until: u64,
+    },
+    /// The lease of the claim at `claim` ends at `until`, at or before the
+    /// finish at `finish` (time `at`): before that finish another worker
+    /// may take the job.
+    EndsFirst {
+        /// The claim event.
+        claim: usize,
+        /// The finish event.
+        finish: usize,
+        /// The finish's worker.
+        worker: String,
+        /// The finish's time.
+        at: u64,
+        /// Where the lease ends.
+        until: u64,
+    },
+}
+
+/// A sentence (or a few) as the learner reads it, and the assertions it
+/// was rendered from. Serialized as its text alone: the page and the
+/// view's JSON see words, the checker sees what they state.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Said {
+    text: String,
+    asserts: Vec<Assertion>,
+}
+
+impl Said {
+    /// The words of `assertion`.
+    pub fn of(lang: Lang, assertion: Assertion) -> Said {
+        Said {
+            text: say::say(lang, &assertion),
+            asserts: vec![assertion],
+        }
+    }
+
+    /// `text`, a template of the caller's filled with `assertion`'s own
+    /// values, where the assertion's usual words do not fit (a question
+    /// that states a fact while it asks).
+    pub fn worded(text: impl Into<String>, assertion: Assertion) -> Said {
+        Said {
+            text: text.into(),
+            asserts: vec![assertion],
+        }
+    }
+
+    /// A message that states nothing about the timeline (an instruction,
+    /// a heading, why something is hidden).
+    pub fn plain(text: impl Into<String>) -> Said {
+        Said {
+            text: text.into(),
+            asserts: Vec::new(),
+        }
+    }
+
+    /// The message `key` with `parts` put in its placeholders: its
+    /// assertions are theirs. `values` fill the other placeholders and
+    /// must be among what `parts` assert (a time, a worker).
+    pub fn fill(
+        lang: Lang,
+        key: &str,
+        values: &[(&str, String)],
+        parts: Vec<(&str, Said)>,
+    ) -> Said {
+        let mut all: Vec<(&str, String)> = values.to_vec();
+        let mut asserts = Vec::new();
+        for (name, part) in parts {
+            all.push((name, part.text));
+            asserts.extend(part.asserts);
+        }
+        Said {
+            text: lang.fill(key, &all),
+            asserts,
+        }
+    }
+
+    /// This, then `next`, as one paragraph.
+    pub fn then(mut self, next: Said) -> Said {
+        if next.text.is_empty() {
+            return self;
+        }
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.text.push_str(&next.text);
+        self.asserts.extend(next.asserts);
+        self
+    }
+
+    /// The words.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// What the words state.
+    pub fn asserts(&self) -> &[Assertion] {
+        &self.asserts
+    }
+}
+
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for Said {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}

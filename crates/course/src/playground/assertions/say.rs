@@ -1,0 +1,161 @@
+//! An assertion in words: the message files' templates filled with the
+//! assertion's own values, so the words cannot show a value it does not
+//! state.
+
+use leasefence::fence::Condition;
+
+use super::Assertion;
+use crate::playground::Lang;
+use crate::playground::quiz::Field;
+use crate::playground::view::names::variant_name;
+use crate::variants::Variant;
+
+/// The words of `assertion` in `lang`.
+pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
+    let n = |value: &u64| value.to_string();
+    match assertion {
+        Assertion::Guess {
+            finish, yes, right, ..
+        } => {
+            // The verdict is what happened: what the learner said if they
+            // were right, the other answer if not.
+            let happened = yes == right;
+            let key = if *right {
+                "predict.right"
+            } else {
+                "predict.wrong"
+            };
+            let verdict = lang.text(match (finish, happened) {
+                (true, true) => "result.accepted",
+                (true, false) => "result.rejected",
+                (false, true) => "result.claimed",
+                (false, false) => "result.empty",
+            });
+            lang.fill(key, &[("verdict", verdict.to_owned())])
+        }
+        Assertion::Finish { accepted, .. } => lang
+            .text(if *accepted {
+                "verdict.accepted"
+            } else {
+                "verdict.rejected"
+            })
+            .to_owned(),
+        Assertion::Condition {
+            condition,
+            held,
+            stamp,
+            row,
+            holder,
+            ..
+        } => condition_words(lang, *condition, *held, stamp, row, holder.as_deref()),
+        Assertion::NoStamp { .. } => lang.text("reason.no_claim").to_owned(),
+        Assertion::Sends { worker, .. } => {
+            lang.fill("predict.sends", &[("worker", worker.clone())])
+        }
+        Assertion::Reclaimed {
+            job,
+            holder,
+            until,
+            at,
+            ..
+        } => lang.fill(
+            "reason.claim.reclaimed",
+            &[
+                ("job", job.clone()),
+                ("holder", holder.clone()),
+                ("until", n(until)),
+                ("at", n(at)),
+            ],
+        ),
+        Assertion::TookPending { job, .. } => {
+            lang.fill("reason.claim.pending", &[("job", job.clone())])
+        }
+        Assertion::FoundNothing { .. } => lang.text("reason.claim.nothing").to_owned(),
+        Assertion::Agree { guard, .. } => lang.fill(
+            "compare.same",
+            &[("variant", variant_name(lang, Variant::finish(*guard)))],
+        ),
+        Assertion::Differ {
+            guard,
+            naive_accepted,
+            same_row,
+            ..
+        } => lang.fill(
+            match (naive_accepted, same_row) {
+                (true, false) => "compare.harm",
+                (true, true) => "compare.differ_same_row",
+                (false, _) => "compare.differ_refused",
+            },
+            &[("variant", variant_name(lang, Variant::finish(*guard)))],
+        ),
+        Assertion::Tells { fields, .. } => {
+            lang.fill("quiz.telling", &[("fields", field_list(fields))])
+        }
+        Assertion::Picked { right, .. } => lang
+            .text(if *right { "quiz.right" } else { "quiz.wrong" })
+            .to_owned(),
+        Assertion::Blocks {
+            worker, at, until, ..
+        } => lang.fill(
+            "lease.cost",
+            &[
+                ("worker", worker.clone()),
+                ("at", n(at)),
+                ("until", n(until)),
+                ("wait", until.saturating_sub(*at).to_string()),
+            ],
+        ),
+        Assertion::EndsFirst {
+            worker, at, until, ..
+        } => lang.fill(
+            "lease.cost_short",
+            &[
+                ("worker", worker.clone()),
+                ("at", n(at)),
+                ("until", n(until)),
+            ],
+        ),
+    }
+}
+
+/// One condition of a finish, failed or met, with both sides' values.
+fn condition_words(
+    lang: Lang,
+    condition: Condition,
+    held: bool,
+    stamp: &str,
+    row: &str,
+    holder: Option<&str>,
+) -> String {
+    let key = if held {
+        format!("reason.met.{}", condition.field())
+    } else {
+        format!("reason.{}", condition.reason().as_str())
+    };
+    let mut values = match condition {
+        Condition::Id => vec![("expected", stamp.to_owned())],
+        Condition::State => vec![("state", row.to_owned())],
+        Condition::Owner | Condition::Token | Condition::Attempt => {
+            vec![("expected", stamp.to_owned()), ("current", row.to_owned())]
+        }
+        Condition::LeaseUntil => vec![("at", stamp.to_owned()), ("lease_until", row.to_owned())],
+        Condition::Deadline => vec![("at", stamp.to_owned()), ("deadline", row.to_owned())],
+    };
+    if let Some(holder) = holder {
+        values.push(("holder", holder.to_owned()));
+    }
+    let key = match (condition, holder) {
+        (Condition::LeaseUntil, Some(_)) if held => "reason.met.lease_until_holder".to_owned(),
+        _ => key,
+    };
+    lang.fill(&key, &values)
+}
+
+/// The quiz's fields, as its choices name them, joined.
+fn field_list(fields: &[Field]) -> String {
+    fields
+        .iter()
+        .map(|field| field.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,114 @@
+//! Why an event came out as it did, as assertions: the reason a learner
+//! is owed after a wrong prediction, and the comparison behind "which
+//! condition did it fail?". Read from the row just before the event and
+//! the claim its worker held, as the queue's one `UPDATE` read them.
+
+use crate::playground::assertions::{Assertion, Said};
+use crate::playground::explain::cell;
+use crate::playground::session::Session;
+use leasefence::fence::{Condition, Verdict};
+use leasefence::model::JobState;
+use leasefence::replay::Outcome;
+
+/// Why event `event` came out as it did: a refused finish's failed
+/// condition (the one the replay names), an accepted finish's lease read
+/// off the current row, or what a claim found.
+pub(super) fn why(session: &Session, event: usize) -> Said {
+    let lang = session.lang;
+    let timeline = session.stepper.timeline();
+    let Some(frame) = timeline.frames.get(event) else {
+        return Said::default();
+    };
+    let worker = frame.result.worker.clone();
+    match &frame.result.outcome {
+        Outcome::Finished(finish) => match finish.verdict {
+            Verdict::NoClaim => Said::of(lang, Assertion::NoStamp { event, worker }),
+            Verdict::Refused(failed) => failed
+                .named()
+                .and_then(|named| condition(session, event, named))
+                .unwrap_or_default(),
+            Verdict::Accepted => condition(session, event, Condition::Token)
+                .unwrap_or_default()
+                .then(condition(session, event, Condition::LeaseUntil).unwrap_or_default()),
+        },
+        Outcome::Claimed { claim: None } => Said::of(lang, Assertion::FoundNothing { event }),
+        Outcome::Claimed { claim: Some(claim) } => {
+            let rows = timeline.rows_after(event);
+            let Some(before) = rows.iter().find(|row| row.id == claim.id) else {
+                return Said::default();
+            };
+            match (before.state, &before.owner, before.lease_until) {
+                (JobState::Pending, ..) => Said::of(
+                    lang,
+                    Assertion::TookPending {
+                        event,
+                        job: claim.id.clone(),
+                    },
+                ),
+                (JobState::Leased, Some(holder), Some(until)) => Said::of(
+                    lang,
+                    Assertion::Reclaimed {
+                        event,
+                        job: claim.id.clone(),
+                        holder: holder.clone(),
+                        until,
+                        at: frame.result.at,
+                    },
+                ),
+                _ => Said::default(),
+            }
+        }
+        _ => Said::default(),
+    }
+}
+
+/// Whether the finish at `event` met `condition`, with the stamp's side
+/// beside the current row's; a lease met names whose lease the row holds.
+/// `None` when its worker presented no stamp.
+pub(super) fn condition(session: &Session, event: usize, condition: Condition) -> Option<Said> {
+    let timeline = session.stepper.timeline();
+    let frame = timeline.frames.get(event)?;
+    let worker = &frame.result.worker;
+    let held_before = match event.checked_sub(1) {
+        Some(before) => timeline.frames.get(before)?.holding.get(worker),
+        None => None,
+    };
+    let stamp = held_before?.stamp();
+    let now = frame.result.at;
+    let rows = timeline.rows_after(event);
+    let row = rows.iter().find(|row| row.id == stamp.id);
+    let (held, stamp_side, row_side) = match row {
+        None => (false, stamp.id.clone(), String::new()),
+        Some(row) => {
+            let (stamp_side, row_side) = match condition {
+                Condition::Id => (stamp.id.clone(), row.id.clone()),
+                Condition::Owner => (stamp.owner.clone(), cell(row, "owner")),
+                Condition::Token => (stamp.token.to_string(), row.token.to_string()),
+                Condition::Attempt => (stamp.attempt.to_string(), row.attempts.to_string()),
+                Condition::State => (String::new(), cell(row, "state")),
+                Condition::LeaseUntil => (now.to_string(), cell(row, "lease_until")),
+                Condition::Deadline => (now.to_string(), cell(row, "deadline")),
+            };
+            (condition.holds(&stamp, row, now), stamp_side, row_side)
+        }
+    };
+    let holder = match (condition, held, row) {
+        (Condition::LeaseUntil, true, Some(row)) => row.owner.clone(),
+        _ => None,
+    };
+    Some(Said::of(
+        session.lang,
+        Assertion::Condition {
+            event,
+            condition: if row.is_none() {
+                Condition::Id
+            } else {
+                condition
+            },
+            held,
+            stamp: stamp_side,
+            row: row_side,
+            holder,
+        },
+    ))
+}

@@ -1,0 +1,224 @@
+//! Every sentence a checked claim: every screen a learner can reach, and
+//! every assertion its sentences make, checked against the world of that
+//! screen, replayed afresh from the scenario on it (R14: a failure prints
+//! the assertion, what the world holds instead, and the screen's words).
+//!
+//! The screens: every chapter at every step, in both languages, showing
+//! and predicting (each prediction answered both ways, each refusal's
+//! condition question answered with every condition, the quiz with every
+//! choice), with the comparison closed and open on each naive finish; the
+//! screens after the sliders move and after each twist; and the same
+//! walk over generated scenarios.
+//!
+//! Native only: the walk replays thousands of screens; the browser runs
+//! the same view code (`tests/view.rs`, `tests/learner.rs` there).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use leasefence::Scenario;
+use leasefence::fence::Condition;
+use leasefence_course::playground::assertions::{Said, World};
+use leasefence_course::playground::quiz::Field;
+use leasefence_course::playground::session::{Knob, Session};
+use leasefence_course::playground::stepper::Question;
+use leasefence_course::playground::twist::Twist;
+use leasefence_course::playground::view::{self, PositionView, SliderView};
+use leasefence_course::playground::{CHAPTERS, Lang};
+use leasefence_course::variants::Guard;
+use proptest::prelude::*;
+use support::random::small_scenario;
+
+/// Every sentence on the screen made from assertions.
+fn said(view: &PositionView) -> Vec<&Said> {
+    let mut all = Vec::new();
+    if let Some(asked) = &view.prompt.question {
+        all.push(&asked.text);
+    }
+    all.extend(&view.prompt.feedback);
+    if let Some(compare) = &view.compare {
+        all.push(&compare.note);
+    }
+    for slider in [&view.finish, &view.lease] {
+        if let SliderView::Enabled { readout, cost, .. } = slider {
+            all.push(readout);
+            all.extend(cost);
+        }
+    }
+    let point = view.step.as_ref().and_then(|step| step.point.as_ref());
+    if let Some(quiz) = point.and_then(|point| point.quiz.as_ref()) {
+        all.extend(&quiz.feedback);
+    }
+    all
+}
+
+/// Checks the screen `session` shows; `how` says how the learner got
+/// there. Returns how many assertions were checked.
+fn check_screen(session: &Session, how: &str) -> usize {
+    let view = view::position(session, None, 640.0);
+    let said = said(&view);
+    let guards: Vec<Guard> = view
+        .compare
+        .is_some()
+        .then(|| session.guard())
+        .into_iter()
+        .collect();
+    let stepper = &session.stepper;
+    let world = World::of(stepper.scenario(), stepper.position(), &guards).expect("replays");
+    let asserted: Vec<_> = said.iter().flat_map(|said| said.asserts()).collect();
+    let violations = world.check(asserted.iter().copied());
+    assert!(
+        violations.is_empty(),
+        "{how} ({}, step {} of {}): the screen says what its world does not hold\n\
+         violations (assertion, then the world): {violations:#?}\n\
+         the screen's sentences: {:#?}\n\
+         the scenario: {}",
+        session.lang.tag(),
+        stepper.position(),
+        stepper.total(),
+        said.iter().map(|said| said.text()).collect::<Vec<_>>(),
+        stepper.scenario().to_json(),
+    );
+    asserted.len()
+}
+
+fn chapter(id: &str, lang: Lang) -> Session {
+    support::session(id, lang)
+}
+
+/// Every step, showing, with the comparison closed and open on each naive
+/// finish.
+fn walk_showing(session: &Session, how: &str) -> usize {
+    let mut checked = 0;
+    for guard in [None, Some(Guard::IdOnly), Some(Guard::IdAndOwner)] {
+        let mut session = session.clone();
+        session.set_predict(false).expect("shows");
+        if let Some(guard) = guard {
+            session.set_compare_open(true).expect("opens");
+            session.set_guard(guard).expect("guards");
+        }
+        for position in 0..=session.stepper.total() {
+            session.stepper.seek(position);
+            checked += check_screen(&session, &format!("{how}, showing, {guard:?}"));
+            // The quiz, where it is asked: every choice.
+            let asks = (view::position(&session, None, 640.0).step)
+                .and_then(|step| step.point?.quiz)
+                .is_some();
+            for field in Field::ALL.into_iter().filter(|_| asks) {
+                let mut answered = session.clone();
+                answered.quiz.answer(&answered.stepper, field.name());
+                checked += check_screen(&answered, &format!("{how}, quiz {}", field.name()));
+            }
+        }
+    }
+    checked
+}
+
+/// Predicting from the start: every question answered both ways (and
+/// every condition for a refusal), going on with the first answer.
+fn walk_predicting(session: &Session, how: &str) -> usize {
+    let mut session = session.clone();
+    session.set_predict(true).expect("predicts");
+    session.stepper.seek(0);
+    let mut checked = 0;
+    for _ in 0..4 * session.stepper.total() + 4 {
+        checked += check_screen(&session, &format!("{how}, predicting"));
+        match session.stepper.question() {
+            Some(Question::Finish | Question::Claim) => {
+                for yes in [true, false] {
+                    let mut answered = session.clone();
+                    answered.stepper.guess(yes);
+                    checked += check_screen(&answered, &format!("{how}, guessed {yes}"));
+                    if answered.stepper.question() == Some(Question::Field) {
+                        for condition in Condition::ALL {
+                            let mut picked = answered.clone();
+                            picked.stepper.answer_field(condition.field());
+                            let how = format!("{how}, guessed {yes}, picked {condition:?}");
+                            checked += check_screen(&picked, &how);
+                        }
+                    }
+                }
+                session.stepper.guess(true);
+            }
+            Some(Question::Field) => {
+                session.stepper.answer_field("token");
+            }
+            None if session.stepper.position() == session.stepper.total() => break,
+            None => {
+                session.stepper.step();
+            }
+        }
+    }
+    checked
+}
+
+/// The sliders moved across the lease's end and the twists applied at
+/// every step: each new timeline walked showing.
+fn walk_changes(session: &Session, how: &str) -> usize {
+    let mut checked = 0;
+    let mut base = session.clone();
+    base.set_predict(false).expect("shows");
+    if let SliderView::Enabled { max, value, .. } = view::position(&base, None, 640.0).finish {
+        for at in [0, value.saturating_sub(1), value + 1, max / 2, max] {
+            let mut moved = base.clone();
+            moved.drag(Knob::Finish, at).expect("drags");
+            checked += check_screen(&moved, &format!("{how}, finish moved to {at}"));
+            // A second drag on the moved timeline, as a real drag goes on.
+            moved.drag(Knob::Finish, at / 2).expect("drags");
+            checked += check_screen(
+                &moved,
+                &format!("{how}, finish moved to {at}, then {}", at / 2),
+            );
+        }
+    }
+    if let SliderView::Enabled { max, value, .. } = view::position(&base, None, 640.0).lease {
+        for lease in [1, value.saturating_sub(1).max(1), value + 1, max] {
+            let mut moved = base.clone();
+            moved.drag(Knob::Lease, lease).expect("drags");
+            checked += check_screen(&moved, &format!("{how}, lease set to {lease}"));
+        }
+    }
+    let actors: Vec<String> = view::scenario(&base).actors;
+    for position in 0..base.stepper.total() {
+        for worker in &actors {
+            for twist in Twist::ALL {
+                let mut twisted = base.clone();
+                twisted.stepper.seek(position);
+                twisted.twist(worker, twist).expect("twists");
+                let how = format!("{how}, {twist:?} {worker} at step {position}");
+                checked += check_screen(&twisted, &how);
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
+    let mut checked = 0;
+    for found in CHAPTERS {
+        for lang in [Lang::Ko, Lang::En] {
+            let session = chapter(found.id, lang);
+            checked += walk_showing(&session, found.id);
+            checked += walk_predicting(&session, found.id);
+            checked += walk_changes(&session, found.id);
+        }
+    }
+    // The walk reaches the sentences it is meant to check.
+    assert!(checked > 1000, "only {checked} assertions checked");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// The same walk over generated timelines shaped like the chapters.
+    #[test]
+    fn every_sentence_on_a_generated_timeline_holds_in_its_world(scenario in small_scenario()) {
+        let scenario = Scenario::parse(&scenario.to_json()).expect("parses");
+        let lang = if scenario.events().len().is_multiple_of(2) { Lang::Ko } else { Lang::En };
+        let session = Session::new(lang, "sandbox", scenario).expect("replays");
+        walk_showing(&session, "generated");
+        walk_predicting(&session, "generated");
+    }
+}
