@@ -39,6 +39,14 @@ fn said(view: &PositionView) -> Vec<&Said> {
     all.extend(&view.prompt.feedback);
     if let Some(compare) = &view.compare {
         all.push(&compare.note);
+        all.extend(compare.breaks.iter().map(|link| &link.said));
+    }
+    let counted = view
+        .invariants
+        .as_ref()
+        .and_then(|panel| panel.orderings.table.as_ref());
+    if let Some(table) = counted {
+        all.extend(table.breaks.iter().map(|link| &link.said));
     }
     for slider in [&view.finish, &view.lease] {
         if let SliderView::Enabled { readout, cost, .. } = slider {
@@ -194,6 +202,16 @@ fn walk_changes(session: &Session, how: &str) -> usize {
     checked
 }
 
+/// The invariants panel open and every ordering counted, at the end.
+fn walk_orderings(session: &Session, how: &str) -> usize {
+    let mut session = session.clone();
+    session.set_predict(false).expect("shows");
+    session.stepper.seek(session.stepper.total());
+    session.set_invariants_open(true).expect("opens");
+    session.count_orderings().expect("counts");
+    check_screen(&session, &format!("{how}, every ordering counted"))
+}
+
 #[test]
 fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
     let mut checked = 0;
@@ -203,6 +221,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
             checked += walk_showing(&session, found.id);
             checked += walk_predicting(&session, found.id);
             checked += walk_changes(&session, found.id);
+            checked += walk_orderings(&session, found.id);
         }
     }
     // The walk reaches the sentences it is meant to check.

@@ -9,6 +9,7 @@
 //! decision here lets native tests check what a learner would see.
 
 pub mod assertions;
+pub mod breaks;
 pub mod chapters;
 pub mod explain;
 pub mod invariants;

@@ -3,7 +3,7 @@
 
 use web_sys::Document;
 
-use super::dom::{El, code, header_row, replace_children};
+use super::dom::{El, break_link, code, header_row, replace_children};
 use super::skeleton::Parts;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::CompareView;
@@ -33,14 +33,13 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Comp
     } else {
         "lf-muted"
     };
-    replace_children(
-        &parts.compare,
-        [
-            code(doc, view.guard_sql).class("lf-naive-sql"),
-            El::new(doc, "table")
-                .class("lf-compare-table")
-                .children(rows),
-            El::new(doc, "p").class(note_class).text(view.note.text()),
-        ],
-    )
+    let drawn = [
+        code(doc, view.guard_sql).class("lf-naive-sql"),
+        El::new(doc, "table")
+            .class("lf-compare-table")
+            .children(rows),
+        El::new(doc, "p").class(note_class).text(view.note.text()),
+    ];
+    let breaks = view.breaks.iter().map(|link| break_link(doc, link));
+    replace_children(&parts.compare, drawn.into_iter().chain(breaks))
 }

@@ -11,6 +11,7 @@
 //! every call, which the module learners download would pay for (5.7 KB
 //! gzip, BENCHMARKS.md).
 
+use leasefence_course::playground::view::BreakLink;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, ShadowRoot};
@@ -121,6 +122,15 @@ impl El {
             .attr("data-action", action)
             .text(label)
     }
+}
+
+/// Where a naive side breaks, said, with the button that opens that
+/// chapter.
+pub(super) fn break_link(doc: &Document, link: &BreakLink) -> El {
+    El::new(doc, "p")
+        .class("lf-breaks")
+        .text(link.said.text())
+        .child(El::button(doc, "open-chapter", &link.label).attr("data-arg", link.chapter))
 }
 
 /// Code (SQL) in a `<pre>`, one block per line, so that a line too long

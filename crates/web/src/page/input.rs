@@ -244,7 +244,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         "play" => UserAction::TogglePlay,
         "lang" => UserAction::SwitchLang,
         "copy-link" => UserAction::CopyLink,
-        "next-chapter" => UserAction::Chapter(arg),
+        "next-chapter" | "open-chapter" => UserAction::Chapter(arg),
         "twist" => {
             let (twist, worker) = arg.split_once(':')?;
             UserAction::Twist(Twist::from_name(twist)?, worker.to_owned())

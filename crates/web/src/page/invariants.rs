@@ -6,7 +6,7 @@
 
 use web_sys::{Document, Element};
 
-use super::dom::{El, header_row, replace_children};
+use super::dom::{El, break_link, header_row, replace_children};
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 
@@ -110,6 +110,7 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
                 .class("lf-invariants-note")
                 .text(&table.note),
         );
+        parts.extend(table.breaks.iter().map(|link| break_link(doc, link)));
     }
     if let Some(opened) = &view.opened {
         parts.push(El::new(doc, "p").class("lf-invariants-note").text(opened));

@@ -17,6 +17,8 @@ use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::Scenario;
 
 use super::Assertion;
+use crate::playground::CHAPTERS;
+use crate::playground::breaks::first_break;
 use crate::playground::quiz::Field;
 use crate::variants::Guard;
 use crate::variants::unfenced::{self, Unfenced};
@@ -226,6 +228,22 @@ impl World {
                 expect(worker, &seen.result.worker, "its worker")?;
                 expect(*at, seen.result.at, "its time")?;
                 expect(*until, lease, "lease_until")
+            }
+            Assertion::Breaks {
+                side,
+                chapter,
+                event,
+            } => {
+                let breaks = |id: &str| {
+                    let found = CHAPTERS.iter().find(|found| found.id == id)?;
+                    first_break(&Scenario::parse(found.scenario()).ok()?, *side)
+                };
+                expect(Some(*event), breaks(chapter), "the first break")?;
+                match (CHAPTERS.iter()).find(|other| breaks(other.id).is_some_and(|at| at < *event))
+                {
+                    Some(sooner) => Err(format!("{} breaks sooner", sooner.id)),
+                    None => Ok(()),
+                }
             }
             Assertion::EndsFirst {
                 claim,

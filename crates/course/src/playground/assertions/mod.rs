@@ -26,10 +26,12 @@ use serde::{Serialize, Serializer};
 
 use super::Lang;
 use super::quiz::Field;
+use crate::mechanism::invariants::Side;
 use crate::variants::Guard;
 
 /// One fact a sentence states, with the values it shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "asserts", rename_all = "snake_case")]
 pub enum Assertion {
     /// The learner predicted the outcome of event `event` (`yes`: the
     /// finish is accepted, the claim gets a job), and that was `right`.
@@ -168,6 +170,16 @@ pub enum Assertion {
         at: u64,
         /// Where its lease ends.
         until: u64,
+    },
+    /// `side` breaks an invariant in the chapter `chapter`, first after its
+    /// event `event`, and in no chapter sooner.
+    Breaks {
+        /// The naive side.
+        side: Side,
+        /// The chapter's id.
+        chapter: &'static str,
+        /// The event whose step breaks it.
+        event: usize,
     },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker

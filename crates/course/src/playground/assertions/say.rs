@@ -7,7 +7,7 @@ use leasefence::fence::Condition;
 use super::Assertion;
 use crate::playground::Lang;
 use crate::playground::quiz::Field;
-use crate::playground::view::names::variant_name;
+use crate::playground::view::names::{side_name, variant_name};
 use crate::variants::Variant;
 
 /// The words of `assertion` in `lang`.
@@ -103,6 +103,21 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("at", n(at)),
                 ("until", n(until)),
                 ("wait", until.saturating_sub(*at).to_string()),
+            ],
+        ),
+        Assertion::Breaks {
+            side,
+            chapter,
+            event,
+        } => lang.fill(
+            "breaks.note",
+            &[
+                ("variant", side_name(lang, *side)),
+                (
+                    "title",
+                    lang.text(&format!("chapter.{chapter}.title")).to_owned(),
+                ),
+                ("step", (event + 1).to_string()),
             ],
         ),
         Assertion::EndsFirst {

@@ -3,9 +3,11 @@
 //! did harm.
 
 use super::names::variant_name;
+use crate::mechanism::invariants::Side;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
+use crate::playground::{Lang, breaks};
 use crate::variants::Variant;
 use crate::variants::unfenced::{Unfenced, UnfencedFinish};
 use leasefence::model::JobRow;
@@ -25,6 +27,40 @@ pub struct CompareView {
     pub harm: bool,
     /// The conclusion so far, in words.
     pub note: Said,
+    /// At the end of a timeline where the two queues agree: the chapter
+    /// where the naive finish breaks.
+    pub breaks: Option<BreakLink>,
+}
+
+/// Where a naive side breaks, said, and the button that opens it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BreakLink {
+    /// The sentence.
+    pub said: Said,
+    /// The chapter it names, which the button opens.
+    pub chapter: &'static str,
+    /// What the button says.
+    pub label: String,
+}
+
+/// The link to where `side` breaks, if it breaks anywhere.
+pub(super) fn break_link(lang: Lang, side: Side) -> Option<BreakLink> {
+    let found = breaks::shortest(side)?;
+    let title = lang
+        .text(&format!("chapter.{}.title", found.chapter))
+        .to_owned();
+    Some(BreakLink {
+        said: Said::of(
+            lang,
+            Assertion::Breaks {
+                side,
+                chapter: found.chapter,
+                event: found.event,
+            },
+        ),
+        chapter: found.chapter,
+        label: lang.fill("breaks.open", &[("title", title)]),
+    })
 }
 
 /// One finish on both queues.
@@ -97,6 +133,14 @@ pub fn view(session: &Session) -> Option<CompareView> {
     }
     let harm = rows.iter().any(|row| row.harm);
     let note = note(session, naive);
+    let at_end = stepper.position() == stepper.total();
+    let agrees = note
+        .asserts()
+        .iter()
+        .any(|said| matches!(said, Assertion::Agree { .. }));
+    let breaks = (at_end && agrees)
+        .then(|| break_link(lang, Side::Unfenced(naive.guard)))
+        .flatten();
     let variant = variant_name(lang, Variant::finish(session.guard()));
     Some(CompareView {
         guard_sql: session.guard().sql(),
@@ -104,6 +148,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
         rows,
         harm,
         note,
+        breaks,
     })
 }
 

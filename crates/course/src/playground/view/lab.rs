@@ -12,6 +12,7 @@ use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
+use leasefence::fence::Condition;
 use leasefence::model::{Claim, JobRow};
 use leasefence::scenario::Action;
 
@@ -19,6 +20,25 @@ use leasefence::scenario::Action;
 /// build keeps only these: vendor/sqlite/regen/keep-functions.txt; the
 /// course's browser tests call each).
 pub const FUNCTIONS: [&str; 6] = ["min", "max", "count", "sum", "coalesce", "ifnull"];
+
+/// The conditions of the queue's finish (R4) that a stamp of the current
+/// claim does not settle by itself, as its `WHERE` clause writes them: the
+/// finish level's goal names them from the list the queue's statement and
+/// the grader's reference are made of, so the goal cannot promise what the
+/// grader refuses (a current stamp at `lease_until`, a second finish).
+fn beyond_the_stamp() -> String {
+    let stamp = [
+        Condition::Id,
+        Condition::Owner,
+        Condition::Token,
+        Condition::Attempt,
+    ];
+    (Condition::ALL.into_iter())
+        .filter(|condition| !stamp.contains(condition))
+        .map(Condition::sql)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The lab's panel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -98,9 +118,10 @@ pub fn lab(session: &Session) -> Option<LabView> {
     let names = |list: &[&str]| list.join(", ");
     Some(LabView {
         levels,
-        goal: lang
-            .text(&format!("lab.goal.{}", bench.level.id))
-            .to_owned(),
+        goal: lang.fill(
+            &format!("lab.goal.{}", bench.level.id),
+            &[("conditions", beyond_the_stamp())],
+        ),
         hints: vec![
             lang.fill(
                 "lab.parameters",

@@ -29,7 +29,7 @@ mod sliders;
 mod statements;
 mod step;
 
-pub use compare::{CompareRow, CompareView};
+pub use compare::{BreakLink, CompareRow, CompareView};
 pub use designs::{DesignView, DesignsView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};

@@ -8,7 +8,7 @@ use crate::playground::Lang;
 use crate::variants::Variant;
 
 /// A side's column header: the real system, or its variant's name.
-pub(super) fn side_name(lang: Lang, side: Side) -> String {
+pub(crate) fn side_name(lang: Lang, side: Side) -> String {
     match side.variant() {
         Some(variant) => variant_name(lang, variant),
         None => lang.text("invariants.fenced").to_owned(),

@@ -15,6 +15,7 @@ use crate::playground::invariants::{Countable, countable};
 use crate::playground::session::Session;
 use serde::Serialize;
 
+use super::compare::{BreakLink, break_link};
 use super::names::side_name;
 
 /// The orderings part of the panel.
@@ -45,6 +46,9 @@ pub struct CountTable {
     pub open: Vec<Option<OpenButton>>,
     /// The conclusion.
     pub note: String,
+    /// For each naive side no ordering of this timeline breaks: the
+    /// chapter where it does break, so a zero never reads as safe.
+    pub breaks: Vec<BreakLink>,
 }
 
 /// A kind of failure, counted on each queue.
@@ -174,10 +178,15 @@ fn table(lang: Lang, census: &Census) -> CountTable {
         0 => lang.fill("invariants.fenced_none", &values),
         _ => lang.fill("invariants.fenced_some", &values),
     };
+    let breaks = (census.sides.iter())
+        .filter(|tally| tally.side != Side::Fenced && tally.bad == 0)
+        .filter_map(|tally| break_link(lang, tally.side))
+        .collect();
     CountTable {
         columns,
         rows,
         open,
         note,
+        breaks,
     }
 }

@@ -1,0 +1,76 @@
+//! A broken design is never shown as safe (R4, R8): where the timeline on
+//! screen does not break a naive finish, the panels that compare it name
+//! the chapter where it does break, and the learner can open it.
+
+mod support;
+
+use leasefence_course::mechanism::invariants::Side;
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::assertions::Assertion;
+use leasefence_course::playground::view::{self, BreakLink};
+use leasefence_course::variants::Guard;
+use support::session;
+
+fn breaks(link: Option<&BreakLink>) -> Option<(&'static str, Vec<Assertion>)> {
+    link.map(|link| (link.chapter, link.said.asserts().to_vec()))
+}
+
+/// R8: on the first chapter the id-and-owner finish agrees with the fenced
+/// one to the end; the comparison then names the restart under the same
+/// name, where it accepts the stale finish.
+#[test]
+fn r8_an_agreeing_comparison_names_where_the_owner_check_breaks() {
+    let mut session = session("canonical", Lang::Ko);
+    session.set_predict(false).expect("shows");
+    session.set_compare_open(true).expect("opens");
+    session.set_guard(Guard::IdAndOwner).expect("guards");
+    session.stepper.seek(1);
+    let early = view::position(&session, None, 640.0).compare.expect("open");
+    check!(breaks(early.breaks.as_ref()), None, "not before the end");
+    session.stepper.seek(session.stepper.total());
+    let end = view::position(&session, None, 640.0).compare.expect("open");
+    let side = Side::Unfenced(Guard::IdAndOwner);
+    let expected = Assertion::Breaks {
+        side,
+        chapter: "restart-same-name",
+        event: 2,
+    };
+    check!(
+        breaks(end.breaks.as_ref()),
+        Some(("restart-same-name", vec![expected])),
+        "at the end, agreeing: where it breaks"
+    );
+    // The id-only finish breaks here already: no link.
+    session.set_guard(Guard::IdOnly).expect("guards");
+    let harmed = view::position(&session, None, 640.0).compare.expect("open");
+    check!(
+        breaks(harmed.breaks.as_ref()),
+        None,
+        "id only breaks on screen"
+    );
+}
+
+/// R4: where every ordering of a timeline holds on a naive side, the
+/// counts' ✓ 0 comes with the chapter where that side breaks.
+#[test]
+fn r4_a_naive_side_no_ordering_breaks_is_named_where_it_breaks() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(false).expect("shows");
+    session.set_guard(Guard::IdAndOwner).expect("guards");
+    session.stepper.seek(session.stepper.total());
+    session.set_invariants_open(true).expect("opens");
+    session.count_orderings().expect("counts");
+    let view = view::position(&session, None, 640.0);
+    let table = view
+        .invariants
+        .expect("open")
+        .orderings
+        .table
+        .expect("counted");
+    let named: Vec<&str> = table.breaks.iter().map(|link| link.chapter).collect();
+    check!(
+        named,
+        vec!["restart-same-name"],
+        "id and owner holds on every ordering of the first chapter: {table:#?}"
+    );
+}
