@@ -423,15 +423,19 @@ impl Session {
     /// Moves a boundary slider: the chosen finish's time, or the length of
     /// the lease it presents. The timeline becomes the learner's own.
     pub fn drag(&mut self, knob: Knob, value: u64) -> Result<()> {
-        let forked = match knob {
-            Knob::Finish => {
-                self.stepper.move_finish(value)?;
-                "boundary.forked"
+        let moved = match knob {
+            Knob::Finish => self.stepper.move_finish(value).map(|()| "boundary.forked"),
+            Knob::Lease => self.stepper.set_lease(value).map(|()| "lease.forked"),
+        };
+        // A value the slider's own range does not allow (a page that drew
+        // a stale range, a script) is refused in words, changing nothing.
+        let forked = match moved {
+            Ok(forked) => forked,
+            Err(err @ leasefence::Error::InvalidInput { .. }) => {
+                self.refuse_edit(error_text(self.lang, &err));
+                return Ok(());
             }
-            Knob::Lease => {
-                self.stepper.set_lease(value)?;
-                "lease.forked"
-            }
+            Err(err) => return Err(err),
         };
         self.unfenced = None;
         self.editor_status = Some(Status {

@@ -44,6 +44,7 @@ mod timeline;
 mod twists;
 
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -131,6 +132,7 @@ pub fn mount(
         listeners: Listeners::default(),
         timer: Cell::new(None),
         lanes_width: Cell::new(0.0),
+        pending: RefCell::new(None),
         lanes_observer: RefCell::new(None),
     });
     input::listen(&page)?;
@@ -218,13 +220,36 @@ struct Page {
     lanes_width: Cell<f64>,
     /// Watches the lanes panel's width; see [`lanes::watch`].
     lanes_observer: RefCell<Option<lanes::Observer>>,
+    /// Actions that arrived while another was being applied, in order.
+    /// The browser may fire an event synchronously from inside a drawing
+    /// (disabling a range input under the pointer ends the drag with a
+    /// `change`); applying it there would find the session borrowed.
+    pending: RefCell<Option<VecDeque<UserAction>>>,
 }
 
 impl Page {
     /// Dispatches from an event callback, where an error can only be shown.
+    /// An action that arrives while another is applied waits for it to
+    /// finish, then is applied in turn: never two at once.
     fn run(self: &Rc<Self>, action: UserAction) {
-        if let Err(err) = self.dispatch(action) {
-            web_sys::console::error_2(&"leasefence:".into(), &err);
+        {
+            let mut pending = self.pending.borrow_mut();
+            if let Some(waiting) = pending.as_mut() {
+                waiting.push_back(action);
+                return;
+            }
+            *pending = Some(VecDeque::new());
+        }
+        let mut next = Some(action);
+        while let Some(action) = next {
+            if let Err(err) = self.dispatch(action) {
+                web_sys::console::error_2(&"leasefence:".into(), &err);
+            }
+            let mut pending = self.pending.borrow_mut();
+            next = pending.as_mut().and_then(VecDeque::pop_front);
+            if next.is_none() {
+                *pending = None;
+            }
         }
     }
 

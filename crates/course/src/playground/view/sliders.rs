@@ -41,14 +41,17 @@ pub enum SliderView {
 /// While the learner predicts, both sliders wait: which finish they move,
 /// which claim it presents and its verdict would answer the questions.
 /// The finish slider says so; the lease slider is [`SliderView::Waiting`],
-/// so the notice is not said twice.
+/// so the notice is not said twice. A timeline a slider made does not lock
+/// them: the learner moving a slider keeps moving it.
+fn waits(session: &Session) -> bool {
+    let stepper = &session.stepper;
+    stepper.answers_ahead() && !stepper.slid()
+}
+
 fn wait_for_answers(session: &Session) -> Option<SliderView> {
-    session
-        .stepper
-        .answers_ahead()
-        .then(|| SliderView::Disabled {
-            why: session.lang.text("predict.sliders_hidden").to_owned(),
-        })
+    waits(session).then(|| SliderView::Disabled {
+        why: session.lang.text("predict.sliders_hidden").to_owned(),
+    })
 }
 
 /// The finish slider: the boundary finish's time and its verdict.
@@ -92,7 +95,7 @@ pub fn finish(session: &Session) -> SliderView {
 /// The lease slider: the length of the lease the boundary finish presents,
 /// or why there is none to change.
 pub fn lease(session: &Session) -> SliderView {
-    if session.stepper.answers_ahead() {
+    if waits(session) {
         return SliderView::Waiting {};
     }
     let lang = session.lang;
