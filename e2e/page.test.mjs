@@ -362,7 +362,9 @@ describe("the playground", () => {
   });
 
   test("the quiz (course point #23): the learner picks the value that tells two claims apart, and the answer shows every value", async () => {
-    for (const [lang, wrong, right] of [["en", /Not that one: only token tells them apart\./, /Right: token tells them apart\./], ["ko", /아쉽네요\. 두 선점을 구별하는 값은 token뿐입니다\./, /맞았습니다/]]) {
+    // Every claim raises the token and the attempt (R2): both are named,
+    // whichever was picked.
+    for (const [lang, wrong, right] of [["en", /Not that one\..*token, attempt\./, /Right\..*token, attempt\./], ["ko", /아쉽네요\..*token, attempt입니다\./, /맞았습니다\..*token, attempt입니다\./]]) {
       const page = await open(`/#chapter=restart-same-name&lang=${lang}&predict=0`, { width: 360 });
       for (let i = 0; i < 2; i++) await page.locator("[data-action=step]").click();
       const quiz = page.locator(".lf-step .lf-quiz");
@@ -373,6 +375,7 @@ describe("the playground", () => {
       const said = await page.locator(".lf-step .lf-quiz").textContent();
       assert.match(said, right, lang);
       assert.match(said, /token: 1과 2로 다름|token: 1 and 2, different/, `${lang}: the tokens side by side`);
+      assert.match(said, /attempt: 1과 2로 다름|attempt: 1 and 2, different/, `${lang}: the attempts side by side`);
       await page.locator(".lf-step .lf-quiz").screenshot({ path: `${SHOTS}/quiz-360-${lang}.png` });
       await done(page);
     }

@@ -276,7 +276,7 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     // Opening changed nothing of the chapter: the narration says where the
     // ordering came from, not "You changed “Every ordering”".
     session.stepper.seek(last);
-    let narration = view::position(&session, None, 640.0).narration;
+    let narration = view::position(&session, None, 640.0).narration.to_string();
     let variant = Lang::En.text("variant.id_only");
     check!(
         narration.starts_with(&format!(

@@ -204,7 +204,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
 fn predicting_hides_the_verdicts_until_the_last_answer() {
     let mut session = session("canonical", Lang::En);
     session.set_predict(true).expect("sets predicting");
-    let narration = |session: &Session| view::position(session, None, 640.0).narration;
+    let narration = |session: &Session| view::position(session, None, 640.0).narration.to_string();
     let sliders = |session: &Session| {
         let view = view::position(session, None, 640.0);
         [view.finish, view.lease]
@@ -270,7 +270,7 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
 fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
     let mut session = session("canonical", Lang::En);
     session.drag(Knob::Finish, 999).expect("moves");
-    let told = view::position(&session, None, 640.0).narration;
+    let told = view::position(&session, None, 640.0).narration.to_string();
     check!(
         says(&told, "story.accepted", &[("worker", "A"), ("at", "999")]),
         true,
@@ -288,7 +288,7 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
         "the old verdict is gone"
     );
     session.drag(Knob::Finish, 1000).expect("moves");
-    let told = view::position(&session, None, 640.0).narration;
+    let told = view::position(&session, None, 640.0).narration.to_string();
     check!(
         // The refusal's reason ends the sentence; its start names who and when.
         says(
@@ -530,7 +530,7 @@ fn an_authors_lesson_is_shown_with_its_title_and_a_broken_one_is_said() {
         "first in the picker, by its title"
     );
     check!(
-        view::position(&lesson, None, 640.0).narration,
+        view::position(&lesson, None, 640.0).narration.to_string(),
         "미나가 늦었습니다.".to_owned(),
         "no English narration: the Korean one rather than none"
     );

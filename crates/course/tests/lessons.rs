@@ -176,7 +176,7 @@ fn a_link_carries_a_lesson_with_its_title_and_narration() {
     check!(opened.link(false), link, "its own link carries it again");
     let mut opened = opened;
     opened.set_predict(false).expect("just show it");
-    let narration = view::position(&opened, None, 640.0).narration;
+    let narration = view::position(&opened, None, 640.0).narration.to_string();
     check!(
         narration.contains("미나의 완료 요청은 임대가 만료된 뒤에 도착합니다."),
         true,

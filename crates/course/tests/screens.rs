@@ -32,7 +32,7 @@ use support::random::small_scenario;
 
 /// Every sentence on the screen made from assertions.
 fn said(view: &PositionView) -> Vec<&Said> {
-    let mut all = Vec::new();
+    let mut all = vec![&view.narration];
     if let Some(asked) = &view.prompt.question {
         all.push(&asked.text);
     }
@@ -53,6 +53,10 @@ fn said(view: &PositionView) -> Vec<&Said> {
             all.push(readout);
             all.extend(cost);
         }
+    }
+    if let Some(step) = &view.step {
+        all.extend(step.verdict.as_ref().map(|verdict| &verdict.words));
+        all.extend(&step.fence_notes);
     }
     let point = view.step.as_ref().and_then(|step| step.point.as_ref());
     if let Some(quiz) = point.and_then(|point| point.quiz.as_ref()) {

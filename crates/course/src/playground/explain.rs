@@ -95,31 +95,6 @@ pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
     }
 }
 
-/// What the set of failed conditions teaches beyond its named one: why
-/// the token, not the owner, is the fence. A different owner is no proof
-/// (a worker restarted under its old name has the same one); the same
-/// owner is the case only the token tells apart; and a different attempt
-/// is the same fact as the token's, since every claim raises both (R2).
-/// Empty unless the token failed.
-pub fn fence_notes(lang: Lang, finish: &Finish) -> Vec<String> {
-    let Verdict::Refused(failed) = finish.verdict else {
-        return Vec::new();
-    };
-    if !failed.contains(Condition::Token) {
-        return Vec::new();
-    }
-    let owner = if failed.contains(Condition::Owner) {
-        "fence.owner_too"
-    } else {
-        "fence.owner_same"
-    };
-    let mut notes = vec![lang.text(owner).to_owned()];
-    if failed.contains(Condition::Attempt) {
-        notes.push(lang.text("fence.attempt_with_token").to_owned());
-    }
-    notes
-}
-
 /// One failed condition of `finish` in words, the stamp's value beside the
 /// row's (`reason.token_mismatch`: "the token is 2, the stamp's is 1").
 pub fn condition_text(lang: Lang, condition: Condition, finish: &Finish, at: u64) -> String {

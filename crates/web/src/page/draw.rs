@@ -81,7 +81,9 @@ impl Page {
             return Ok(());
         };
         let lang = state.session.lang;
-        parts.narration.set_text_content(Some(&view.narration));
+        parts
+            .narration
+            .set_text_content(Some(view.narration.text()));
         skeleton::show_notice(parts, view.notice.as_deref());
         skeleton::show_controls(parts, lang, &view, state.playing);
         timeline::draw_marks(parts, &view);

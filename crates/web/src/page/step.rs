@@ -35,7 +35,11 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
         let mut card = El::new(doc, "div")
             .class(class)
             .child(El::new(doc, "strong").text(&t(key)))
-            .child(El::new(doc, "span").class("lf-reason").text(&verdict.words));
+            .child(
+                El::new(doc, "span")
+                    .class("lf-reason")
+                    .text(verdict.words.text()),
+            );
         if let (Some(name), Some(code)) = (&verdict.reason_name, verdict.reason) {
             let chip = El::new(doc, "span")
                 .class("lf-reason-chip")
@@ -52,7 +56,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
         blocks.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
         blocks.push(conditions(doc, lang, &view.conditions));
         for note in &view.fence_notes {
-            blocks.push(El::new(doc, "p").class("lf-fence-note").text(note));
+            blocks.push(El::new(doc, "p").class("lf-fence-note").text(note.text()));
         }
     }
     blocks.push(El::new(doc, "h4").text(&t("sql.title")));

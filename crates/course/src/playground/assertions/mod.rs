@@ -226,6 +226,13 @@ impl Said {
         }
     }
 
+    /// This, stating `assertion` too: the caller's template says it in
+    /// its own words (a verdict said as a verb of the sentence).
+    pub fn stating(mut self, assertion: Assertion) -> Said {
+        self.asserts.push(assertion);
+        self
+    }
+
     /// A message that states nothing about the timeline (an instruction,
     /// a heading, why something is hidden).
     pub fn plain(text: impl Into<String>) -> Said {

@@ -45,7 +45,7 @@ pub use statements::{
 pub use step::{ChangeView, PointView, QuizView, StatementView, StepView, Summary, VerdictView};
 
 use crate::playground::assertions::{Assertion, Said};
-use crate::playground::explain::{COLUMNS, cell, describe, reason_text};
+use crate::playground::explain::{COLUMNS, cell, describe};
 use crate::playground::lesson::LESSON;
 use crate::playground::session::{Session, Status};
 use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question, SANDBOX};
@@ -86,7 +86,7 @@ pub struct PositionView {
     /// "Step n of total".
     pub position_text: String,
     /// The chapter's narration (or why it is hidden).
-    pub narration: String,
+    pub narration: Said,
     /// The event list's marks that changed since the last drawing.
     pub marks: Vec<EventMark>,
     /// The prediction question, its feedback and the score.
@@ -288,11 +288,11 @@ pub fn lanes(session: &Session, width: f64) -> LanesView {
 /// the last question is answered (it tells how the events end). A timeline
 /// the learner changed is told from its own verdicts, never from the
 /// chapter's old text.
-fn narration(session: &Session) -> String {
+fn narration(session: &Session) -> Said {
     let lang = session.lang;
     let stepper = &session.stepper;
     if stepper.answers_ahead() {
-        return lang.text("predict.narration_hidden").to_owned();
+        return Said::plain(lang.text("predict.narration_hidden"));
     }
     // An ordering opened from the invariants panel is not the learner's
     // change of its chapter: say where it came from and why it was opened.
@@ -300,25 +300,35 @@ fn narration(session: &Session) -> String {
         let values = [
             ("title", session.title_of(&opened.from)),
             ("variant", names::side_name(lang, opened.side)),
-            ("story", story(session)),
         ];
-        return lang.fill("chapter.opened", &values);
+        return Said::fill(
+            lang,
+            "chapter.opened",
+            &values,
+            vec![("story", story(session))],
+        );
     }
+    // A chapter's own narration is a template filled from its replay and
+    // checked against it by the chapters' tests.
     match (stepper.forked_from(), stepper.chapter()) {
-        (Some(chapter), _) => lang.fill(
+        (Some(chapter), _) => Said::fill(
+            lang,
             "chapter.forked",
-            &[
-                ("title", session.title_of(chapter)),
-                ("story", story(session)),
-            ],
+            &[("title", session.title_of(chapter))],
+            vec![("story", story(session))],
         ),
-        (None, SANDBOX) => lang.fill("chapter.sandbox.story", &[("story", story(session))]),
+        (None, SANDBOX) => Said::fill(
+            lang,
+            "chapter.sandbox.story",
+            &[],
+            vec![("story", story(session))],
+        ),
         (None, LESSON) => match session.lesson().and_then(|lesson| lesson.narration(lang)) {
-            Some(told) => told.to_owned(),
+            Some(told) => Said::plain(told),
             None => story(session),
         },
         (None, chapter) => match super::chapters::find(chapter) {
-            Some(chapter) => chapter.narration(lang),
+            Some(chapter) => Said::plain(chapter.narration(lang)),
             None => story(session),
         },
     }
@@ -326,34 +336,35 @@ fn narration(session: &Session) -> String {
 
 /// The timeline's verdicts in sentences: each finish, accepted or refused
 /// and why, in order.
-fn story(session: &Session) -> String {
+fn story(session: &Session) -> Said {
     let lang = session.lang;
-    let told: Vec<String> = session
-        .stepper
-        .timeline()
-        .frames
-        .iter()
+    let told = (session.stepper.timeline().frames.iter())
         .filter_map(|frame| {
             let Outcome::Finished(finish) = &frame.result.outcome else {
                 return None;
             };
-            let mut values = vec![
+            let event = frame.result.event;
+            let values = [
                 ("worker", frame.result.worker.clone()),
                 ("at", frame.result.at.to_string()),
             ];
-            let key = if finish.accepted() {
-                "story.accepted"
-            } else {
-                values.push(("reason", reason_text(lang, finish, frame.result.at)));
-                "story.refused"
+            let verdict = Assertion::Finish {
+                event,
+                at: frame.result.at,
+                accepted: finish.accepted(),
             };
-            Some(lang.fill(key, &values))
+            let said = if finish.accepted() {
+                Said::plain(lang.fill("story.accepted", &values))
+            } else {
+                let why = reasons::why(session, event);
+                Said::fill(lang, "story.refused", &values, vec![("reason", why)])
+            };
+            Some(said.stating(verdict))
         })
-        .collect();
-    if told.is_empty() {
-        return lang.text("story.no_finish").to_owned();
-    }
-    told.join(" ")
+        .fold(None, |told: Option<Said>, said| {
+            Some(told.map_or(said.clone(), |told| told.then(said)))
+        });
+    told.unwrap_or_else(|| Said::plain(lang.text("story.no_finish")))
 }
 
 fn prompt(session: &Session) -> PromptView {

@@ -112,3 +112,41 @@ pub(super) fn condition(session: &Session, event: usize, condition: Condition) -
         },
     ))
 }
+
+/// What a refused finish's failed conditions teach beyond its named one:
+/// why the token, not the owner, is the fence. A different owner is no
+/// proof (a worker restarted under its old name has the same one); the
+/// same owner is the case only the token tells apart; and a different
+/// attempt is the same fact as the token's, since every claim raises both
+/// (R2). Each note states the owner's or the attempt's comparison. Empty
+/// unless the token failed.
+pub(super) fn fence_notes(session: &Session, event: usize) -> Vec<Said> {
+    let lang = session.lang;
+    let frame = session.stepper.timeline().frames.get(event);
+    let Some(Outcome::Finished(finish)) = frame.map(|frame| &frame.result.outcome) else {
+        return Vec::new();
+    };
+    let Verdict::Refused(failed) = finish.verdict else {
+        return Vec::new();
+    };
+    if !failed.contains(Condition::Token) {
+        return Vec::new();
+    }
+    let noted = |key: &str, compared: Condition| {
+        let told = Said::plain(lang.text(key));
+        match condition(session, event, compared) {
+            Some(said) => (said.asserts().iter().cloned()).fold(told, Said::stating),
+            None => told,
+        }
+    };
+    let owner = if failed.contains(Condition::Owner) {
+        "fence.owner_too"
+    } else {
+        "fence.owner_same"
+    };
+    let mut notes = vec![noted(owner, Condition::Owner)];
+    if failed.contains(Condition::Attempt) {
+        notes.push(noted("fence.attempt_with_token", Condition::Attempt));
+    }
+    notes
+}

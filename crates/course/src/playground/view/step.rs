@@ -5,10 +5,10 @@
 
 use super::designs::DesignsView;
 use super::readings::ReadingsView;
+use super::reasons;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{
-    COLUMNS, Compared, RowChange, cell, describe, fence_notes as fence_notes_of, reason_name,
-    reason_text, row_changes, side_by_side,
+    COLUMNS, Compared, RowChange, cell, describe, reason_name, row_changes, side_by_side,
 };
 use crate::playground::session::Session;
 use crate::playground::stepper::Question;
@@ -30,7 +30,7 @@ pub struct StepView {
     pub conditions: Vec<Compared>,
     /// What the failed conditions together teach
     /// ([`crate::playground::explain::fence_notes`]).
-    pub fence_notes: Vec<String>,
+    pub fence_notes: Vec<Said>,
     /// The statements, in order; empty when the event ran none.
     pub statements: Vec<StatementView>,
     /// The line the folded statements sit behind
@@ -98,7 +98,7 @@ pub struct VerdictView {
     /// Whether the queue accepted it.
     pub accepted: bool,
     /// Why, in words (who finished what, or the refusal's numbers).
-    pub words: String,
+    pub words: Said,
     /// The reason's code (`token_mismatch`, ...) when refused.
     pub reason: Option<&'static str>,
     /// The reason's name in the learner's words, shown before its code.
@@ -151,18 +151,24 @@ pub fn card(session: &Session) -> Option<StepView> {
     let mut fence_notes = Vec::new();
     let (summary, verdict, conditions, refused) = match &frame.result.outcome {
         Outcome::Finished(finish) => {
-            let words = if finish.accepted() {
-                describe(lang, frame)
-            } else {
-                lang.fill(
-                    "verdict.refused_words",
-                    &[
-                        ("worker", frame.result.worker.clone()),
-                        ("reason", reason_text(lang, finish, frame.result.at)),
-                    ],
-                )
+            let event = frame.result.event;
+            let said = Assertion::Finish {
+                event,
+                at: frame.result.at,
+                accepted: finish.accepted(),
             };
-            fence_notes = fence_notes_of(lang, finish);
+            let words = if finish.accepted() {
+                Said::plain(describe(lang, frame)).stating(said)
+            } else {
+                Said::fill(
+                    lang,
+                    "verdict.refused_words",
+                    &[("worker", frame.result.worker.clone())],
+                    vec![("reason", reasons::why(session, event))],
+                )
+                .stating(said)
+            };
+            fence_notes = reasons::fence_notes(session, event);
             let mut verdict = VerdictView {
                 accepted: finish.accepted(),
                 words,
@@ -173,7 +179,7 @@ pub fn card(session: &Session) -> Option<StepView> {
             // "Which condition did it fail?" is open: the stamp and the row stay
             // side by side, but nothing names or marks the answer.
             if stepper.question() == Some(Question::Field) {
-                verdict.words = frame.result.worker.clone();
+                verdict.words = Said::plain(frame.result.worker.clone());
                 (verdict.reason, verdict.reason_name) = (None, None);
                 conditions.iter_mut().for_each(|line| line.differs = false);
                 fence_notes.clear();
