@@ -76,7 +76,11 @@ pub fn generate(chapters: &[Folder]) {
         let (mut text, mut ends) = (String::new(), Vec::new());
         for item in items {
             text.push_str(item);
-            ends.push(text.len());
+            // Two bytes an end: half the table of `usize`s, and every
+            // language's texts fit (the build stops the day one does not).
+            let end = u16::try_from(text.len())
+                .unwrap_or_else(|_| panic!("{name} passed 65,535 bytes: widen Table::ends"));
+            ends.push(end);
         }
         let _ = writeln!(
             code,

@@ -508,7 +508,7 @@ fn sweeps_that_changed_nothing_fold_and_one_that_changed_a_row_shows() {
 #[test]
 fn a_finish_at_the_deadline_is_told_with_the_deadline_and_the_time() {
     use leasefence::fence::Condition;
-    use leasefence_course::playground::explain::condition_text;
+    use leasefence_course::playground::assertions::{Assertion, Said};
     let session = session("deadline-caps-lease", Lang::En);
     let timeline = &session.stepper.timeline();
     let (frame, finish) = (timeline.frames.iter())
@@ -522,8 +522,16 @@ fn a_finish_at_the_deadline_is_told_with_the_deadline_and_the_time() {
         100,
         "control: the finish is sent at the deadline"
     );
+    let stamp = finish.expected.as_ref().expect("a stamp");
+    let compared = Assertion::compared(
+        frame.result.event,
+        Condition::Deadline,
+        stamp,
+        finish.current.as_ref(),
+        frame.result.at,
+    );
     check!(
-        condition_text(Lang::En, Condition::Deadline, finish, frame.result.at),
+        Said::of(Lang::En, compared).to_string(),
         Lang::En.fill(
             "reason.deadline_passed",
             &[("deadline", "100".to_owned()), ("at", "100".to_owned())],

@@ -3,6 +3,7 @@
 //! the stamp beside the row (R14).
 
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::parser_words::{parser_words, parser_words_at};
 use crate::timeline::{Frame, Timeline};
 use leasefence::error::{Error, Forbidden, Problem, ScriptMistake};
@@ -84,42 +85,19 @@ pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
 
 /// The refusal in words: the condition the verdict names, with its
 /// numbers (empty when accepted).
-pub fn reason_text(lang: Lang, finish: &Finish, at: u64) -> String {
-    match finish.verdict {
-        Verdict::Accepted => String::new(),
-        Verdict::NoClaim => lang.text("reason.no_claim").to_owned(),
-        Verdict::Refused(failed) => failed
+pub fn reason_text(lang: Lang, finish: &Finish, event: usize, at: u64) -> String {
+    match (finish.verdict, &finish.expected) {
+        (Verdict::Accepted, _) => String::new(),
+        (Verdict::NoClaim, _) | (_, None) => lang.text("reason.no_claim").to_owned(),
+        (Verdict::Refused(failed), Some(stamp)) => failed
             .named()
-            .map(|condition| condition_text(lang, condition, finish, at))
+            .map(|named| {
+                let compared =
+                    Assertion::compared(event, named, stamp, finish.current.as_ref(), at);
+                Said::of(lang, compared).to_string()
+            })
             .unwrap_or_default(),
     }
-}
-
-/// One failed condition of `finish` in words, the stamp's value beside the
-/// row's (`reason.token_mismatch`: "the token is 2, the stamp's is 1").
-pub fn condition_text(lang: Lang, condition: Condition, finish: &Finish, at: u64) -> String {
-    let key = format!("reason.{}", condition.reason().as_str());
-    let (Some(stamp), Some(row)) = (&finish.expected, &finish.current) else {
-        return lang.fill(&key, &[]);
-    };
-    let pair =
-        |expected: String, current: String| vec![("expected", expected), ("current", current)];
-    let values = match condition {
-        Condition::Id => Vec::new(),
-        Condition::State => vec![("state", row.state.as_str().to_owned())],
-        Condition::Token => pair(stamp.token.to_string(), row.token.to_string()),
-        Condition::Owner => pair(stamp.owner.clone(), cell(row, "owner")),
-        Condition::Attempt => pair(stamp.attempt.to_string(), row.attempts.to_string()),
-        Condition::LeaseUntil => vec![
-            ("lease_until", cell(row, "lease_until")),
-            ("at", at.to_string()),
-        ],
-        Condition::Deadline => vec![
-            ("deadline", row.deadline.to_string()),
-            ("at", at.to_string()),
-        ],
-    };
-    lang.fill(&key, &values)
 }
 
 /// An error in the learner's language: where, then what. Problems with a
@@ -323,7 +301,10 @@ fn describe_event(lang: Lang, frame: &Frame) -> String {
         }
         Outcome::Finished(finish) => lang.fill(
             "step.rejected",
-            &[worker, ("reason", reason_text(lang, finish, result.at))],
+            &[
+                worker,
+                ("reason", reason_text(lang, finish, result.event, result.at)),
+            ],
         ),
         Outcome::Sent {
             reason: Some(_), ..

@@ -26,13 +26,14 @@ pub enum Lang {
 /// Strings stored as one text and the end of each entry in it.
 struct Table {
     text: &'static str,
-    ends: &'static [usize],
+    ends: &'static [u16],
 }
 
 impl Table {
     fn get(&self, index: usize) -> &'static str {
-        let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
-        &self.text[start..self.ends[index]]
+        let end = |at: usize| usize::from(self.ends[at]);
+        let start = index.checked_sub(1).map_or(0, end);
+        &self.text[start..end(index)]
     }
 
     /// The index of `key` in a sorted table.

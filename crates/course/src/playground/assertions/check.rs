@@ -19,7 +19,7 @@ use leasefence::scenario::Scenario;
 use super::Assertion;
 use crate::playground::CHAPTERS;
 use crate::playground::breaks::first_break;
-use crate::playground::quiz::Field;
+use crate::playground::quiz::field::Field;
 use crate::variants::Guard;
 use crate::variants::unfenced::{self, Unfenced};
 

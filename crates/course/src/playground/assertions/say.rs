@@ -6,7 +6,7 @@ use leasefence::fence::Condition;
 
 use super::Assertion;
 use crate::playground::Lang;
-use crate::playground::quiz::Field;
+use crate::playground::quiz::field::Field;
 use crate::playground::view::names::{side_name, variant_name};
 use crate::variants::Variant;
 

@@ -361,9 +361,7 @@ fn story(session: &Session) -> Said {
             };
             Some(said.stating(verdict))
         })
-        .fold(None, |told: Option<Said>, said| {
-            Some(told.map_or(said.clone(), |told| told.then(said)))
-        });
+        .reduce(Said::then);
     told.unwrap_or_else(|| Said::plain(lang.text("story.no_finish")))
 }
 

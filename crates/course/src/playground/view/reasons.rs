@@ -4,7 +4,6 @@
 //! the claim its worker held, as the queue's one `UPDATE` read them.
 
 use crate::playground::assertions::{Assertion, Said};
-use crate::playground::explain::cell;
 use crate::playground::session::Session;
 use leasefence::fence::{Condition, Verdict};
 use leasefence::model::JobState;
@@ -63,54 +62,17 @@ pub(super) fn why(session: &Session, event: usize) -> Said {
 }
 
 /// Whether the finish at `event` met `condition`, with the stamp's side
-/// beside the current row's; a lease met names whose lease the row holds.
-/// `None` when its worker presented no stamp.
+/// beside the current row's (the row as the finish found it). `None` when
+/// its worker presented no stamp.
 pub(super) fn condition(session: &Session, event: usize, condition: Condition) -> Option<Said> {
     let timeline = session.stepper.timeline();
     let frame = timeline.frames.get(event)?;
-    let worker = &frame.result.worker;
-    let held_before = match event.checked_sub(1) {
-        Some(before) => timeline.frames.get(before)?.holding.get(worker),
-        None => None,
-    };
-    let stamp = held_before?.stamp();
-    let now = frame.result.at;
+    let before = timeline.frames.get(event.checked_sub(1)?)?;
+    let stamp = before.holding.get(&frame.result.worker)?.stamp();
     let rows = timeline.rows_after(event);
-    let row = rows.iter().find(|row| row.id == stamp.id);
-    let (held, stamp_side, row_side) = match row {
-        None => (false, stamp.id.clone(), String::new()),
-        Some(row) => {
-            let (stamp_side, row_side) = match condition {
-                Condition::Id => (stamp.id.clone(), row.id.clone()),
-                Condition::Owner => (stamp.owner.clone(), cell(row, "owner")),
-                Condition::Token => (stamp.token.to_string(), row.token.to_string()),
-                Condition::Attempt => (stamp.attempt.to_string(), row.attempts.to_string()),
-                Condition::State => (String::new(), cell(row, "state")),
-                Condition::LeaseUntil => (now.to_string(), cell(row, "lease_until")),
-                Condition::Deadline => (now.to_string(), cell(row, "deadline")),
-            };
-            (condition.holds(&stamp, row, now), stamp_side, row_side)
-        }
-    };
-    let holder = match (condition, held, row) {
-        (Condition::LeaseUntil, true, Some(row)) => row.owner.clone(),
-        _ => None,
-    };
-    Some(Said::of(
-        session.lang,
-        Assertion::Condition {
-            event,
-            condition: if row.is_none() {
-                Condition::Id
-            } else {
-                condition
-            },
-            held,
-            stamp: stamp_side,
-            row: row_side,
-            holder,
-        },
-    ))
+    let row = rows.iter().find(|row| row.id == stamp.id).copied();
+    let compared = Assertion::compared(event, condition, &stamp, row, frame.result.at);
+    Some(Said::of(session.lang, compared))
 }
 
 /// What a refused finish's failed conditions teach beyond its named one:
@@ -133,11 +95,8 @@ pub(super) fn fence_notes(session: &Session, event: usize) -> Vec<Said> {
         return Vec::new();
     }
     let noted = |key: &str, compared: Condition| {
-        let told = Said::plain(lang.text(key));
-        match condition(session, event, compared) {
-            Some(said) => (said.asserts().iter().cloned()).fold(told, Said::stating),
-            None => told,
-        }
+        let said = condition(session, event, compared).unwrap_or_default();
+        said.reworded(lang.text(key))
     };
     let owner = if failed.contains(Condition::Owner) {
         "fence.owner_too"
