@@ -2,6 +2,11 @@
 //! screen does not break a naive finish, the panels that compare it name
 //! the chapter where it does break, and the learner can open it.
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod support;
 
 use leasefence_course::mechanism::invariants::Side;

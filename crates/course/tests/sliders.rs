@@ -2,6 +2,11 @@
 //! predicting leaves them usable, and a value outside a slider's range is
 //! refused in words, changing nothing (R5, R14).
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod support;
 
 use leasefence_course::playground::Lang;
