@@ -43,8 +43,10 @@ pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> 
 /// The pairs of a link the page cannot read, as written (`v=2`,
 /// `step=abc`, `chapte=canonical`): a version other than this one's, a
 /// key it does not know, a value of the wrong form. Empty for a link with
-/// no pairs at all (a host's own `#section`). What each key's value means
-/// (a chapter, a scenario) is checked where it is used.
+/// no pairs at all (a host's own `#section`). A link with no `v` is read
+/// as this version, as an author writes one by hand (`#chapter=canonical`):
+/// nothing of it is left out, so nothing is said. What each key's value
+/// means (a chapter, a scenario) is checked where it is used.
 pub fn unread(params: &[(String, String)]) -> Vec<String> {
     let readable = |key: &str, value: &str| match key {
         "v" => value == &VERSION[2..],
@@ -55,15 +57,10 @@ pub fn unread(params: &[(String, String)]) -> Vec<String> {
         "chapter" | "scenario" | "lab" | "sql" => true,
         _ => false,
     };
-    let mut unread: Vec<String> = (params.iter())
+    (params.iter())
         .filter(|(key, value)| !readable(key, value))
         .map(|(key, value)| format!("{key}={value}"))
-        .collect();
-    if !params.is_empty() && param(params, "v").is_none() {
-        // Said as an empty `v=`: the same in both languages.
-        unread.insert(0, "v=".to_owned());
-    }
-    unread
+        .collect()
 }
 
 /// What a link names.
@@ -270,9 +267,9 @@ mod tests {
         assert!(decode_sql("%%%", Lang::En).is_err(), "not base64url");
     }
 
-    /// Issue 23: links with another version, no version, a key cut
-    /// short or a value of the wrong form opened the first chapter with no
-    /// word; each such pair is named.
+    /// Links with another version, a key cut short or a value of the
+    /// wrong form opened the first chapter with no word; each such pair is
+    /// named. A link with no version is read whole: nothing is named.
     #[test]
     fn a_link_the_page_cannot_read_names_what_it_left_out() {
         let unread_of = |hash: &str| unread(&params(hash));
@@ -287,7 +284,7 @@ mod tests {
         );
         assert_eq!(unread_of("#v=2&chapter=canonical"), vec!["v=2"]);
         assert_eq!(unread_of("#v=0&chapter=canonical"), vec!["v=0"]);
-        assert_eq!(unread_of("#chapter=canonical"), vec!["v="]);
+        assert_eq!(unread_of("#chapter=canonical"), Vec::<String>::new());
         assert_eq!(unread_of("#v=1&chapte=canonical"), vec!["chapte=canonical"]);
         assert_eq!(
             unread_of("#v=1&step=-3&lang=fr&stmt=lock&predict=yes"),

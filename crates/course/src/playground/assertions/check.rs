@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 
 use leasefence::error::Result;
-use leasefence::fence::Condition;
 use leasefence::model::{Claim, JobRow};
 use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::Scenario;
@@ -123,14 +122,7 @@ impl World {
                 expect(*at, seen.result.at, "its time")?;
                 expect(*accepted, done.accepted(), "accepted")
             }
-            Assertion::Condition {
-                event,
-                condition,
-                held,
-                stamp,
-                row,
-                holder,
-            } => self.condition(*event, *condition, *held, (stamp, row), holder),
+            Assertion::Condition { .. } => self.condition(assertion),
             Assertion::NoStamp { event, worker } => {
                 let seen = self.seen(*event)?;
                 expect(worker, &seen.result.worker, "its worker")?;
@@ -263,52 +255,23 @@ impl World {
         }
     }
 
-    /// One condition of the finish at `event`, judged from the stamp its
-    /// worker held and the row as it was just before it.
-    fn condition(
-        &self,
-        event: usize,
-        condition: Condition,
-        held: bool,
-        (stamp_side, row_side): (&str, &str),
-        holder: &Option<String>,
-    ) -> std::result::Result<(), String> {
-        let seen = self.seen(event)?;
+    /// A condition of the finish at `event`, as the stamp its worker held
+    /// and the row as it was just before it compare in this world: the
+    /// assertion must be exactly that comparison, sides and holder too.
+    fn condition(&self, said: &Assertion) -> std::result::Result<(), String> {
+        let Assertion::Condition {
+            event, condition, ..
+        } = said
+        else {
+            return Err("not a condition".to_owned());
+        };
+        let seen = self.seen(*event)?;
         let stamp = (seen.held.get(&seen.result.worker))
             .ok_or(format!("{} holds no claim", seen.result.worker))?
             .stamp();
-        let now = seen.result.at;
-        let Some(row) = seen.rows.iter().find(|row| row.id == stamp.id) else {
-            return expect(
-                (condition, false),
-                (Condition::Id, held),
-                "the only condition",
-            );
-        };
-        expect(held, condition.holds(&stamp, row, now), "held")?;
-        let optional = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
-        let (stamp_value, row_value) = match condition {
-            Condition::Id => (stamp.id.clone(), row.id.clone()),
-            Condition::Owner => (stamp.owner.clone(), optional(row.owner.clone())),
-            Condition::Token => (stamp.token.to_string(), row.token.to_string()),
-            Condition::Attempt => (stamp.attempt.to_string(), row.attempts.to_string()),
-            Condition::State => (String::new(), row.state.as_str().to_owned()),
-            Condition::LeaseUntil => (
-                now.to_string(),
-                optional(row.lease_until.map(|v| v.to_string())),
-            ),
-            Condition::Deadline => (now.to_string(), row.deadline.to_string()),
-        };
-        if condition != Condition::State {
-            expect(stamp_value.as_str(), stamp_side, "the stamp's side")?;
-        }
-        if condition != Condition::Id {
-            expect(row_value.as_str(), row_side, "the row's side")?;
-        }
-        match holder {
-            Some(holder) => expect(Some(holder), row.owner.as_ref(), "the row's owner"),
-            None => Ok(()),
-        }
+        let row = seen.rows.iter().find(|row| row.id == stamp.id);
+        let world = Assertion::compared(*event, *condition, &stamp, row, seen.result.at);
+        expect(said, &world, "the comparison")
     }
 
     fn seen(&self, event: usize) -> std::result::Result<&Seen, String> {

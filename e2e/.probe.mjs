@@ -1,0 +1,16 @@
+import { start } from "./harness.mjs";
+const { base, browser, stop } = await start();
+const context = await browser.newContext();
+const page = await context.newPage();
+const notice = async () => page.evaluate(() => document.querySelector(".lf .lf-notice, .lf [role=alert]")?.textContent ?? null);
+await page.goto(`${base}/#chapter=canonical&lang=en&predict=1`); await page.waitForSelector(".lf [data-event]");
+console.log("fresh:", await notice(), page.url());
+await page.goto(`${base}/#chapter=canonical&lang=en&predict=0`); await page.waitForTimeout(300);
+console.log("hash change:", await notice(), page.url());
+await page.locator("[data-action=end]").click(); await page.waitForTimeout(200);
+console.log("after end:", page.url());
+await page.goto(`${base}/#chapter=canonical&lang=en&predict=1`); await page.waitForTimeout(300);
+console.log("hash change 2:", await notice(), page.url());
+await page.reload(); await page.waitForSelector(".lf [data-event]");
+console.log("reload:", await notice(), page.url());
+await stop();
