@@ -53,9 +53,10 @@ fn with_the_fence_every_invariant_holds_at_every_step_of_every_chapter_r2_r4_r5_
                     .rows
                     .iter()
                     .filter(|row| {
-                        !row.lights[0].holds || row.lights[0].text != lang.text("invariants.holds")
+                        !row.lights[0].holds
+                            || row.lights[0].text.text() != lang.text("invariants.holds")
                     })
-                    .map(|row| (row.name.clone(), row.lights[0].text.clone()))
+                    .map(|row| (row.name.clone(), row.lights[0].text.to_string()))
                     .collect();
                 check!(
                     red,
@@ -139,8 +140,9 @@ fn without_the_fence_an_invariant_turns_red_at_the_step_where_it_breaks_r4_r8_r1
                 assert!(
                     naive
                         .text
+                        .text()
                         .starts_with(&format!("✗ broken at step {step}: "))
-                        && naive.text.contains(words),
+                        && naive.text.text().contains(words),
                     "{id} {guard:?}: expected step {step} and {words:?}, got {:?}",
                     naive.text
                 );

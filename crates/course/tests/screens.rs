@@ -41,6 +41,11 @@ fn said(view: &PositionView) -> Vec<&Said> {
         all.push(&compare.note);
         all.extend(compare.breaks.iter().map(|link| &link.said));
     }
+    if let Some(panel) = &view.invariants {
+        all.push(&panel.note);
+        let lights = panel.rows.iter().flat_map(|row| &row.lights);
+        all.extend(lights.map(|light| &light.text));
+    }
     let counted = view
         .invariants
         .as_ref()
@@ -107,7 +112,9 @@ fn walk_showing(session: &Session, how: &str) -> usize {
         let mut session = session.clone();
         session.set_predict(false).expect("shows");
         if let Some(guard) = guard {
+            // Both panels that run a naive finish, on it.
             session.set_compare_open(true).expect("opens");
+            session.set_invariants_open(true).expect("opens");
             session.set_guard(guard).expect("guards");
         }
         for position in 0..=session.stepper.total() {

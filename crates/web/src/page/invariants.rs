@@ -43,7 +43,7 @@ pub(super) fn draw(
         El::new(doc, "p").class("lf-muted").text(&view.columns_note),
         El::new(doc, "p")
             .class("lf-invariants-note")
-            .text(&view.note),
+            .text(view.note.text()),
     ];
     orderings(doc, lang, &view.orderings, &mut children);
     replace_children(body, children)
@@ -63,7 +63,7 @@ fn light(doc: &Document, light: &Light) -> El {
     let holds = if light.holds { "true" } else { "false" };
     El::new(doc, "td")
         .attr("data-holds", holds)
-        .text(&light.text)
+        .text(light.text.text())
 }
 
 /// The orderings part: the summary, the count button or the counts (or

@@ -8,6 +8,7 @@
 //! read from the panels' runs or from a chapter's written timeline, so an
 //! assertion made from a stale or wrong run disagrees with it.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use leasefence::error::Result;
@@ -16,6 +17,7 @@ use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::Scenario;
 
 use super::Assertion;
+use crate::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
 use crate::playground::CHAPTERS;
 use crate::playground::breaks::first_break;
 use crate::playground::quiz::field::Field;
@@ -37,6 +39,9 @@ struct Seen {
 /// events are applied, and the naive queues its panels show.
 #[derive(Debug, Clone)]
 pub struct World {
+    scenario: Scenario,
+    /// The invariants at every step, per side, played when first asked.
+    invariants: RefCell<Vec<(Side, Vec<StepCheck>)>>,
     seen: Vec<Seen>,
     /// The claims held after the last event.
     held_at_end: BTreeMap<String, Claim>,
@@ -72,6 +77,8 @@ impl World {
             .map(|guard| unfenced::play(scenario, *guard))
             .collect::<Result<_>>()?;
         Ok(World {
+            scenario: scenario.clone(),
+            invariants: RefCell::new(Vec::new()),
             seen,
             held_at_end: player.held_claims().clone(),
             position: position.min(scenario.events().len()),
@@ -221,6 +228,32 @@ impl World {
                 expect(*at, seen.result.at, "its time")?;
                 expect(*until, lease, "lease_until")
             }
+            Assertion::Kept {
+                side,
+                invariant,
+                position,
+            } => {
+                expect(self.position, *position, "the position")?;
+                match self.first_broken(*side, *invariant)? {
+                    Some((step, _)) if step <= self.position => {
+                        Err(format!("{invariant:?} broke at step {step} on {side:?}"))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            Assertion::Broke {
+                side,
+                invariant,
+                step,
+                job,
+                workers,
+            } => {
+                let first = self.first_broken(*side, *invariant)?;
+                let said = Some((*step, job.clone(), workers.clone()));
+                let world = first.map(|(step, broken)| (step, broken.job, broken.workers));
+                expect(said, world, "the first break")?;
+                expect(true, *step <= self.position, "broken by a step applied")
+            }
             Assertion::Breaks {
                 side,
                 chapter,
@@ -272,6 +305,28 @@ impl World {
         let row = seen.rows.iter().find(|row| row.id == stamp.id);
         let world = Assertion::compared(*event, *condition, &stamp, row, seen.result.at);
         expect(said, &world, "the comparison")
+    }
+
+    /// The first step (1 is the first event) at which `invariant` broke on
+    /// `side`, playing the whole scenario afresh, and what broke.
+    fn first_broken(
+        &self,
+        side: Side,
+        invariant: Invariant,
+    ) -> std::result::Result<Option<(usize, Broken)>, String> {
+        let mut played = self.invariants.borrow_mut();
+        if !played.iter().any(|(played, _)| *played == side) {
+            let checks = along(&self.scenario, side).map_err(|err| err.to_string())?;
+            played.push((side, checks));
+        }
+        let checks = (played.iter().find(|(played, _)| *played == side))
+            .map(|(_, checks)| checks)
+            .into_iter()
+            .flatten();
+        Ok(checks.into_iter().find_map(|check| {
+            let broken = check.broken.iter().find(|b| b.invariant == invariant)?;
+            Some((check.event + 1, broken.clone()))
+        }))
     }
 
     fn seen(&self, event: usize) -> std::result::Result<&Seen, String> {

@@ -27,7 +27,7 @@ use serde::{Serialize, Serializer};
 
 use super::Lang;
 use super::quiz::field::Field;
-use crate::mechanism::invariants::Side;
+use crate::mechanism::invariants::{Invariant, Side};
 use crate::variants::Guard;
 
 /// One fact a sentence states, with the values it shows.
@@ -171,6 +171,29 @@ pub enum Assertion {
         at: u64,
         /// Where its lease ends.
         until: u64,
+    },
+    /// On `side`, `invariant` held at every step applied at `position`.
+    Kept {
+        /// The system.
+        side: Side,
+        /// The invariant.
+        invariant: Invariant,
+        /// How many events are applied.
+        position: usize,
+    },
+    /// On `side`, `invariant` first broke at step `step` (1 is the first
+    /// event), for `job`, with `workers` involved.
+    Broke {
+        /// The system.
+        side: Side,
+        /// The invariant.
+        invariant: Invariant,
+        /// The step that broke it.
+        step: usize,
+        /// The job it broke for.
+        job: String,
+        /// The actors involved, as the sentence names them.
+        workers: Vec<String>,
     },
     /// `side` breaks an invariant in the chapter `chapter`, first after its
     /// event `event`, and in no chapter sooner.

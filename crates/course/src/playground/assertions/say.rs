@@ -4,6 +4,8 @@
 
 use leasefence::fence::Condition;
 
+use crate::mechanism::invariants::Invariant;
+
 use super::Assertion;
 use crate::playground::Lang;
 use crate::playground::quiz::field::Field;
@@ -105,6 +107,34 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("wait", until.saturating_sub(*at).to_string()),
             ],
         ),
+        Assertion::Kept { .. } => lang.text("invariants.holds").to_owned(),
+        Assertion::Broke {
+            invariant,
+            step,
+            job,
+            workers,
+            ..
+        } => {
+            let worker = |n: usize| workers.get(n).cloned().unwrap_or_default();
+            let key = match invariant {
+                Invariant::OneValidHolder => "invariants.why_holders",
+                Invariant::FinishPresentedCurrentToken => "invariants.why_stale",
+                Invariant::TokensOnlyGrow => "invariants.why_token",
+                Invariant::AppliedOnce => "invariants.why_twice",
+            };
+            let why = lang.fill(
+                key,
+                &[
+                    ("id", job.clone()),
+                    ("worker", worker(0)),
+                    ("other", worker(1)),
+                ],
+            );
+            lang.fill(
+                "invariants.broke",
+                &[("step", step.to_string()), ("why", why)],
+            )
+        }
         Assertion::Breaks {
             side,
             chapter,

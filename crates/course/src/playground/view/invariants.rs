@@ -8,8 +8,9 @@
 //! is not mended by what comes after, and the learner should see where it
 //! happened, not only that it did.
 
-use crate::mechanism::invariants::{Broken, Invariant, StepCheck};
+use crate::mechanism::invariants::{Invariant, Side, StepCheck};
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
 use serde::Serialize;
 
@@ -34,8 +35,8 @@ pub struct InvariantsView {
     pub columns_note: String,
     /// One row per invariant of [`INVARIANTS`].
     pub rows: Vec<InvariantRow>,
-    /// The conclusion at this step.
-    pub note: String,
+    /// The conclusion at this step: it states what every light does.
+    pub note: Said,
     /// Every ordering of the timeline.
     pub orderings: OrderingsView,
 }
@@ -57,7 +58,7 @@ pub struct Light {
     /// The step (1 is the first event) where it broke.
     pub broke_at: Option<usize>,
     /// `✓ holds`, or `✗ broken at step 3: ...`.
-    pub text: String,
+    pub text: Said,
 }
 
 /// The panel at the learner's place; `None` while it is closed.
@@ -75,7 +76,10 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
             lights: checks
                 .sides
                 .iter()
-                .map(|(_, side)| light(lang, applied(side, position), invariant))
+                .map(|(side, checks)| {
+                    let applied = applied(checks, position);
+                    light(lang, (*side, position), applied, invariant)
+                })
                 .collect(),
         })
         .collect();
@@ -98,6 +102,12 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
         (0, false) => format!("{} {}", lang.text("invariants.fenced_kept"), said.join(" ")),
         (n, _) => lang.fill("invariants.fenced_broke", &[("n", n.to_string())]),
     };
+    // The note counts the lights: it states what each of them states.
+    let lit_all = INVARIANTS.iter().flat_map(|&invariant| {
+        (checks.sides.iter())
+            .map(move |(side, steps)| lit((*side, position), applied(steps, position), invariant))
+    });
+    let note = lit_all.fold(Said::plain(note), Said::stating);
     Some(InvariantsView {
         columns: checks
             .sides
@@ -127,41 +137,38 @@ fn applied(checks: &[StepCheck], position: usize) -> &[StepCheck] {
 
 /// `invariant` over the steps applied so far on one side: red from the
 /// first step that broke it.
-fn light(lang: Lang, applied: &[StepCheck], invariant: Invariant) -> Light {
+fn light(lang: Lang, at: (Side, usize), applied: &[StepCheck], invariant: Invariant) -> Light {
+    let said = lit(at, applied, invariant);
+    let broke_at = match &said {
+        Assertion::Broke { step, .. } => Some(*step),
+        _ => None,
+    };
+    Light {
+        holds: broke_at.is_none(),
+        broke_at,
+        text: Said::of(lang, said),
+    }
+}
+
+/// What a light states: `invariant` kept on `side` over the steps applied
+/// at `position`, or the first step that broke it and how.
+fn lit((side, position): (Side, usize), applied: &[StepCheck], invariant: Invariant) -> Assertion {
     let first = applied.iter().find_map(|check| {
         let broken = check.broken.iter().find(|b| b.invariant == invariant)?;
         Some((check.event + 1, broken))
     });
     match first {
-        None => Light {
-            holds: true,
-            broke_at: None,
-            text: lang.text("invariants.holds").to_owned(),
+        None => Assertion::Kept {
+            side,
+            invariant,
+            position,
         },
-        Some((step, broken)) => Light {
-            holds: false,
-            broke_at: Some(step),
-            text: lang.fill(
-                "invariants.broke",
-                &[("step", step.to_string()), ("why", why(lang, broken))],
-            ),
+        Some((step, broken)) => Assertion::Broke {
+            side,
+            invariant,
+            step,
+            job: broken.job.clone(),
+            workers: broken.workers.clone(),
         },
     }
-}
-
-/// What broke, with the job and the actors it broke for.
-fn why(lang: Lang, broken: &Broken) -> String {
-    let worker = |n: usize| broken.workers.get(n).cloned().unwrap_or_default();
-    let key = match broken.invariant {
-        Invariant::OneValidHolder => "invariants.why_holders",
-        Invariant::FinishPresentedCurrentToken => "invariants.why_stale",
-        Invariant::TokensOnlyGrow => "invariants.why_token",
-        Invariant::AppliedOnce => "invariants.why_twice",
-    };
-    let values = [
-        ("id", broken.job.clone()),
-        ("worker", worker(0)),
-        ("other", worker(1)),
-    ];
-    lang.fill(key, &values)
 }
