@@ -12,7 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::Scenario;
-use leasefence_course::playground::session::{Said, Session};
+use leasefence_course::playground::session::{Session, StatusKind};
 use leasefence_course::playground::{CHAPTERS, Lang, view};
 
 /// Latin words a Korean learner reads as code or as a name, not as
@@ -269,7 +269,7 @@ fn korean_sessions() -> Vec<(String, Session)> {
         let refused = editing
             .editor_status
             .as_ref()
-            .is_some_and(|status| status.kind == Said::Refused);
+            .is_some_and(|status| status.kind == StatusKind::Refused);
         assert!(refused, "{document} is refused");
         sessions.push((format!("editor {index}"), editing));
     }

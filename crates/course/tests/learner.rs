@@ -12,7 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence_course::playground::session::{Knob, Said, Session, Start};
+use leasefence_course::playground::session::{Knob, Session, Start, StatusKind};
 use leasefence_course::playground::stepper::{Question, Stepped};
 use leasefence_course::playground::view::{self, SliderView};
 use leasefence_course::playground::{CHAPTERS, Lang};
@@ -55,7 +55,7 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     );
     check!(
         scenario.editor_status.map(|s| s.kind),
-        Some(Said::Done),
+        Some(StatusKind::Done),
         "a note, not an error"
     );
 }
@@ -96,7 +96,7 @@ fn a_refused_edit_changes_nothing_and_says_where() {
         "nothing applied"
     );
     let status = view::scenario(&session).editor_status.expect("a status");
-    check!(status.kind, Said::Refused, "refused");
+    check!(status.kind, StatusKind::Refused, "refused");
     check!(
         status.text.contains("events[0]"),
         true,
@@ -106,7 +106,7 @@ fn a_refused_edit_changes_nothing_and_says_where() {
     let added = session.add_to_editor("{\"jobs\": [], \"events\": []}", "claim");
     check!(
         session.editor_status.as_ref().map(|s| s.kind),
-        Some(Said::Pending),
+        Some(StatusKind::Pending),
         "a template waits for Apply: a note, not a refusal"
     );
     check!(
@@ -190,7 +190,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
     let broken = start(Some("#v=1&scenario=%%%"), Some("en"), "en");
     check!(
         broken.editor_status.map(|s| s.kind),
-        Some(Said::Refused),
+        Some(StatusKind::Refused),
         "a broken link says so"
     );
 }

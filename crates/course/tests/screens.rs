@@ -19,7 +19,7 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::fence::Condition;
-use leasefence_course::playground::assertions::{Said, World};
+use leasefence_course::playground::assertions::{Assertion, Said};
 use leasefence_course::playground::quiz::Field;
 use leasefence_course::playground::session::{Knob, Session};
 use leasefence_course::playground::stepper::Question;
@@ -29,6 +29,7 @@ use leasefence_course::playground::{CHAPTERS, Lang};
 use leasefence_course::variants::Guard;
 use proptest::prelude::*;
 use support::random::small_scenario;
+use support::world::World;
 
 /// Every sentence on the screen made from assertions.
 fn said(view: &PositionView) -> Vec<&Said> {
@@ -70,6 +71,20 @@ fn said(view: &PositionView) -> Vec<&Said> {
     all
 }
 
+std::thread_local! {
+    /// The kinds of assertion the walk met, by name: a kind no screen
+    /// shows is a kind nothing checks.
+    static KINDS: std::cell::RefCell<std::collections::BTreeSet<String>> =
+        std::cell::RefCell::default();
+}
+
+/// An assertion's kind, its variant's name.
+fn kind(assertion: &Assertion) -> String {
+    let debug = format!("{assertion:?}");
+    let end = debug.find([' ', '{', '(']).unwrap_or(debug.len());
+    debug[..end].to_owned()
+}
+
 /// Checks the screen `session` shows; `how` says how the learner got
 /// there. Returns how many assertions were checked.
 fn check_screen(session: &Session, how: &str) -> usize {
@@ -84,6 +99,10 @@ fn check_screen(session: &Session, how: &str) -> usize {
     let stepper = &session.stepper;
     let world = World::of(stepper.scenario(), stepper.position(), &guards).expect("replays");
     let asserted: Vec<_> = said.iter().flat_map(|said| said.asserts()).collect();
+    KINDS.with(|kinds| {
+        let mut kinds = kinds.borrow_mut();
+        kinds.extend(asserted.iter().map(|assertion| kind(assertion)));
+    });
     let violations = world.check(asserted.iter().copied());
     assert!(
         violations.is_empty(),
@@ -235,8 +254,38 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
             checked += walk_orderings(&session, found.id);
         }
     }
-    // The walk reaches the sentences it is meant to check.
+    // The walk reaches the sentences it is meant to check: many of them,
+    // and every kind the playground says.
     assert!(checked > 1000, "only {checked} assertions checked");
+    let met = KINDS.with(|kinds| kinds.borrow().clone());
+    let every = [
+        "Agree",
+        "Blocks",
+        "Breaks",
+        "Broke",
+        "Condition",
+        "Differ",
+        "EndsFirst",
+        "Finish",
+        "FoundNothing",
+        "Guess",
+        "Kept",
+        "NoStamp",
+        "Picked",
+        "Reclaimed",
+        "Sends",
+        "Tells",
+        "TookPending",
+    ];
+    let missing: Vec<&str> = every
+        .into_iter()
+        .filter(|name| !met.contains(*name))
+        .collect();
+    check!(
+        missing,
+        Vec::<&str>::new(),
+        "kinds of assertion no chapter screen showed"
+    );
 }
 
 proptest! {

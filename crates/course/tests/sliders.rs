@@ -10,7 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::session::{Knob, Said};
+use leasefence_course::playground::session::{Knob, StatusKind};
 use leasefence_course::playground::stepper::Question;
 use leasefence_course::playground::view::{self, SliderView};
 use support::session;
@@ -67,7 +67,7 @@ fn r5_a_lease_of_zero_from_the_page_is_refused_and_changes_nothing() {
         .drag(Knob::Lease, 0)
         .expect("a refusal is not an error");
     let status = session.editor_status.clone().expect("said");
-    check!(status.kind, Said::Refused, "refused: {}", status.text);
+    check!(status.kind, StatusKind::Refused, "refused: {}", status.text);
     check!(
         status.text.contains("lease_ms"),
         true,

@@ -2,7 +2,7 @@
 //! graded on every chapter, and the counterexample opened as a timeline
 //! they can step.
 
-use super::session::{Said, Session, Status};
+use super::session::{Session, Status, StatusKind};
 use super::stepper::SANDBOX;
 use super::{CHAPTERS, chapter_scenarios, chapters};
 use crate::lab::{Answer, Bench, Graded, LEVELS, Level, Shortest};
@@ -87,7 +87,7 @@ impl Session {
             }
         };
         self.editor_status = Some(Status {
-            kind: Said::Done,
+            kind: StatusKind::Done,
             text: self.lang.text(key).to_owned(),
         });
         Ok(())

@@ -36,7 +36,7 @@ pub enum Knob {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Status {
     /// Applied, waiting for Apply, or refused.
-    pub kind: Said,
+    pub kind: StatusKind,
     /// The message, in the learner's language.
     pub text: String,
 }
@@ -44,7 +44,7 @@ pub struct Status {
 /// What a [`Status`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Said {
+pub enum StatusKind {
     /// The change was applied (an edit, a drag, a twist).
     Done,
     /// The text changed and waits for Apply.
@@ -53,13 +53,13 @@ pub enum Said {
     Refused,
 }
 
-impl Said {
+impl StatusKind {
     /// The name the page styles it by.
     pub fn name(self) -> &'static str {
         match self {
-            Said::Done => "done",
-            Said::Pending => "pending",
-            Said::Refused => "refused",
+            StatusKind::Done => "done",
+            StatusKind::Pending => "pending",
+            StatusKind::Refused => "refused",
         }
     }
 }
@@ -274,7 +274,7 @@ impl Session {
         session.stepper.seek(position.unwrap_or(0));
         session.statements(Move::Follow)?;
         session.editor_status = refused.map(|text| Status {
-            kind: Said::Refused,
+            kind: StatusKind::Refused,
             text,
         });
         session.unknown_chapter = wanted
@@ -439,7 +439,7 @@ impl Session {
         };
         self.unfenced = None;
         self.editor_status = Some(Status {
-            kind: Said::Done,
+            kind: StatusKind::Done,
             text: self.lang.text(forked).to_owned(),
         });
         self.refresh_panels()
@@ -463,7 +463,7 @@ impl Session {
         self.stepper.rewrite(twisted, position)?;
         self.unfenced = None;
         self.editor_status = Some(Status {
-            kind: Said::Done,
+            kind: StatusKind::Done,
             text: self.lang.text("twist.forked").to_owned(),
         });
         self.refresh_panels()
@@ -478,7 +478,7 @@ impl Session {
             // learner's place stays where it was.
             Ok(scenario) if &scenario == self.stepper.scenario() => {
                 self.editor_status = Some(Status {
-                    kind: Said::Done,
+                    kind: StatusKind::Done,
                     text: self.lang.text("editor.unchanged").to_owned(),
                 });
             }
@@ -489,7 +489,7 @@ impl Session {
                     .lang
                     .fill("editor.applied", &[("events", count.to_string())]);
                 self.editor_status = Some(Status {
-                    kind: Said::Done,
+                    kind: StatusKind::Done,
                     text,
                 });
             }
@@ -536,7 +536,7 @@ impl Session {
             items.push(item);
         }
         self.editor_status = Some(Status {
-            kind: Said::Pending,
+            kind: StatusKind::Pending,
             text: self.lang.text("editor.pending").to_owned(),
         });
         serde_json::to_string_pretty(&document).ok()
@@ -570,7 +570,7 @@ impl Session {
     fn refuse_edit(&mut self, message: String) {
         let text = self.lang.fill("editor.error", &[("message", message)]);
         self.editor_status = Some(Status {
-            kind: Said::Refused,
+            kind: StatusKind::Refused,
             text,
         });
     }

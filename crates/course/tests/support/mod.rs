@@ -40,6 +40,11 @@ pub fn session(
 /// The narration tests' shared helpers.
 pub mod narration;
 
+/// The world of a screen, against which `tests/screens.rs` checks what
+/// the screen's sentences assert.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod world;
+
 /// The Korean messages as written, keyed: the message file's, and each
 /// chapter's title, text and points (from its folder, as the product
 /// carries them).

@@ -13,7 +13,7 @@ use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::session::{Knob, Said, Status};
+use leasefence_course::playground::session::{Knob, Status, StatusKind};
 use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
 use leasefence_course::variants::Guard;
 
@@ -474,7 +474,7 @@ fn show_status(parts: &Parts, status: Option<&Status>) {
         parts.editor_status.set_text_content(None);
         return;
     };
-    let refused = status.kind == Said::Refused;
+    let refused = status.kind == StatusKind::Refused;
     parts.editor_status.set_text_content(Some(&status.text));
     let _ = parts
         .editor_status

@@ -9,17 +9,15 @@
 //! (what it states, with the values it shows), and its words are rendered
 //! from that ([`Said`]). A test (`tests/screens.rs`) walks every screen a
 //! learner can reach and checks every assertion shown on it against a
-//! [`World`] built afresh from the scenario on that screen, not from the
-//! panels' own runs: a panel that kept an old run says something the
-//! screen's world does not hold, and the test names it.
+//! world built afresh from the scenario on that screen
+//! (`tests/support/world.rs`), not from the panels' own runs: a panel that
+//! kept an old run says something the screen's world does not hold, and
+//! the test names it.
 //!
 //! The word is *assertion*, not *claim*: in this course a claim is the
 //! queue's (선점), and one name means one thing.
 
-mod check;
 mod say;
-
-pub use check::{Violation, World};
 
 use leasefence::fence::Condition;
 use leasefence::model::{JobRow, Stamp};

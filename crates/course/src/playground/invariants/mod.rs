@@ -16,7 +16,7 @@
 use crate::mechanism::Refusal;
 use crate::mechanism::invariants::{Side, along};
 use crate::mechanism::orderings::{Census, census, lanes};
-use crate::playground::session::{Said, Session, Status};
+use crate::playground::session::{Session, Status, StatusKind};
 use crate::playground::stepper::SANDBOX;
 use crate::variants::Guard;
 use crate::variants::Variant;
@@ -184,7 +184,7 @@ impl Session {
             side,
         });
         self.editor_status = Some(Status {
-            kind: Said::Done,
+            kind: StatusKind::Done,
             text: self.lang.text("invariants.opened_status").to_owned(),
         });
         match side {

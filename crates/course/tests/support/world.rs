@@ -1,5 +1,6 @@
-//! The world of a screen, built afresh, and each assertion checked
-//! against it.
+//! The world of a screen, built afresh, and each assertion of the
+//! playground's sentences (`leasefence_course::playground::assertions`)
+//! checked against it (`tests/screens.rs`).
 //!
 //! The world is the scenario on screen played again on the queue itself
 //! ([`Player`]), event by event, keeping what each event saw before it ran
@@ -16,13 +17,13 @@ use leasefence::model::{Claim, JobRow};
 use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::Scenario;
 
-use super::Assertion;
-use crate::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
-use crate::playground::CHAPTERS;
-use crate::playground::breaks::first_break;
-use crate::playground::quiz::field::Field;
-use crate::variants::Guard;
-use crate::variants::unfenced::{self, Unfenced};
+use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
+use leasefence_course::playground::CHAPTERS;
+use leasefence_course::playground::assertions::Assertion;
+use leasefence_course::playground::breaks::first_break;
+use leasefence_course::playground::quiz::field::Field;
+use leasefence_course::variants::Guard;
+use leasefence_course::variants::unfenced::{self, Unfenced};
 
 /// What one event saw and did.
 #[derive(Debug, Clone)]
