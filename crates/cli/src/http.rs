@@ -88,7 +88,7 @@ fn json_kind(value: &serde_json::Value) -> &'static str {
 /// an open connection may sit idle between requests: a client on the same
 /// machine sends its headers at once, so a connection that has not is a
 /// slow or idle one holding a file descriptor (600 slowloris connections
-/// stayed open 40 s, issue 23).
+/// stayed open 40 s in a hostile test before this limit).
 const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long the receiver waits for a delivery's body once its headers came.
