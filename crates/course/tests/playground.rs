@@ -14,7 +14,10 @@ mod support;
 use std::collections::BTreeSet;
 
 use leasefence::Scenario;
+use leasefence::fence::Condition;
+use leasefence::model::JobState;
 use leasefence_course::Timeline;
+use leasefence_course::playground::assertions::Assertion;
 use leasefence_course::playground::explain::{describe, row_changes};
 use leasefence_course::playground::{CHAPTERS, Lang};
 
@@ -55,23 +58,40 @@ fn every_chapter_has_a_title_and_a_narration_and_replays() {
     }
 }
 
-/// R14 on the page: the canonical refusal names both tokens, in both
+/// R14 on the page: the canonical refusal states both tokens, in both
 /// languages, and the row shows as unchanged.
 #[test]
 fn the_canonical_refusal_is_explained_with_both_tokens() {
     let timeline =
         Timeline::build(Scenario::parse(CHAPTERS[0].scenario()).expect("valid")).expect("replays");
     let late = &timeline.frames[2];
-    check!(
-        describe(Lang::En, late),
-        "A's finish was refused: the row's token is 2, the stamp's is 1: the job was claimed again after this stamp was issued.".to_owned(),
-        "English explanation"
-    );
-    check!(
-        describe(Lang::Ko, late),
-        "A의 완료 요청은 거절되었습니다. 현재 행의 token은 2인데 표식의 token은 1입니다. 이 표식을 받은 뒤 업무가 재선점되었습니다.".to_owned(),
-        "Korean explanation"
-    );
+    let expected = vec![
+        Assertion::Condition {
+            event: 2,
+            condition: Condition::Token,
+            held: false,
+            stamp: "1".to_owned(),
+            row: "2".to_owned(),
+            holder: None,
+        },
+        Assertion::Finish {
+            event: 2,
+            at: 1001,
+            accepted: false,
+        },
+    ];
+    for lang in [Lang::En, Lang::Ko] {
+        let said = describe(lang, late);
+        check!(said.asserts().to_vec(), expected.clone(), "{}", lang.tag());
+        for value in ["A", "1", "2"] {
+            check!(
+                said.text().contains(value),
+                true,
+                "{}: shows {value}",
+                lang.tag()
+            );
+        }
+    }
     let changes = row_changes(&timeline, 2);
     check!(changes.len(), 1, "the refused finish shows its row");
     check!(
@@ -93,8 +113,15 @@ fn reclaims_and_set_aside_jobs_are_named() {
     let canonical =
         Timeline::build(Scenario::parse(CHAPTERS[0].scenario()).expect("valid")).expect("replays");
     check!(
-        describe(Lang::En, &canonical.frames[1]),
-        "B reclaimed snack-1 after the earlier lease ended: token 2, attempt 2, lease until 2000 ms.".to_owned(),
+        describe(Lang::En, &canonical.frames[1]).asserts().to_vec(),
+        vec![Assertion::Claimed {
+            event: 1,
+            worker: "B".to_owned(),
+            job: "snack-1".to_owned(),
+            token: 2,
+            attempt: 2,
+            until: 2000,
+        }],
         "B's reclaim"
     );
     let quarantine = CHAPTERS
@@ -104,9 +131,15 @@ fn reclaims_and_set_aside_jobs_are_named() {
     let timeline =
         Timeline::build(Scenario::parse(quarantine.scenario()).expect("valid")).expect("replays");
     check!(
-        describe(Lang::En, &timeline.frames[2]),
-        "First, jobs whose last lease had ended with no attempts left were quarantined: 1. C found nothing claimable at 200 ms."
-            .to_owned(),
+        describe(Lang::En, &timeline.frames[2]).asserts().to_vec(),
+        vec![
+            Assertion::Swept {
+                event: 2,
+                state: JobState::Quarantined,
+                count: 1,
+            },
+            Assertion::FoundNothing { event: 2 },
+        ],
         "C's claim after the attempts ran out"
     );
 }

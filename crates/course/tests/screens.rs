@@ -61,6 +61,7 @@ fn said(view: &PositionView) -> Vec<&Said> {
         }
     }
     if let Some(step) = &view.step {
+        all.extend(step.summary.as_ref().map(|summary| &summary.text));
         all.extend(step.verdict.as_ref().map(|verdict| &verdict.words));
         all.extend(&step.fence_notes);
     }
@@ -263,9 +264,13 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Blocks",
         "Breaks",
         "Broke",
+        "Claimed",
+        "Completed",
         "Condition",
+        "Delivered",
         "Differ",
         "EndsFirst",
+        "Enqueued",
         "Finish",
         "FoundNothing",
         "Guess",
@@ -274,6 +279,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Picked",
         "Reclaimed",
         "Sends",
+        "Swept",
         "Tells",
         "TookPending",
     ];

@@ -50,7 +50,11 @@ fn texts(view: &PositionView) -> Vec<String> {
         _ => None,
     }));
     if let Some(step) = &view.step {
-        all.extend(step.summary.as_ref().map(|summary| summary.text.clone()));
+        all.extend(
+            step.summary
+                .as_ref()
+                .map(|summary| summary.text.to_string()),
+        );
         all.extend(
             step.verdict
                 .as_ref()

@@ -45,7 +45,7 @@ pub fn shortest(side: Side) -> Option<Break> {
 
 /// The first event of `scenario` after which an invariant is broken on
 /// `side`, if any.
-pub fn first_break(scenario: &Scenario, side: Side) -> Option<usize> {
+fn first_break(scenario: &Scenario, side: Side) -> Option<usize> {
     along(scenario, side)
         .ok()?
         .into_iter()

@@ -9,7 +9,7 @@ use crate::timeline::{Frame, Timeline};
 use leasefence::error::{Error, Forbidden, Problem, ScriptMistake};
 use leasefence::fence::Finish;
 use leasefence::fence::{Condition, Verdict};
-use leasefence::model::{JobRow, Reason};
+use leasefence::model::{JobRow, JobState, Reason};
 use leasefence::replay::Outcome;
 use leasefence::store;
 use serde::Serialize;
@@ -81,23 +81,6 @@ pub fn row_changes(timeline: &Timeline, index: usize) -> Vec<RowChange> {
             after: Some(after.clone()),
         })
         .collect()
-}
-
-/// The refusal in words: the condition the verdict names, with its
-/// numbers (empty when accepted).
-pub fn reason_text(lang: Lang, finish: &Finish, event: usize, at: u64) -> String {
-    match (finish.verdict, &finish.expected) {
-        (Verdict::Accepted, _) => String::new(),
-        (Verdict::NoClaim, _) | (_, None) => lang.text("reason.no_claim").to_owned(),
-        (Verdict::Refused(failed), Some(stamp)) => failed
-            .named()
-            .map(|named| {
-                let compared =
-                    Assertion::compared(event, named, stamp, finish.current.as_ref(), at);
-                Said::of(lang, compared).to_string()
-            })
-            .unwrap_or_default(),
-    }
 }
 
 /// An error in the learner's language: where, then what. Problems with a
@@ -241,7 +224,7 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
 
 /// What the claim's transaction set aside before choosing: sentences for
 /// quarantined and expired jobs, if any.
-fn sweeps(lang: Lang, frame: &Frame) -> Vec<String> {
+fn sweeps(lang: Lang, frame: &Frame) -> Said {
     let count = |sql: &str| {
         frame
             .sql
@@ -251,83 +234,120 @@ fn sweeps(lang: Lang, frame: &Frame) -> Vec<String> {
             .sum::<usize>()
     };
     [
-        (store::QUARANTINE, "step.swept_quarantined"),
-        (store::EXPIRE, "step.swept_expired"),
+        (store::QUARANTINE, JobState::Quarantined),
+        (store::EXPIRE, JobState::Expired),
     ]
     .into_iter()
-    .filter_map(|(sql, key)| {
-        let n = count(sql);
-        (n > 0).then(|| lang.fill(key, &[("n", n.to_string())]))
+    .filter(|(sql, _)| count(sql) > 0)
+    .fold(Said::default(), |said, (sql, state)| {
+        said.then(Said::of(
+            lang,
+            Assertion::Swept {
+                event: frame.result.event,
+                state,
+                count: count(sql),
+            },
+        ))
     })
-    .collect()
 }
 
 /// What the step did, in a sentence or two.
-pub fn describe(lang: Lang, frame: &Frame) -> String {
-    let mut sentences = sweeps(lang, frame);
-    sentences.push(describe_event(lang, frame));
-    sentences.join(" ")
+pub fn describe(lang: Lang, frame: &Frame) -> Said {
+    sweeps(lang, frame).then(describe_event(lang, frame))
 }
 
-fn describe_event(lang: Lang, frame: &Frame) -> String {
+fn describe_event(lang: Lang, frame: &Frame) -> Said {
     let result = &frame.result;
-    let worker = ("worker", result.worker.clone());
+    let (event, worker) = (result.event, result.worker.clone());
     match &result.outcome {
-        Outcome::Claimed { claim: Some(claim) } => lang.fill(
-            // A token above 1 means someone held this job before: a reclaim.
-            if claim.token > 1 {
-                "step.reclaimed"
-            } else {
-                "step.claimed"
+        Outcome::Claimed { claim: Some(claim) } => Said::of(
+            lang,
+            Assertion::Claimed {
+                event,
+                worker,
+                job: claim.id.clone(),
+                token: claim.token,
+                attempt: claim.attempt,
+                until: claim.lease_until,
             },
-            &[
-                worker,
-                ("id", claim.id.clone()),
-                ("token", claim.token.to_string()),
-                ("attempt", claim.attempt.to_string()),
-                ("lease_until", claim.lease_until.to_string()),
-            ],
         ),
-        Outcome::Claimed { claim: None } => {
-            lang.fill("step.empty", &[worker, ("at", result.at.to_string())])
-        }
-        Outcome::Finished(finish) if finish.accepted() => {
-            let id = finish
-                .expected
-                .as_ref()
-                .map(|stamp| stamp.id.clone())
-                .unwrap_or_default();
-            lang.fill("step.accepted", &[worker, ("id", id)])
-        }
-        Outcome::Finished(finish) => lang.fill(
+        Outcome::Claimed { claim: None } => Said::worded(
+            lang.fill(
+                "step.empty",
+                &[("worker", worker), ("at", result.at.to_string())],
+            ),
+            Assertion::FoundNothing { event },
+        ),
+        Outcome::Finished(finish) if finish.accepted() => Said::of(
+            lang,
+            Assertion::Completed {
+                event,
+                worker,
+                job: (finish.expected.as_ref())
+                    .map(|stamp| stamp.id.clone())
+                    .unwrap_or_default(),
+            },
+        ),
+        Outcome::Finished(finish) => Said::fill(
+            lang,
             "step.rejected",
-            &[
-                worker,
-                ("reason", reason_text(lang, finish, result.event, result.at)),
-            ],
-        ),
+            &[("worker", worker.clone())],
+            vec![("reason", refusal(lang, finish, event, &worker, result.at))],
+        )
+        .stating(Assertion::Finish {
+            event,
+            at: result.at,
+            accepted: false,
+        }),
         Outcome::Sent {
             reason: Some(_), ..
-        } => lang.fill("step.send_none", &[worker]),
+        } => Said::worded(
+            lang.fill("step.send_none", &[("worker", worker.clone())]),
+            Assertion::NoStamp { event, worker },
+        ),
         Outcome::Sent { applied, .. } => {
-            let key = if *applied {
-                "step.applied"
-            } else {
-                "step.duplicate"
-            };
-            let claim = frame.holding.get(&result.worker);
-            let id = claim.map(|claim| claim.id.clone()).unwrap_or_default();
-            let qty = claim.map(|claim| claim.qty.to_string()).unwrap_or_default();
-            lang.fill(key, &[worker, ("id", id), ("qty", qty)])
+            let claim = frame.holding.get(&worker);
+            Said::of(
+                lang,
+                Assertion::Delivered {
+                    event,
+                    job: claim.map(|claim| claim.id.clone()).unwrap_or_default(),
+                    qty: claim.map_or(0, |claim| claim.qty),
+                    worker,
+                    applied: *applied,
+                },
+            )
         }
-        Outcome::Enqueued { job } => lang.fill(
-            "step.enqueued",
-            &[
+        Outcome::Enqueued { job } => Said::of(
+            lang,
+            Assertion::Enqueued {
+                event,
                 worker,
-                ("id", job.id.clone()),
-                ("qty", job.qty.to_string()),
-                ("deadline", job.deadline.to_string()),
-            ],
+                job: job.id.clone(),
+                qty: job.qty,
+                deadline: job.deadline,
+            },
+        ),
+    }
+}
+
+/// Why a finish was refused: its named failed condition, both sides
+/// compared, or that its worker held no claim.
+fn refusal(lang: Lang, finish: &Finish, event: usize, worker: &str, at: u64) -> Said {
+    match (finish.verdict, &finish.expected) {
+        (Verdict::Refused(failed), Some(stamp)) => failed
+            .named()
+            .map(|named| {
+                let row = finish.current.as_ref();
+                Said::of(lang, Assertion::compared(event, named, stamp, row, at))
+            })
+            .unwrap_or_default(),
+        _ => Said::of(
+            lang,
+            Assertion::NoStamp {
+                event,
+                worker: worker.to_owned(),
+            },
         ),
     }
 }

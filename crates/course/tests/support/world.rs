@@ -13,14 +13,14 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use leasefence::error::Result;
-use leasefence::model::{Claim, JobRow};
+use leasefence::fence::Condition;
+use leasefence::model::{Claim, JobRow, JobState};
 use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::Scenario;
 
 use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
 use leasefence_course::playground::CHAPTERS;
 use leasefence_course::playground::assertions::Assertion;
-use leasefence_course::playground::breaks::first_break;
 use leasefence_course::playground::quiz::field::Field;
 use leasefence_course::variants::Guard;
 use leasefence_course::variants::unfenced::{self, Unfenced};
@@ -46,6 +46,8 @@ pub struct World {
     seen: Vec<Seen>,
     /// The claims held after the last event.
     held_at_end: BTreeMap<String, Claim>,
+    /// The table after the last event.
+    rows_at_end: Vec<JobRow>,
     position: usize,
     naive: Vec<Unfenced>,
 }
@@ -82,6 +84,7 @@ impl World {
             invariants: RefCell::new(Vec::new()),
             seen,
             held_at_end: player.held_claims().clone(),
+            rows_at_end: player.rows()?,
             position: position.min(scenario.events().len()),
             naive,
         })
@@ -169,6 +172,93 @@ impl World {
             Assertion::FoundNothing { event } => {
                 let seen = self.applied(*event)?;
                 expect(None, claimed(seen), "the job claimed")
+            }
+            Assertion::Claimed {
+                event,
+                worker,
+                job,
+                token,
+                attempt,
+                until,
+            } => {
+                let seen = self.applied(*event)?;
+                let Outcome::Claimed { claim: Some(claim) } = &seen.result.outcome else {
+                    return Err(format!("event {event} took no job"));
+                };
+                expect(worker, &seen.result.worker, "its worker")?;
+                let said = (job, *token, *attempt, *until);
+                let world = (&claim.id, claim.token, claim.attempt, claim.lease_until);
+                expect(said, world, "(job, token, attempt, lease_until)")?;
+                // Said as a reclaim: someone held it, and that lease ended.
+                let before = row(seen, job)?;
+                let held_before = before.lease_until.is_some_and(|end| end <= seen.result.at);
+                expect(*token > 1, held_before, "a lease on it ended before")
+            }
+            Assertion::Completed { event, worker, job } => {
+                let seen = self.applied(*event)?;
+                expect(worker, &seen.result.worker, "its worker")?;
+                expect(true, self.accepted(*event)?, "accepted")?;
+                let after = self.rows_after(*event);
+                let state = after.iter().find(|row| &row.id == job).map(|row| row.state);
+                expect(Some(JobState::Done), state, "its state after")
+            }
+            Assertion::Delivered {
+                event,
+                worker,
+                job,
+                qty,
+                applied,
+            } => {
+                let seen = self.applied(*event)?;
+                let Outcome::Sent {
+                    applied: world,
+                    reason: None,
+                } = &seen.result.outcome
+                else {
+                    return Err(format!("event {event} sent nothing"));
+                };
+                expect(worker, &seen.result.worker, "its worker")?;
+                let held = seen
+                    .held
+                    .get(worker)
+                    .ok_or(format!("{worker} holds nothing"))?;
+                expect((job, *qty), (&held.id, held.qty), "(job, qty) sent")?;
+                expect(applied, world, "applied")
+            }
+            Assertion::Enqueued {
+                event,
+                worker,
+                job,
+                qty,
+                deadline,
+            } => {
+                let seen = self.applied(*event)?;
+                expect(worker, &seen.result.worker, "its worker")?;
+                expect(
+                    false,
+                    seen.rows.iter().any(|row| &row.id == job),
+                    "there before",
+                )?;
+                let after = self.rows_after(*event);
+                let added = after.iter().find(|row| &row.id == job);
+                let world = added.map(|row| (row.qty, row.deadline, row.state));
+                let said = Some((*qty, *deadline, JobState::Pending));
+                expect(said, world, "(qty, deadline, state) after")
+            }
+            Assertion::Swept {
+                event,
+                state,
+                count,
+            } => {
+                let seen = self.applied(*event)?;
+                let after = self.rows_after(*event);
+                let moved = (after.iter())
+                    .filter(|row| row.state == *state)
+                    .filter(|row| {
+                        (seen.rows.iter()).any(|old| old.id == row.id && old.state != *state)
+                    })
+                    .count();
+                expect(*count, moved, "jobs moved")
             }
             Assertion::Agree { guard, position } => {
                 expect(self.position, *position, "the position")?;
@@ -262,14 +352,31 @@ impl World {
             } => {
                 let breaks = |id: &str| {
                     let found = CHAPTERS.iter().find(|found| found.id == id)?;
-                    first_break(&Scenario::parse(found.scenario()).ok()?, *side)
+                    let scenario = Scenario::parse(found.scenario()).ok()?;
+                    let checks = along(&scenario, *side).ok()?;
+                    let broken = checks.iter().find(|check| !check.broken.is_empty())?;
+                    Some(broken.event)
                 };
                 expect(Some(*event), breaks(chapter), "the first break")?;
-                match (CHAPTERS.iter()).find(|other| breaks(other.id).is_some_and(|at| at < *event))
-                {
-                    Some(sooner) => Err(format!("{} breaks sooner", sooner.id)),
-                    None => Ok(()),
+                let sooner = CHAPTERS
+                    .iter()
+                    .find(|other| breaks(other.id).is_some_and(|at| at < *event));
+                if let Some(sooner) = sooner {
+                    return Err(format!("{} breaks sooner", sooner.id));
                 }
+                // "This timeline does not show it": nothing breaks here.
+                let every = [
+                    Invariant::OneValidHolder,
+                    Invariant::FinishPresentedCurrentToken,
+                    Invariant::TokensOnlyGrow,
+                    Invariant::AppliedOnce,
+                ];
+                for invariant in every {
+                    if let Some((step, _)) = self.first_broken(*side, invariant)? {
+                        return Err(format!("{invariant:?} breaks here, at step {step}"));
+                    }
+                }
+                Ok(())
             }
             Assertion::EndsFirst {
                 claim,
@@ -290,11 +397,17 @@ impl World {
     }
 
     /// A condition of the finish at `event`, as the stamp its worker held
-    /// and the row as it was just before it compare in this world: the
-    /// assertion must be exactly that comparison, sides and holder too.
+    /// and the row as it was just before it compare in this world, by
+    /// R4's own words (not the queue's code): the assertion must be
+    /// exactly that comparison, sides and holder too.
     fn condition(&self, said: &Assertion) -> std::result::Result<(), String> {
         let Assertion::Condition {
-            event, condition, ..
+            event,
+            condition,
+            held,
+            stamp: stamp_side,
+            row: row_side,
+            holder,
         } = said
         else {
             return Err("not a condition".to_owned());
@@ -303,9 +416,55 @@ impl World {
         let stamp = (seen.held.get(&seen.result.worker))
             .ok_or(format!("{} holds no claim", seen.result.worker))?
             .stamp();
-        let row = seen.rows.iter().find(|row| row.id == stamp.id);
-        let world = Assertion::compared(*event, *condition, &stamp, row, seen.result.at);
-        expect(said, &world, "the comparison")
+        let now = seen.result.at;
+        let said = (*condition, *held, stamp_side.as_str(), row_side.as_str());
+        // No row with the stamp's id: only the id can be compared.
+        let Some(row) = seen.rows.iter().find(|row| row.id == stamp.id) else {
+            return expect(
+                said,
+                (Condition::Id, false, &stamp.id, ""),
+                "the comparison",
+            );
+        };
+        let null = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
+        let (world, stamp_world, row_world) = match condition {
+            Condition::Id => (row.id == stamp.id, stamp.id.clone(), row.id.clone()),
+            Condition::Owner => (
+                row.owner.as_ref() == Some(&stamp.owner),
+                stamp.owner.clone(),
+                null(row.owner.clone()),
+            ),
+            Condition::Token => (
+                row.token == stamp.token,
+                stamp.token.to_string(),
+                row.token.to_string(),
+            ),
+            Condition::Attempt => (
+                row.attempts == stamp.attempt,
+                stamp.attempt.to_string(),
+                row.attempts.to_string(),
+            ),
+            Condition::State => (
+                row.state == JobState::Leased,
+                String::new(),
+                row.state.as_str().to_owned(),
+            ),
+            Condition::LeaseUntil => (
+                row.lease_until.is_some_and(|until| now < until),
+                now.to_string(),
+                null(row.lease_until.map(|until| until.to_string())),
+            ),
+            Condition::Deadline => (
+                now < row.deadline,
+                now.to_string(),
+                row.deadline.to_string(),
+            ),
+        };
+        let world = (*condition, world, stamp_world.as_str(), row_world.as_str());
+        expect(said, world, "the comparison")?;
+        // A lease met is the current row's: its holder is named.
+        let named = (*held && *condition == Condition::LeaseUntil).then(|| row.owner.clone());
+        expect(holder.clone(), named.flatten(), "whose lease")
     }
 
     /// The first step (1 is the first event) at which `invariant` broke on
@@ -358,6 +517,13 @@ impl World {
         (self.naive.iter())
             .find(|run| run.guard == guard)
             .ok_or(format!("no run of {guard:?} in this world"))
+    }
+
+    /// The table just after event `event`.
+    fn rows_after(&self, event: usize) -> &[JobRow] {
+        self.seen
+            .get(event + 1)
+            .map_or(&self.rows_at_end, |seen| &seen.rows)
     }
 
     /// The claims held after `position` events.

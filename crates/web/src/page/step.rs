@@ -23,7 +23,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
             El::new(doc, "p")
                 .class("lf-summary")
                 .attr("data-result", summary.result)
-                .text(&summary.text),
+                .text(summary.text.text()),
         );
     }
     if let Some(verdict) = &view.verdict {

@@ -20,7 +20,7 @@
 mod say;
 
 use leasefence::fence::Condition;
-use leasefence::model::{JobRow, Stamp};
+use leasefence::model::{JobRow, JobState, Stamp};
 use serde::{Serialize, Serializer};
 
 use super::Lang;
@@ -112,6 +112,70 @@ pub enum Assertion {
     FoundNothing {
         /// The claim event.
         event: usize,
+    },
+    /// The claim at `event`, by `worker`, took `job` with this stamp. A
+    /// token above 1 is said as a reclaim: the job was held before, and
+    /// its last lease ended.
+    Claimed {
+        /// The claim event.
+        event: usize,
+        /// Its worker.
+        worker: String,
+        /// The job taken.
+        job: String,
+        /// The claim's token.
+        token: u64,
+        /// The claim's attempt.
+        attempt: u64,
+        /// Where its lease ends.
+        until: u64,
+    },
+    /// The finish at `event`, by `worker`, was accepted: `job` is `done`.
+    Completed {
+        /// The finish event.
+        event: usize,
+        /// Its worker.
+        worker: String,
+        /// The job finished.
+        job: String,
+    },
+    /// The send at `event`, by `worker`, delivered `job` (`qty` items);
+    /// the receiver applied it, or had it already (`applied` false).
+    Delivered {
+        /// The send event.
+        event: usize,
+        /// Its worker.
+        worker: String,
+        /// The job sent.
+        job: String,
+        /// Its items.
+        qty: u64,
+        /// Whether the receiver added it.
+        applied: bool,
+    },
+    /// The event `event`, by `worker`, added `job`: `qty` items, due by
+    /// `deadline`.
+    Enqueued {
+        /// The enqueue event.
+        event: usize,
+        /// Who enqueued it.
+        worker: String,
+        /// The job added.
+        job: String,
+        /// Its items.
+        qty: u64,
+        /// Its deadline.
+        deadline: u64,
+    },
+    /// Before choosing, the claim at `event` moved `count` jobs to
+    /// `state` (`quarantined` or `expired`).
+    Swept {
+        /// The claim event.
+        event: usize,
+        /// The state they moved to.
+        state: JobState,
+        /// How many.
+        count: usize,
     },
     /// Over every finish before `position`, the queue and the naive one
     /// (`guard`) gave the same verdict.

@@ -3,6 +3,7 @@
 //! state.
 
 use leasefence::fence::Condition;
+use leasefence::model::JobState;
 
 use crate::mechanism::invariants::Invariant;
 
@@ -73,6 +74,73 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             lang.fill("reason.claim.pending", &[("job", job.clone())])
         }
         Assertion::FoundNothing { .. } => lang.text("reason.claim.nothing").to_owned(),
+        Assertion::Claimed {
+            worker,
+            job,
+            token,
+            attempt,
+            until,
+            ..
+        } => lang.fill(
+            // A token above 1 means someone held this job before: a reclaim.
+            if *token > 1 {
+                "step.reclaimed"
+            } else {
+                "step.claimed"
+            },
+            &[
+                ("worker", worker.clone()),
+                ("id", job.clone()),
+                ("token", n(token)),
+                ("attempt", n(attempt)),
+                ("lease_until", n(until)),
+            ],
+        ),
+        Assertion::Completed { worker, job, .. } => lang.fill(
+            "step.accepted",
+            &[("worker", worker.clone()), ("id", job.clone())],
+        ),
+        Assertion::Delivered {
+            worker,
+            job,
+            qty,
+            applied,
+            ..
+        } => lang.fill(
+            if *applied {
+                "step.applied"
+            } else {
+                "step.duplicate"
+            },
+            &[
+                ("worker", worker.clone()),
+                ("id", job.clone()),
+                ("qty", n(qty)),
+            ],
+        ),
+        Assertion::Enqueued {
+            worker,
+            job,
+            qty,
+            deadline,
+            ..
+        } => lang.fill(
+            "step.enqueued",
+            &[
+                ("worker", worker.clone()),
+                ("id", job.clone()),
+                ("qty", n(qty)),
+                ("deadline", n(deadline)),
+            ],
+        ),
+        Assertion::Swept { state, count, .. } => lang.fill(
+            if *state == JobState::Quarantined {
+                "step.swept_quarantined"
+            } else {
+                "step.swept_expired"
+            },
+            &[("n", count.to_string())],
+        ),
         Assertion::Agree { guard, .. } => lang.fill(
             "compare.same",
             &[("variant", variant_name(lang, Variant::finish(*guard)))],

@@ -224,7 +224,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         }),
         _ if drawn == Some(position) => None,
         (None, Some(frame)) => {
-            let mut said = describe(lang, frame);
+            let mut said = describe(lang, frame).to_string();
             if let Some(feedback) = &prompt.feedback {
                 said = format!("{} {said}", feedback.text());
             }

@@ -89,7 +89,7 @@ pub struct Summary {
     /// The result label, for styling.
     pub result: &'static str,
     /// The sentence.
-    pub text: String,
+    pub text: Said,
 }
 
 /// A finish's verdict.
@@ -158,7 +158,7 @@ pub fn card(session: &Session) -> Option<StepView> {
                 accepted: finish.accepted(),
             };
             let words = if finish.accepted() {
-                Said::plain(describe(lang, frame)).stating(said)
+                describe(lang, frame).stating(said)
             } else {
                 Said::fill(
                     lang,
