@@ -12,6 +12,7 @@ mod support;
 use leasefence::Scenario;
 use leasefence_course::mechanism::invariants::{Side, along};
 use leasefence_course::mechanism::orderings::{Tally, census};
+use leasefence_course::playground::assertions::Assertion;
 use leasefence_course::playground::invariants::{Countable, countable};
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::stepper::SANDBOX;
@@ -204,10 +205,22 @@ fn counting_every_ordering_finds_no_bad_fenced_ordering_in_any_chapter_r4_r12() 
         check!(shown, expected, "{}: the counts", chapter.id);
         let fenced: Vec<bool> = table.rows.iter().map(|row| row.zero[0]).collect();
         check!(fenced, vec![true; 5], "{}: fenced column", chapter.id);
+        let said = table
+            .note
+            .asserts()
+            .first()
+            .map(|assertion| match assertion {
+                Assertion::Counted {
+                    side,
+                    orderings,
+                    counts,
+                } => (*side, *orderings, counts[0]),
+                other => panic!("the note states {other:?}"),
+            });
         check!(
-            table.note,
-            format!("With the fence, none of the {orderings} orderings breaks an invariant."),
-            "{}: the note",
+            said,
+            Some((Side::Fenced, orderings, 0)),
+            "{}: the note states the fenced count",
             chapter.id
         );
     }
@@ -258,10 +271,15 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     );
     let opened = panel(&session).orderings.opened.expect("said");
     let last = failing.scenario.events().len();
-    assert!(
-        opened.contains("“Every ordering”") && opened.contains(&format!("step {last}")),
-        "{opened:?}"
+    check!(
+        opened.asserts().to_vec(),
+        vec![Assertion::BreaksAtEnd {
+            side: tally.side,
+            step: last,
+        }],
+        "what the opened ordering's note states"
     );
+    assert!(opened.text().contains("“Every ordering”"), "{opened:?}");
     for position in 0..=last {
         session.stepper.seek(position);
         let red: Vec<usize> = broke_at(&panel(&session))

@@ -47,11 +47,18 @@ fn said(view: &PositionView) -> Vec<&Said> {
         let lights = panel.rows.iter().flat_map(|row| &row.lights);
         all.extend(lights.map(|light| &light.text));
     }
+    let opened = view
+        .invariants
+        .as_ref()
+        .map(|panel| &panel.orderings.opened);
+    all.extend(opened.into_iter().flatten());
     let counted = view
         .invariants
         .as_ref()
         .and_then(|panel| panel.orderings.table.as_ref());
     if let Some(table) = counted {
+        all.extend(&table.columns);
+        all.push(&table.note);
         all.extend(table.breaks.iter().map(|link| &link.said));
     }
     for slider in [&view.finish, &view.lease] {
@@ -240,7 +247,22 @@ fn walk_orderings(session: &Session, how: &str) -> usize {
     session.stepper.seek(session.stepper.total());
     session.set_invariants_open(true).expect("opens");
     session.count_orderings().expect("counts");
-    check_screen(&session, &format!("{how}, every ordering counted"))
+    let mut checked = check_screen(&session, &format!("{how}, every ordering counted"));
+    let census = session.census().cloned();
+    let shortest = census.iter().flat_map(|census| &census.sides);
+    for variant in shortest.filter_map(|tally| tally.side.variant()) {
+        let mut opened = session.clone();
+        opened.open_shortest(variant).expect("opens");
+        for position in 0..=opened.stepper.total() {
+            opened.stepper.seek(position);
+            let how = format!(
+                "{how}, the shortest ordering failing {} opened",
+                variant.id()
+            );
+            checked += check_screen(&opened, &how);
+        }
+    }
+    checked
 }
 
 #[test]
@@ -264,9 +286,11 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Blocks",
         "Breaks",
         "Broke",
+        "BreaksAtEnd",
         "Claimed",
         "Completed",
         "Condition",
+        "Counted",
         "Delivered",
         "Differ",
         "EndsFirst",

@@ -16,7 +16,7 @@ use leasefence::error::Result;
 use leasefence::fence::Condition;
 use leasefence::model::{Claim, JobRow, JobState};
 use leasefence::replay::{EventResult, Outcome, Player};
-use leasefence::scenario::Scenario;
+use leasefence::scenario::{Event, Scenario};
 
 use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
 use leasefence_course::playground::CHAPTERS;
@@ -378,6 +378,24 @@ impl World {
                 }
                 Ok(())
             }
+            Assertion::Counted {
+                side,
+                orderings,
+                counts,
+            } => {
+                let world = self.every_ordering(*side)?;
+                expect((*orderings, *counts), world, "(orderings, counts)")
+            }
+            Assertion::BreaksAtEnd { side, step } => {
+                expect(self.scenario.events().len(), *step, "the last step")?;
+                let checks = along(&self.scenario, *side).map_err(|err| err.to_string())?;
+                let first = (checks.iter()).find(|check| !check.broken.is_empty());
+                expect(
+                    Some(*step),
+                    first.map(|check| check.event + 1),
+                    "the first break",
+                )
+            }
             Assertion::EndsFirst {
                 claim,
                 finish,
@@ -465,6 +483,66 @@ impl World {
         // A lease met is the current row's: its holder is named.
         let named = (*held && *condition == Condition::LeaseUntil).then(|| row.owner.clone());
         expect(holder.clone(), named.flatten(), "whose lease")
+    }
+
+    /// Every ordering of this world's timeline (each worker's events in
+    /// their order, the k-th event at the timeline's k-th time), played
+    /// one by one on `side`: how many there are, and how many broke any
+    /// invariant, then each of the four (a stale finish accepted, a job
+    /// applied twice, two valid holders, a token handed out again).
+    fn every_ordering(&self, side: Side) -> std::result::Result<(usize, [usize; 5]), String> {
+        fn orders(lanes: &mut [Vec<usize>], prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            if lanes.iter().all(Vec::is_empty) {
+                out.push(prefix.clone());
+            }
+            for lane in 0..lanes.len() {
+                if lanes[lane].is_empty() {
+                    continue;
+                }
+                let event = lanes[lane].remove(0);
+                prefix.push(event);
+                orders(lanes, prefix, out);
+                prefix.pop();
+                lanes[lane].insert(0, event);
+            }
+        }
+        let events = self.scenario.events();
+        let mut lanes: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (index, event) in events.iter().enumerate() {
+            lanes.entry(&event.worker).or_default().push(index);
+        }
+        let mut all = Vec::new();
+        orders(
+            &mut lanes.into_values().collect::<Vec<_>>(),
+            &mut Vec::new(),
+            &mut all,
+        );
+        let mut counts = [0; 5];
+        let kinds = [
+            Invariant::FinishPresentedCurrentToken,
+            Invariant::AppliedOnce,
+            Invariant::OneValidHolder,
+            Invariant::TokensOnlyGrow,
+        ];
+        for order in &all {
+            let reordered = (order.iter().zip(events))
+                .map(|(&index, slot)| Event {
+                    at: slot.at,
+                    ..events[index].clone()
+                })
+                .collect();
+            let scenario = Scenario::new(self.scenario.jobs().to_vec(), reordered)
+                .map_err(|err| err.to_string())?;
+            let checks = along(&scenario, side).map_err(|err| err.to_string())?;
+            let broken: Vec<Invariant> = (checks.iter())
+                .flat_map(|check| check.broken.iter().map(|broken| broken.invariant))
+                .collect();
+            counts[0] += usize::from(!broken.is_empty());
+            for (kind, invariant) in kinds.iter().enumerate() {
+                counts[kind + 1] += usize::from(broken.contains(invariant));
+            }
+        }
+        Ok((all.len(), counts))
     }
 
     /// The first step (1 is the first event) at which `invariant` broke on

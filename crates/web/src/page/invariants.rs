@@ -8,6 +8,7 @@ use web_sys::{Document, Element};
 
 use super::dom::{El, break_link, header_row, replace_children};
 use leasefence_course::playground::Lang;
+use leasefence_course::playground::assertions::Said;
 use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 
 /// The panel, closed (drawing opens it when the session has), and its
@@ -77,7 +78,7 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
         parts.push(El::new(doc, "p").class("lf-muted").text(waiting));
     }
     if let Some(table) = &view.table {
-        let titles = std::iter::once("").chain(table.columns.iter().map(String::as_str));
+        let titles = std::iter::once("").chain(table.columns.iter().map(Said::text));
         let mut rows = vec![header_row(doc, titles)];
         for row in &table.rows {
             let mut line =
@@ -108,11 +109,15 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
         parts.push(
             El::new(doc, "p")
                 .class("lf-invariants-note")
-                .text(&table.note),
+                .text(table.note.text()),
         );
         parts.extend(table.breaks.iter().map(|link| break_link(doc, link)));
     }
     if let Some(opened) = &view.opened {
-        parts.push(El::new(doc, "p").class("lf-invariants-note").text(opened));
+        parts.push(
+            El::new(doc, "p")
+                .class("lf-invariants-note")
+                .text(opened.text()),
+        );
     }
 }

@@ -267,6 +267,27 @@ pub enum Assertion {
         /// The event whose step breaks it.
         event: usize,
     },
+    /// Over all `orderings` of the timeline on screen, `side` broke an
+    /// invariant in `counts[0]` of them; a finish with a stale token was
+    /// accepted in `counts[1]`, a job applied twice in `counts[2]`, two
+    /// workers held a valid lease at once in `counts[3]`, a token was
+    /// handed out again in `counts[4]`.
+    Counted {
+        /// The system.
+        side: Side,
+        /// How many orderings there are.
+        orderings: usize,
+        /// The counts, in that order.
+        counts: [usize; 5],
+    },
+    /// The timeline on screen first breaks an invariant on `side` at its
+    /// last step, `step` (1 is the first event).
+    BreaksAtEnd {
+        /// The naive side.
+        side: Side,
+        /// The last step.
+        step: usize,
+    },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker
     /// may take the job.

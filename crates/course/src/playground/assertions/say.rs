@@ -218,6 +218,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("step", (event + 1).to_string()),
             ],
         ),
+        Assertion::Counted { side, .. } | Assertion::BreaksAtEnd { side, .. } => {
+            side_name(lang, *side)
+        }
         Assertion::EndsFirst {
             worker, at, until, ..
         } => lang.fill(

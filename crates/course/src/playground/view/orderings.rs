@@ -9,8 +9,9 @@
 //! events end.
 
 use crate::mechanism::invariants::Side;
-use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS, Tally};
+use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS};
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::invariants::{Countable, countable};
 use crate::playground::session::Session;
 use serde::Serialize;
@@ -32,20 +33,21 @@ pub struct OrderingsView {
     /// The counts, once counted.
     pub table: Option<CountTable>,
     /// Said when the timeline on screen is a shortest failing ordering.
-    pub opened: Option<String>,
+    pub opened: Option<Said>,
 }
 
 /// The counts: one column per queue, one row per kind of failure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CountTable {
-    /// The sides: the real system, then each naive side by its variant.
-    pub columns: Vec<String>,
+    /// The sides: the real system, then each naive side by its variant;
+    /// each heads its counts, and states them.
+    pub columns: Vec<Said>,
     /// Each kind of failure, with its count per queue.
     pub rows: Vec<CountRow>,
     /// Per queue, the button that opens its shortest failing ordering.
     pub open: Vec<Option<OpenButton>>,
     /// The conclusion.
-    pub note: String,
+    pub note: Said,
     /// For each naive side no ordering of this timeline breaks: the
     /// chapter where it does break, so a zero never reads as safe.
     pub breaks: Vec<BreakLink>,
@@ -103,12 +105,17 @@ pub fn view(session: &Session) -> OrderingsView {
     let waits = can_count && session.stepper.answers_ahead();
     let census = session.census().filter(|_| !waits);
     let opened = session.opened().map(|opened| {
+        let step = scenario.events().len();
         let values = [
             ("title", session.title_of(&opened.from)),
             ("variant", side_name(lang, opened.side)),
-            ("step", scenario.events().len().to_string()),
+            ("step", step.to_string()),
         ];
-        lang.fill("invariants.opened", &values)
+        let assertion = Assertion::BreaksAtEnd {
+            side: opened.side,
+            step,
+        };
+        Said::worded(lang.fill("invariants.opened", &values), assertion)
     });
     OrderingsView {
         summary,
@@ -120,34 +127,53 @@ pub fn view(session: &Session) -> OrderingsView {
     }
 }
 
-/// A kind of failure: its label's key, and its count in a tally.
-type Kind = (&'static str, fn(&Tally) -> usize);
+/// The kinds of failure counted, in the order of [`Assertion::Counted`]'s
+/// counts.
+const KINDS: [&str; 5] = [
+    "invariants.bad",
+    "invariants.stale",
+    "invariants.twice",
+    "invariants.holders",
+    "invariants.reused",
+];
 
 fn table(lang: Lang, census: &Census) -> CountTable {
-    let columns = census
-        .sides
-        .iter()
-        .map(|tally| side_name(lang, tally.side))
+    let counted: Vec<(Side, [usize; 5])> = (census.sides.iter())
+        .map(|t| {
+            let counts = [
+                t.bad,
+                t.stale_finish,
+                t.applied_twice,
+                t.two_holders,
+                t.token_reused,
+            ];
+            (t.side, counts)
+        })
         .collect();
-    let kinds: [Kind; 5] = [
-        ("invariants.bad", |t| t.bad),
-        ("invariants.stale", |t| t.stale_finish),
-        ("invariants.twice", |t| t.applied_twice),
-        ("invariants.holders", |t| t.two_holders),
-        ("invariants.reused", |t| t.token_reused),
-    ];
-    let rows = kinds
-        .iter()
-        .map(|(key, count)| {
-            let counts: Vec<usize> = census.sides.iter().map(count).collect();
-            CountRow {
+    let columns: Vec<Said> = (counted.iter())
+        .map(|&(side, counts)| {
+            let assertion = Assertion::Counted {
+                side,
+                orderings: census.orderings,
+                counts,
+            };
+            Said::worded(side_name(lang, side), assertion)
+        })
+        .collect();
+    let rows = (KINDS.iter().enumerate())
+        .map(|(kind, key)| {
+            let mut row = CountRow {
                 label: lang.text(key).to_owned(),
-                cells: counts
-                    .iter()
-                    .map(|n| format!("{} {n}", if *n == 0 { '✓' } else { '✗' }))
-                    .collect(),
-                zero: counts.iter().map(|n| *n == 0).collect(),
+                cells: Vec::new(),
+                zero: Vec::new(),
+            };
+            for (_, counts) in &counted {
+                let n = counts[kind];
+                row.cells
+                    .push(format!("{} {n}", if n == 0 { '✓' } else { '✗' }));
+                row.zero.push(n == 0);
             }
+            row
         })
         .collect();
     let open = census
@@ -164,12 +190,8 @@ fn table(lang: Lang, census: &Census) -> CountTable {
             })
         })
         .collect();
-    let fenced_bad = census
-        .sides
-        .iter()
-        .filter(|tally| tally.side == Side::Fenced)
-        .map(|tally| tally.bad)
-        .sum::<usize>();
+    // The real system's column comes first (`sides`).
+    let fenced_bad = counted[0].1[0];
     let values = [
         ("orderings", census.orderings.to_string()),
         ("n", fenced_bad.to_string()),
@@ -178,6 +200,7 @@ fn table(lang: Lang, census: &Census) -> CountTable {
         0 => lang.fill("invariants.fenced_none", &values),
         _ => lang.fill("invariants.fenced_some", &values),
     };
+    let note = columns[0].clone().reworded(note);
     let breaks = (census.sides.iter())
         .filter(|tally| tally.side != Side::Fenced && tally.bad == 0)
         .filter_map(|tally| break_link(lang, tally.side))
