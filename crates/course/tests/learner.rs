@@ -216,7 +216,7 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
     let stamps: Vec<String> = view::scenario(&session)
         .events
         .iter()
-        .map(|l| l.detail.clone())
+        .map(|l| l.detail.to_string())
         .collect();
     check!(
         stamps,

@@ -24,7 +24,7 @@ use leasefence_course::playground::quiz::Field;
 use leasefence_course::playground::session::{Knob, Session};
 use leasefence_course::playground::stepper::Question;
 use leasefence_course::playground::twist::Twist;
-use leasefence_course::playground::view::{self, PositionView, SliderView};
+use leasefence_course::playground::view::{self, PositionView, Shape, SliderView};
 use leasefence_course::playground::{CHAPTERS, Lang};
 use leasefence_course::variants::Guard;
 use proptest::prelude::*;
@@ -38,6 +38,11 @@ fn said(view: &PositionView) -> Vec<&Said> {
         all.push(&asked.text);
     }
     all.extend(&view.prompt.feedback);
+    all.extend(view.marks.iter().map(|mark| &mark.text));
+    all.extend(view.lanes.shapes.iter().filter_map(|shape| match shape {
+        Shape::Text { text, .. } => Some(text),
+        _ => None,
+    }));
     if let Some(compare) = &view.compare {
         all.push(&compare.note);
         all.extend(compare.breaks.iter().map(|link| &link.said));
@@ -97,7 +102,9 @@ fn kind(assertion: &Assertion) -> String {
 /// there. Returns how many assertions were checked.
 fn check_screen(session: &Session, how: &str) -> usize {
     let view = view::position(session, None, 640.0);
-    let said = said(&view);
+    let lines = view::scenario(session).events;
+    let mut said = said(&view);
+    said.extend(lines.iter().map(|line| &line.detail));
     let guards: Vec<Guard> = view
         .compare
         .is_some()
@@ -287,6 +294,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Breaks",
         "Broke",
         "BreaksAtEnd",
+        "Came",
         "Claimed",
         "Completed",
         "Condition",
@@ -298,6 +306,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Finish",
         "FoundNothing",
         "Guess",
+        "Holds",
         "Kept",
         "NoStamp",
         "Picked",

@@ -39,14 +39,14 @@ fn every_view(mut check: impl FnMut(&str, &Session, &PositionView)) {
 /// Every text a view shows.
 fn texts(view: &PositionView) -> Vec<String> {
     let mut all = vec![view.position_text.clone(), view.narration.to_string()];
-    all.extend(view.marks.iter().map(|mark| mark.text.clone()));
+    all.extend(view.marks.iter().map(|mark| mark.text.to_string()));
     if let Some(asked) = &view.prompt.question {
         all.push(asked.text.to_string());
         all.extend(asked.answers.iter().map(|answer| answer.label.clone()));
     }
     all.extend(view.announcement.clone());
     all.extend(view.lanes.shapes.iter().filter_map(|shape| match shape {
-        Shape::Text { text, .. } => Some(text.clone()),
+        Shape::Text { text, .. } => Some(text.to_string()),
         _ => None,
     }));
     if let Some(step) = &view.step {
@@ -127,7 +127,7 @@ fn a_move_updates_the_event_list_to_exactly_what_a_fresh_drawing_shows() {
     type Row = (Option<&'static str>, String, bool);
     let apply = |rows: &mut Vec<Row>, view: &PositionView| {
         for mark in &view.marks {
-            rows[mark.event] = (mark.result, mark.text.clone(), mark.current);
+            rows[mark.event] = (mark.result, mark.text.to_string(), mark.current);
         }
     };
     for chapter in CHAPTERS {

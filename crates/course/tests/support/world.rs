@@ -169,6 +169,33 @@ impl World {
                     "its state before",
                 )
             }
+            Assertion::Came { event, result } => {
+                let seen = self.applied(*event)?;
+                let world = match &seen.result.outcome {
+                    Outcome::Claimed { claim: Some(_) } => "claimed",
+                    Outcome::Claimed { claim: None } => "empty",
+                    Outcome::Finished(done) if done.accepted() => "accepted",
+                    Outcome::Finished(_) => "rejected",
+                    Outcome::Sent {
+                        reason: Some(_), ..
+                    } => "no_claim",
+                    Outcome::Sent { applied: true, .. } => "applied",
+                    Outcome::Sent { .. } => "duplicate",
+                    Outcome::Enqueued { .. } => "enqueued",
+                };
+                expect(*result, world, "its result")
+            }
+            Assertion::Holds {
+                event,
+                worker,
+                job,
+                token,
+            } => {
+                let seen = self.seen(*event)?;
+                expect(worker, &seen.result.worker, "its worker")?;
+                let held = seen.held.get(worker).map(|claim| (&claim.id, claim.token));
+                expect(Some((job, *token)), held, "(job, token) held")
+            }
             Assertion::FoundNothing { event } => {
                 let seen = self.applied(*event)?;
                 expect(None, claimed(seen), "the job claimed")

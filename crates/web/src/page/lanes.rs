@@ -72,7 +72,7 @@ fn element(doc: &Document, shape: &Shape) -> El {
                 .attr("y", &n(at.1))
                 .attr("text-anchor", anchor)
                 .class(class)
-                .text(text)
+                .text(text.text())
         }
     }
 }

@@ -32,7 +32,7 @@ pub(super) fn draw_lines(
         let row: Element = template.0.clone_node_with_deep(true)?.unchecked_into();
         let _ = row.set_attribute("data-event", &index.to_string());
         let cells = row.children();
-        for (slot, text) in [&line.at, &line.who, &line.what, &line.detail]
+        for (slot, text) in [&line.at, &line.who, &line.what, line.detail.text()]
             .into_iter()
             .enumerate()
         {
@@ -65,11 +65,7 @@ pub(super) fn draw_marks(parts: &Parts, view: &PositionView) {
             None => item.remove_attribute("data-result"),
         };
         if let Some(span) = item.last_element_child() {
-            span.set_text_content(
-                Some(&mark.text)
-                    .filter(|text| !text.is_empty())
-                    .map(String::as_str),
-            );
+            span.set_text_content(Some(mark.text.text()).filter(|text| !text.is_empty()));
         }
         if mark.current {
             let _ = item.set_attribute("aria-current", "step");

@@ -108,6 +108,27 @@ pub enum Assertion {
         /// The job taken.
         job: String,
     },
+    /// The event `event` came out as `result`, a result label (`claimed`,
+    /// `empty`, `accepted`, `rejected`, `applied`, `duplicate`, `no_claim`,
+    /// `enqueued`).
+    Came {
+        /// The event.
+        event: usize,
+        /// Its result's label.
+        result: &'static str,
+    },
+    /// Just before event `event`, `worker` holds its claim on `job` with
+    /// token `token`: the stamp a finish or send of it presents.
+    Holds {
+        /// The event.
+        event: usize,
+        /// Its worker.
+        worker: String,
+        /// The job held.
+        job: String,
+        /// The claim's token.
+        token: u64,
+    },
     /// The claim at `event` got no job.
     FoundNothing {
         /// The claim event.

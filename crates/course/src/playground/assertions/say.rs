@@ -74,6 +74,17 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             lang.fill("reason.claim.pending", &[("job", job.clone())])
         }
         Assertion::FoundNothing { .. } => lang.text("reason.claim.nothing").to_owned(),
+        Assertion::Came { result, .. } => {
+            // A symbol and a word, never colour alone.
+            let symbol = match *result {
+                "accepted" | "applied" => "✓",
+                "rejected" => "✗",
+                "empty" | "duplicate" | "no_claim" => "∅",
+                _ => "•",
+            };
+            format!("{symbol} {}", lang.text(&format!("result.{result}")))
+        }
+        Assertion::Holds { job, token, .. } => format!("{job} · token={token}"),
         Assertion::Claimed {
             worker,
             job,

@@ -2,6 +2,7 @@
 //! the learner steps past each one.
 
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
 use leasefence::scenario::{Action, Event};
 use serde::Serialize;
@@ -16,7 +17,7 @@ pub struct EventLine {
     /// The action, in words.
     pub what: String,
     /// The lease asked for, the stamp presented, or the job enqueued.
-    pub detail: String,
+    pub detail: Said,
 }
 
 /// An event's result mark, as it changes while stepping.
@@ -27,7 +28,7 @@ pub struct EventMark {
     /// Its result label (`accepted`, `rejected`, ...) once applied.
     pub result: Option<&'static str>,
     /// A symbol and a word, never colour alone; empty before it is applied.
-    pub text: String,
+    pub text: Said,
     /// Whether it is the last applied event.
     pub current: bool,
 }
@@ -57,18 +58,26 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
         .map(|(index, event)| {
             let who = who(lang, event);
             let detail = match &event.action {
-                Action::Claim { lease_ms } => format!("lease_ms={lease_ms}"),
+                Action::Claim { lease_ms } => Said::plain(format!("lease_ms={lease_ms}")),
                 // The stamp this actor will present, as it holds it then;
                 // not while predicting, when it would tell how the claims
                 // before it end.
-                Action::Finish | Action::Send if stepper.predict() => String::new(),
+                Action::Finish | Action::Send if stepper.predict() => Said::default(),
                 Action::Finish | Action::Send => index
                     .checked_sub(1)
                     .and_then(|before| stepper.timeline().frames.get(before))
                     .and_then(|frame| frame.holding.get(&event.worker))
-                    .map(|claim| format!("{} · token={}", claim.id, claim.token))
+                    .map(|claim| {
+                        let holds = Assertion::Holds {
+                            event: index,
+                            worker: event.worker.clone(),
+                            job: claim.id.clone(),
+                            token: claim.token,
+                        };
+                        Said::of(lang, holds)
+                    })
                     .unwrap_or_default(),
-                Action::Enqueue(job) => job.id.clone(),
+                Action::Enqueue(job) => Said::plain(job.id.clone()),
             };
             EventLine {
                 at: format!("{} ms", event.at),
@@ -105,21 +114,16 @@ pub fn marks(session: &Session, drawn: Option<usize>) -> Vec<EventMark> {
                 event: index,
                 result,
                 text: result
-                    .map(|label| mark(session.lang, label))
+                    .map(|result| {
+                        let came = Assertion::Came {
+                            event: index,
+                            result,
+                        };
+                        Said::of(session.lang, came)
+                    })
                     .unwrap_or_default(),
                 current: index + 1 == position,
             }
         })
         .collect()
-}
-
-/// A result as a symbol and a word.
-fn mark(lang: Lang, label: &str) -> String {
-    let symbol = match label {
-        "accepted" | "applied" => "✓",
-        "rejected" => "✗",
-        "empty" | "duplicate" | "no_claim" => "∅",
-        _ => "•",
-    };
-    format!("{symbol} {}", lang.text(&format!("result.{label}")))
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 use std::ops::Range;
 
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::stepper::Stepper;
 use leasefence::model::Claim;
 use leasefence::replay::Outcome;
@@ -78,7 +79,7 @@ pub enum Shape {
         /// Where it is anchored.
         at: (f64, f64),
         /// What it says.
-        text: String,
+        text: Said,
         /// How it is anchored.
         anchor: Anchor,
         /// Style.
@@ -106,10 +107,10 @@ fn line(from: (f64, f64), to: (f64, f64), class: &'static str) -> Shape {
     Shape::Line { from, to, class }
 }
 
-fn text(at: (f64, f64), text: impl Into<String>, anchor: Anchor, class: &'static str) -> Shape {
+fn text(at: (f64, f64), text: Said, anchor: Anchor, class: &'static str) -> Shape {
     Shape::Text {
         at,
-        text: text.into(),
+        text,
         anchor,
         class,
     }
@@ -151,7 +152,8 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     for worker in &workers {
         let y = lanes.lane_y(worker) + LANE / 2.0;
         shapes.push(line((lanes.axis.left, y), (width - RIGHT, y), "lf-lane"));
-        shapes.push(text((8.0, y + 4.0), *worker, Anchor::Start, "lf-lane-name"));
+        let name = Said::plain(*worker);
+        shapes.push(text((8.0, y + 4.0), name, Anchor::Start, "lf-lane-name"));
     }
     shapes.extend(lanes.deadlines(stepper));
     shapes.extend(lanes.events(stepper, window));
@@ -230,6 +232,7 @@ impl Lanes<'_> {
                 ));
                 let label = self.lang.fill("lanes.deadline", &[("id", row.id.clone())]);
                 let at = (dx - 4.0, self.height - 8.0);
+                let label = Said::plain(label);
                 shapes.push(text(at, label, Anchor::End, "lf-deadline-label"));
             }
         }
@@ -260,10 +263,13 @@ impl Lanes<'_> {
                 self.lane_y(&frame.result.worker),
             );
             let outcome = &frame.result.outcome;
-            let word = || {
-                self.lang
-                    .text(&format!("result.{}", outcome.label()))
-                    .to_owned()
+            let event = frame.result.event;
+            // The result, said with the lane's own symbol.
+            let came = |mark: &str| {
+                let result = outcome.label();
+                let key = format!("result.{result}");
+                let word = self.lang.text(&key);
+                Said::worded(format!("{mark} {word}"), Assertion::Came { event, result })
             };
             match outcome {
                 Outcome::Claimed { claim: Some(claim) } => {
@@ -271,7 +277,8 @@ impl Lanes<'_> {
                         .iter()
                         .find(|(id, token, _)| *id == claim.id && *token == claim.token)
                         .map(|(_, _, at)| *at);
-                    shapes.extend(self.bar(claim, (x, y), finished_at, now));
+                    let worker = &frame.result.worker;
+                    shapes.extend(self.bar(event, worker, claim, (x, y), finished_at, now));
                 }
                 // Finishes above the bars, deliveries below, so neighbours
                 // in time do not write over each other.
@@ -282,19 +289,18 @@ impl Lanes<'_> {
                         ("✗", "lf-mark lf-rejected")
                     };
                     shapes.push(line((x, y + 8.0), (x, y + 34.0), class));
-                    let said = format!("{mark} {}", word());
-                    shapes.push(text((x, y + 6.0), said, Anchor::Middle, class));
+                    shapes.push(text((x, y + 6.0), came(mark), Anchor::Middle, class));
                 }
                 Outcome::Sent { reason, .. } => {
                     let mark = if reason.is_some() { "∅" } else { "↗" };
-                    let said = format!("{mark} {}", word());
-                    shapes.push(text((x, y + LANE - 4.0), said, Anchor::Middle, "lf-send"));
+                    let at = (x, y + LANE - 4.0);
+                    shapes.push(text(at, came(mark), Anchor::Middle, "lf-send"));
                 }
-                Outcome::Claimed { claim: None } => {
-                    shapes.push(text((x, y + 9.0), "∅", Anchor::Middle, "lf-empty"));
-                }
-                Outcome::Enqueued { .. } => {
-                    shapes.push(text((x, y + 9.0), "+", Anchor::Middle, "lf-empty"));
+                Outcome::Claimed { claim: None } | Outcome::Enqueued { .. } => {
+                    let result = outcome.label();
+                    let mark = if result == "empty" { "∅" } else { "+" };
+                    let said = Said::worded(mark, Assertion::Came { event, result });
+                    shapes.push(text((x, y + 9.0), said, Anchor::Middle, "lf-empty"));
                 }
             }
         }
@@ -305,6 +311,8 @@ impl Lanes<'_> {
     /// at its accepted finish; a lease run out by "now" is hollow.
     fn bar(
         &self,
+        event: usize,
+        worker: &str,
         claim: &Claim,
         (x, y): (f64, f64),
         finished_at: Option<u64>,
@@ -315,7 +323,15 @@ impl Lanes<'_> {
         let ended =
             finished_at.is_none() && !leasefence::claimable::within_lease(now, claim.lease_until);
         let class = if ended { "lf-bar lf-ended" } else { "lf-bar" };
-        let label = bar_label(claim, width);
+        let claimed = Assertion::Claimed {
+            event,
+            worker: worker.to_owned(),
+            job: claim.id.clone(),
+            token: claim.token,
+            attempt: claim.attempt,
+            until: claim.lease_until,
+        };
+        let label = Said::worded(bar_label(claim, width), claimed);
         [
             Shape::Bar {
                 x,
@@ -333,7 +349,7 @@ impl Lanes<'_> {
             return Vec::new();
         };
         let nx = self.axis.x(frame.result.at);
-        let label = self.lang.text("lanes.now");
+        let label = Said::plain(self.lang.text("lanes.now"));
         vec![
             line((nx, TOP - 10.0), (nx, self.height - 12.0), "lf-now"),
             text(
@@ -364,7 +380,7 @@ fn ticks(axis: &Axis) -> Vec<Shape> {
         shapes.push(line((x, TOP - 18.0), (x, TOP - 10.0), "lf-axis"));
         shapes.push(text(
             (x, TOP - 22.0),
-            format!("{at} ms"),
+            Said::plain(format!("{at} ms")),
             Anchor::Middle,
             "lf-tick",
         ));
