@@ -19,9 +19,11 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::fence::Condition;
+use leasefence_course::mechanism::races;
 use leasefence_course::playground::assertions::{Assertion, Said};
 use leasefence_course::playground::quiz::Field;
 use leasefence_course::playground::session::{Knob, Session};
+use leasefence_course::playground::statements::{Move, Race};
 use leasefence_course::playground::stepper::Question;
 use leasefence_course::playground::twist::Twist;
 use leasefence_course::playground::view::{self, PositionView, Shape, SliderView};
@@ -111,8 +113,27 @@ fn check_screen(session: &Session, how: &str) -> usize {
         .then(|| session.guard())
         .into_iter()
         .collect();
+    let statements = view::statements(&session.statement_panel, session.lang);
+    if let Some(panel) = &statements {
+        said.extend(&panel.cut);
+        for side in &panel.sides {
+            said.push(&side.holding);
+            said.extend(side.verdict.as_ref().map(|verdict| &verdict.text));
+        }
+    }
     let stepper = &session.stepper;
-    let world = World::of(stepper.scenario(), stepper.position(), &guards).expect("replays");
+    let mut world = World::of(stepper.scenario(), stepper.position(), &guards).expect("replays");
+    if let Some(panel) = &statements {
+        // The learner sees a timeline taken apart up to the bound, and
+        // while predicting only the events whose questions are answered.
+        let events = stepper.scenario().events().len();
+        let mut taken = events.min(races::TIMELINE_MAX_EVENTS);
+        if stepper.answers_ahead() {
+            let asking = usize::from(stepper.question() == Some(Question::Field));
+            taken = taken.min(stepper.position() - asking);
+        }
+        world = world.with_statements(panel.race, taken).expect("runs");
+    }
     let asserted: Vec<_> = said.iter().flat_map(|said| said.asserts()).collect();
     KINDS.with(|kinds| {
         let mut kinds = kinds.borrow_mut();
@@ -168,8 +189,26 @@ fn walk_showing(session: &Session, how: &str) -> usize {
     checked
 }
 
+/// The statement panel's `races`, showing, at every moment of each's
+/// clock.
+fn walk_statements(session: &Session, how: &str, races: &[Race]) -> usize {
+    let mut checked = 0;
+    for &race in races {
+        let mut session = session.clone();
+        session.set_predict(false).expect("shows");
+        session.statements(Move::Open(true)).expect("opens");
+        session.statements(Move::Race(race)).expect("picks");
+        for moment in 0..=session.statement_panel.total() {
+            session.statements(Move::Seek(moment)).expect("seeks");
+            checked += check_screen(&session, &format!("{how}, {race:?} race at {moment}"));
+        }
+    }
+    checked
+}
+
 /// Predicting from the start: every question answered both ways (and
-/// every condition for a refusal), going on with the first answer.
+/// every condition for a refusal), going on with the first answer; the
+/// statement panel's timeline race open, as it follows the answers.
 fn walk_predicting(session: &Session, how: &str) -> usize {
     let mut session = session.clone();
     session.set_predict(true).expect("predicts");
@@ -177,6 +216,13 @@ fn walk_predicting(session: &Session, how: &str) -> usize {
     let mut checked = 0;
     for _ in 0..4 * session.stepper.total() + 4 {
         checked += check_screen(&session, &format!("{how}, predicting"));
+        let mut taken_apart = session.clone();
+        taken_apart.statements(Move::Open(true)).expect("opens");
+        taken_apart
+            .statements(Move::Race(Race::Timeline))
+            .expect("picks");
+        taken_apart.statements(Move::End).expect("ends");
+        checked += check_screen(&taken_apart, &format!("{how}, predicting, taken apart"));
         match session.stepper.question() {
             Some(Question::Finish | Question::Claim) => {
                 for yes in [true, false] {
@@ -281,6 +327,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
             checked += walk_showing(&session, found.id);
             checked += walk_predicting(&session, found.id);
             checked += walk_changes(&session, found.id);
+            checked += walk_statements(&session, found.id, &Race::ALL);
             checked += walk_orderings(&session, found.id);
         }
     }
@@ -311,8 +358,10 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "NoStamp",
         "Picked",
         "Reclaimed",
+        "Run",
         "Sends",
         "Swept",
+        "TakenApart",
         "Tells",
         "TookPending",
     ];
@@ -338,5 +387,6 @@ proptest! {
         let session = Session::new(lang, "sandbox", scenario).expect("replays");
         walk_showing(&session, "generated");
         walk_predicting(&session, "generated");
+        walk_statements(&session, "generated", &[Race::Timeline]);
     }
 }

@@ -13,6 +13,7 @@ mod support;
 
 use leasefence::replay_json;
 use leasefence_course::mechanism::races::{naive_claim_race, real_claim_race, send_race};
+use leasefence_course::playground::assertions::{Assertion, RunFact};
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::statements::{Move, Race, SEND_MS};
 use leasefence_course::playground::view::{self, SideView, StatementsView};
@@ -73,22 +74,23 @@ fn the_naive_claim_ends_with_two_token_1_claims_and_the_real_one_never_shows_one
         naive.verdict.as_ref().map(|v| v.harm),
     );
     check!(verdicts, (Some(false), Some(true)), "harm: real, naive");
+    let claim = |worker: &str| (worker.to_owned(), "snack-1".to_owned(), 1);
     check!(
-        naive.holding.clone(),
-        "In the workers' memory: A → snack-1 token=1 · B → snack-1 token=1".to_owned(),
+        holding(naive),
+        vec![claim("A"), claim("B")],
         "who holds what on the naive side"
     );
     check!(
-        real.holding.clone(),
-        "In the workers' memory: A → snack-1 token=1".to_owned(),
+        holding(real),
+        vec![claim("A")],
         "who holds what on the real side"
     );
     every_position(|race, lang, drawn| {
         let real = &drawn.sides[0];
-        // Each "→ job token=n" a worker holds; one job's token twice is
-        // the harm (two jobs' token 1 each, as in the send race, is not).
-        let held: Vec<&str> = (real.holding.split(" · "))
-            .filter_map(|part| part.split_once("→ ").map(|(_, claim)| claim))
+        // One job's token held twice is the harm (two jobs' token 1 each,
+        // as in the send race, is not).
+        let held: Vec<(String, u64)> = (holding(real).into_iter())
+            .map(|(_, job, token)| (job, token))
             .collect();
         let twice = (held.iter()).any(|claim| held.iter().filter(|c| *c == claim).count() > 1);
         let doubled = twice || real.verdict.as_ref().is_some_and(|v| v.harm);
@@ -100,6 +102,19 @@ fn the_naive_claim_ends_with_two_token_1_claims_and_the_real_one_never_shows_one
             real.holding
         );
     });
+}
+
+/// The claims a side's memory line states: (worker, job, token).
+fn holding(side: &SideView) -> Vec<(String, String, u64)> {
+    match side.holding.asserts() {
+        [
+            Assertion::Run {
+                fact: RunFact::Holding { claims, .. },
+                ..
+            },
+        ] => claims.clone(),
+        other => panic!("the memory line states {other:?}"),
+    }
 }
 
 /// R6: A's `BEGIN IMMEDIATE` takes the write lock; B's waits, on the lane
@@ -217,18 +232,28 @@ fn a_send_inside_the_transaction_makes_the_enqueue_wait_and_after_commit_it_does
     let (waited, claim_waited) = (inside.waited_ms["producer"], inside.waited_ms["B"]);
     let (_, end) = at(Race::Send, 99, Lang::En);
     let [real, naive] = [&end.sides[0], &end.sides[1]];
-    let harm = |side: &SideView| side.verdict.as_ref().map(|v| (v.harm, v.text.clone()));
+    let harm = |side: &SideView| {
+        let verdict = side.verdict.as_ref()?;
+        Some((verdict.harm, verdict.text.asserts().to_vec()))
+    };
+    let waits = |naive: bool, enqueue_ms: u64, claim_ms: u64| {
+        vec![Assertion::Run {
+            race: Race::Send,
+            naive,
+            fact: RunFact::Waited {
+                enqueue_ms,
+                claim_ms,
+            },
+        }]
+    };
     check!(
-        harm(naive).map(|(harm, text)| {
-            let names = |ms: u64| text.contains(&format!("{ms} ms"));
-            (harm, names(waited), names(claim_waited))
-        }),
-        Some((true, true, true)),
-        "the naive verdict names the enqueue's {waited} ms wait and B's claim's {claim_waited} ms"
+        harm(naive),
+        Some((true, waits(true, waited, claim_waited))),
+        "the naive verdict states the enqueue's {waited} ms wait and B's claim's {claim_waited} ms"
     );
     check!(
-        harm(real).map(|(harm, text)| (harm, text.contains("0 ms"))),
-        Some((false, true)),
+        harm(real),
+        Some((false, waits(false, 0, 0))),
         "the real verdict: no wait"
     );
     check!(
@@ -484,7 +509,8 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
         .statements(Move::Race(Race::Timeline))
         .expect("runs");
     let cut = |session: &Session| {
-        view::statements(&session.statement_panel, Lang::En).and_then(|v| v.cut)
+        let cut = view::statements(&session.statement_panel, Lang::En).and_then(|v| v.cut);
+        cut.map(|cut| cut.asserts().to_vec())
     };
     check!(
         session.statement_panel.taken(),
@@ -493,10 +519,10 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
     );
     check!(
         cut(&session),
-        Some(Lang::En.fill(
-            "stmt.cut_predicting",
-            &[("n", "0".to_owned()), ("total", "3".to_owned())]
-        )),
+        Some(vec![Assertion::TakenApart {
+            taken: 0,
+            events: 3
+        }]),
         "says why the race is empty"
     );
     let mut seen = Vec::new();

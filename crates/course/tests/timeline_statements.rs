@@ -327,7 +327,7 @@ fn a_long_timeline_is_taken_apart_up_to_the_bound_and_the_panel_says_so() {
         .expect("the panel says it took part of the timeline");
     let numbers = [TIMELINE_MAX_EVENTS.to_string(), got.to_string()];
     check!(
-        numbers.iter().all(|n| cut.contains(n.as_str())),
+        numbers.iter().all(|n| cut.text().contains(n.as_str())),
         true,
         "{cut:?} states {numbers:?}"
     );
@@ -397,7 +397,7 @@ fn the_timeline_verdicts_name_the_shared_token_in_both_languages() {
                 let verdict = side.verdict.as_ref().expect("at the end");
                 let named = ["token=1", "A", "B"]
                     .iter()
-                    .all(|w| verdict.text.contains(w));
+                    .all(|w| verdict.text.text().contains(w));
                 (verdict.harm, named)
             })
             .collect();
@@ -427,8 +427,8 @@ fn the_timeline_verdict_names_the_refused_finish_and_why_the_naive_side_agreed_r
                 let verdict = side.verdict.as_ref().expect("at the end");
                 let refused = ["1001", "A", "token=1"]
                     .iter()
-                    .all(|w| verdict.text.contains(w));
-                let why = verdict.text.contains(lang.text("stmt.no_overlap"));
+                    .all(|w| verdict.text.text().contains(w));
+                let why = verdict.text.text().contains(lang.text("stmt.no_overlap"));
                 (verdict.harm, refused, why)
             })
             .collect();

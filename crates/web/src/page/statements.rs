@@ -8,6 +8,7 @@ use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
 use super::dom::{El, code, mark_ends, replace_children};
 use leasefence_course::playground::Lang;
+use leasefence_course::playground::assertions::Said;
 use leasefence_course::playground::statements::Race;
 use leasefence_course::playground::view::{LaneView, SideView, StatementsView};
 
@@ -156,7 +157,9 @@ pub(super) fn draw(
         let named = view.sides.iter().find(|drawn| drawn.kind == side.name());
         button.set_text_content(named.map(|drawn| drawn.name.as_str()));
     }
-    panel.cut.set_text_content(view.cut.as_deref());
+    panel
+        .cut
+        .set_text_content(view.cut.as_ref().map(Said::text));
     let _ = panel
         .cut
         .toggle_attribute_with_force("hidden", view.cut.is_none());
@@ -374,14 +377,14 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
             parts.push(p("lf-muted", &now.params));
         }
     }
-    parts.push(p("lf-holding", &side.holding));
+    parts.push(p("lf-holding", side.holding.text()));
     if let Some(verdict) = &side.verdict {
         let class = if verdict.harm {
             "lf-harm-note"
         } else {
             "lf-ok"
         };
-        parts.push(p(class, &verdict.text));
+        parts.push(p(class, verdict.text.text()));
     }
     El::new(doc, "section")
         .class("lf-side")

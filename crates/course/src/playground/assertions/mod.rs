@@ -26,6 +26,7 @@ use serde::{Serialize, Serializer};
 use super::Lang;
 use super::quiz::field::Field;
 use crate::mechanism::invariants::{Invariant, Side};
+use crate::playground::statements::Race;
 use crate::variants::Guard;
 
 /// One fact a sentence states, with the values it shows.
@@ -309,6 +310,24 @@ pub enum Assertion {
         /// The last step.
         step: usize,
     },
+    /// In the statement panel, the run of `race` the real queue's way (or
+    /// the naive way, `naive`) shows `fact`.
+    Run {
+        /// The race.
+        race: Race,
+        /// Whether it is the naive run.
+        naive: bool,
+        /// What it shows.
+        fact: RunFact,
+    },
+    /// The statement panel's timeline race takes apart the first `taken`
+    /// of the timeline's `events` events.
+    TakenApart {
+        /// The events taken apart.
+        taken: usize,
+        /// The timeline's events.
+        events: usize,
+    },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker
     /// may take the job.
@@ -323,6 +342,60 @@ pub enum Assertion {
         at: u64,
         /// Where the lease ends.
         until: u64,
+    },
+}
+
+/// A fact about one run of the statement panel, at its end unless it
+/// says a moment. Actors are named by their ids.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "fact", rename_all = "snake_case")]
+pub enum RunFact {
+    /// The first claim (job, token) handed out more than once went to
+    /// `workers`, in the order they took it.
+    Twice {
+        /// The job.
+        job: String,
+        /// The token.
+        token: u64,
+        /// Who took it.
+        workers: Vec<String>,
+    },
+    /// No claim (job, token) went to two workers.
+    Once,
+    /// These actors ended with no claim (not refused by SQLite).
+    TookNothing {
+        /// The actors.
+        workers: Vec<String>,
+    },
+    /// At `at`, `worker`'s finish with token `token` changed no row.
+    Refused {
+        /// Its time.
+        at: u64,
+        /// Its actor.
+        worker: String,
+        /// The token it presented.
+        token: u64,
+    },
+    /// The producer's enqueue waited `enqueue_ms` in all for the write
+    /// lock, the other worker's claim `claim_ms`.
+    Waited {
+        /// The enqueue's wait.
+        enqueue_ms: u64,
+        /// The claim's wait.
+        claim_ms: u64,
+    },
+    /// SQLite refused these actors' writes (`SQLITE_BUSY`).
+    Busy {
+        /// The actors.
+        workers: Vec<String>,
+    },
+    /// After the run's first `applied` steps, the actors hold these
+    /// claims (actor, job, token).
+    Holding {
+        /// Steps applied.
+        applied: usize,
+        /// What each holds.
+        claims: Vec<(String, String, u64)>,
     },
 }
 

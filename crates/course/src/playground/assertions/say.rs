@@ -7,10 +7,11 @@ use leasefence::model::JobState;
 
 use crate::mechanism::invariants::Invariant;
 
-use super::Assertion;
+use super::{Assertion, RunFact};
+use crate::mechanism::races;
 use crate::playground::Lang;
 use crate::playground::quiz::field::Field;
-use crate::playground::view::names::{side_name, variant_name};
+use crate::playground::view::names::{side_name, variant_name, who};
 use crate::variants::Variant;
 
 /// The words of `assertion` in `lang`.
@@ -229,6 +230,11 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("step", (event + 1).to_string()),
             ],
         ),
+        Assertion::Run { fact, .. } => run_words(lang, fact),
+        Assertion::TakenApart { taken, events } => lang.fill(
+            "stmt.cut",
+            &[("n", taken.to_string()), ("total", events.to_string())],
+        ),
         Assertion::Counted { side, .. } | Assertion::BreaksAtEnd { side, .. } => {
             side_name(lang, *side)
         }
@@ -285,4 +291,62 @@ fn field_list(fields: &[Field]) -> String {
         .map(|field| field.name())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A fact of a statement run, with its actors as the panel names them.
+fn run_words(lang: Lang, fact: &RunFact) -> String {
+    let names = |workers: &[String]| {
+        (workers.iter())
+            .map(|worker| who(lang, worker))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match fact {
+        RunFact::Twice {
+            job,
+            token,
+            workers,
+        } => lang.fill(
+            "stmt.twice",
+            &[
+                ("workers", names(workers)),
+                ("id", job.clone()),
+                ("token", token.to_string()),
+                ("n", workers.len().to_string()),
+            ],
+        ),
+        RunFact::Once => lang.text("stmt.once").to_owned(),
+        RunFact::TookNothing { workers } => lang.fill("stmt.empty", &[("workers", names(workers))]),
+        RunFact::Refused { at, worker, token } => lang.fill(
+            "stmt.refused",
+            &[
+                ("at", at.to_string()),
+                ("worker", who(lang, worker)),
+                ("token", token.to_string()),
+            ],
+        ),
+        RunFact::Waited {
+            enqueue_ms,
+            claim_ms,
+        } => lang.fill(
+            if enqueue_ms + claim_ms == 0 {
+                "stmt.no_wait"
+            } else {
+                "stmt.waited"
+            },
+            &[
+                ("ms", enqueue_ms.to_string()),
+                ("claim_ms", claim_ms.to_string()),
+                ("claimer", races::CLAIMER.to_owned()),
+            ],
+        ),
+        RunFact::Busy { workers } => lang.fill("stmt.busy", &[("workers", names(workers))]),
+        RunFact::Holding { claims, .. } if claims.is_empty() => lang.text("stmt.nobody").to_owned(),
+        RunFact::Holding { claims, .. } => {
+            let held: Vec<String> = (claims.iter())
+                .map(|(worker, job, token)| format!("{} → {job} token={token}", who(lang, worker)))
+                .collect();
+            lang.fill("stmt.held", &[("claims", held.join(" · "))])
+        }
+    }
 }

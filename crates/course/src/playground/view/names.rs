@@ -21,7 +21,7 @@ pub(crate) fn variant_name(lang: Lang, variant: Variant) -> String {
 }
 
 /// An actor's name as the learner reads it: the producer by its role.
-pub(super) fn who(lang: Lang, actor: &str) -> String {
+pub(crate) fn who(lang: Lang, actor: &str) -> String {
     match actor {
         "producer" => lang.text("stmt.producer").to_owned(),
         name => name.to_owned(),

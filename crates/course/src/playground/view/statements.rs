@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::mechanism::races;
 use crate::mechanism::statements::{Does, Run, Step, StepKind};
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, RunFact, Said};
 use crate::playground::statements::{Race, StatementPanel, Tick};
 
 /// The panel at the learner's place.
@@ -30,7 +31,7 @@ pub struct StatementsView {
     pub position_text: String,
     /// For a timeline longer than the panel takes apart, which part of it
     /// the statements are.
-    pub cut: Option<String>,
+    pub cut: Option<Said>,
     /// The real queue's side, then the naive one's.
     pub sides: Vec<SideView>,
 }
@@ -53,7 +54,7 @@ pub struct SideView {
     pub now: Option<NowView>,
     /// Which claims the workers hold in memory now (a stale one too: it
     /// is what a late worker presents).
-    pub holding: String,
+    pub holding: Said,
     /// At this side's end, what it came to.
     pub verdict: Option<Verdict>,
     /// While the other side goes on after this one has run all its
@@ -99,7 +100,7 @@ pub struct Verdict {
     /// Whether it went wrong (a token twice, a writer kept waiting).
     pub harm: bool,
     /// Why, with the numbers.
-    pub text: String,
+    pub text: Said,
 }
 
 /// The panel, while it is open.
@@ -124,12 +125,14 @@ pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
             ("n", cut.taken.to_string()),
             ("total", cut.events.to_string()),
         ];
-        let key = if cut.predicting {
-            "stmt.cut_predicting"
-        } else {
-            "stmt.cut"
+        let taken = Assertion::TakenApart {
+            taken: cut.taken,
+            events: cut.events,
         };
-        lang.fill(key, &values)
+        match cut.predicting {
+            true => Said::worded(lang.fill("stmt.cut_predicting", &values), taken),
+            false => Said::of(lang, taken),
+        }
     });
     Some(StatementsView {
         race: panel.race,
@@ -156,15 +159,13 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
     let applied = panel.applied(index);
     let last = applied.checked_sub(1).map(|index| &run.steps[index]);
     let names = actors(run);
-    let holding: Vec<String> = last
-        .map(|step| &step.holding)
-        .into_iter()
-        .flatten()
-        .map(|(actor, claim)| {
-            let who = who(lang, actor);
-            format!("{who} → {} token={}", claim.id, claim.token)
-        })
+    let claims = (last.map(|step| &step.holding).into_iter().flatten())
+        .map(|(actor, claim)| (actor.clone(), claim.id.clone(), claim.token))
         .collect();
+    let said = |fact| {
+        let naive = kind == "naive";
+        Said::of(lang, Assertion::Run { race, naive, fact })
+    };
     SideView {
         kind,
         name: match kind {
@@ -188,10 +189,7 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
             .collect(),
         lane: lane(lang, run, &names, (panel, ticks)),
         now: applied.checked_sub(1).map(|index| now(lang, run, index)),
-        holding: match holding.is_empty() {
-            true => lang.text("stmt.nobody").to_owned(),
-            false => lang.fill("stmt.held", &[("claims", holding.join(" · "))]),
-        },
+        holding: said(RunFact::Holding { applied, claims }),
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
         done: (applied == run.steps.len() && panel.position < panel.total())
             .then(|| lang.fill("stmt.side_done", &[("n", statements_in(run).to_string())])),
@@ -347,7 +345,7 @@ fn held_before(run: &Run, index: usize) -> bool {
 
 /// Every claim a run handed out, in the order first handed out: (job,
 /// token) and who got it, in order.
-fn handed_out(lang: Lang, run: &Run) -> Vec<((&str, u64), Vec<String>)> {
+fn handed_out(run: &Run) -> Vec<((&str, u64), Vec<String>)> {
     let mut by_token: Vec<((&str, u64), Vec<String>)> = Vec::new();
     for step in &run.steps {
         let took = step.sql.as_ref().filter(|executed| {
@@ -356,7 +354,7 @@ fn handed_out(lang: Lang, run: &Run) -> Vec<((&str, u64), Vec<String>)> {
         });
         if let (Some(_), Some(claim)) = (took, step.holding.get(&step.actor)) {
             let key = (claim.id.as_str(), claim.token);
-            let holder = who(lang, &step.actor);
+            let holder = step.actor.clone();
             match by_token.iter_mut().find(|(known, _)| *known == key) {
                 Some((_, holders)) => holders.push(holder),
                 None => by_token.push((key, vec![holder])),
@@ -368,116 +366,80 @@ fn handed_out(lang: Lang, run: &Run) -> Vec<((&str, u64), Vec<String>)> {
 
 /// What a side came to, at its end.
 fn verdict(lang: Lang, race: Race, kind: &str, run: &Run) -> Verdict {
+    let naive = kind == "naive";
+    let said = |fact| Said::of(lang, Assertion::Run { race, naive, fact });
+    let tokens = claims_verdict(race, run);
+    let harm = matches!(tokens.first(), Some(RunFact::Twice { .. }));
+    let mut facts = tokens;
     match race {
-        Race::Claim => claims_verdict(lang, race, run),
-        Race::Send => send_verdict(lang, run),
-        Race::Timeline => timeline_verdict(lang, kind, run),
-        Race::Lab => lab_verdict(lang, run),
+        Race::Claim => {}
+        Race::Send => {
+            let waited = |actor: &str| run.waited_ms.get(actor).copied().unwrap_or(0);
+            let (enqueue_ms, claim_ms) = (waited("producer"), waited(races::CLAIMER));
+            let text = said(RunFact::Waited {
+                enqueue_ms,
+                claim_ms,
+            });
+            let harm = enqueue_ms + claim_ms > 0;
+            return Verdict { harm, text };
+        }
+        Race::Timeline => facts.extend(refused_finishes(run)),
+        Race::Lab if !run.busy.is_empty() => facts.push(RunFact::Busy {
+            workers: run.busy.clone(),
+        }),
+        Race::Lab => {}
     }
-}
-
-/// A timeline's end: the tokens handed out, the finishes the fence
-/// refused, and on a naive side that did no harm, why.
-fn timeline_verdict(lang: Lang, kind: &str, run: &Run) -> Verdict {
-    let tokens = claims_verdict(lang, Race::Timeline, run);
-    let mut said = vec![tokens.text];
-    said.extend(refused_finishes(lang, run));
-    if kind == "naive" && !tokens.harm {
-        said.push(lang.text("stmt.no_overlap").to_owned());
+    let mut text = facts
+        .into_iter()
+        .fold(Said::default(), |text, fact| text.then(said(fact)));
+    // A naive side that did no harm: why not, on this timeline.
+    if race == Race::Timeline && naive && !harm {
+        text = text.then(Said::plain(lang.text("stmt.no_overlap")));
     }
     Verdict {
-        harm: tokens.harm,
-        text: said.join(" "),
+        harm: harm || (race == Race::Lab && !run.busy.is_empty()),
+        text,
     }
 }
 
-/// Each finish whose fenced `UPDATE` changed no row, in words.
-fn refused_finishes(lang: Lang, run: &Run) -> Vec<String> {
+/// Each finish whose fenced `UPDATE` changed no row.
+fn refused_finishes(run: &Run) -> impl Iterator<Item = RunFact> + '_ {
     run.steps
         .iter()
         .filter(|step| {
             let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
             executed.is_some_and(|executed| step.does == Does::Finish && executed.rows == 0)
         })
-        .map(|step| {
-            let token = step.holding.get(&step.actor).map_or(0, |claim| claim.token);
-            let values = [
-                ("at", step.at.to_string()),
-                ("worker", who(lang, &step.actor)),
-                ("token", token.to_string()),
-            ];
-            lang.fill("stmt.refused", &values)
+        .map(|step| RunFact::Refused {
+            at: step.at,
+            worker: step.actor.clone(),
+            token: step.holding.get(&step.actor).map_or(0, |claim| claim.token),
         })
-        .collect()
 }
 
-/// Whether a token went to more than one worker, with the numbers (of the
-/// first (job, token) handed out that went to more than one, in the order
-/// pairs were first handed out); for the claim race, also who took
-/// nothing.
-fn claims_verdict(lang: Lang, race: Race, run: &Run) -> Verdict {
-    let by_token = handed_out(lang, run);
-    let twice = by_token.iter().find(|(_, holders)| holders.len() > 1);
-    if let Some(((id, token), holders)) = twice {
-        let values = [
-            ("workers", holders.join(", ")),
-            ("id", (*id).to_owned()),
-            ("token", token.to_string()),
-            ("n", holders.len().to_string()),
-        ];
-        return Verdict {
-            harm: true,
-            text: lang.fill("stmt.twice", &values),
-        };
+/// Whether a token went to more than one worker (the first (job, token)
+/// handed out that went to more than one, in the order pairs were first
+/// handed out); for the claim race and the lab's, also who took nothing.
+fn claims_verdict(race: Race, run: &Run) -> Vec<RunFact> {
+    let by_token = handed_out(run);
+    if let Some(((job, token), workers)) =
+        by_token.into_iter().find(|(_, holders)| holders.len() > 1)
+    {
+        return vec![RunFact::Twice {
+            job: job.to_owned(),
+            token,
+            workers,
+        }];
     }
-    let mut text = lang.text("stmt.once").to_owned();
-    let empty: Vec<String> = run
-        .claims
-        .iter()
+    let workers: Vec<String> = (run.claims.iter())
         .filter(|(actor, claim)| {
             matches!(race, Race::Claim | Race::Lab) && claim.is_none() && !run.busy.contains(actor)
         })
-        .map(|(actor, _)| who(lang, actor))
+        .map(|(actor, _)| actor.clone())
         .collect();
-    if !empty.is_empty() {
-        let values = [("workers", empty.join(", "))];
-        text = format!("{text} {}", lang.fill("stmt.empty", &values));
+    let mut facts = vec![RunFact::Once];
+    if !workers.is_empty() {
+        facts.push(RunFact::TookNothing { workers });
     }
-    Verdict { harm: false, text }
-}
-
-/// The lab's side: the tokens handed out, and whose write SQLite refused.
-fn lab_verdict(lang: Lang, run: &Run) -> Verdict {
-    let tokens = claims_verdict(lang, Race::Lab, run);
-    if run.busy.is_empty() {
-        return tokens;
-    }
-    let workers: Vec<String> = run.busy.iter().map(|name| who(lang, name)).collect();
-    let busy = lang.fill("stmt.busy", &[("workers", workers.join(", "))]);
-    Verdict {
-        harm: true,
-        text: format!("{} {busy}", tokens.text),
-    }
-}
-
-/// How long the producer's enqueue and the other worker's claim waited
-/// for the lock: harm if either did.
-fn send_verdict(lang: Lang, run: &Run) -> Verdict {
-    let waited = |actor: &str| run.waited_ms.get(actor).copied().unwrap_or(0);
-    let (enqueue, claim) = (waited("producer"), waited(races::CLAIMER));
-    let key = match enqueue + claim {
-        0 => "stmt.no_wait",
-        _ => "stmt.waited",
-    };
-    Verdict {
-        harm: enqueue + claim > 0,
-        text: lang.fill(
-            key,
-            &[
-                ("ms", enqueue.to_string()),
-                ("claim_ms", claim.to_string()),
-                ("claimer", races::CLAIMER.to_owned()),
-            ],
-        ),
-    }
+    facts
 }
