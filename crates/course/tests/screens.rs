@@ -47,6 +47,12 @@ fn said(view: &PositionView) -> Vec<&Said> {
     }));
     if let Some(compare) = &view.compare {
         all.push(&compare.note);
+        all.extend(
+            compare
+                .rows
+                .iter()
+                .flat_map(|row| [&row.fenced, &row.naive]),
+        );
         all.extend(compare.breaks.iter().map(|link| &link.said));
     }
     if let Some(panel) = &view.invariants {
@@ -354,6 +360,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "FoundNothing",
         "Guess",
         "Holds",
+        "Judged",
         "Kept",
         "NoStamp",
         "Picked",

@@ -15,6 +15,7 @@ use support::session;
 
 use leasefence::replay::Outcome;
 use leasefence::{Scenario, store};
+use leasefence_course::playground::assertions::Assertion;
 use leasefence_course::playground::explain::COLUMNS;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::view::{self, PositionView, Shape};
@@ -72,7 +73,7 @@ fn texts(view: &PositionView) -> Vec<String> {
     if let Some(compare) = &view.compare {
         all.push(compare.note.to_string());
         for row in &compare.rows {
-            all.extend([row.fenced.clone(), row.naive.clone()]);
+            all.extend([row.fenced.to_string(), row.naive.to_string()]);
         }
     }
     all
@@ -374,14 +375,19 @@ fn the_comparison_flags_harm_only_where_the_naive_row_differs() {
     let rows: Vec<_> = compare
         .rows
         .iter()
-        .map(|row| (row.harm, row.naive.clone()))
+        .map(|row| (row.harm, row.naive.asserts().to_vec()))
         .collect();
+    let accepted_on_done = |event: usize| {
+        vec![Assertion::Judged {
+            event,
+            guard: Some(Guard::IdOnly),
+            accepted: true,
+            row: Some(("done".to_owned(), "B".to_owned(), 2)),
+        }]
+    };
     check!(
         rows,
-        vec![
-            (false, "✓ accepted (done, owner B, token 2)".to_owned()),
-            (false, "✓ accepted (done, owner B, token 2)".to_owned())
-        ],
+        vec![(false, accepted_on_done(2)), (false, accepted_on_done(3))],
         "the naive queue accepts A's finish on a done row: nothing changes, no harm"
     );
     check!(compare.harm, false, "no harm note");

@@ -322,6 +322,37 @@ impl World {
                     .count();
                 expect(*count, moved, "jobs moved")
             }
+            Assertion::Judged {
+                event,
+                guard,
+                accepted,
+                row,
+            } => {
+                let seen = self.applied(*event)?;
+                let (world, after) = match guard {
+                    None => {
+                        let stamp = seen.held.get(&seen.result.worker).map(|claim| &claim.id);
+                        let after = self.rows_after(*event);
+                        let row = stamp.and_then(|id| after.iter().find(|row| &row.id == id));
+                        (self.accepted(*event)?, row.cloned())
+                    }
+                    Some(guard) => {
+                        let naive = (self.naive(*guard)?.finishes.iter())
+                            .find(|finish| finish.event == *event)
+                            .ok_or(format!("no naive finish at {event}"))?;
+                        (naive.accepted, naive.current.clone())
+                    }
+                };
+                let after = after.map(|row| {
+                    let owner = row.owner.clone().unwrap_or_else(|| "null".to_owned());
+                    (row.state.as_str().to_owned(), owner, row.token)
+                });
+                expect(
+                    (*accepted, row),
+                    (world, &after),
+                    "(accepted, the row after)",
+                )
+            }
             Assertion::Agree { guard, position } => {
                 expect(self.position, *position, "the position")?;
                 for finish in &self.naive(*guard)?.finishes {

@@ -20,8 +20,8 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Comp
     for row in &view.rows {
         let line = El::new(doc, "tr").children([
             El::new(doc, "th").attr("scope", "row").text(&row.event),
-            El::new(doc, "td").text(&row.fenced),
-            El::new(doc, "td").text(&row.naive),
+            El::new(doc, "td").text(row.fenced.text()),
+            El::new(doc, "td").text(row.naive.text()),
         ]);
         if row.harm {
             let _ = line.0.set_attribute("class", "lf-harm");

@@ -199,6 +199,19 @@ pub enum Assertion {
         /// How many.
         count: usize,
     },
+    /// The finish at `event` was accepted or refused by the queue (or by
+    /// the naive one, `guard`), leaving its row with this state, owner and
+    /// token (`None`: no row has the stamp's id, or no stamp).
+    Judged {
+        /// The finish event.
+        event: usize,
+        /// The naive finish; `None` for the queue's own.
+        guard: Option<Guard>,
+        /// Whether it was accepted.
+        accepted: bool,
+        /// The row after it: state, owner (`null` for none), token.
+        row: Option<(String, String, u64)>,
+    },
     /// Over every finish before `position`, the queue and the naive one
     /// (`guard`) gave the same verdict.
     Agree {

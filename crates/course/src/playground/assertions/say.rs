@@ -153,6 +153,25 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             },
             &[("n", count.to_string())],
         ),
+        Assertion::Judged { accepted, row, .. } => {
+            let verdict = lang.text(if *accepted {
+                "compare.naive_accepts"
+            } else {
+                "compare.naive_rejects"
+            });
+            match row {
+                Some((state, owner, token)) => lang.fill(
+                    "compare.verdict_row",
+                    &[
+                        ("verdict", verdict.to_owned()),
+                        ("state", state.clone()),
+                        ("owner", owner.clone()),
+                        ("token", n(token)),
+                    ],
+                ),
+                None => verdict.to_owned(),
+            }
+        }
         Assertion::Agree { guard, .. } => lang.fill(
             "compare.same",
             &[("variant", variant_name(lang, Variant::finish(*guard)))],

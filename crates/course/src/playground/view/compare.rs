@@ -8,8 +8,8 @@ use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
 use crate::playground::{Lang, breaks};
-use crate::variants::Variant;
 use crate::variants::unfenced::{Unfenced, UnfencedFinish};
+use crate::variants::{Guard, Variant};
 use leasefence::model::JobRow;
 use leasefence::replay::Outcome;
 use serde::Serialize;
@@ -69,9 +69,9 @@ pub struct CompareRow {
     /// `1001 ms · A`.
     pub event: String,
     /// The fenced verdict and the row after it (or "not yet").
-    pub fenced: String,
+    pub fenced: Said,
     /// The naive verdict and the row after it (or "not yet").
-    pub naive: String,
+    pub naive: Said,
     /// Whether the naive queue did harm here: it accepted a finish the
     /// fenced queue refused, and its row now differs from the fenced one.
     /// Accepting a finish on a row that was already `done` changes nothing
@@ -96,38 +96,24 @@ pub fn view(session: &Session) -> Option<CompareView> {
             continue;
         };
         let shown = finish.event < stepper.position();
-        let verdict = |accepted: bool, row: Option<&JobRow>| {
-            let said = t(if accepted {
-                "compare.naive_accepts"
-            } else {
-                "compare.naive_rejects"
-            });
-            match row {
-                Some(row) => lang.fill(
-                    "compare.verdict_row",
-                    &[
-                        ("verdict", said),
-                        ("state", row.state.as_str().to_owned()),
-                        ("owner", cell(row, "owner")),
-                        ("token", row.token.to_string()),
-                    ],
-                ),
-                None => said,
+        let verdict = |guard: Option<Guard>, accepted: bool, row: Option<&JobRow>| {
+            if !shown {
+                return Said::plain(t("timeline.pending"));
             }
+            let row = row.map(|row| (row.state.as_str().to_owned(), cell(row, "owner"), row.token));
+            let judged = Assertion::Judged {
+                event: finish.event,
+                guard,
+                accepted,
+                row,
+            };
+            Said::of(lang, judged)
         };
         let event = &stepper.scenario().events()[finish.event];
         rows.push(CompareRow {
             event: format!("{} ms · {}", event.at, event.worker),
-            fenced: if shown {
-                verdict(fenced.accepted(), fenced.current.as_ref())
-            } else {
-                t("timeline.pending")
-            },
-            naive: if shown {
-                verdict(finish.accepted, finish.current.as_ref())
-            } else {
-                t("timeline.pending")
-            },
+            fenced: verdict(None, fenced.accepted(), fenced.current.as_ref()),
+            naive: verdict(Some(naive.guard), finish.accepted, finish.current.as_ref()),
             harm: shown && harmed(fenced, finish),
         });
     }
