@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 
 use leasefence::error::Result;
 use leasefence::fence::Condition;
-use leasefence::model::{Claim, JobRow, JobState};
+use leasefence::model::{Claim, JobRow, JobState, Stamp};
 use leasefence::replay::{EventResult, Outcome, Player};
-use leasefence::scenario::{Event, Scenario};
+use leasefence::scenario::{Action, Event, Scenario};
 
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
@@ -169,6 +169,20 @@ impl World {
                 expect(*accepted, done.accepted(), "accepted")
             }
             Assertion::Condition { .. } => self.condition(assertion),
+            Assertion::Failed { event, conditions } => {
+                let seen = self.applied(*event)?;
+                let stamp = (seen.held.get(&seen.result.worker))
+                    .ok_or(format!("{} holds no claim", seen.result.worker))?
+                    .stamp();
+                let row = seen.rows.iter().find(|row| row.id == stamp.id);
+                let world: Vec<Condition> = match row {
+                    None => vec![Condition::Id],
+                    Some(row) => (Condition::ALL.into_iter())
+                        .filter(|condition| !r4(*condition, &stamp, row, seen.result.at).0)
+                        .collect(),
+                };
+                expect(conditions, &world, "the conditions failed")
+            }
             Assertion::NoStamp { event, worker } => {
                 let seen = self.seen(*event)?;
                 expect(worker, &seen.result.worker, "its worker")?;
@@ -499,6 +513,23 @@ impl World {
                 expect(race, world, "the race")?;
                 run_fact(&runs[usize::from(*naive)], fact)
             }
+            Assertion::Leased {
+                claim,
+                lease_ms,
+                until,
+                capped,
+            } => {
+                let seen = self.seen(*claim)?;
+                let event = &self.scenario.events()[*claim];
+                let Action::Claim { lease_ms: asked } = event.action else {
+                    return Err(format!("event {claim} is no claim"));
+                };
+                expect(*lease_ms, asked, "the lease asked for")?;
+                let world = lease_of(seen).ok_or(format!("event {claim} got no claim"))?;
+                expect(*until, world, "lease_until")?;
+                let cut = world < seen.result.at + asked;
+                expect(*capped, cut, "cut short by the deadline")
+            }
             Assertion::EndsFirst {
                 claim,
                 finish,
@@ -547,40 +578,7 @@ impl World {
                 "the comparison",
             );
         };
-        let null = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
-        let (world, stamp_world, row_world) = match condition {
-            Condition::Id => (row.id == stamp.id, stamp.id.clone(), row.id.clone()),
-            Condition::Owner => (
-                row.owner.as_ref() == Some(&stamp.owner),
-                stamp.owner.clone(),
-                null(row.owner.clone()),
-            ),
-            Condition::Token => (
-                row.token == stamp.token,
-                stamp.token.to_string(),
-                row.token.to_string(),
-            ),
-            Condition::Attempt => (
-                row.attempts == stamp.attempt,
-                stamp.attempt.to_string(),
-                row.attempts.to_string(),
-            ),
-            Condition::State => (
-                row.state == JobState::Leased,
-                String::new(),
-                row.state.as_str().to_owned(),
-            ),
-            Condition::LeaseUntil => (
-                row.lease_until.is_some_and(|until| now < until),
-                now.to_string(),
-                null(row.lease_until.map(|until| until.to_string())),
-            ),
-            Condition::Deadline => (
-                now < row.deadline,
-                now.to_string(),
-                row.deadline.to_string(),
-            ),
-        };
+        let (world, stamp_world, row_world) = r4(*condition, &stamp, row, now);
         let world = (*condition, world, stamp_world.as_str(), row_world.as_str());
         expect(said, world, "the comparison")?;
         // A lease met is the current row's: its holder is named.
@@ -777,6 +775,46 @@ fn expect<T: PartialEq + std::fmt::Debug>(
         Ok(())
     } else {
         Err(format!("{what}: said {said:?}, the world has {world:?}"))
+    }
+}
+
+/// R4 in its own words: whether `stamp` meets `condition` against `row` at
+/// `now`, with the two sides a sentence shows (the stamp's value or the
+/// time, and the row's).
+fn r4(condition: Condition, stamp: &Stamp, row: &JobRow, now: u64) -> (bool, String, String) {
+    let null = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
+    match condition {
+        Condition::Id => (row.id == stamp.id, stamp.id.clone(), row.id.clone()),
+        Condition::Owner => (
+            row.owner.as_ref() == Some(&stamp.owner),
+            stamp.owner.clone(),
+            null(row.owner.clone()),
+        ),
+        Condition::Token => (
+            row.token == stamp.token,
+            stamp.token.to_string(),
+            row.token.to_string(),
+        ),
+        Condition::Attempt => (
+            row.attempts == stamp.attempt,
+            stamp.attempt.to_string(),
+            row.attempts.to_string(),
+        ),
+        Condition::State => (
+            row.state == JobState::Leased,
+            String::new(),
+            row.state.as_str().to_owned(),
+        ),
+        Condition::LeaseUntil => (
+            row.lease_until.is_some_and(|until| now < until),
+            now.to_string(),
+            null(row.lease_until.map(|until| until.to_string())),
+        ),
+        Condition::Deadline => (
+            now < row.deadline,
+            now.to_string(),
+            row.deadline.to_string(),
+        ),
     }
 }
 

@@ -71,6 +71,14 @@ pub enum Assertion {
         /// Whose claim the current row is (the row's owner), when named.
         holder: Option<String>,
     },
+    /// The finish at `event` failed exactly `conditions` (in
+    /// [`Condition::ALL`]'s order) of the seven its `UPDATE` checks.
+    Failed {
+        /// The finish event.
+        event: usize,
+        /// The conditions it failed.
+        conditions: Vec<Condition>,
+    },
     /// The worker of event `event` holds no claim just before it, so its
     /// finish or send presents no stamp and reaches neither the queue nor
     /// the receiver.
@@ -340,6 +348,18 @@ pub enum Assertion {
         taken: usize,
         /// The timeline's events.
         events: usize,
+    },
+    /// The claim at `claim` asked for a lease of `lease_ms` and got one
+    /// until `until`, cut short by the job's deadline (`capped`, R9) or not.
+    Leased {
+        /// The claim event.
+        claim: usize,
+        /// The lease asked for.
+        lease_ms: u64,
+        /// Where it ends.
+        until: u64,
+        /// Whether the deadline cut it short.
+        capped: bool,
     },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker

@@ -52,6 +52,19 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             holder,
             ..
         } => condition_words(lang, *condition, *held, stamp, row, holder.as_deref()),
+        Assertion::Failed { conditions, .. } => {
+            let fields: Vec<&str> = conditions
+                .iter()
+                .map(|condition| condition.field())
+                .collect();
+            lang.fill(
+                "predict.field_all",
+                &[
+                    ("n", conditions.len().to_string()),
+                    ("fields", fields.join(", ")),
+                ],
+            )
+        }
         Assertion::NoStamp { .. } => lang.text("reason.no_claim").to_owned(),
         Assertion::Sends { worker, .. } => {
             lang.fill("predict.sends", &[("worker", worker.clone())])
@@ -254,6 +267,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             "stmt.cut",
             &[("n", taken.to_string()), ("total", events.to_string())],
         ),
+        Assertion::Leased { until, .. } => n(until),
         Assertion::Counted { side, .. } | Assertion::BreaksAtEnd { side, .. } => {
             side_name(lang, *side)
         }

@@ -467,15 +467,11 @@ fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
     } else {
         Said::plain(lang.fill("predict.field_wrong", &[picked])).then(reason)
     };
-    let fields: Vec<&str> = answer.failed.iter().map(Condition::field).collect();
-    let all = lang.fill(
-        "predict.field_all",
-        &[
-            ("n", answer.failed.len().to_string()),
-            ("fields", fields.join(", ")),
-        ],
-    );
-    Some(verdict.then(Said::plain(all)))
+    let failed = Assertion::Failed {
+        event,
+        conditions: answer.failed.iter().collect(),
+    };
+    Some(verdict.then(Said::of(lang, failed)))
 }
 
 /// The picker's choices: the author's lesson (if any), every chapter in

@@ -134,7 +134,13 @@ pub fn lease(session: &Session) -> SliderView {
             ("worker", finish.worker.clone()),
         ],
         vec![("verdict", verdict(session).unwrap_or_default())],
-    );
+    )
+    .stating(Assertion::Leased {
+        claim: lease.event,
+        lease_ms: lease.lease_ms,
+        until: lease.lease_until,
+        capped,
+    });
     // The other side of the trade. A lease that ends before the finish
     // (R5) costs the live worker its work; one that outlasts it would
     // keep a crashed worker's job from everyone until it ends. A lease the
