@@ -79,3 +79,48 @@ fn r4_a_naive_side_no_ordering_breaks_is_named_where_it_breaks() {
         "id and owner holds on every ordering of the first chapter: {table:#?}"
     );
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+mod generated {
+    use leasefence::Scenario;
+    use leasefence_course::mechanism::invariants::{Side, along};
+    use leasefence_course::playground::breaks;
+    use leasefence_course::variants::Guard;
+    use proptest::prelude::*;
+
+    use super::support::random::small_scenario;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        /// The chapter a link names is the shortest known break: no
+        /// generated timeline breaks the same naive side in fewer steps.
+        #[test]
+        fn no_generated_timeline_breaks_a_naive_side_sooner_than_the_chapter_named(
+            scenario in small_scenario()
+        ) {
+            let scenario = Scenario::parse(&scenario.to_json()).expect("parses");
+            let sides = [
+                Side::Unfenced(Guard::IdOnly),
+                Side::Unfenced(Guard::IdAndOwner),
+                Side::ReceiverWithoutLedger,
+            ];
+            for side in sides {
+                let named = breaks::shortest(side).expect("some chapter breaks it");
+                let checks = along(&scenario, side).expect("plays");
+                let first = checks.iter().find(|check| !check.broken.is_empty());
+                if let Some(first) = first {
+                    prop_assert!(
+                        first.event >= named.event,
+                        "{side:?}: expected no break before step {} (chapter {}), \
+                         current: a break at step {} of {}",
+                        named.event + 1,
+                        named.chapter,
+                        first.event + 1,
+                        scenario.to_json()
+                    );
+                }
+            }
+        }
+    }
+}
