@@ -57,6 +57,7 @@ fn said(view: &PositionView) -> Vec<&Said> {
     }
     if let Some(panel) = &view.invariants {
         all.push(&panel.note);
+        all.push(&panel.orderings.summary);
         let lights = panel.rows.iter().flat_map(|row| &row.lights);
         all.extend(lights.map(|light| &light.text));
     }
@@ -365,6 +366,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Kept",
         "Leased",
         "NoStamp",
+        "Orderings",
         "Picked",
         "Reclaimed",
         "Run",

@@ -485,6 +485,21 @@ impl World {
                 }
                 Ok(())
             }
+            Assertion::Orderings {
+                actors,
+                events,
+                orderings,
+            } => {
+                let mut world: Vec<String> = Vec::new();
+                for event in self.scenario.events() {
+                    if !world.contains(&event.worker) {
+                        world.push(event.worker.clone());
+                    }
+                }
+                expect(actors, &world, "the actors")?;
+                expect(*events, self.scenario.events().len(), "the events")?;
+                expect(*orderings, self.ordering_count(), "the orderings")
+            }
             Assertion::Counted {
                 side,
                 orderings,
@@ -584,6 +599,18 @@ impl World {
         // A lease met is the current row's: its holder is named.
         let named = (*held && *condition == Condition::LeaseUntil).then(|| row.owner.clone());
         expect(holder.clone(), named.flatten(), "whose lease")
+    }
+
+    /// How many orderings this world's timeline has: events! over each
+    /// worker's events!, as the counting of them would find.
+    fn ordering_count(&self) -> usize {
+        let factorial = |n: usize| (1..=n).product::<usize>();
+        let mut lanes: BTreeMap<&str, usize> = BTreeMap::new();
+        for event in self.scenario.events() {
+            *lanes.entry(&event.worker).or_default() += 1;
+        }
+        let below: usize = lanes.values().map(|n| factorial(*n)).product();
+        factorial(self.scenario.events().len()) / below
     }
 
     /// Every ordering of this world's timeline (each worker's events in

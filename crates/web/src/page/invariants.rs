@@ -70,7 +70,11 @@ fn light(doc: &Document, light: &Light) -> El {
 /// The orderings part: the summary, the count button or the counts (or
 /// why they wait), and what was opened.
 fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<El>) {
-    parts.push(El::new(doc, "p").class("lf-muted").text(&view.summary));
+    parts.push(
+        El::new(doc, "p")
+            .class("lf-muted")
+            .text(view.summary.text()),
+    );
     if let Some(label) = &view.count {
         parts.push(El::button(doc, "count-orderings", label).class("lf-primary"));
     }

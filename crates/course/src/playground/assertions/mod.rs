@@ -310,6 +310,17 @@ pub enum Assertion {
         /// The event whose step breaks it.
         event: usize,
     },
+    /// The timeline on screen has these actors (in order of their first
+    /// event) and `events` events, which can run in `orderings` orders
+    /// (each actor's events in their order).
+    Orderings {
+        /// The actors.
+        actors: Vec<String>,
+        /// How many events.
+        events: usize,
+        /// How many orderings.
+        orderings: usize,
+    },
     /// Over all `orderings` of the timeline on screen, `side` broke an
     /// invariant in `counts[0]` of them; a finish with a stale token was
     /// accepted in `counts[1]`, a job applied twice in `counts[2]`, two

@@ -268,6 +268,19 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             &[("n", taken.to_string()), ("total", events.to_string())],
         ),
         Assertion::Leased { until, .. } => n(until),
+        Assertion::Orderings {
+            actors,
+            events,
+            orderings,
+        } => lang.fill(
+            "invariants.orderings",
+            &[
+                ("actors", actors.len().to_string()),
+                ("names", actors.join(", ")),
+                ("events", events.to_string()),
+                ("orderings", orderings.to_string()),
+            ],
+        ),
         Assertion::Counted { side, .. } | Assertion::BreaksAtEnd { side, .. } => {
             side_name(lang, *side)
         }

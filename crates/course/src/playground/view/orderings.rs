@@ -24,7 +24,7 @@ use super::names::side_name;
 pub struct OrderingsView {
     /// The actors, the events and how many orderings, or why the page
     /// does not count them.
-    pub summary: String,
+    pub summary: Said,
     /// The count button's label, while it can count and has not.
     pub count: Option<String>,
     /// Why there are no counts or buttons yet: the learner's questions
@@ -84,13 +84,12 @@ pub fn view(session: &Session) -> OrderingsView {
             events,
             orderings,
         } => {
-            let values = [
-                ("actors", actors.len().to_string()),
-                ("names", actors.join(", ")),
-                ("events", events.to_string()),
-                ("orderings", orderings.to_string()),
-            ];
-            (lang.fill("invariants.orderings", &values), true)
+            let said = Assertion::Orderings {
+                actors,
+                events,
+                orderings,
+            };
+            (Said::of(lang, said), true)
         }
         Countable::TooBig { events, actors } => {
             let values = [
@@ -99,7 +98,7 @@ pub fn view(session: &Session) -> OrderingsView {
                 ("max_events", MAX_EVENTS.to_string()),
                 ("max_actors", MAX_ACTORS.to_string()),
             ];
-            (lang.fill("invariants.too_big", &values), false)
+            (Said::plain(lang.fill("invariants.too_big", &values)), false)
         }
     };
     let waits = can_count && session.stepper.answers_ahead();
