@@ -309,7 +309,10 @@ fn the_lab_panel_opens_the_interleaving_on_the_statement_panel() {
     let answer = view.answer.expect("an answer");
     assert!(!answer.passed);
     assert!(
-        answer.lines.iter().any(|line| line.contains("token 1")),
+        answer
+            .lines
+            .iter()
+            .any(|line| line.text().contains("token 1")),
         "the verdicts name the token: {:#?}",
         answer.lines
     );

@@ -19,6 +19,7 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::fence::Condition;
+use leasefence_course::lab::LEVELS;
 use leasefence_course::mechanism::races;
 use leasefence_course::playground::assertions::{Assertion, Said};
 use leasefence_course::playground::quiz::Field;
@@ -128,8 +129,17 @@ fn check_screen(session: &Session, how: &str) -> usize {
             said.extend(side.verdict.as_ref().map(|verdict| &verdict.text));
         }
     }
+    let lab = view::lab(session);
+    if let Some(answer) = lab.as_ref().and_then(|lab| lab.answer.as_ref()) {
+        said.push(&answer.headline);
+        said.extend(&answer.lines);
+    }
     let stepper = &session.stepper;
     let mut world = World::of(stepper.scenario(), stepper.position(), &guards).expect("replays");
+    if let (Some(bench), Some(lab)) = (session.lab(), &lab) {
+        world = world.with_lab(bench.level.id, &lab.sql);
+    }
+
     if let Some(panel) = &statements {
         // The learner sees a timeline taken apart up to the bound, and
         // while predicting only the events whose questions are answered.
@@ -191,6 +201,25 @@ fn walk_showing(session: &Session, how: &str) -> usize {
                 answered.quiz.answer(&answered.stepper, field.name());
                 checked += check_screen(&answered, &format!("{how}, quiz {}", field.name()));
             }
+        }
+    }
+    checked
+}
+
+/// Every level of the lab graded with its wrong start and with its
+/// reference, and each failing one's counterexample opened.
+fn walk_lab(session: &Session, how: &str) -> usize {
+    let mut checked = 0;
+    for level in LEVELS {
+        let mut session = session.clone();
+        assert!(session.open_lab(level.id), "{} exists", level.id);
+        for sql in [level.start, level.reference] {
+            session.grade_lab(sql).expect("grades");
+            checked += check_screen(&session, &format!("{how}, lab {} graded", level.id));
+            let mut opened = session.clone();
+            opened.open_counterexample().expect("opens");
+            let how = format!("{how}, lab {} counterexample opened", level.id);
+            checked += check_screen(&opened, &how);
         }
     }
     checked
@@ -338,6 +367,9 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
             checked += walk_orderings(&session, found.id);
         }
     }
+    for lang in [Lang::Ko, Lang::En] {
+        checked += walk_lab(&chapter(CHAPTERS[0].id, lang), "the lab");
+    }
     // The walk reaches the sentences it is meant to check: many of them,
     // and every kind the playground says.
     assert!(checked > 1000, "only {checked} assertions checked");
@@ -364,6 +396,8 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Holds",
         "Judged",
         "Kept",
+        "LabParted",
+        "LabPassed",
         "Leased",
         "NoStamp",
         "Orderings",

@@ -18,12 +18,15 @@ use leasefence::model::{Claim, JobRow, JobState, Stamp};
 use leasefence::replay::{EventResult, Outcome, Player};
 use leasefence::scenario::{Action, Event, Scenario};
 
+use leasefence::store::{Outside, Replaces};
+use leasefence_course::lab::{self, Did, Graded, Level, Shortest, Writes};
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepCheck, along};
 use leasefence_course::mechanism::races;
 use leasefence_course::mechanism::statements::{Does, Run, StepKind};
 use leasefence_course::playground::CHAPTERS;
 use leasefence_course::playground::assertions::{Assertion, RunFact};
+use leasefence_course::playground::chapter_scenarios;
 use leasefence_course::playground::quiz::field::Field;
 use leasefence_course::playground::statements::{Race, SEND_MS};
 use leasefence_course::variants::Guard;
@@ -57,6 +60,8 @@ pub struct World {
     /// The statement panel's race, and its two runs (real, naive), when
     /// the panel is open.
     statements: Option<(Race, usize, [Run; 2])>,
+    /// The lab's level and the statement in its box, when it is open.
+    lab: Option<(&'static str, String)>,
 }
 
 /// An assertion the world does not hold, and what the world says instead.
@@ -95,7 +100,14 @@ impl World {
             position: position.min(scenario.events().len()),
             naive,
             statements: None,
+            lab: None,
         })
+    }
+
+    /// This world with the lab open on `level`, `sql` in its box.
+    pub fn with_lab(mut self, level: &'static str, sql: &str) -> World {
+        self.lab = Some((level, sql.to_owned()));
+        self
     }
 
     /// This world with the statement panel open on `race`; a timeline
@@ -115,7 +127,21 @@ impl World {
                 races::timeline(&within, false),
                 races::timeline(&within, true),
             ),
-            Race::Lab => return Ok(self),
+            // The lab's race is its last answer's counterexample: the
+            // statement in its box graded again.
+            Race::Lab => {
+                let Some((level, sql)) = &self.lab else {
+                    return Ok(self);
+                };
+                let level = Level::find(level).expect("a level");
+                let graded = lab::grade(&level, sql, &chapter_scenarios())?;
+                if let Graded::Failed { shortest, .. } = graded
+                    && let Shortest::Statements(race) = *shortest
+                {
+                    self.statements = Some((Race::Lab, taken, [race.expected, race.current]));
+                }
+                return Ok(self);
+            }
         };
         self.statements = Some((
             race,
@@ -518,6 +544,33 @@ impl World {
                     "the first break",
                 )
             }
+            Assertion::LabPassed {
+                level,
+                sql,
+                scenarios,
+                orderings,
+            } => {
+                let level = self.lab_level(level, sql)?;
+                let graded = lab::grade(&level, sql, &chapter_scenarios());
+                let checked = match graded.map_err(|err| err.to_string())? {
+                    Graded::Passed { checked } => (checked.scenarios, checked.orderings),
+                    Graded::Failed { .. } => return Err("it fails when graded".to_owned()),
+                };
+                expect((*scenarios, *orderings), checked, "(scenarios, orderings)")
+            }
+            Assertion::LabParted {
+                level,
+                sql,
+                scenario,
+                event,
+                expected,
+                current,
+                ..
+            } => {
+                let level = self.lab_level(level, sql)?;
+                let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
+                parted(&level, sql, &scenario, *event, (expected, current.as_ref()))
+            }
             Assertion::TakenApart { taken, events } => {
                 let (_, world, _) = self.statements.as_ref().ok_or("no statement panel")?;
                 let all = self.scenario.events().len();
@@ -725,6 +778,15 @@ impl World {
             .ok_or(format!("no run of {guard:?} in this world"))
     }
 
+    /// The lab's level `id`, when the lab is open on it with `sql` in its
+    /// box: an answer beside another statement is a stale one.
+    fn lab_level(&self, id: &str, sql: &str) -> std::result::Result<Level, String> {
+        let (open, shown) = self.lab.as_ref().ok_or("no lab open")?;
+        expect(id, open, "the level")?;
+        expect(sql, shown.as_str(), "the statement in the box")?;
+        Level::find(id).ok_or(format!("no level {id}"))
+    }
+
     /// The table just after event `event`.
     fn rows_after(&self, event: usize) -> &[JobRow] {
         self.seen
@@ -914,4 +976,66 @@ fn run_fact(run: &Run, fact: &RunFact) -> std::result::Result<(), String> {
             expect(claims, &world, "the claims held")
         }
     }
+}
+
+/// Whether `scenario`, played from its start on the queue and on the
+/// queue with `sql` in place of the level's statement, agrees on every
+/// event before `event` and there parts as said: the queue doing
+/// `expected`, the learner's `current` (`None`: SQLite stopped it).
+fn parted(
+    level: &Level,
+    sql: &str,
+    scenario: &Scenario,
+    event: usize,
+    (expected, current): (&Did, Option<&Did>),
+) -> std::result::Result<(), String> {
+    let err = |err: leasefence::error::Error| err.to_string();
+    let Writes::Statement(replaces) = level.writes else {
+        return Err("a script is graded on interleavings, not events".to_owned());
+    };
+    let outside = Outside::new(replaces, sql).map_err(err)?;
+    let mut queue = Player::new(scenario.first(0)).map_err(err)?;
+    let mut learner = Player::new(scenario.first(0)).map_err(err)?;
+    for (index, played) in scenario.events().iter().enumerate() {
+        let did = |outcome: Outcome| match outcome {
+            Outcome::Finished(finish) => Did::Finish {
+                accepted: finish.accepted(),
+            },
+            Outcome::Claimed { claim } => Did::Claim { claim },
+            _ => Did::Other,
+        };
+        let wanted = did(queue.play(played).map_err(err)?);
+        let got = match (&played.action, replaces) {
+            (Action::Finish, Replaces::Finish) => match learner.held_claim(&played.worker).cloned()
+            {
+                Some(claim) => (learner.queue())
+                    .finish_outside(&outside, &claim.stamp(), played.at)
+                    .map(|(accepted, _)| Did::Finish { accepted })
+                    .ok(),
+                None => Some(Did::Finish { accepted: false }),
+            },
+            (Action::Claim { lease_ms }, Replaces::Claim) => {
+                let owner = played.claim_owner();
+                let claimed =
+                    (learner.queue()).claim_outside(&outside, owner, played.at, *lease_ms);
+                claimed.ok().map(|claim| {
+                    if let Some(claim) = &claim {
+                        learner.hold(&played.worker, claim.clone());
+                    }
+                    Did::Claim { claim }
+                })
+            }
+            _ => Some(did(learner.play(played).map_err(err)?)),
+        };
+        let rows_agree = queue.rows().map_err(err)? == learner.rows().map_err(err)?;
+        if index < event {
+            let agreed = got.as_ref() == Some(&wanted) && rows_agree;
+            expect(true, agreed, &format!("the two agree at event {index}"))?;
+        } else {
+            expect(expected, &wanted, "what the queue did")?;
+            expect(current, got.as_ref(), "what the learner's statement did")?;
+            return Ok(());
+        }
+    }
+    Err(format!("no event {event}"))
 }

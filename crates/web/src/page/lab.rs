@@ -197,7 +197,7 @@ fn answer_block(doc: &Document, answer: &AnswerView) -> El {
         .child(
             El::new(doc, "p")
                 .class("lf-lab-headline")
-                .text(&answer.headline),
+                .text(answer.headline.text()),
         );
     if !answer.events.is_empty() {
         block = block.child(
@@ -209,7 +209,12 @@ fn answer_block(doc: &Document, answer: &AnswerView) -> El {
             ),
         );
     }
-    block = block.children(answer.lines.iter().map(|line| El::new(doc, "p").text(line)));
+    block = block.children(
+        answer
+            .lines
+            .iter()
+            .map(|line| El::new(doc, "p").text(line.text())),
+    );
     if let Some(rows) = &answer.rows {
         let titles = std::iter::once("").chain(rows.columns.iter().copied());
         let mut lines = vec![header_row(doc, titles)];

@@ -25,6 +25,7 @@ use serde::{Serialize, Serializer};
 
 use super::Lang;
 use super::quiz::field::Field;
+use crate::lab::Did;
 use crate::mechanism::invariants::{Invariant, Side};
 use crate::playground::statements::Race;
 use crate::variants::Guard;
@@ -371,6 +372,38 @@ pub enum Assertion {
         until: u64,
         /// Whether the deadline cut it short.
         capped: bool,
+    },
+    /// The lab graded `sql` on `level` and it passed: on `orderings`
+    /// orderings of `scenarios` scenarios it did what the queue does.
+    LabPassed {
+        /// The level's id.
+        level: &'static str,
+        /// The statement graded.
+        sql: String,
+        /// Scenarios checked.
+        scenarios: usize,
+        /// Orderings checked.
+        orderings: usize,
+    },
+    /// The lab graded `sql` on `level`, and on `scenario` (an ordering of
+    /// the scenario `from`, as a document) the learner's queue first did
+    /// otherwise than the queue at its last event, `event`: the queue did
+    /// `expected`, the learner's did `current` (`None`: SQLite stopped it).
+    LabParted {
+        /// The level's id.
+        level: &'static str,
+        /// The statement graded.
+        sql: String,
+        /// Where the ordering came from.
+        from: &'static str,
+        /// The ordering, cut after the event.
+        scenario: String,
+        /// The event where they part.
+        event: usize,
+        /// What the queue did there.
+        expected: Did,
+        /// What the learner's statement did there.
+        current: Option<Did>,
     },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker

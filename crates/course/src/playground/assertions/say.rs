@@ -268,6 +268,8 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             &[("n", taken.to_string()), ("total", events.to_string())],
         ),
         Assertion::Leased { until, .. } => n(until),
+        // The lab's panel words its answers itself (`Said::worded`).
+        Assertion::LabPassed { .. } | Assertion::LabParted { .. } => String::new(),
         Assertion::Orderings {
             actors,
             events,

@@ -10,6 +10,7 @@ use crate::lab::{
 };
 use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
 use leasefence::fence::Condition;
@@ -72,12 +73,12 @@ pub struct AnswerView {
     /// Whether it was a pass.
     pub passed: bool,
     /// The answer in one sentence.
-    pub headline: String,
+    pub headline: Said,
     /// The counterexample's events, one line each (`1000 ms · A ·
     /// finish`), the last the one where the two part.
     pub events: Vec<String>,
     /// Further sentences: the two verdicts, what was checked.
-    pub lines: Vec<String>,
+    pub lines: Vec<Said>,
     /// The tables after the event, side by side, when they differ.
     pub rows: Option<SideBySide>,
     /// The button that opens the counterexample in the timeline.
@@ -143,7 +144,9 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
     match answer {
         Answer::Refused(problem) => AnswerView {
             passed: false,
-            headline: lang.fill("lab.refused", &[("message", problem_text(lang, problem))]),
+            headline: Said::plain(
+                lang.fill("lab.refused", &[("message", problem_text(lang, problem))]),
+            ),
             events: Vec::new(),
             lines: Vec::new(),
             rows: None,
@@ -151,13 +154,21 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
         },
         Answer::Graded(Graded::Passed { checked }) => AnswerView {
             passed: true,
-            headline: lang.fill(
-                "lab.passed",
-                &[
-                    ("scenarios", checked.scenarios.to_string()),
-                    ("orderings", checked.orderings.to_string()),
-                    attempts,
-                ],
+            headline: Said::worded(
+                lang.fill(
+                    "lab.passed",
+                    &[
+                        ("scenarios", checked.scenarios.to_string()),
+                        ("orderings", checked.orderings.to_string()),
+                        attempts,
+                    ],
+                ),
+                Assertion::LabPassed {
+                    level: bench.level.id,
+                    sql: bench.sql.clone(),
+                    scenarios: checked.scenarios,
+                    orderings: checked.orderings,
+                },
             ),
             events: Vec::new(),
             lines: Vec::new(),
@@ -165,19 +176,33 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
             open: None,
         },
         Answer::Graded(Graded::Failed { checked, shortest }) => {
-            let checked = lang.fill(
+            let checked = Said::plain(lang.fill(
                 "lab.checked",
                 &[
                     ("scenarios", checked.scenarios.to_string()),
                     ("orderings", checked.orderings.to_string()),
                 ],
-            );
+            ));
             match shortest.as_ref() {
                 Shortest::Events(shortest) => {
                     let (verdicts, rows) = parted(lang, shortest);
+                    let current = match &shortest.current {
+                        Current::Observed(current) => Some(current.did.clone()),
+                        Current::Stopped(_) => None,
+                    };
+                    let said = Assertion::LabParted {
+                        level: bench.level.id,
+                        sql: bench.sql.clone(),
+                        from: shortest.from,
+                        scenario: shortest.scenario.to_json(),
+                        event: shortest.event,
+                        expected: shortest.expected.did.clone(),
+                        current,
+                    };
+                    let verdicts = Said::worded(verdicts, said.clone());
                     AnswerView {
                         passed: false,
-                        headline: failed_headline(session, shortest),
+                        headline: Said::worded(failed_headline(session, shortest), said),
                         events: event_lines(lang, shortest),
                         lines: vec![verdicts, checked],
                         rows,
@@ -228,18 +253,18 @@ fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
 
 /// A claim script's counterexample: which worker's claim ends otherwise,
 /// the learner's interleaved steps, the two claims, and the tables.
-fn raced(session: &Session, race: &Interleaving, checked: String) -> AnswerView {
+fn raced(session: &Session, race: &Interleaving, checked: Said) -> AnswerView {
     let lang = session.lang;
     let title = ("title", session.lab_scenario_title(race.from));
-    let headline = match &race.worker {
+    let headline = Said::plain(match &race.worker {
         Some(worker) => lang.fill("lab.failed_race", &[title, ("worker", worker.clone())]),
         None => lang.fill("lab.failed_race_rows", &[title]),
-    };
+    });
     let mut lines = Vec::new();
     if let Some(stopped) = &race.stopped {
         let message = problem_text(lang, &stopped.problem);
         let values = [("worker", stopped.worker.clone()), ("message", message)];
-        lines.push(lang.fill("lab.stopped_race", &values));
+        lines.push(Said::plain(lang.fill("lab.stopped_race", &values)));
     } else if let Some(worker) = &race.worker {
         let claim = |run: &Run| run.claims.get(worker).cloned().flatten();
         let current = if race.current.busy.contains(worker) {
@@ -253,7 +278,7 @@ fn raced(session: &Session, race: &Interleaving, checked: String) -> AnswerView 
             ("expected", expected),
             ("current", current),
         ];
-        lines.push(lang.fill("lab.race_verdicts", &values));
+        lines.push(Said::plain(lang.fill("lab.race_verdicts", &values)));
     }
     lines.push(checked);
     let (expected, current) = (&race.expected.rows, &race.current.rows);
