@@ -1,4 +1,4 @@
-// Accessibility (issue 12): axe-core finds no serious or critical
+// Accessibility: axe-core finds no serious or critical
 // violation on the full page and on a course page with three embeds, in
 // the light and the dark theme (axe checks WCAG AA contrast too). Against
 // the real `leasefence serve`, in Debian's Chromium. Run by `make e2e`.

@@ -1,5 +1,5 @@
 // Time to interactive on a slow connection and a slow CPU, side by side in
-// one run (issue 22, item 9): the playground (a chapter, until its
+// one run: the playground (a chapter, until its
 // timeline is drawn and painted) against a bare page that loads sql.js and
 // runs one statement of the queue (the least a browser SQLite lesson
 // does). Both served by the real `leasefence serve`, precompressed the

@@ -44,7 +44,7 @@ try {
 
   budgets.step_median_ms = await page.evaluate(keyStepMedian, [".lf", 3]);
 
-  // A step of the statement panel (issue 11), keys pressed inside the
+  // A step of the statement panel, keys pressed inside the
   // panel, a statement forward or back: the write-lock chapter's claim
   // race, and the largest chapter's own timeline taken apart (opened by a
   // link's `stmt=`).
@@ -93,7 +93,7 @@ try {
   budgets.census_largest_ms = Number(largest.median_ms.toFixed(1));
   budgets.census_largest_first_run_ms = Number(largest.first_ms.toFixed(1));
 
-  // The lab (issue 21): the queue's own finish graded on every ordering
+  // The lab: the queue's own finish graded on every ordering
   // of every chapter and the lab's scenarios (a pass: every ordering
   // played on both queues), a click to the answer on screen. Median of 5.
   const labPage = await context.newPage();

@@ -1,8 +1,8 @@
-// The npm package as a developer uses it (issue 12): its types hold a
+// The npm package as a developer uses it: its types hold a
 // program to the scenario format (`tsc --noEmit`), and the package
 // README's bundler blocks, as written, built from the packed package (`npm
 // pack`) run in Chromium: esbuild's, and Vite's one-tag bootstrap and
-// playground mounted by hand (issue 22).
+// playground mounted by hand.
 // Against `make web`'s www/pkg. Run by `make e2e`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

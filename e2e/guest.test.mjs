@@ -1,4 +1,4 @@
-// The playground as a guest on a course page (issue 12): the author's own
+// The playground as a guest on a course page: the author's own
 // scenario in every form of embed, a broken one said in the learner's
 // language, iframes that talk to their host without taking its focus, and
 // a host's in-page links leaving the playground alone. Run by `make e2e`.
@@ -73,7 +73,7 @@ test("an author's own scenario shows through inline JSON, data-scenario-json and
   await page.context().close();
 });
 
-test("a lesson document carries its own title and narration, in an embed and in a compact iframe whose link carries it (issue 22)", async () => {
+test("a lesson document carries its own title and narration, in an embed and in a compact iframe whose link carries it", async () => {
   const titled = JSON.stringify({
     title: { ko: "늦게 돌아온 미나", en: "Mina is late" },
     narration: { ko: "미나의 완료 요청은 임대가 만료된 뒤에 도착합니다.", en: "The finish from Mina arrives after her lease ends." },
@@ -156,7 +156,7 @@ test("a host page's in-page link leaves the playground where it was", async () =
   await context.close();
 });
 
-test("a host that swaps its content in place gets its new embeds mounted and its old ones unmounted (issue 22)", async () => {
+test("a host that swaps its content in place gets its new embeds mounted and its old ones unmounted", async () => {
   const page = await host(`<div id="first" data-leasefence data-scenario="canonical"></div>`);
   await page.waitForSelector("#first [data-event]");
   // As MkDocs Material's instant navigation does: the page's content is
@@ -180,7 +180,7 @@ test("a host that swaps its content in place gets its new embeds mounted and its
   assert.deepEqual(page.errors, []);
 });
 
-test("the widget follows the host's own theme switch live: Material's palette, a .dark class, data-theme, a class the author names (issue 22)", async () => {
+test("the widget follows the host's own theme switch live: Material's palette, a .dark class, data-theme, a class the author names", async () => {
   const page = await host(`<div id="one" data-leasefence data-scenario="canonical"></div>`, { scheme: "light" });
   await page.waitForSelector("#one [data-event]");
   const scheme = () => page.$eval("#one .lf", (el) => getComputedStyle(el).colorScheme);
@@ -212,7 +212,7 @@ test("the widget follows the host's own theme switch live: Material's palette, a
   assert.deepEqual(page.errors, []);
 });
 
-test("an iframe's height follows its content both ways; it says when it is ready and answers a height request (issue 22)", async () => {
+test("an iframe's height follows its content both ways; it says when it is ready and answers a height request", async () => {
   const page = await host(`
     <iframe id="tall" src="index.html?compact#v=1&chapter=canonical&lang=en&predict=0" style="width:100%;height:3000px"></iframe>
     <script>
@@ -246,7 +246,7 @@ test("an iframe's height follows its content both ways; it says when it is ready
   assert.deepEqual(page.errors, []);
 });
 
-test("styles are isolated both ways: the host's CSS does not restyle an embed, the embed's does not reach the host, and --lf-* colours set on an ancestor still theme it (issue 22, item 3)", async () => {
+test("styles are isolated both ways: the host's CSS does not restyle an embed, the embed's does not reach the host, and --lf-* colours set on an ancestor still theme it", async () => {
   const look = (page) => page.evaluate(() => {
     const inside = document.querySelector("#one").shadowRoot;
     const style = (element) => getComputedStyle(element);

@@ -1,4 +1,4 @@
-// The invariants panel and every ordering (issue 11, parts 3-5), end to
+// The invariants panel and every ordering, end to
 // end in Chromium: the naive column turns red at the step that breaks an
 // invariant, counting finds no bad fenced ordering, and a click opens the
 // shortest failing ordering as a timeline. Screenshots of the chapter in

@@ -1,4 +1,4 @@
-// The lab (issue 21) as a learner uses it: a level opened by a link, the
+// The lab as a learner uses it: a level opened by a link, the
 // wrong statement it starts with graded and failing with a counterexample
 // they can open in the timeline, their fix graded and passing, a broken
 // statement answered in words with the page still working, and the
@@ -104,7 +104,7 @@ test("the boundary level in Korean: <= fails at the lease's end; a broken statem
   await done(page);
 });
 
-test("a link the page cannot read says what it left out, in the learner's language (issue 23)", async () => {
+test("a link the page cannot read says what it left out, in the learner's language", async () => {
   const page = await watched(site, "/#v=2&chapter=quarantine&lang=ko&step=x", { viewport: { width: 1280, height: 900 } });
   assert.equal(await page.textContent(".lf-notice"), "링크의 일부를 읽지 못해 빼고 열었습니다: v=2, step=x");
   assert.equal(await page.$eval("select[data-action=chapter]", (el) => el.value), "quarantine", "the rest of the link is read");

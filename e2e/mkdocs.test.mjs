@@ -1,4 +1,4 @@
-// A course author's real host (issue 22 item 1): a MkDocs Material site,
+// A course author's real host: a MkDocs Material site,
 // built here by MkDocs itself (e2e/mkdocs-requirements.txt, installed by
 // scripts/setup.sh) with instant navigation on and the palette toggle,
 // the package's embed as its one script. Material swaps a page's content
@@ -123,7 +123,7 @@ test("Material's palette toggle turns the embeds dark and back", async () => {
   const light = await background();
   // Material's .md-typeset turns every details into an admonition (a
   // border and a shadow) and restyles summaries and headings; the embed's
-  // own are left as the playground styles them (issue 22, item 3).
+  // own are left as the playground styles them.
   const panels = await page.$eval("#own", (host) => [...host.shadowRoot.querySelectorAll("details")]
     .map((details) => getComputedStyle(details).boxShadow));
   assert.ok(panels.length > 0 && panels.every((shadow) => shadow === "none"), `Material's details style stays out: ${panels}`);

@@ -52,7 +52,7 @@ test("wrong JavaScript types throw TypeErrors naming the argument, a thousand ti
   assert.deepEqual(lib.replay(canonical), expected);
 });
 
-test("a call on a freed object says it was freed, naming the call, in JavaScript's words; other objects keep working (issue 23)", () => {
+test("a call on a freed object says it was freed, naming the call, in JavaScript's words; other objects keep working", () => {
   const queue = new lib.Queue();
   const player = new lib.Player(canonical);
   const receiver = new lib.Receiver();

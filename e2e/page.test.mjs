@@ -37,7 +37,7 @@ const folder = (id) => `${ROOT}chapters/${readdirSync(`${ROOT}chapters`).find((n
 const golden = (name) => JSON.parse(readFileSync(`${folder(name)}/expected.json`, "utf8"));
 
 describe("the playground", () => {
-  test("on a phone, what a step did sits right under the step controls; on a desktop, beside the timeline (issue 20, item 9)", async () => {
+  test("on a phone, what a step did sits right under the step controls; on a desktop, beside the timeline", async () => {
     for (const colorScheme of ["light", "dark"]) {
       for (const lang of ["en", "ko"]) {
         for (const width of [360, 1280]) {
@@ -415,7 +415,7 @@ describe("the playground", () => {
     await page.getByRole("button", { name: "A: crash" }).click();
     assert.equal(await page.$eval(".lf select[data-action=chapter]", (el) => el.value), "sandbox");
     assert.equal(await page.$$eval(".lf [data-event]", (rows) => rows.length), 2, "A's finish is gone");
-    // B has not run yet: there is nothing to restart (issue 20 item 7: a
+    // B has not run yet: there is nothing to restart (a
     // restart here once let "B-restarted" take A's job at 0 ms).
     const restartB = page.getByRole("button", { name: "B: restart under the same name" });
     assert.equal(await restartB.isDisabled(), true, "no restart before B's first claim");
@@ -430,7 +430,7 @@ describe("the playground", () => {
     await done(page);
   });
 
-  test("printed, the page is what the learner sees without its controls, tables whole (issue 22 item 7)", async () => {
+  test("printed, the page is what the learner sees without its controls, tables whole", async () => {
     const page = await open("/#v=1&chapter=canonical&lang=ko&predict=0&step=3", { width: 700 });
     await page.emulateMedia({ media: "print" });
     const shown = (selector) => page.$$eval(selector, (els) => els.filter((el) => el.getClientRects().length > 0).length);
@@ -450,7 +450,7 @@ describe("the playground", () => {
     await done(page);
   });
 
-  test("an embed shows its own content until it mounts, and to a reader without JavaScript (issue 22 item 7)", async () => {
+  test("an embed shows its own content until it mounts, and to a reader without JavaScript", async () => {
     const context = await site.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${site.base}/embed-example.html`);

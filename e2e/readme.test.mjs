@@ -1,4 +1,4 @@
-// The two READMEs' code blocks, run as written (issue 22, item 8): every
+// The two READMEs' code blocks, run as written: every
 // block is accounted for below, and a block added to either README fails
 // the first test until it is. A block a reader would run is run here (a
 // transcript's commands, compared with the output it shows; the one-tag

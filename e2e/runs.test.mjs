@@ -1,5 +1,5 @@
 // The course points that run other designs beside the queue, on screen
-// (issue 20, item 12), each run by the core: #9, at the instant A's lease
+//, each run by the core: #9, at the instant A's lease
 // ends and B reclaims its job, the lease's end read three ways (the
 // queue's gives the job to one worker, a finish that reads the end with
 // `<=` to two, a claim that reads it with `<` to none); #1, the designs

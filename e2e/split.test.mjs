@@ -1,4 +1,4 @@
-// The module in two parts (issue 22, item 9; scripts/split-module.mjs):
+// The module in two parts (scripts/split-module.mjs):
 // every chapter drawn from its written timeline, in both languages, and
 // the first chapter's first predictions and steps need only the first
 // part; a playground that needs more before its first drawing (a chapter

@@ -1,4 +1,4 @@
-// The statement panel end to end (issue 11, parts 1, 2 and 5): in its
+// The statement panel end to end: in its
 // chapter a claim race and a send race are stepped on one clock, the real
 // queue beside the naive one, with the write lock's lane;
 // the timeline on screen taken apart the same way, following the
@@ -353,7 +353,7 @@ describe("statement panel", () => {
       host.setAttribute("data-scenario", "write-lock");
       host.setAttribute("lang", "ko");
       // Not predicting: a predicting learner's timeline race shows only
-      // the events already seen (issue 20 item 4).
+      // the events already seen.
       host.setAttribute("data-predict", "off");
       host.id = "mine";
       document.body.append(host);

@@ -1,4 +1,4 @@
-// No import circles between a crate's modules (issue 19): every path a
+// No import circles between a crate's modules: every path a
 // module names through `crate::` or `super::` (outside comments) is an
 // edge to the module it lands in, and the graph of each crate must have
 // no cycle. A module's own children and ancestors are not edges (a parent

@@ -1,5 +1,5 @@
 // Cuts the page's module in two, so that a learner waits only for the part
-// the first drawing needs (issue 22, item 9; BENCHMARKS.md "Time to
+// the first drawing needs (BENCHMARKS.md "Time to
 // interactive"). `make web` runs it on wasm-pack's output, after
 // package/rest.js is appended to the glue and before the glue is minified:
 //   node scripts/split-module.mjs www/pkg NAMED_COPY

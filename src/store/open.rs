@@ -118,7 +118,7 @@ pub(crate) fn open_file(path: &std::path::Path, kind: Kind, create: Create) -> R
     Ok(conn)
 }
 
-/// A ledger written before its rows kept running totals (session 14) gets
+/// A ledger written before its rows kept running totals gets
 /// the column, filled from the rows themselves, in one write transaction;
 /// a ledger that has it is only read.
 #[cfg(not(target_arch = "wasm32"))]

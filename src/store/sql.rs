@@ -27,7 +27,7 @@ CREATE INDEX jobs_lease_ends    ON jobs (lease_until) WHERE state = 'leased';
 /// Each row keeps the ledger's running total up to it, so a delivery
 /// checks the total against its bound by reading the last row, not by
 /// summing them all (summing cost 4.4 ms a delivery at 100,000 rows,
-/// BENCHMARKS.md, session 14).
+/// BENCHMARKS.md, "the receiver's total in O(1)").
 pub const DELIVERIES_SCHEMA: &str = "
 CREATE TABLE deliveries (
     seq     INTEGER PRIMARY KEY,               -- arrival order
@@ -38,8 +38,8 @@ CREATE TABLE deliveries (
 );
 ";
 
-/// Whether a ledger file's rows keep running totals (files written before
-/// session 14 do not). Files only: the browser's ledgers are new.
+/// Whether a ledger file's rows keep running totals (files written by
+/// earlier versions do not). Files only: the browser's ledgers are new.
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) const HAS_RUNNING_TOTALS: &str = "
 SELECT count(*) FROM pragma_table_info('deliveries') WHERE name = 'total'";

@@ -299,7 +299,7 @@ pub fn serve_dir(listen: &str, dir: &Path) -> Result<(), Failure> {
     run(listen, &dir.display().to_string(), app)
 }
 
-/// Only files inside the folder are served (issue 23): a path whose file,
+/// Only files inside the folder are served: a path whose file,
 /// once its links are resolved, lies outside it, a dotfile or a dot
 /// folder (`.git`, `.env`), and a name the file system refuses (too long)
 /// are all answered 404, as a file that does not exist.

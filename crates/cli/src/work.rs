@@ -51,7 +51,7 @@ pub struct WorkArgs {
 
 /// How long a delivery may take, connecting and answering together: the
 /// exercise's receiver answers at once, and a silent one hung the worker
-/// forever (issue 23).
+/// forever.
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One processed job, printed as a JSON line (fields in contract order).

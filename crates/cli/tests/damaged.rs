@@ -142,7 +142,7 @@ fn every_file_sqlite_calls_damaged_is_refused_by_every_command_and_left_unchange
     );
 }
 
-/// The other side of the table (issue 23 item 5): a good queue whose lock
+/// The other side of the table: a good queue whose lock
 /// another process holds past the busy handler's patience is called busy,
 /// not damaged nor "not a leasefence database", so no one deletes it. Both
 /// a read and a write wait, give up with exit 2, and change nothing.

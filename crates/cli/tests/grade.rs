@@ -1,6 +1,6 @@
 //! What a course runs in its own CI with the page's code: `leasefence
-//! grade` (issue 21), the lab's grader, exit 0 only on a pass; and
-//! `leasefence check` (issue 22), a lesson read as the playground reads
+//! grade`, the lab's grader, exit 0 only on a pass; and
+//! `leasefence check`, a lesson read as the playground reads
 //! it, exit 0 only when it would show. JSON out.
 
 #![cfg(not(target_arch = "wasm32"))]

@@ -193,7 +193,7 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
     check!(
         post("/deliveries", json!(["x", 1]).to_string()),
         (400, body.clone()),
-        "a delivery as an array, not an object (issue 23 item 6)"
+        "a delivery as an array, not an object"
     );
     let lone = post_text(r#"{"id": "\ud800", "qty": 1}"#);
     assert!(

@@ -1,5 +1,5 @@
 //! The two designs the course turns down before it builds the queue (its
-//! point #1, issue 20 item 12): a claim that deletes the job leaves it only
+//! point #1): a claim that deletes the job leaves it only
 //! in its worker's memory; a claim that leaves it visible lets the next
 //! worker take it too. The queue's claim keeps the row, leased to one
 //! worker (R1, R5, R11).

@@ -1,4 +1,4 @@
-//! The invariants panel, computed natively (issue 11, parts 3-5): the four
+//! The invariants panel, computed natively: the four
 //! invariants at every step on every side (the real system, each naive variant), every ordering counted on
 //! demand, and the shortest failing ordering opened as a timeline the
 //! learner can step and share. The page only draws these values.

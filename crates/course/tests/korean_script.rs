@@ -44,12 +44,12 @@ const ALLOWED: &[&str] = &[
     "A", "B", "C", "A-restarted", "C-restarted", "snack-1", "snack-2", "snack-3",
     // What the test's learner typed into the editor, said back to them.
     "colour", "claimm",
-    // The SQL keywords the statement panel names (issue 11).
+    // The SQL keywords the statement panel names.
     "BEGIN", "IMMEDIATE", "COMMIT", "SELECT", "UPDATE",
-    // The SQL keywords the lab refuses by name (issue 21).
+    // The SQL keywords the lab refuses by name.
     "PRAGMA", "ATTACH", "RETURNING", "ROLLBACK", "SAVEPOINT",
     // The parameters the transaction level's write binds from its read,
-    // and SQLite's own name for the refusal the level shows (issue 21).
+    // and SQLite's own name for the refusal the level shows.
     "read_token", "read_attempts", "SQLITE_BUSY",
     // Terms the course itself leaves in English: SQL's COMMIT, the
     // rollback journal and WAL, SQS's visibility timeout, a heartbeat.

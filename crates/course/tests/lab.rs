@@ -1,4 +1,4 @@
-//! The lab (issue 21): the queue's own statement passes every level, each
+//! The lab: the queue's own statement passes every level, each
 //! level's starting version fails with a counterexample that shows the
 //! failure the level is about, and a statement SQLite stops is a
 //! disagreement, not a crash.

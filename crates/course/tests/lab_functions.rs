@@ -1,5 +1,5 @@
 //! The SQL functions the lab's panel says a statement may call
-//! (`FUNCTIONS`, issue 21 item 7) exist in this target's SQLite: in
+//! (`FUNCTIONS`) exist in this target's SQLite: in
 //! Chromium (`wasm-pack test crates/course`) that is the trimmed build,
 //! which keeps only the functions of
 //! vendor/sqlite/regen/keep-functions.txt, so a name listed there and

@@ -1,4 +1,4 @@
-//! The lab's transaction level (issue 21): the claim written as a read, a
+//! The lab's transaction level: the claim written as a read, a
 //! write and a transaction around them, graded on every interleaving of
 //! two claims' statements. R6: choosing and taking happen in one write
 //! transaction.

@@ -154,7 +154,7 @@ fn a_session_starts_from_the_link_then_the_options_then_the_browser() {
         (Lang::En, "quarantine", 2, false),
         "the link wins"
     );
-    // A chapter opens predicting (issue 20, predict first): a link's step
+    // A chapter opens predicting: a link's step
     // then stops at the first question not answered yet.
     let predicting = start(Some("#v=1&chapter=quarantine&step=2"), None, "ko-KR");
     check!(
@@ -229,7 +229,7 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
         check!(
             sliders(&session),
             [waiting.clone(), SliderView::Waiting {}],
-            "the sliders wait, and say why once (issue 20 item 10)"
+            "the sliders wait, and say why once"
         );
         session.stepper.guess(answer);
     }

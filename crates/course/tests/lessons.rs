@@ -1,4 +1,4 @@
-//! An author's lesson document (issue 22, items 5 and 6): a scenario
+//! An author's lesson document: a scenario
 //! document that may also carry its `title` and `narration`, in one or
 //! both languages. A lesson file, `check`, a link and so an iframe's
 //! address all read the same document; a mistake in it is placed by key,

@@ -1,7 +1,7 @@
 //! A playground that `Start::draws_without_sqlite` says is drawn without
 //! SQLite runs none before its first drawing: the page's module has SQLite
 //! in its second part, and the bootstrap mounts such a playground before
-//! that part is in (issue 22, item 9). Native only: SQLite's own memory
+//! that part is in. Native only: SQLite's own memory
 //! statistics say whether anything in this process ever ran it, so this
 //! file holds one test, alone in its process.
 

@@ -1,5 +1,5 @@
 //! Every ordering of a chapter's actors, and the invariants checked at
-//! every step (`leasefence_course::mechanism`, issue 11): with the fence, no
+//! every step (`leasefence_course::mechanism`): with the fence, no
 //! ordering of any chapter goes wrong; without it, the counterexample
 //! chapters have orderings that do, and the shortest opens as a timeline.
 //!

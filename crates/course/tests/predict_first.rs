@@ -1,4 +1,4 @@
-//! Predict first (issue 20): while the learner predicts, no move skips a
+//! Predict first: while the learner predicts, no move skips a
 //! question, an answered question is shown again rather than asked and
 //! scored twice, and a chapter counts as finished when its questions are
 //! answered, not when its end is reached.

@@ -1,4 +1,4 @@
-//! The course's quiz (its point #23, issue 20 item 12): what a worker's
+//! The course's quiz (its point #23): what a worker's
 //! name, a job's id and a token each tell apart. It is asked where two
 //! claims on one job stand side by side, and every word of its answer is
 //! read from those two claims in the chapter's replay.

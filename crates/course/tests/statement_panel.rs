@@ -1,4 +1,4 @@
-//! The statement panel and its chapter (issue 11, parts 1, 2 and 5): what
+//! The statement panel and its chapter: what
 //! the page draws when a claim, a finish, an enqueue and a send are
 //! stepped one statement at a time, the real queue beside the naive one,
 //! computed natively from the mechanism's runs. Rule numbers refer to
@@ -566,7 +566,7 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
 /// naive claim lacks is a lock held *across* its read and its write. Where
 /// a naive write has just run, its worker's lane cell holds the lock, the
 /// cell of its read before does not, and the words do not say that nobody
-/// holds the lock (issue 20 item 8).
+/// holds the lock.
 #[test]
 fn the_naive_claims_write_holds_the_write_lock_for_that_statement_alone() {
     let write_first_line = leasefence_course::variants::sql::NAIVE_CLAIM_WRITE

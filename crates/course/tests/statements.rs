@@ -1,4 +1,4 @@
-//! The statement-level model of `leasefence_course::mechanism` (issue 11): the
+//! The statement-level model of `leasefence_course::mechanism`: the
 //! naive claim hands one token to two workers, the real claim makes the
 //! second wait for the write lock, and a send held inside the claim's
 //! transaction makes the producer's enqueue wait it out.

@@ -1,5 +1,5 @@
-//! The timeline on screen taken apart into statements (issue 11, part 1:
-//! "two actors' statements interleaved as the scenario says"): every
+//! The timeline on screen taken apart into statements (two actors'
+//! statements interleaved as the scenario says): every
 //! event's statements run at the event's own time, events at one instant
 //! run side by side, and the write lock lines them up. The real side must
 //! decide exactly what the replay decides; the naive claim, interleaved,

@@ -1,4 +1,4 @@
-//! The JavaScript boundary never crashes (issue 12): every exported
+//! The JavaScript boundary never crashes: every exported
 //! function and class checks its arguments' JavaScript types first and
 //! throws a `TypeError` naming the argument, in JavaScript's words, and the
 //! module keeps working after a thousand of them. An async `send` is

@@ -1,4 +1,4 @@
-//! Hostile values from JavaScript (issue 23): getters that throw, on every
+//! Hostile values from JavaScript: getters that throw, on every
 //! read or only on the second; proxies whose traps throw; revoked proxies;
 //! a getter that shows one value and then another; look-alike elements.
 //! None may unwind through Rust: an exception that does leaves a `&mut
@@ -300,7 +300,7 @@ fn a_key_with_a_lone_surrogate_is_refused() {
 }
 
 /// A root element whose own DOM methods and accessors (all but
-/// `EventTarget`'s) were redefined to throw (issue 23): the page called
+/// `EventTarget`'s) were redefined to throw: the page called
 /// some of them through web-sys's structural bindings without `catch`
 /// (`textContent`, `getAttribute`, `tagName`), so the exception unwound
 /// through Rust in the middle of drawing or of a key on the root. Now

@@ -79,7 +79,7 @@ fn some(labels: &[&str]) -> Vec<Option<String>> {
         .collect()
 }
 
-/// Predict first (issue 20): a chapter mounted without the `predict`
+/// Predict first: a chapter mounted without the `predict`
 /// option opens asking, its toggle checked beside the step controls; ⇥
 /// stops at the first question and shows nothing.
 #[test]

@@ -248,8 +248,8 @@ fn malformed_objects_and_documents_throw_naming_the_field() {
             "stamp.attempt: is missing",
         ),
         (
-            // A claim passed whole: a stamp has no qty (issue 23; it was
-            // accepted, the README says unknown keys are refused).
+            // A claim passed whole: a stamp has no qty (it was once
+            // accepted; the README says unknown keys are refused).
             thrown(queue.finish(
                 js(r#"{"id": "x", "owner": "A", "token": 1, "attempt": 1, "qty": 2}"#),
                 0.0.into(),

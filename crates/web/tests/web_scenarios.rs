@@ -1,4 +1,4 @@
-//! Whole scenarios from JavaScript (issue 9, item 3): `replay` and `new
+//! Whole scenarios from JavaScript: `replay` and `new
 //! Player` read a scenario object through `serde_wasm_bindgen` and a
 //! scenario's JSON text into the same kind of value first, then one
 //! reader, so object and text give the same result and the same messages

@@ -20,7 +20,7 @@ use web_sys::{Document, Element, HtmlElement, ShadowRoot};
 // root (and its ancestors), as the browser defines them: `final` calls
 // the prototype's method, not one an element's own property replaced,
 // and `catch` turns whatever it throws into an `Err`, so that no host's
-// exception unwinds through Rust in the middle of drawing (issue 23). The
+// exception unwinds through Rust in the middle of drawing. The
 // root's other calls (`setAttribute`, `addEventListener`, ...) are
 // web-sys's, all with `catch`.
 #[wasm_bindgen]

@@ -17,13 +17,15 @@
 //! The word is *assertion*, not *claim*: in this course a claim is the
 //! queue's (선점), and one name means one thing.
 
+mod said;
 mod say;
+
+pub use said::Said;
 
 use leasefence::fence::Condition;
 use leasefence::model::{JobRow, JobState, Stamp};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use super::Lang;
 use super::quiz::field::Field;
 use crate::lab::Did;
 use crate::mechanism::invariants::{Invariant, Side};
@@ -522,115 +524,5 @@ impl Assertion {
                 .then(|| row.owner.clone())
                 .flatten(),
         }
-    }
-}
-
-/// A sentence (or a few) as the learner reads it, and the assertions it
-/// was rendered from. Serialized as its text alone: the page and the
-/// view's JSON see words, the checker sees what they state.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Said {
-    text: String,
-    asserts: Vec<Assertion>,
-}
-
-impl Said {
-    /// The words of `assertion`.
-    pub fn of(lang: Lang, assertion: Assertion) -> Said {
-        Said {
-            text: say::say(lang, &assertion),
-            asserts: vec![assertion],
-        }
-    }
-
-    /// `text`, a template of the caller's filled with `assertion`'s own
-    /// values, where the assertion's usual words do not fit (a question
-    /// that states a fact while it asks).
-    pub fn worded(text: impl Into<String>, assertion: Assertion) -> Said {
-        Said {
-            text: text.into(),
-            asserts: vec![assertion],
-        }
-    }
-
-    /// The same assertions in other words: a note that draws its own
-    /// lesson from a comparison another sentence states.
-    pub fn reworded(self, text: impl Into<String>) -> Said {
-        Said {
-            text: text.into(),
-            asserts: self.asserts,
-        }
-    }
-
-    /// This, stating `assertion` too: the caller's template says it in
-    /// its own words (a verdict said as a verb of the sentence).
-    pub fn stating(mut self, assertion: Assertion) -> Said {
-        self.asserts.push(assertion);
-        self
-    }
-
-    /// A message that states nothing about the timeline (an instruction,
-    /// a heading, why something is hidden).
-    pub fn plain(text: impl Into<String>) -> Said {
-        Said {
-            text: text.into(),
-            asserts: Vec::new(),
-        }
-    }
-
-    /// The message `key` with `parts` put in its placeholders: its
-    /// assertions are theirs. `values` fill the other placeholders and
-    /// must be among what `parts` assert (a time, a worker).
-    pub fn fill(
-        lang: Lang,
-        key: &str,
-        values: &[(&str, String)],
-        parts: Vec<(&str, Said)>,
-    ) -> Said {
-        let mut all: Vec<(&str, String)> = values.to_vec();
-        let mut asserts = Vec::new();
-        for (name, part) in parts {
-            all.push((name, part.text));
-            asserts.extend(part.asserts);
-        }
-        Said {
-            text: lang.fill(key, &all),
-            asserts,
-        }
-    }
-
-    /// This, then `next`, as one paragraph.
-    pub fn then(mut self, next: Said) -> Said {
-        if next.text.is_empty() {
-            return self;
-        }
-        if !self.text.is_empty() {
-            self.text.push(' ');
-        }
-        self.text.push_str(&next.text);
-        self.asserts.extend(next.asserts);
-        self
-    }
-
-    /// The words.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// What the words state.
-    pub fn asserts(&self) -> &[Assertion] {
-        &self.asserts
-    }
-}
-
-impl std::fmt::Display for Said {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl Serialize for Said {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
     }
 }

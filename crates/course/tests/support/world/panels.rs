@@ -1,0 +1,246 @@
+//! What the world says of the panels that play the timeline otherwise:
+//! the naive finishes, the quiz's pair, the invariants, every ordering.
+
+use super::*;
+
+impl World {
+    /// Whether the world holds an assertion about a panel.
+    pub(super) fn panel_fact(&self, assertion: &Assertion) -> std::result::Result<(), String> {
+        match assertion {
+            Assertion::Agree { guard, position } => {
+                expect(self.position, *position, "the position")?;
+                for finish in &self.naive(*guard)?.finishes {
+                    if finish.event >= self.position {
+                        continue;
+                    }
+                    let fenced = self.accepted(finish.event)?;
+                    expect(
+                        fenced,
+                        finish.accepted,
+                        &format!("verdicts at {}", finish.event),
+                    )?;
+                }
+                Ok(())
+            }
+            Assertion::Differ {
+                guard,
+                event,
+                naive_accepted,
+                same_row,
+            } => {
+                let naive = (self.naive(*guard)?.finishes.iter())
+                    .find(|finish| finish.event == *event)
+                    .ok_or(format!("no naive finish at {event}"))?;
+                let fenced = self.applied(*event)?;
+                let Outcome::Finished(fenced) = &fenced.result.outcome else {
+                    return Err(format!("event {event} is no finish"));
+                };
+                let said = (!naive_accepted, *naive_accepted);
+                expect(said, (fenced.accepted(), naive.accepted), "verdicts")?;
+                expect(*same_row, naive.current == fenced.current, "rows equal")
+            }
+            Assertion::Tells {
+                position,
+                first,
+                second,
+                fields,
+            } => expect(fields, &self.telling(*position, first, second)?, "fields"),
+            Assertion::Picked {
+                position,
+                picked,
+                right,
+            } => {
+                let (first, second) = self.pair(*position)?;
+                let fields = self.telling(*position, &first, &second)?;
+                expect(*right, fields.contains(picked), "among the differing")
+            }
+            Assertion::Kept {
+                side,
+                invariant,
+                position,
+            } => {
+                expect(self.position, *position, "the position")?;
+                match self.first_broken(*side, *invariant)? {
+                    Some((step, _)) if step <= self.position => {
+                        Err(format!("{invariant:?} broke at step {step} on {side:?}"))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            Assertion::Broke {
+                side,
+                invariant,
+                step,
+                job,
+                workers,
+            } => {
+                let first = self.first_broken(*side, *invariant)?;
+                let said = Some((*step, job.clone(), workers.clone()));
+                let world = first.map(|(step, broken)| (step, broken.job, broken.workers));
+                expect(said, world, "the first break")?;
+                expect(true, *step <= self.position, "broken by a step applied")
+            }
+            Assertion::Breaks {
+                side,
+                chapter,
+                event,
+            } => {
+                let breaks = |id: &str| {
+                    let found = CHAPTERS.iter().find(|found| found.id == id)?;
+                    let scenario = Scenario::parse(found.scenario()).ok()?;
+                    let checks = along(&scenario, *side).ok()?;
+                    let broken = checks.iter().find(|check| !check.broken.is_empty())?;
+                    Some(broken.event)
+                };
+                expect(Some(*event), breaks(chapter), "the first break")?;
+                let sooner = CHAPTERS
+                    .iter()
+                    .find(|other| breaks(other.id).is_some_and(|at| at < *event));
+                if let Some(sooner) = sooner {
+                    return Err(format!("{} breaks sooner", sooner.id));
+                }
+                // "This timeline does not show it": nothing breaks here.
+                let every = [
+                    Invariant::OneValidHolder,
+                    Invariant::FinishPresentedCurrentToken,
+                    Invariant::TokensOnlyGrow,
+                    Invariant::AppliedOnce,
+                ];
+                for invariant in every {
+                    if let Some((step, _)) = self.first_broken(*side, invariant)? {
+                        return Err(format!("{invariant:?} breaks here, at step {step}"));
+                    }
+                }
+                Ok(())
+            }
+            Assertion::Orderings {
+                actors,
+                events,
+                orderings,
+            } => {
+                let mut world: Vec<String> = Vec::new();
+                for event in self.scenario.events() {
+                    if !world.contains(&event.worker) {
+                        world.push(event.worker.clone());
+                    }
+                }
+                expect(actors, &world, "the actors")?;
+                expect(*events, self.scenario.events().len(), "the events")?;
+                expect(*orderings, self.ordering_count(), "the orderings")
+            }
+            Assertion::Counted {
+                side,
+                orderings,
+                counts,
+            } => {
+                let world = self.every_ordering(*side)?;
+                expect((*orderings, *counts), world, "(orderings, counts)")
+            }
+            Assertion::BreaksAtEnd { side, step } => {
+                expect(self.scenario.events().len(), *step, "the last step")?;
+                let checks = along(&self.scenario, *side).map_err(|err| err.to_string())?;
+                let first = (checks.iter()).find(|check| !check.broken.is_empty());
+                expect(
+                    Some(*step),
+                    first.map(|check| check.event + 1),
+                    "the first break",
+                )
+            }
+            other => Err(format!("not {other:?}")),
+        }
+    }
+
+    /// How many orderings this world's timeline has: events! over each
+    /// worker's events!, as the counting of them would find.
+    fn ordering_count(&self) -> usize {
+        let factorial = |n: usize| (1..=n).product::<usize>();
+        let mut lanes: BTreeMap<&str, usize> = BTreeMap::new();
+        for event in self.scenario.events() {
+            *lanes.entry(&event.worker).or_default() += 1;
+        }
+        let below: usize = lanes.values().map(|n| factorial(*n)).product();
+        factorial(self.scenario.events().len()) / below
+    }
+
+    /// Every ordering of this world's timeline (each worker's events in
+    /// their order, the k-th event at the timeline's k-th time), played
+    /// one by one on `side`: how many there are, and how many broke any
+    /// invariant, then each of the four (a stale finish accepted, a job
+    /// applied twice, two valid holders, a token handed out again).
+    fn every_ordering(&self, side: Side) -> std::result::Result<(usize, [usize; 5]), String> {
+        fn orders(lanes: &mut [Vec<usize>], prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            if lanes.iter().all(Vec::is_empty) {
+                out.push(prefix.clone());
+            }
+            for lane in 0..lanes.len() {
+                if lanes[lane].is_empty() {
+                    continue;
+                }
+                let event = lanes[lane].remove(0);
+                prefix.push(event);
+                orders(lanes, prefix, out);
+                prefix.pop();
+                lanes[lane].insert(0, event);
+            }
+        }
+        let events = self.scenario.events();
+        let mut lanes: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (index, event) in events.iter().enumerate() {
+            lanes.entry(&event.worker).or_default().push(index);
+        }
+        let mut all = Vec::new();
+        orders(
+            &mut lanes.into_values().collect::<Vec<_>>(),
+            &mut Vec::new(),
+            &mut all,
+        );
+        let mut counts = [0; 5];
+        let kinds = [
+            Invariant::FinishPresentedCurrentToken,
+            Invariant::AppliedOnce,
+            Invariant::OneValidHolder,
+            Invariant::TokensOnlyGrow,
+        ];
+        for order in &all {
+            let reordered = (order.iter().zip(events))
+                .map(|(&index, slot)| Event {
+                    at: slot.at,
+                    ..events[index].clone()
+                })
+                .collect();
+            let scenario = Scenario::new(self.scenario.jobs().to_vec(), reordered)
+                .map_err(|err| err.to_string())?;
+            let checks = along(&scenario, side).map_err(|err| err.to_string())?;
+            let broken: Vec<Invariant> = (checks.iter())
+                .flat_map(|check| check.broken.iter().map(|broken| broken.invariant))
+                .collect();
+            counts[0] += usize::from(!broken.is_empty());
+            for (kind, invariant) in kinds.iter().enumerate() {
+                counts[kind + 1] += usize::from(broken.contains(invariant));
+            }
+        }
+        Ok((all.len(), counts))
+    }
+
+    /// The first step (1 is the first event) at which `invariant` broke on
+    /// `side`, playing the whole scenario afresh, and what broke.
+    fn first_broken(
+        &self,
+        side: Side,
+        invariant: Invariant,
+    ) -> std::result::Result<Option<(usize, Broken)>, String> {
+        let mut played = self.invariants.borrow_mut();
+        if !played.iter().any(|(played, _)| *played == side) {
+            let checks = along(&self.scenario, side).map_err(|err| err.to_string())?;
+            played.push((side, checks));
+        }
+        let checks = (played.iter().find(|(played, _)| *played == side))
+            .map(|(_, checks)| checks)
+            .into_iter()
+            .flatten();
+        Ok(checks.into_iter().find_map(|check| {
+            let broken = check.broken.iter().find(|b| b.invariant == invariant)?;
+            Some((check.event + 1, broken.clone()))
+        }))
+    }
+}
