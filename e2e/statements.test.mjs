@@ -127,7 +127,7 @@ describe("statement panel", () => {
       assert.ok(naive.lane.find((row) => row.actor === actor).cells.includes("lf-wait"), `${actor} waits on the naive lane`);
       assert.ok(!real.lane.find((row) => row.actor === actor).cells.includes("lf-wait"), `${actor} never waits on the real lane`);
     }
-    // Issue 20, item 8: the time between moments is drawn, as wide as it
+    // The time between moments is drawn, as wide as it
     // lasted (up to a limit), with what the lock did then: the long wait
     // is the widest cell of the producer's row.
     const gaps = await page.$$eval(".lf-side[data-side=naive] .lf-lock tr:first-child th.lf-gap", (cells) =>

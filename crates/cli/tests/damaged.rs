@@ -1,4 +1,4 @@
-//! Issue 23's corrupted-file table: a queue file damaged in each of the
+//! The corrupted-file table: a queue file damaged in each of the
 //! ways a disk, a copy or a person damages one. Every file SQLite's own
 //! `PRAGMA integrity_check` calls damaged (or cannot open at all) is
 //! refused by every command, `enqueue` included, with exit 2 and a message

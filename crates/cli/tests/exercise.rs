@@ -375,7 +375,7 @@ fn on_the_wall_clock_the_stalled_worker_is_fenced_and_each_job_counts_once() {
     );
 }
 
-/// Issue 23: a receiver that accepts the connection and never answers
+/// A receiver that accepts the connection and never answers
 /// hung `work` forever. Now a delivery has a time limit, and the worker
 /// exits 3 saying so, its job left leased.
 #[test]
@@ -412,7 +412,7 @@ fn a_silent_receiver_makes_work_exit_3_instead_of_hanging() {
     );
 }
 
-/// Issue 23: `work --clock FILE` spun forever once the file was deleted.
+/// `work --clock FILE` spun forever once the file was deleted.
 /// Now a clock file unreadable for 2 s is an error naming `--clock`.
 #[test]
 fn a_deleted_clock_file_makes_work_exit_2_naming_the_clock() {

@@ -402,7 +402,7 @@ fn cli_canonical_timeline_refuses_a_late_finish_with_exit_1() {
     );
 }
 
-/// Issue 23: a read never writes, and a file that is not a queue yet, or
+/// A read never writes, and a file that is not a queue yet, or
 /// is damaged, is refused before anything is written to it. `inspect` on
 /// an empty file wrote a schema into it and printed `[]`; a queue whose
 /// pages were overwritten was read as if nothing were wrong.

@@ -257,7 +257,7 @@ fn a_refusal_reads_the_body_and_the_connection_carries_the_next_request() {
     );
 }
 
-/// Issue 23: more connections than the server may open files. Those past
+/// More connections than the server may open files. Those past
 /// its limit wait in the kernel's queue while `accept` fails, and the
 /// server must keep running (it panicked, exit 101, when its runtime had
 /// no timer for axum's back-off); once they close, a request is answered.
@@ -288,7 +288,7 @@ fn a_receiver_out_of_file_descriptors_keeps_serving_once_they_free_up() {
     );
 }
 
-/// Issue 23: idle and slow clients (slowloris: a request's headers sent a
+/// Idle and slow clients (slowloris: a request's headers sent a
 /// byte at a time) held their connections for good, 600 of them for 40 s,
 /// and with them the server's file descriptors. Now a connection that has
 /// not sent its headers within the header timeout (5 s) is closed, so a
@@ -331,7 +331,7 @@ fn idle_and_slow_connections_are_closed_and_a_request_behind_them_is_answered() 
     );
 }
 
-/// Issue 23: `serve` answers only files inside its folder. A link out of
+/// `serve` answers only files inside its folder. A link out of
 /// it (a folder, a file, a precompressed copy), a dotfile and a name too
 /// long for the file system are all 404 (the links leaked `/etc/passwd`
 /// and a file beside the folder; the long name was a 500).
@@ -397,7 +397,7 @@ fn the_file_server_serves_only_what_lies_inside_its_folder() {
     assert!(line.starts_with("HTTP/1.1 200"), "a file inside: {line:?}");
 }
 
-/// Issue 23 item 1, the writing side: a client that asks for a large file
+/// A client that asks for a large file
 /// and then reads nothing is let go once the server's write has waited
 /// 10 s, so it does not hold one of the 256 connection slots for good.
 /// The client, reading at last after 16 s, finds the answer cut short;

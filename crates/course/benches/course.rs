@@ -92,7 +92,7 @@ fn frames_speed() {
 
 /// Every ordering of every chapter, enumerated and replayed on the three
 /// sides (fenced and both naive guards): what the page's "every ordering"
-/// panel computes. Issue 11's budget is 1 s in the browser for the largest
+/// panel computes. The panel's budget is 1 s in the browser for the largest
 /// chapter; this is the native figure (`e2e/budgets.mjs` measures the
 /// browser's). Median of `RUNS` per chapter.
 fn census_speed() {

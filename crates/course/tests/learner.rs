@@ -60,7 +60,7 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     );
 }
 
-/// Issue 20 item 10: Apply on the editor's text as shown (reformatted or
+/// Apply on the editor's text as shown (reformatted or
 /// not) changes nothing: the chapter stays the chapter, at the same place,
 /// and the editor says nothing changed.
 #[test]
@@ -333,7 +333,7 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
     );
 }
 
-/// Issue 20 item 10: a lease too short for the finish has the other cost,
+/// A lease too short for the finish has the other cost,
 /// said as that: the live worker's finish comes too late (R5) and its work
 /// is wasted. A crash's long wait is not what a 1 ms lease costs.
 #[test]

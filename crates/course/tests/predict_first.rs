@@ -131,7 +131,7 @@ fn every_chapter_can_be_finished_by_answering_its_questions() {
     }
 }
 
-/// Issue 20, item 4: while the learner predicts, every ordering's counts
+/// While the learner predicts, every ordering's counts
 /// and the buttons that open a failing one wait for the last answer (they
 /// tell how the events end), and a move that would show them does
 /// nothing; once every question is answered they are there again.

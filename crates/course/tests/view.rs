@@ -405,7 +405,7 @@ fn the_comparison_flags_harm_only_where_the_naive_row_differs() {
     );
 }
 
-/// Issue 20 item 6: beside a refusal whose token failed, the step card
+/// Beside a refusal whose token failed, the step card
 /// says why the token, not the owner, is the check, from the set of failed
 /// conditions: in the late worker's chapter the owner differs too but
 /// proves nothing; after a restart under the same name the owner is the
@@ -465,7 +465,7 @@ fn a_refused_token_is_told_apart_from_the_owner_and_the_attempt() {
     );
 }
 
-/// Issue 20 item 9, one idea per step: a claim's sweeps that changed
+/// A claim's sweeps that changed
 /// nothing fold behind one line that names them, so chapter 1's claim
 /// shows its claim; where a sweep changes a row (the quarantine chapter)
 /// it is shown, not folded.

@@ -231,7 +231,7 @@ fn a_host_listener_may_drive_the_playground_from_its_events() {
     drop(listener);
 }
 
-/// Issue 22 item 3: an embed draws inside its element's shadow root (as
+/// An embed draws inside its element's shadow root (as
 /// `embed.js` mounts it). The playground there takes its language from
 /// the element's ancestors across the shadow root, and its events leave
 /// the shadow root for the host's own element.
@@ -281,7 +281,7 @@ fn a_playground_in_a_shadow_root_reads_the_hosts_language_and_its_events_reach_t
     drop(listener);
 }
 
-/// Issue 22 item 6: `check` reads a lesson as the playground does, for an
+/// `check` reads a lesson as the playground does, for an
 /// author's build: a good one counted, a broken one named at its key with
 /// line and column, in English; a value that is not a string throws.
 #[test]

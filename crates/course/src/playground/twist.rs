@@ -215,7 +215,7 @@ mod tests {
         );
     }
 
-    /// Issue 20 item 7: crashing or stalling B after its last event, or
+    /// Crashing or stalling B after its last event, or
     /// restarting B before B ever claimed, changes nothing and is not
     /// offered (a restart of B at 0 ms once took A's job).
     #[test]
