@@ -19,7 +19,7 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::fence::Condition;
-use leasefence_course::lab::LEVELS;
+use leasefence_course::lab::{LEVELS, Writes};
 use leasefence_course::mechanism::races;
 use leasefence_course::playground::assertions::{Assertion, Said};
 use leasefence_course::playground::quiz::Field;
@@ -213,7 +213,14 @@ fn walk_lab(session: &Session, how: &str) -> usize {
     for level in LEVELS {
         let mut session = session.clone();
         assert!(session.open_lab(level.id), "{} exists", level.id);
-        for sql in [level.start, level.reference] {
+        let mut submissions = vec![level.start.to_owned(), level.reference.to_owned()];
+        if level.writes == Writes::ClaimScript {
+            // A deferred `BEGIN`, whose write SQLite refuses, and a write
+            // that breaks the table's `CHECK`, which SQLite stops.
+            submissions.push(level.reference.replace("BEGIN IMMEDIATE", "BEGIN"));
+            submissions.push(level.reference.replace("'leased'", "'running'"));
+        }
+        for sql in &submissions {
             session.grade_lab(sql).expect("grades");
             checked += check_screen(&session, &format!("{how}, lab {} graded", level.id));
             let mut opened = session.clone();
@@ -367,9 +374,6 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
             checked += walk_orderings(&session, found.id);
         }
     }
-    for lang in [Lang::Ko, Lang::En] {
-        checked += walk_lab(&chapter(CHAPTERS[0].id, lang), "the lab");
-    }
     // The walk reaches the sentences it is meant to check: many of them,
     // and every kind the playground says.
     assert!(checked > 1000, "only {checked} assertions checked");
@@ -396,8 +400,6 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Holds",
         "Judged",
         "Kept",
-        "LabParted",
-        "LabPassed",
         "Leased",
         "NoStamp",
         "Orderings",
@@ -418,6 +420,25 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         missing,
         Vec::<&str>::new(),
         "kinds of assertion no chapter screen showed"
+    );
+}
+
+#[test]
+fn every_sentence_on_every_lab_screen_holds_in_its_world() {
+    let mut checked = 0;
+    for lang in [Lang::Ko, Lang::En] {
+        checked += walk_lab(&chapter(CHAPTERS[0].id, lang), "the lab");
+    }
+    let met = KINDS.with(|kinds| kinds.borrow().clone());
+    let every = ["LabParted", "LabPassed", "LabRaced"];
+    let missing: Vec<&str> = every
+        .into_iter()
+        .filter(|name| !met.contains(*name))
+        .collect();
+    check!(
+        (checked > 0, missing),
+        (true, Vec::<&str>::new()),
+        "(assertions checked, kinds of assertion no lab screen showed)"
     );
 }
 

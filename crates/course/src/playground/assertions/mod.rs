@@ -17,13 +17,15 @@
 //! The word is *assertion*, not *claim*: in this course a claim is the
 //! queue's (선점), and one name means one thing.
 
+mod facts;
 mod said;
 mod say;
 
+pub use facts::{RaceEnd, RunFact};
 pub use said::Said;
 
 use leasefence::fence::Condition;
-use leasefence::model::{JobRow, JobState, Stamp};
+use leasefence::model::{Claim, JobRow, JobState, Stamp};
 use serde::Serialize;
 
 use super::quiz::field::Field;
@@ -407,6 +409,29 @@ pub enum Assertion {
         /// What the learner's statement did there.
         current: Option<Did>,
     },
+    /// The lab graded the claim script `sql` on `level`, and in the race
+    /// `from`, with its statements run in the order `turns` (the worker of
+    /// each step, waits included), it ended as no order of the queue's
+    /// whole claims does. `worker` is the first worker whose claim differs
+    /// (`None`: only the table does); the queue's claims run whole, in the
+    /// order the workers first stepped, give it `expected`; the script
+    /// gives `current`.
+    LabRaced {
+        /// The level's id.
+        level: &'static str,
+        /// The script graded.
+        sql: String,
+        /// The race.
+        from: &'static str,
+        /// Whose statement ran at each step.
+        turns: Vec<String>,
+        /// The first worker whose claim differs.
+        worker: Option<String>,
+        /// What the queue's claims give it.
+        expected: Option<Claim>,
+        /// How the script's run ends.
+        current: RaceEnd,
+    },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker
     /// may take the job.
@@ -421,60 +446,6 @@ pub enum Assertion {
         at: u64,
         /// Where the lease ends.
         until: u64,
-    },
-}
-
-/// A fact about one run of the statement panel, at its end unless it
-/// says a moment. Actors are named by their ids.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "fact", rename_all = "snake_case")]
-pub enum RunFact {
-    /// The first claim (job, token) handed out more than once went to
-    /// `workers`, in the order they took it.
-    Twice {
-        /// The job.
-        job: String,
-        /// The token.
-        token: u64,
-        /// Who took it.
-        workers: Vec<String>,
-    },
-    /// No claim (job, token) went to two workers.
-    Once,
-    /// These actors ended with no claim (not refused by SQLite).
-    TookNothing {
-        /// The actors.
-        workers: Vec<String>,
-    },
-    /// At `at`, `worker`'s finish with token `token` changed no row.
-    Refused {
-        /// Its time.
-        at: u64,
-        /// Its actor.
-        worker: String,
-        /// The token it presented.
-        token: u64,
-    },
-    /// The producer's enqueue waited `enqueue_ms` in all for the write
-    /// lock, the other worker's claim `claim_ms`.
-    Waited {
-        /// The enqueue's wait.
-        enqueue_ms: u64,
-        /// The claim's wait.
-        claim_ms: u64,
-    },
-    /// SQLite refused these actors' writes (`SQLITE_BUSY`).
-    Busy {
-        /// The actors.
-        workers: Vec<String>,
-    },
-    /// After the run's first `applied` steps, the actors hold these
-    /// claims (actor, job, token).
-    Holding {
-        /// Steps applied.
-        applied: usize,
-        /// What each holds.
-        claims: Vec<(String, String, u64)>,
     },
 }
 

@@ -269,7 +269,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         ),
         Assertion::Leased { until, .. } => n(until),
         // The lab's panel words its answers itself (`Said::worded`).
-        Assertion::LabPassed { .. } | Assertion::LabParted { .. } => String::new(),
+        Assertion::LabPassed { .. } | Assertion::LabParted { .. } | Assertion::LabRaced { .. } => {
+            String::new()
+        }
         Assertion::Orderings {
             actors,
             events,

@@ -10,7 +10,7 @@ use crate::lab::{
 };
 use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
-use crate::playground::assertions::{Assertion, Said};
+use crate::playground::assertions::{Assertion, RaceEnd, Said};
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
 use leasefence::fence::Condition;
@@ -200,16 +200,17 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         current,
                     };
                     let verdicts = Said::worded(verdicts, said.clone());
+                    let lines = vec![verdicts, checked];
                     AnswerView {
                         passed: false,
                         headline: Said::worded(failed_headline(session, shortest), said),
                         events: event_lines(lang, shortest),
-                        lines: vec![verdicts, checked],
+                        lines,
                         rows,
                         open: Some(lang.text("lab.open").to_owned()),
                     }
                 }
-                Shortest::Statements(race) => raced(session, race, checked),
+                Shortest::Statements(race) => raced(session, bench, race, checked),
             }
         }
     }
@@ -253,32 +254,59 @@ fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
 
 /// A claim script's counterexample: which worker's claim ends otherwise,
 /// the learner's interleaved steps, the two claims, and the tables.
-fn raced(session: &Session, race: &Interleaving, checked: Said) -> AnswerView {
+fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -> AnswerView {
     let lang = session.lang;
     let title = ("title", session.lab_scenario_title(race.from));
-    let headline = Said::plain(match &race.worker {
-        Some(worker) => lang.fill("lab.failed_race", &[title, ("worker", worker.clone())]),
-        None => lang.fill("lab.failed_race_rows", &[title]),
-    });
+    let claim = |run: &Run, worker: &str| run.claims.get(worker).cloned().flatten();
+    let current = match (&race.stopped, &race.worker) {
+        (Some(stopped), _) => RaceEnd::Stopped {
+            worker: stopped.worker.clone(),
+        },
+        (None, Some(worker)) if race.current.busy.contains(worker) => RaceEnd::Busy,
+        (None, worker) => RaceEnd::Claimed {
+            claim: (worker.as_ref()).and_then(|worker| claim(&race.current, worker)),
+        },
+    };
+    let said = Assertion::LabRaced {
+        level: bench.level.id,
+        sql: bench.sql.clone(),
+        from: race.from,
+        turns: (race.current.steps.iter())
+            .map(|step| step.actor.clone())
+            .collect(),
+        worker: race.worker.clone(),
+        expected: (race.worker.as_ref()).and_then(|worker| claim(&race.expected, worker)),
+        current: current.clone(),
+    };
+    let headline = Said::worded(
+        match &race.worker {
+            Some(worker) => lang.fill("lab.failed_race", &[title, ("worker", worker.clone())]),
+            None => lang.fill("lab.failed_race_rows", &[title]),
+        },
+        said.clone(),
+    );
     let mut lines = Vec::new();
-    if let Some(stopped) = &race.stopped {
-        let message = problem_text(lang, &stopped.problem);
-        let values = [("worker", stopped.worker.clone()), ("message", message)];
-        lines.push(Said::plain(lang.fill("lab.stopped_race", &values)));
-    } else if let Some(worker) = &race.worker {
-        let claim = |run: &Run| run.claims.get(worker).cloned().flatten();
-        let current = if race.current.busy.contains(worker) {
-            lang.text("lab.busy").to_owned()
-        } else {
-            claimed(lang, claim(&race.current).as_ref())
-        };
-        let expected = claimed(lang, claim(&race.expected).as_ref());
-        let values = [
-            ("worker", worker.clone()),
-            ("expected", expected),
-            ("current", current),
-        ];
-        lines.push(Said::plain(lang.fill("lab.race_verdicts", &values)));
+    match (&race.stopped, &race.worker) {
+        (Some(stopped), _) => {
+            let message = problem_text(lang, &stopped.problem);
+            let values = [("worker", stopped.worker.clone()), ("message", message)];
+            let text = lang.fill("lab.stopped_race", &values);
+            lines.push(Said::worded(text, said));
+        }
+        (None, Some(worker)) => {
+            let current = match &current {
+                RaceEnd::Busy => lang.text("lab.busy").to_owned(),
+                _ => claimed(lang, claim(&race.current, worker).as_ref()),
+            };
+            let expected = claimed(lang, claim(&race.expected, worker).as_ref());
+            let values = [
+                ("worker", worker.clone()),
+                ("expected", expected),
+                ("current", current),
+            ];
+            lines.push(Said::worded(lang.fill("lab.race_verdicts", &values), said));
+        }
+        (None, None) => {}
     }
     lines.push(checked);
     let (expected, current) = (&race.expected.rows, &race.current.rows);

@@ -208,7 +208,10 @@ fn verdict(session: &Session) -> Option<Said> {
         &[],
         vec![
             ("verdict", said),
-            ("reason", super::reasons::why(session, event)),
+            (
+                "reason",
+                super::reasons::why(session.lang, session.stepper.timeline(), event),
+            ),
         ],
     ))
 }

@@ -164,7 +164,10 @@ pub fn card(session: &Session) -> Option<StepView> {
                     lang,
                     "verdict.refused_words",
                     &[("worker", frame.result.worker.clone())],
-                    vec![("reason", reasons::why(session, event))],
+                    vec![(
+                        "reason",
+                        reasons::why(session.lang, session.stepper.timeline(), event),
+                    )],
                 )
                 .stating(said)
             };

@@ -2,6 +2,12 @@
 
 use super::*;
 
+use leasefence::Queue;
+use leasefence::model::NewJob;
+use leasefence::store::Script;
+use leasefence_course::mechanism::statements::{Actor, Machine, Op};
+use leasefence_course::playground::assertions::RaceEnd;
+
 impl World {
     /// Whether the world holds an assertion about the lab.
     pub(super) fn lab_fact(&self, assertion: &Assertion) -> std::result::Result<(), String> {
@@ -32,6 +38,30 @@ impl World {
                 let level = self.lab_level(level, sql)?;
                 let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
                 parted(&level, sql, &scenario, *event, (expected, current.as_ref()))
+            }
+            Assertion::LabRaced {
+                level,
+                sql,
+                from,
+                turns,
+                worker,
+                expected,
+                current,
+            } => {
+                self.lab_level(level, sql)?;
+                let race = race(from)?;
+                let stops = match current {
+                    RaceEnd::Stopped { worker, .. } => Some(worker.as_str()),
+                    _ => None,
+                };
+                let (run, stopped) = interleaved(&race, sql, turns, stops)?;
+                raced(
+                    &race,
+                    &run,
+                    stopped,
+                    turns,
+                    (worker, expected.as_ref(), current),
+                )
             }
             other => Err(format!("not {other:?}")),
         }
@@ -107,4 +137,212 @@ fn parted(
         }
     }
     Err(format!("no event {event}"))
+}
+
+/// A race of the lab's transaction level, as the world knows it: the jobs
+/// (`snack-1`, ... each of 2 attempts, deadline 5000 ms) and the workers
+/// that claim at each instant, each asking for a lease of 1000 ms.
+struct LabRace {
+    jobs: Vec<NewJob>,
+    instants: Vec<(u64, Vec<&'static str>)>,
+}
+
+/// Every claim of the lab's races asks for this lease.
+const RACE_LEASE_MS: u64 = 1000;
+
+fn race(id: &str) -> std::result::Result<LabRace, String> {
+    let jobs = |n: usize| {
+        (1..=n)
+            .map(|n| NewJob::new(format!("snack-{n}"), 2, 5000))
+            .collect()
+    };
+    match id {
+        "race-one-job" => Ok(LabRace {
+            jobs: jobs(1),
+            instants: vec![(0, vec!["A", "B"])],
+        }),
+        "race-two-jobs" => Ok(LabRace {
+            jobs: jobs(2),
+            instants: vec![(0, vec!["A", "B"])],
+        }),
+        "race-reclaim" => Ok(LabRace {
+            jobs: jobs(1),
+            instants: vec![(0, vec!["A"]), (RACE_LEASE_MS, vec!["B", "C"])],
+        }),
+        other => Err(format!("no race {other}")),
+    }
+}
+
+/// The learner's script run on the statement model with its statements in
+/// the order `turns`, then, when `stops` names a worker, that worker's
+/// next statement, which SQLite must stop: the run, and the stopped
+/// statement's worker.
+fn interleaved(
+    race: &LabRace,
+    sql: &str,
+    turns: &[String],
+    stops: Option<&str>,
+) -> std::result::Result<(Run, Option<String>), String> {
+    let script = Script::new(sql).map_err(|err| err.to_string())?;
+    let actors: Vec<Actor> = (race.instants.iter())
+        .flat_map(|(at, workers)| workers.iter().map(move |worker| (*at, *worker)))
+        .map(|(start_ms, worker)| Actor {
+            name: worker.to_owned(),
+            start_ms,
+            ops: vec![Op::ScriptClaim {
+                script: script.clone(),
+                lease_ms: RACE_LEASE_MS,
+                owner: None,
+            }],
+        })
+        .collect();
+    let mut machine = Machine::new(&race.jobs, &actors).map_err(|err| err.to_string())?;
+    let index = |name: &str| {
+        (actors.iter())
+            .position(|actor| actor.name == name)
+            .ok_or(format!("no worker {name} in the race"))
+    };
+    for (turn, name) in turns.iter().enumerate() {
+        let actor = index(name)?;
+        (machine.turn(actor, actors[actor].start_ms))
+            .map_err(|err| format!("turn {turn} of {name}: {err:?}"))?;
+    }
+    // A statement SQLite stopped leaves no step: the run ends before it.
+    let mut stopped = None;
+    if let Some(name) = stops {
+        let actor = index(name)?;
+        match machine.turn(actor, actors[actor].start_ms) {
+            Err(Refusal::Queue(leasefence::error::Error::InvalidInput { .. })) => {
+                stopped = Some(name.to_owned());
+            }
+            other => return Err(format!("{name}'s next statement is not stopped: {other:?}")),
+        }
+    }
+    let run = machine.into_run().map_err(|err| format!("{err:?}"))?;
+    let stepped: Vec<&String> = run.steps.iter().map(|step| &step.actor).collect();
+    expect(
+        turns.iter().collect::<Vec<_>>(),
+        stepped,
+        "the steps' workers",
+    )?;
+    if stopped.is_none() && !machine_done(&run, &actors) {
+        return Err("the interleaving stops before every claim ends".to_owned());
+    }
+    Ok((run, stopped))
+}
+
+/// Whether every actor's claim ran to its end in `run` (it holds a
+/// claim, got nothing, or SQLite refused it).
+fn machine_done(run: &Run, actors: &[Actor]) -> bool {
+    actors
+        .iter()
+        .all(|actor| run.claims.contains_key(&actor.name))
+}
+
+/// How a race ends: each worker's claim, and the table.
+type Ended = (BTreeMap<String, Option<Claim>>, Vec<JobRow>);
+
+/// The queue itself, its claims run whole in `order`: each worker's claim
+/// and the table at the end.
+fn serial(race: &LabRace, order: &[&str]) -> std::result::Result<Ended, String> {
+    let err = |err: leasefence::error::Error| err.to_string();
+    let queue = Queue::open_in_memory().map_err(err)?;
+    for job in &race.jobs {
+        queue.enqueue(job).map_err(err)?;
+    }
+    let at = |worker: &str| {
+        (race.instants.iter())
+            .find(|(_, workers)| workers.contains(&worker))
+            .map(|(at, _)| *at)
+            .unwrap_or_default()
+    };
+    let mut claims = BTreeMap::new();
+    for worker in order {
+        let claim = queue
+            .claim(worker, at(worker), RACE_LEASE_MS)
+            .map_err(err)?;
+        claims.insert((*worker).to_owned(), claim);
+    }
+    Ok((claims, queue.rows().map_err(err)?))
+}
+
+/// Every order of whole claims the race's instants allow.
+fn serial_orders(race: &LabRace) -> Vec<Vec<&'static str>> {
+    let mut orders: Vec<Vec<&'static str>> = vec![Vec::new()];
+    for (_, workers) in &race.instants {
+        let mut next = Vec::new();
+        for order in &orders {
+            for tail in permutations(workers) {
+                next.push([order.clone(), tail].concat());
+            }
+        }
+        orders = next;
+    }
+    orders
+}
+
+fn permutations(items: &[&'static str]) -> Vec<Vec<&'static str>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    (0..items.len())
+        .flat_map(|at| {
+            let mut rest = items.to_vec();
+            let head = rest.remove(at);
+            permutations(&rest)
+                .into_iter()
+                .map(move |tail| [vec![head], tail].concat())
+        })
+        .collect()
+}
+
+/// Whether the script's `run` ends as said: as no order of whole claims
+/// does (or SQLite stopped it), `worker` the first worker (in the race's
+/// order) whose claim differs from the queue's run in the order the
+/// workers first stepped, with the queue's claim `expected` and the
+/// script's `current`.
+fn raced(
+    race: &LabRace,
+    run: &Run,
+    stopped: Option<String>,
+    turns: &[String],
+    (worker, expected, current): (&Option<String>, Option<&Claim>, &RaceEnd),
+) -> std::result::Result<(), String> {
+    let mut first: Vec<&str> = Vec::new();
+    for turn in turns {
+        if !first.contains(&turn.as_str()) {
+            first.push(turn);
+        }
+    }
+    let order = (serial_orders(race).into_iter())
+        .find(|order| order.iter().zip(&first).all(|(a, b)| a == b))
+        .ok_or("no order of whole claims begins as the steps do")?;
+    let (claims, _) = serial(race, &order)?;
+    if stopped.is_none() {
+        for order in serial_orders(race) {
+            let ends = serial(race, &order)?;
+            let same = run.busy.is_empty() && ends.0 == run.claims && ends.1 == run.rows;
+            expect(false, same, &format!("the run ends as the order {order:?}"))?;
+        }
+    }
+    let differs = (race.instants.iter())
+        .flat_map(|(_, workers)| workers.iter())
+        .find(|name| {
+            let name = name.to_string();
+            claims.get(&name) != run.claims.get(&name) || run.busy.contains(&name)
+        })
+        .map(|name| name.to_string());
+    expect(worker, &differs, "the first worker whose claim differs")?;
+    let said_for = |claims: &BTreeMap<String, Option<Claim>>| {
+        (worker.as_ref()).and_then(|worker| claims.get(worker).cloned().flatten())
+    };
+    expect(expected.cloned(), said_for(&claims), "the queue's claim")?;
+    let world = match stopped {
+        Some(worker) => RaceEnd::Stopped { worker },
+        None if (worker.as_ref()).is_some_and(|worker| run.busy.contains(worker)) => RaceEnd::Busy,
+        None => RaceEnd::Claimed {
+            claim: said_for(&run.claims),
+        },
+    };
+    expect(current, &world, "how the script's run ends")
 }

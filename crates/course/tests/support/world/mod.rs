@@ -172,7 +172,9 @@ impl World {
     fn judge(&self, assertion: &Assertion) -> std::result::Result<(), String> {
         match assertion {
             Assertion::Run { .. } | Assertion::TakenApart { .. } => self.statement_fact(assertion),
-            Assertion::LabPassed { .. } | Assertion::LabParted { .. } => self.lab_fact(assertion),
+            Assertion::LabPassed { .. }
+            | Assertion::LabParted { .. }
+            | Assertion::LabRaced { .. } => self.lab_fact(assertion),
             Assertion::Agree { .. }
             | Assertion::Differ { .. }
             | Assertion::Tells { .. }
