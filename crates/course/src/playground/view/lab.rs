@@ -200,12 +200,11 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         current,
                     };
                     let verdicts = Said::worded(verdicts, said.clone());
-                    let lines = vec![verdicts, checked];
                     AnswerView {
                         passed: false,
                         headline: Said::worded(failed_headline(session, shortest), said),
                         events: event_lines(lang, shortest),
-                        lines,
+                        lines: vec![verdicts, checked],
                         rows,
                         open: Some(lang.text("lab.open").to_owned()),
                     }
@@ -258,14 +257,34 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
     let lang = session.lang;
     let title = ("title", session.lab_scenario_title(race.from));
     let claim = |run: &Run, worker: &str| run.claims.get(worker).cloned().flatten();
-    let current = match (&race.stopped, &race.worker) {
-        (Some(stopped), _) => RaceEnd::Stopped {
-            worker: stopped.worker.clone(),
-        },
-        (None, Some(worker)) if race.current.busy.contains(worker) => RaceEnd::Busy,
-        (None, worker) => RaceEnd::Claimed {
-            claim: (worker.as_ref()).and_then(|worker| claim(&race.current, worker)),
-        },
+    // How the script's run ends for the worker named, and the line that
+    // says it beside the queue's.
+    let (current, line) = match (&race.stopped, &race.worker) {
+        (Some(stopped), _) => {
+            let message = problem_text(lang, &stopped.problem);
+            let values = [("worker", stopped.worker.clone()), ("message", message)];
+            let ends = RaceEnd::Stopped {
+                worker: stopped.worker.clone(),
+            };
+            (ends, Some(lang.fill("lab.stopped_race", &values)))
+        }
+        (None, Some(worker)) => {
+            let (ends, words) = if race.current.busy.contains(worker) {
+                (RaceEnd::Busy, lang.text("lab.busy").to_owned())
+            } else {
+                let got = claim(&race.current, worker);
+                let words = claimed(lang, got.as_ref());
+                (RaceEnd::Claimed { claim: got }, words)
+            };
+            let expected = claimed(lang, claim(&race.expected, worker).as_ref());
+            let values = [
+                ("worker", worker.clone()),
+                ("expected", expected),
+                ("current", words),
+            ];
+            (ends, Some(lang.fill("lab.race_verdicts", &values)))
+        }
+        (None, None) => (RaceEnd::Claimed { claim: None }, None),
     };
     let said = Assertion::LabRaced {
         level: bench.level.id,
@@ -276,7 +295,7 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
             .collect(),
         worker: race.worker.clone(),
         expected: (race.worker.as_ref()).and_then(|worker| claim(&race.expected, worker)),
-        current: current.clone(),
+        current,
     };
     let headline = Said::worded(
         match &race.worker {
@@ -285,29 +304,9 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
         },
         said.clone(),
     );
-    let mut lines = Vec::new();
-    match (&race.stopped, &race.worker) {
-        (Some(stopped), _) => {
-            let message = problem_text(lang, &stopped.problem);
-            let values = [("worker", stopped.worker.clone()), ("message", message)];
-            let text = lang.fill("lab.stopped_race", &values);
-            lines.push(Said::worded(text, said));
-        }
-        (None, Some(worker)) => {
-            let current = match &current {
-                RaceEnd::Busy => lang.text("lab.busy").to_owned(),
-                _ => claimed(lang, claim(&race.current, worker).as_ref()),
-            };
-            let expected = claimed(lang, claim(&race.expected, worker).as_ref());
-            let values = [
-                ("worker", worker.clone()),
-                ("expected", expected),
-                ("current", current),
-            ];
-            lines.push(Said::worded(lang.fill("lab.race_verdicts", &values), said));
-        }
-        (None, None) => {}
-    }
+    let mut lines: Vec<Said> = (line.into_iter())
+        .map(|text| Said::worded(text, said.clone()))
+        .collect();
     lines.push(checked);
     let (expected, current) = (&race.expected.rows, &race.current.rows);
     AnswerView {

@@ -356,7 +356,7 @@ fn story(session: &Session) -> Said {
             let said = if finish.accepted() {
                 Said::plain(lang.fill("story.accepted", &values))
             } else {
-                let why = reasons::why(session.lang, session.stepper.timeline(), event);
+                let why = reasons::why(session, event);
                 Said::fill(lang, "story.refused", &values, vec![("reason", why)])
             };
             Some(said.stating(verdict))
@@ -456,12 +456,7 @@ fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
     };
     let picked = ("picked", answer.picked.field().to_owned());
     let event = frame.result.event;
-    let reason = reasons::condition(
-        session.lang,
-        session.stepper.timeline(),
-        event,
-        answer.picked,
-    )?;
+    let reason = reasons::condition(session, event, answer.picked)?;
     let verdict = if answer.right() {
         Said::fill(
             lang,
@@ -548,11 +543,7 @@ fn feedback(session: &Session, guessed: Guessed) -> Option<Said> {
     if guessed.right {
         return Some(said);
     }
-    Some(said.then(reasons::why(
-        session.lang,
-        session.stepper.timeline(),
-        frame.result.event,
-    )))
+    Some(said.then(reasons::why(session, frame.result.event)))
 }
 
 fn receiver(session: &Session) -> ReceiverView {

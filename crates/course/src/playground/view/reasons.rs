@@ -3,8 +3,6 @@
 //! condition did it fail?". Read from the row just before the event and
 //! the claim its worker held, as the queue's one `UPDATE` read them.
 
-use crate::Timeline;
-use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
 use leasefence::fence::{Condition, Verdict};
@@ -14,7 +12,9 @@ use leasefence::replay::Outcome;
 /// Why event `event` came out as it did: a refused finish's failed
 /// condition (the one the replay names), an accepted finish's lease read
 /// off the current row, or what a claim found.
-pub(super) fn why(lang: Lang, timeline: &Timeline, event: usize) -> Said {
+pub(super) fn why(session: &Session, event: usize) -> Said {
+    let lang = session.lang;
+    let timeline = session.stepper.timeline();
     let Some(frame) = timeline.frames.get(event) else {
         return Said::default();
     };
@@ -24,11 +24,11 @@ pub(super) fn why(lang: Lang, timeline: &Timeline, event: usize) -> Said {
             Verdict::NoClaim => Said::of(lang, Assertion::NoStamp { event, worker }),
             Verdict::Refused(failed) => failed
                 .named()
-                .and_then(|named| condition(lang, timeline, event, named))
+                .and_then(|named| condition(session, event, named))
                 .unwrap_or_default(),
-            Verdict::Accepted => condition(lang, timeline, event, Condition::Token)
+            Verdict::Accepted => condition(session, event, Condition::Token)
                 .unwrap_or_default()
-                .then(condition(lang, timeline, event, Condition::LeaseUntil).unwrap_or_default()),
+                .then(condition(session, event, Condition::LeaseUntil).unwrap_or_default()),
         },
         Outcome::Claimed { claim: None } => Said::of(lang, Assertion::FoundNothing { event }),
         Outcome::Claimed { claim: Some(claim) } => {
@@ -64,19 +64,15 @@ pub(super) fn why(lang: Lang, timeline: &Timeline, event: usize) -> Said {
 /// Whether the finish at `event` met `condition`, with the stamp's side
 /// beside the current row's (the row as the finish found it). `None` when
 /// its worker presented no stamp.
-pub(super) fn condition(
-    lang: Lang,
-    timeline: &Timeline,
-    event: usize,
-    condition: Condition,
-) -> Option<Said> {
+pub(super) fn condition(session: &Session, event: usize, condition: Condition) -> Option<Said> {
+    let timeline = session.stepper.timeline();
     let frame = timeline.frames.get(event)?;
     let before = timeline.frames.get(event.checked_sub(1)?)?;
     let stamp = before.holding.get(&frame.result.worker)?.stamp();
     let rows = timeline.rows_after(event);
     let row = rows.iter().find(|row| row.id == stamp.id).copied();
     let compared = Assertion::compared(event, condition, &stamp, row, frame.result.at);
-    Some(Said::of(lang, compared))
+    Some(Said::of(session.lang, compared))
 }
 
 /// What a refused finish's failed conditions teach beyond its named one:
@@ -99,7 +95,7 @@ pub(super) fn fence_notes(session: &Session, event: usize) -> Vec<Said> {
         return Vec::new();
     }
     let noted = |key: &str, compared: Condition| {
-        let said = condition(lang, session.stepper.timeline(), event, compared).unwrap_or_default();
+        let said = condition(session, event, compared).unwrap_or_default();
         said.reworded(lang.text(key))
     };
     let owner = if failed.contains(Condition::Owner) {

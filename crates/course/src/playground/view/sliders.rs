@@ -208,10 +208,7 @@ fn verdict(session: &Session) -> Option<Said> {
         &[],
         vec![
             ("verdict", said),
-            (
-                "reason",
-                super::reasons::why(session.lang, session.stepper.timeline(), event),
-            ),
+            ("reason", super::reasons::why(session, event)),
         ],
     ))
 }

@@ -164,10 +164,7 @@ pub fn card(session: &Session) -> Option<StepView> {
                     lang,
                     "verdict.refused_words",
                     &[("worker", frame.result.worker.clone())],
-                    vec![(
-                        "reason",
-                        reasons::why(session.lang, session.stepper.timeline(), event),
-                    )],
+                    vec![("reason", reasons::why(session, event))],
                 )
                 .stating(said)
             };

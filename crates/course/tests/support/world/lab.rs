@@ -225,18 +225,11 @@ fn interleaved(
         stepped,
         "the steps' workers",
     )?;
-    if stopped.is_none() && !machine_done(&run, &actors) {
+    let ended = (actors.iter()).all(|actor| run.claims.contains_key(&actor.name));
+    if stopped.is_none() && !ended {
         return Err("the interleaving stops before every claim ends".to_owned());
     }
     Ok((run, stopped))
-}
-
-/// Whether every actor's claim ran to its end in `run` (it holds a
-/// claim, got nothing, or SQLite refused it).
-fn machine_done(run: &Run, actors: &[Actor]) -> bool {
-    actors
-        .iter()
-        .all(|actor| run.claims.contains_key(&actor.name))
 }
 
 /// How a race ends: each worker's claim, and the table.
