@@ -17,7 +17,12 @@ use leasefence_course::variants::Guard;
 use support::session;
 
 fn breaks(link: Option<&BreakLink>) -> Option<(&'static str, Vec<Assertion>)> {
-    link.map(|link| (link.chapter, link.said.asserts().to_vec()))
+    link.map(|link| {
+        (
+            link.chapter,
+            link.said.asserts().into_iter().cloned().collect::<Vec<_>>(),
+        )
+    })
 }
 
 /// R8: on the first chapter the id-and-owner finish agrees with the fenced

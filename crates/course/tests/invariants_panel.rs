@@ -280,7 +280,7 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     let opened = panel(&session).orderings.opened.expect("said");
     let last = failing.scenario.events().len();
     check!(
-        opened.asserts().to_vec(),
+        opened.asserts().into_iter().cloned().collect::<Vec<_>>(),
         vec![Assertion::BreaksAtEnd {
             side: tally.side,
             step: last,

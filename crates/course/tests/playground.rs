@@ -82,7 +82,12 @@ fn the_canonical_refusal_is_explained_with_both_tokens() {
     ];
     for lang in [Lang::En, Lang::Ko] {
         let said = describe(lang, late);
-        check!(said.asserts().to_vec(), expected.clone(), "{}", lang.tag());
+        check!(
+            said.asserts().into_iter().cloned().collect::<Vec<_>>(),
+            expected.clone(),
+            "{}",
+            lang.tag()
+        );
         for value in ["A", "1", "2"] {
             check!(
                 said.text().contains(value),
@@ -113,7 +118,11 @@ fn reclaims_and_set_aside_jobs_are_named() {
     let canonical =
         Timeline::build(Scenario::parse(CHAPTERS[0].scenario()).expect("valid")).expect("replays");
     check!(
-        describe(Lang::En, &canonical.frames[1]).asserts().to_vec(),
+        describe(Lang::En, &canonical.frames[1])
+            .asserts()
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>(),
         vec![Assertion::Claimed {
             event: 1,
             worker: "B".to_owned(),
@@ -131,7 +140,11 @@ fn reclaims_and_set_aside_jobs_are_named() {
     let timeline =
         Timeline::build(Scenario::parse(quarantine.scenario()).expect("valid")).expect("replays");
     check!(
-        describe(Lang::En, &timeline.frames[2]).asserts().to_vec(),
+        describe(Lang::En, &timeline.frames[2])
+            .asserts()
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>(),
         vec![
             Assertion::Swept {
                 event: 2,

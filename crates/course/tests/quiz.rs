@@ -74,7 +74,7 @@ fn r8_the_quiz_is_right_only_for_the_values_that_differ_between_the_two_claims()
         };
         assert_eq!(
             answered.feedback[0].asserts(),
-            [verdict, telling.clone()],
+            [&verdict, &telling],
             "{picked}: expected vs current"
         );
     }

@@ -104,7 +104,7 @@ fn the_naive_claim_ends_with_two_token_1_claims_and_the_real_one_never_shows_one
 
 /// The claims a side's memory line states: (worker, job, token).
 fn holding(side: &SideView) -> Vec<(String, String, u64)> {
-    match side.holding.asserts() {
+    match side.holding.asserts().as_slice() {
         [
             Assertion::Run {
                 fact: RunFact::Holding { claims, .. },
@@ -232,7 +232,15 @@ fn a_send_inside_the_transaction_makes_the_enqueue_wait_and_after_commit_it_does
     let [real, naive] = [&end.sides[0], &end.sides[1]];
     let harm = |side: &SideView| {
         let verdict = side.verdict.as_ref()?;
-        Some((verdict.harm, verdict.text.asserts().to_vec()))
+        Some((
+            verdict.harm,
+            verdict
+                .text
+                .asserts()
+                .into_iter()
+                .cloned()
+                .collect::<Vec<_>>(),
+        ))
     };
     let waits = |naive: bool, enqueue_ms: u64, claim_ms: u64| {
         vec![Assertion::Run {

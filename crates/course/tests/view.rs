@@ -375,7 +375,12 @@ fn the_comparison_flags_harm_only_where_the_naive_row_differs() {
     let rows: Vec<_> = compare
         .rows
         .iter()
-        .map(|row| (row.harm, row.naive.asserts().to_vec()))
+        .map(|row| {
+            (
+                row.harm,
+                row.naive.asserts().into_iter().cloned().collect::<Vec<_>>(),
+            )
+        })
         .collect();
     let accepted_on_done = |event: usize| {
         vec![Assertion::Judged {

@@ -1,5 +1,7 @@
 //! A sentence and the assertions it was rendered from.
 
+use std::rc::Rc;
+
 use serde::{Serialize, Serializer};
 
 use super::{Assertion, say};
@@ -7,11 +9,13 @@ use crate::playground::Lang;
 
 /// A sentence (or a few) as the learner reads it, and the assertions it
 /// was rendered from. Serialized as its text alone: the page and the
-/// view's JSON see words, the checker sees what they state.
+/// view's JSON see words, the checker sees what they state. Views are
+/// cloned whole (a panel kept for the next drawing), so the assertions are
+/// shared, not copied: an assertion may hold a run's rows.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Said {
     text: String,
-    asserts: Vec<Assertion>,
+    asserts: Vec<Rc<Assertion>>,
 }
 
 impl Said {
@@ -19,7 +23,7 @@ impl Said {
     pub fn of(lang: Lang, assertion: Assertion) -> Said {
         Said {
             text: say::say(lang, &assertion),
-            asserts: vec![assertion],
+            asserts: vec![Rc::new(assertion)],
         }
     }
 
@@ -29,23 +33,24 @@ impl Said {
     pub fn worded(text: impl Into<String>, assertion: Assertion) -> Said {
         Said {
             text: text.into(),
-            asserts: vec![assertion],
+            asserts: vec![Rc::new(assertion)],
         }
     }
 
     /// The same assertions in other words: a note that draws its own
-    /// lesson from a comparison another sentence states.
-    pub fn reworded(self, text: impl Into<String>) -> Said {
+    /// lesson from a comparison another sentence states, or a line that
+    /// says again part of what its headline states.
+    pub fn reworded(&self, text: impl Into<String>) -> Said {
         Said {
             text: text.into(),
-            asserts: self.asserts,
+            asserts: self.asserts.clone(),
         }
     }
 
     /// This, stating `assertion` too: the caller's template says it in
     /// its own words (a verdict said as a verb of the sentence).
     pub fn stating(mut self, assertion: Assertion) -> Said {
-        self.asserts.push(assertion);
+        self.asserts.push(Rc::new(assertion));
         self
     }
 
@@ -98,8 +103,8 @@ impl Said {
     }
 
     /// What the words state.
-    pub fn asserts(&self) -> &[Assertion] {
-        &self.asserts
+    pub fn asserts(&self) -> Vec<&Assertion> {
+        self.asserts.iter().map(|assertion| &**assertion).collect()
     }
 }
 

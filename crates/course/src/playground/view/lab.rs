@@ -199,12 +199,12 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         expected: shortest.expected.did.clone(),
                         current,
                     };
-                    let verdicts = Said::worded(verdicts, said.clone());
+                    let headline = Said::worded(failed_headline(session, shortest), said);
                     AnswerView {
                         passed: false,
-                        headline: Said::worded(failed_headline(session, shortest), said),
+                        lines: vec![headline.reworded(verdicts), checked],
+                        headline,
                         events: event_lines(lang, shortest),
-                        lines: vec![verdicts, checked],
                         rows,
                         open: Some(lang.text("lab.open").to_owned()),
                     }
@@ -302,10 +302,10 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
             Some(worker) => lang.fill("lab.failed_race", &[title, ("worker", worker.clone())]),
             None => lang.fill("lab.failed_race_rows", &[title]),
         },
-        said.clone(),
+        said,
     );
     let mut lines: Vec<Said> = (line.into_iter())
-        .map(|text| Said::worded(text, said.clone()))
+        .map(|text| headline.reworded(text))
         .collect();
     lines.push(checked);
     let (expected, current) = (&race.expected.rows, &race.current.rows);

@@ -199,7 +199,7 @@ fn table(lang: Lang, census: &Census) -> CountTable {
         0 => lang.fill("invariants.fenced_none", &values),
         _ => lang.fill("invariants.fenced_some", &values),
     };
-    let note = columns[0].clone().reworded(note);
+    let note = columns[0].reworded(note);
     let breaks = (census.sides.iter())
         .filter(|tally| tally.side != Side::Fenced && tally.bad == 0)
         .filter_map(|tally| break_link(lang, tally.side))
