@@ -5,6 +5,7 @@
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::parser_words::{parser_words, parser_words_at};
+use crate::playground::sqlite_words::sqlite_words;
 use crate::timeline::{Frame, Timeline};
 use leasefence::error::{Error, Forbidden, Problem, ScriptMistake};
 use leasefence::fence::Finish;
@@ -215,8 +216,11 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             };
             (key, Vec::new())
         }
-        // SQLite's own message stays as SQLite wrote it, quoted.
-        Problem::Sqlite(message) => ("problem.sqlite", vec![("message", message.clone())]),
+        // SQLite's words, said again in the learner's language.
+        Problem::Sqlite(message) => (
+            "problem.sqlite",
+            vec![("message", sqlite_words(lang, message))],
+        ),
         Problem::TooMuchWork { steps } => ("problem.too_much_work", vec![("steps", n(steps))]),
     };
     lang.fill(key, &values)
