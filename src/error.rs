@@ -117,7 +117,7 @@ pub enum Problem {
     /// An empty (or all-blank) name.
     #[error("must be a non-empty string")]
     Empty,
-    /// A name longer than allowed.
+    /// A name, or SQL, longer than allowed.
     #[error("is {len} bytes long (at most {max})")]
     TooLong {
         /// Its length in bytes.
@@ -128,6 +128,10 @@ pub enum Problem {
     /// A name with control characters (a newline, a NUL, ...).
     #[error("must not contain control characters")]
     ControlCharacters,
+    /// SQL with a NUL byte: SQLite reads a statement only up to it, so
+    /// what follows would be silently dropped.
+    #[error("must not contain a NUL byte: SQLite would not read past it")]
+    NulByte,
     /// An event earlier than the one before it.
     #[error("{at} is earlier than the event before it ({previous}); times must not go back")]
     TimeGoesBack {
@@ -291,12 +295,6 @@ pub enum ScriptMistake {
     /// taking the one the read chose.
     #[error("writes a job it did not read: the UPDATE names :id, the job the SELECT read")]
     WriteIgnoresRead,
-    /// Text longer than the most a script may be.
-    #[error("is longer than {max} bytes")]
-    TooLong {
-        /// The most bytes a script may have.
-        max: usize,
-    },
     /// Text whose statements could not be told apart where SQLite ends
     /// them (a `;` between a comment and the next statement).
     #[error("could not be split into its statements: end each one with ; outside any comment")]

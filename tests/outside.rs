@@ -282,3 +282,50 @@ fn an_outside_statement_that_breaks_a_check_changes_nothing() -> Result<(), Erro
     check!(queue.rows()?, before, "the table after it");
     Ok(())
 }
+
+/// Before SQLite reads a statement: a text over the bound is refused by
+/// its length (SQLite's parser and planner work in proportion to it, and a
+/// correct statement padded with a comment must not keep a grader busy),
+/// and a NUL byte is refused rather than SQLite silently reading only
+/// what comes before it.
+#[test]
+fn a_statement_too_long_or_with_a_nul_byte_is_refused_before_sqlite_reads_it() {
+    use leasefence::store::MAX_SQL_BYTES;
+    let padded = format!("{FINISH} -- {}", "x".repeat(MAX_SQL_BYTES));
+    let too_long = Problem::TooLong {
+        len: padded.len(),
+        max: MAX_SQL_BYTES,
+    };
+    check!(
+        refused_as_text(&padded),
+        format!("{:?}", Some(&too_long)),
+        "a correct statement padded past the bound"
+    );
+    let fitting = format!(
+        "{FINISH} -- {}",
+        "x".repeat(MAX_SQL_BYTES - FINISH.len() - 4)
+    );
+    check!(
+        (fitting.len(), refused_as_text(&fitting)),
+        (MAX_SQL_BYTES, "None".to_owned()),
+        "the same padded to exactly the bound"
+    );
+    check!(
+        refused_as_text(&format!("{FINISH}\0; DELETE FROM jobs")),
+        format!("{:?}", Some(Problem::NulByte)),
+        "text after a NUL byte"
+    );
+    // A claim script is held to the same two bounds.
+    let script = |text: &str| match leasefence::store::Script::new(text) {
+        Err(Error::InvalidInput { problem, .. }) => format!("{problem:?}"),
+        other => format!("accepted: {other:?}"),
+    };
+    check!(
+        (
+            script(&padded),
+            script(&format!("{CLAIM}\0; DELETE FROM jobs"))
+        ),
+        (format!("{too_long:?}"), format!("{:?}", Problem::NulByte)),
+        "a claim script too long, and one with a NUL byte"
+    );
+}

@@ -40,7 +40,7 @@ pub use log::{Bound, Executed};
 pub(crate) use open::{Create, open_file};
 pub(crate) use open::{Kind, open_memory};
 pub use outside::{Budget, CANDIDATE_COLUMNS, MAX_STEPS, Outside, Replaces};
-pub use script::{MAX_SCRIPT_BYTES, Piece, Script};
+pub use script::{MAX_SQL_BYTES, Piece, Script};
 pub use sql::*;
 pub use steps::Statements;
 

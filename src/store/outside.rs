@@ -31,6 +31,7 @@ use rusqlite::hooks::{AuthAction, AuthContext, Authorization, TransactionOperati
 use rusqlite::{Connection, ErrorCode};
 
 use super::open::{Kind, open_memory};
+use super::script::MAX_SQL_BYTES;
 use crate::error::{Error, Forbidden, Problem, Result};
 
 /// Which of the queue's statements an outside one stands in for, or
@@ -96,8 +97,11 @@ impl Outside {
     /// [`Problem::ReturnsOtherColumns`] (a claim),
     /// [`Problem::WritesNothing`], and SQLite's own
     /// complaints (a syntax error, a column that does not exist) as
-    /// [`Problem::Sqlite`].
+    /// [`Problem::Sqlite`]; before SQLite reads it, a text over
+    /// [`MAX_SQL_BYTES`] as [`Problem::TooLong`] and one with a NUL byte as
+    /// [`Problem::NulByte`].
     pub fn new(replaces: Replaces, sql: &str) -> Result<Outside> {
+        check_text(sql)?;
         let scratch = Scratch::open(false)?;
         let statement = match scratch.conn.prepare(sql) {
             Ok(statement) => statement,
@@ -258,6 +262,23 @@ fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
         AuthAction::Attach { .. } | AuthAction::Detach { .. } => Err(Forbidden::Attach),
         _ => Err(Forbidden::Schema),
     }
+}
+
+/// What is checked of SQL from outside before SQLite reads it: its length
+/// ([`Problem::TooLong`], over [`MAX_SQL_BYTES`]) and that it has no NUL
+/// byte ([`Problem::NulByte`]: SQLite would silently read only what comes
+/// before it).
+pub(super) fn check_text(sql: &str) -> Result<()> {
+    if sql.len() > MAX_SQL_BYTES {
+        return Err(invalid(Problem::TooLong {
+            len: sql.len(),
+            max: MAX_SQL_BYTES,
+        }));
+    }
+    if sql.as_bytes().contains(&0) {
+        return Err(invalid(Problem::NulByte));
+    }
+    Ok(())
 }
 
 pub(super) fn invalid(problem: Problem) -> Error {

@@ -20,7 +20,7 @@
 use rusqlite::fallible_iterator::FallibleIterator;
 use rusqlite::{Batch, Connection, TransactionState};
 
-use super::outside::{Control, Scratch, invalid, sqlite_problem};
+use super::outside::{Control, Scratch, check_text, invalid, sqlite_problem};
 use super::{Outside, Replaces};
 use crate::error::{Error, Problem, Result, ScriptMistake};
 
@@ -28,9 +28,12 @@ use crate::error::{Error, Problem, Result, ScriptMistake};
 /// and a `COMMIT`.
 const MOST_PIECES: usize = 4;
 
-/// The longest script text taken: splitting prepares the text once per
-/// `;` in it, so a page cannot be kept busy by a pasted book.
-pub const MAX_SCRIPT_BYTES: usize = 10_000;
+/// The longest SQL text taken, a statement's or a script's: splitting
+/// prepares a script once per `;` in it, and SQLite's parser and planner
+/// work in proportion to the text, so neither a page nor a grader can be
+/// kept busy by a pasted book. The queue's longest statement is under 400
+/// bytes.
+pub const MAX_SQL_BYTES: usize = 10_000;
 
 /// One statement of a script.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,11 +79,7 @@ impl Script {
                 None => invalid(sqlite_problem(&err)),
             }
         };
-        if text.len() > MAX_SCRIPT_BYTES {
-            return Err(mistake(ScriptMistake::TooLong {
-                max: MAX_SCRIPT_BYTES,
-            }));
-        }
+        check_text(text)?;
         let mut pieces = Vec::new();
         let conn = &scratch.conn;
         let split = statements(conn, text).map_err(refusal)?;

@@ -141,3 +141,63 @@ fn check_says_whether_the_playground_would_show_a_lesson_and_where_it_is_wrong()
         "it names the key and the line: {json}"
     );
 }
+
+/// `leasefence ARGS` with nothing on stdin, stopped if it runs past 10 s:
+/// the exit code (`None` if it had to be stopped) and what it wrote on
+/// stderr.
+fn run_bounded(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leasefence"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("waits").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().expect("stops");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("waits");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An input file is read only if it is a regular file of a bounded size:
+/// a FIFO is refused without waiting for a writer, a link to a device
+/// without reading it, and a file past the bound without reading it
+/// whole. Each is bad input (exit 2) that names the file and says why.
+#[cfg(unix)]
+#[test]
+fn grade_reads_only_a_regular_file_of_bounded_size() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let fifo = dir.path().join("answer.fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo");
+    let zero = dir.path().join("answer.sql");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("a link");
+    let huge = dir.path().join("huge.sql");
+    let file = std::fs::File::create(&huge).expect("a file");
+    file.set_len(64 << 20 | 1)
+        .expect("a sparse file past the bound");
+    for (path, why) in [
+        (&fifo, "not a regular file"),
+        (&zero, "not a regular file"),
+        (&huge, "larger than"),
+    ] {
+        let path = path.to_str().expect("a UTF-8 path");
+        let (code, said) = run_bounded(&["grade", "finish", path]);
+        check!(code, Some(2), "{path}: bad input, settled in time: {said}");
+        assert!(
+            said.contains(path) && said.contains(why),
+            "{path}: the message names the file and says {why:?}: {said}"
+        );
+    }
+}

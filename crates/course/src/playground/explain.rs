@@ -139,6 +139,7 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             ("problem.too_long", vec![("len", n(len)), ("max", n(max))])
         }
         Problem::ControlCharacters => ("problem.control_characters", Vec::new()),
+        Problem::NulByte => ("problem.nul_byte", Vec::new()),
         Problem::TimeGoesBack { at, previous } => (
             "problem.time_goes_back",
             vec![("at", n(at)), ("previous", n(previous))],
@@ -209,9 +210,6 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
                 ScriptMistake::NoBegin => "problem.script.no_begin",
                 ScriptMistake::Rollback => "problem.script.rollback",
                 ScriptMistake::WriteIgnoresRead => "problem.script.write_ignores_read",
-                ScriptMistake::TooLong { max } => {
-                    return lang.fill("problem.script.too_long", &[("max", max.to_string())]);
-                }
                 ScriptMistake::Unsplittable => "problem.script.unsplittable",
             };
             (key, Vec::new())

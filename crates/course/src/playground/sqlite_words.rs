@@ -13,96 +13,43 @@
 
 use crate::playground::Lang;
 
-/// The shapes read: a prefix SQLite's message starts with, the message
-/// that says it again, and the name of the placeholder the rest of the
-/// message fills (`None`: the message is all of it).
-const SHAPES: &[(&str, &str, Option<&str>)] = &[
-    ("no such column: ", "sqlite.no_such_column", Some("name")),
-    ("no such table: ", "sqlite.no_such_table", Some("name")),
-    (
-        "no such function: ",
-        "sqlite.no_such_function",
-        Some("name"),
-    ),
-    (
-        "ambiguous column name: ",
-        "sqlite.ambiguous_column",
-        Some("name"),
-    ),
-    (
-        "unrecognized token: ",
-        "sqlite.unrecognized_token",
-        Some("token"),
-    ),
-    (
-        "CHECK constraint failed: ",
-        "sqlite.check_failed",
-        Some("check"),
-    ),
-    (
-        "NOT NULL constraint failed: ",
-        "sqlite.not_null_failed",
-        Some("column"),
-    ),
-    (
-        "UNIQUE constraint failed: ",
-        "sqlite.unique_failed",
-        Some("column"),
-    ),
+/// The shapes read: the text SQLite's message starts with, the text it
+/// ends with, and the message that says it again, whose `{quoted}` is
+/// what lies between (a name, a token, a `CHECK`'s expression).
+const SHAPES: &[(&str, &str, &str)] = &[
+    ("no such column: ", "", "sqlite.no_such_column"),
+    ("no such table: ", "", "sqlite.no_such_table"),
+    ("no such function: ", "", "sqlite.no_such_function"),
+    ("near \"", "\": syntax error", "sqlite.syntax_near"),
+    ("unrecognized token: ", "", "sqlite.unrecognized_token"),
+    ("CHECK constraint failed: ", "", "sqlite.check_failed"),
+    ("NOT NULL constraint failed: ", "", "sqlite.not_null_failed"),
+    ("UNIQUE constraint failed: ", "", "sqlite.unique_failed"),
     (
         "wrong number of arguments to function ",
+        "",
         "sqlite.wrong_arguments",
-        Some("name"),
     ),
     (
         "misuse of aggregate function ",
+        "",
         "sqlite.misuse_of_aggregate",
-        Some("name"),
     ),
     (
-        "misuse of aggregate: ",
-        "sqlite.misuse_of_aggregate_at",
-        Some("name"),
+        "sub-select returns ",
+        " columns - expected 1",
+        "sqlite.sub_select_columns",
     ),
-    ("incomplete input", "sqlite.incomplete", None),
-    ("row value misused", "sqlite.row_value_misused", None),
+    ("incomplete input", "", "sqlite.incomplete"),
+    ("row value misused", "", "sqlite.row_value_misused"),
 ];
 
 /// `message` (SQLite's error text) in `lang`.
 pub fn sqlite_words(lang: Lang, message: &str) -> String {
-    if let Some(words) = near(lang, message) {
-        return words;
-    }
-    for &(prefix, key, placeholder) in SHAPES {
-        let Some(rest) = message.strip_prefix(prefix) else {
-            continue;
-        };
-        match placeholder {
-            Some(name) => return lang.fill(key, &[(name, rest.to_owned())]),
-            None if rest.is_empty() => return lang.text(key).to_owned(),
-            None => {}
-        }
-    }
-    if let Some(columns) = sub_select(message) {
-        return lang.fill(
-            "sqlite.sub_select_columns",
-            &[("columns", columns.to_owned())],
-        );
-    }
-    lang.fill("sqlite.other", &[("message", message.to_owned())])
-}
-
-/// `near "WHERE": syntax error`: the text SQLite stopped at.
-fn near(lang: Lang, message: &str) -> Option<String> {
-    let quoted = message
-        .strip_prefix("near \"")?
-        .strip_suffix("\": syntax error")?;
-    Some(lang.fill("sqlite.syntax_near", &[("near", quoted.to_owned())]))
-}
-
-/// `sub-select returns 2 columns - expected 1`: how many columns.
-fn sub_select(message: &str) -> Option<&str> {
-    message
-        .strip_prefix("sub-select returns ")?
-        .strip_suffix(" columns - expected 1")
+    let read = SHAPES.iter().find_map(|&(starts, ends, key)| {
+        let quoted = message.strip_prefix(starts)?.strip_suffix(ends)?;
+        Some((key, quoted))
+    });
+    let (key, quoted) = read.unwrap_or(("sqlite.other", message));
+    lang.fill(key, &[("quoted", quoted.to_owned())])
 }
