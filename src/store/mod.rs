@@ -39,8 +39,8 @@ pub use log::{Bound, Executed};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use open::{Create, open_file};
 pub(crate) use open::{Kind, open_memory};
-pub use outside::{Budget, CANDIDATE_COLUMNS, MAX_STEPS, Outside, Replaces};
-pub use script::{MAX_SQL_BYTES, Piece, Script};
+pub use outside::{Budget, CANDIDATE_COLUMNS, MAX_SQL_BYTES, MAX_STEPS, Outside, Replaces};
+pub use script::{Piece, Script};
 pub use sql::*;
 pub use steps::Statements;
 

@@ -31,7 +31,6 @@ use rusqlite::hooks::{AuthAction, AuthContext, Authorization, TransactionOperati
 use rusqlite::{Connection, ErrorCode};
 
 use super::open::{Kind, open_memory};
-use super::script::MAX_SQL_BYTES;
 use crate::error::{Error, Forbidden, Problem, Result};
 
 /// Which of the queue's statements an outside one stands in for, or
@@ -263,6 +262,13 @@ fn allowed(action: &AuthAction<'_>) -> std::result::Result<(), Forbidden> {
         _ => Err(Forbidden::Schema),
     }
 }
+
+/// The longest SQL text taken, a statement's or a script's: splitting
+/// prepares a script once per `;` in it, and SQLite's parser and planner
+/// work in proportion to the text, so neither a page nor a grader can be
+/// kept busy by a pasted book. The queue's longest statement is under 400
+/// bytes.
+pub const MAX_SQL_BYTES: usize = 10_000;
 
 /// What is checked of SQL from outside before SQLite reads it: its length
 /// ([`Problem::TooLong`], over [`MAX_SQL_BYTES`]) and that it has no NUL

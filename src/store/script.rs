@@ -28,13 +28,6 @@ use crate::error::{Error, Problem, Result, ScriptMistake};
 /// and a `COMMIT`.
 const MOST_PIECES: usize = 4;
 
-/// The longest SQL text taken, a statement's or a script's: splitting
-/// prepares a script once per `;` in it, and SQLite's parser and planner
-/// work in proportion to the text, so neither a page nor a grader can be
-/// kept busy by a pasted book. The queue's longest statement is under 400
-/// bytes.
-pub const MAX_SQL_BYTES: usize = 10_000;
-
 /// One statement of a script.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {

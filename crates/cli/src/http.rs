@@ -53,9 +53,12 @@ struct Delivery {
 }
 
 /// Reads a delivery from a request body: a JSON object with exactly `id`
-/// and `qty`. serde's derive would also take the array `["x", 1]`, and
-/// serde_json says of a lone surrogate only "unexpected end of hex
-/// escape", so both are said in the sender's terms.
+/// and `qty`, each once. serde's derive would also take the array `["x",
+/// 1]`, and serde_json says of a lone surrogate only "unexpected end of hex
+/// escape", so both are said in the sender's terms; the object is then read
+/// from the text itself, not from the parsed value, whose map would keep
+/// only the last of two `qty` keys (two readers of one body could disagree
+/// on what was delivered).
 fn read_delivery(body: &[u8]) -> Result<Delivery, String> {
     const SHAPE: &str = r#"a delivery is a JSON object {"id": "...", "qty": N}"#;
     let value: serde_json::Value = serde_json::from_slice(body).map_err(|err| {
@@ -69,7 +72,7 @@ fn read_delivery(body: &[u8]) -> Result<Delivery, String> {
     if !value.is_object() {
         return Err(format!("body: {SHAPE}, got {}", json_kind(&value)));
     }
-    serde_json::from_value(value).map_err(|err| format!("body: {err}"))
+    serde_json::from_slice(body).map_err(|err| format!("body: {err}"))
 }
 
 /// What a JSON value is, as a sender would call it.

@@ -130,8 +130,8 @@ fn a_precompressed_copy_is_served_only_while_it_is_not_older_than_its_file() {
 }
 
 /// The receiver's refusals are JSON with a status: an unknown path, a
-/// known path asked with another method, a body that is not a delivery, a
-/// body over 64 KiB.
+/// known path asked with another method, a body that is not a delivery (a key
+/// given twice among them), a body over 64 KiB.
 #[test]
 fn the_receiver_refuses_with_a_status_and_a_json_error() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -194,6 +194,11 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
         post("/deliveries", json!(["x", 1]).to_string()),
         (400, body.clone()),
         "a delivery as an array, not an object"
+    );
+    let twice = post_text(r#"{"id": "x", "qty": 1, "qty": 9}"#);
+    assert!(
+        twice.0 == 400 && twice.1.contains("duplicate field `qty`"),
+        "a key given twice is refused, not read as its last value, got {twice:?}"
     );
     let lone = post_text(r#"{"id": "\ud800", "qty": 1}"#);
     assert!(
