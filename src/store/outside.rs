@@ -311,6 +311,12 @@ pub(super) fn sqlite_problem(err: &rusqlite::Error) -> Problem {
 /// bound on the whole of a grading, not only on one runaway statement.
 pub const MAX_STEPS: u64 = STEPS_PER_CALL as u64 * CALLS as u64;
 
+/// The longest string or blob a statement on a queue's connection may
+/// make, natively: far past any row of the queue's (ids are at most 200
+/// bytes), far short of what would make one step a long one.
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_VALUE_BYTES: i32 = 100_000;
+
 /// The progress handler runs every this many steps.
 const STEPS_PER_CALL: i32 = 1000;
 
@@ -342,6 +348,15 @@ impl Default for Budget {
 impl Budget {
     /// Installs the progress handler that spends this budget on `conn`.
     pub(crate) fn install(&self, conn: &mut Connection) -> Result<()> {
+        // Few steps can still be much work: `zeroblob(10000000)` is one
+        // step that allocates 10 MB (a graded finish padded with it ran
+        // 182 s). No row of the queue's holds more than a few hundred
+        // bytes, so a string or blob past this is refused at once.
+        #[cfg(not(target_arch = "wasm32"))]
+        conn.set_limit(
+            rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH,
+            MAX_VALUE_BYTES,
+        )?;
         let (left, armed) = (Arc::clone(&self.left), Arc::clone(&self.armed));
         conn.progress_handler(
             STEPS_PER_CALL,

@@ -458,3 +458,27 @@ fn every_counterexample_replays_from_its_start_to_the_same_parting() {
         );
     }
 }
+
+/// A correct finish that also builds a 10 MB value takes few of SQLite's
+/// steps but long ones (it passed after 182 s): natively, a string or blob
+/// past the queue's bound stops the statement at its first finish, a
+/// counterexample with SQLite's words, not a pass.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_statement_that_builds_a_huge_value_is_stopped_at_its_first_run() {
+    let level = level("finish");
+    let sql = format!(
+        "{} AND length(hex(zeroblob(10000000))) > 0",
+        leasefence::store::FINISH.trim()
+    );
+    let graded = grade(&level, &sql, &chapter_scenarios()).expect("grades");
+    let Graded::Failed { shortest, .. } = graded else {
+        panic!("it must fail, got {graded:#?}");
+    };
+    let shortest = events(&shortest);
+    assert!(
+        matches!(&shortest.current, Current::Stopped(Problem::Sqlite(said)) if said.contains("too big")),
+        "expected SQLite's \"string or blob too big\", got {:?}",
+        shortest.current
+    );
+}
