@@ -66,10 +66,10 @@ pub enum Error {
     },
 
     /// Another connection held the database's lock past the busy handler's
-    /// patience (about ten seconds). The file is in use, not damaged:
-    /// saying so keeps an operator from deleting a good queue.
+    /// patience (at least ten seconds of waiting). The file is in use, not
+    /// damaged: saying so keeps an operator from deleting a good queue.
     #[error(
-        "database is busy: another process held its lock for about 10 s; the transaction that waited was rolled back, try again"
+        "database is busy: another process held its lock for 10 s or more; the transaction that waited was rolled back, try again"
     )]
     Busy,
 

@@ -89,7 +89,7 @@ impl Queue {
     }
 
     /// Opens a queue file that must already be one: an empty file, another
-    /// program's or one failing SQLite's quick check is refused
+    /// program's or one failing SQLite's integrity check is refused
     /// ([`Error::NotOurDatabase`], saying which) before anything is
     /// written to it. The command line opens every queue this way but for
     /// `enqueue`, which creates it.

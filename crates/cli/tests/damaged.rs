@@ -44,8 +44,43 @@ fn good_queue(dir: &Path) -> Vec<u8> {
     std::fs::read(&path).expect("reads")
 }
 
+/// The good file with one entry of the `jobs_live_in_order` index pointing
+/// at the next row instead of its own: every page still a sound b-tree, so
+/// SQLite's `quick_check` passes it, but the index no longer matches the
+/// table, which `integrity_check` finds (and a claim, reading the index,
+/// would not). The entry changed is the first one written, the last bytes
+/// of the index's root page: its record ends with the row's id.
+fn an_index_entry_moved(dir: &Path, good: &[u8]) -> Vec<u8> {
+    let path = dir.join("index.db");
+    std::fs::write(&path, good).expect("writes");
+    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).expect("opens");
+    let (root, page): (u32, u32) = conn
+        .query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_schema WHERE name = 'jobs_live_in_order'",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .expect("the index");
+    drop(conn);
+    let mut bytes = good.to_vec();
+    bytes[(root * page) as usize - 1] += 1;
+    let quick = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).expect("writes");
+        let conn =
+            Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).expect("opens");
+        conn.query_row("PRAGMA quick_check", [], |row| row.get::<_, String>(0))
+            .expect("checks")
+    };
+    check!(
+        quick(&bytes),
+        "ok".to_owned(),
+        "control: quick_check does not see an index entry moved"
+    );
+    bytes
+}
+
 /// The damages, each a function of the good file's bytes.
-fn damages(good: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+fn damages(dir: &Path, good: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     let page = 4096;
     let pages = good.len() / page;
     assert!(pages >= 4, "a queue of several pages ({pages})");
@@ -74,6 +109,10 @@ fn damages(good: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
             "random bytes",
             (0..good.len()).map(|n| (n * 7919 % 251) as u8).collect(),
         ),
+        (
+            "an index entry pointing at another row",
+            an_index_entry_moved(dir, good),
+        ),
     ]
 }
 
@@ -100,7 +139,7 @@ fn every_file_sqlite_calls_damaged_is_refused_by_every_command_and_left_unchange
         &["enqueue", "--id", "new", "--qty", "1", "--deadline", "9000"],
     ];
     let mut damaged = 0;
-    for (what, bytes) in damages(&good) {
+    for (what, bytes) in damages(dir.path(), &good) {
         let path = dir.path().join("queue.db");
         std::fs::write(&path, &bytes).expect("writes");
         if !sqlite_calls_it_damaged(&path) {
@@ -121,7 +160,7 @@ fn every_file_sqlite_calls_damaged_is_refused_by_every_command_and_left_unchange
             assert!(
                 [
                     "damaged",
-                    "quick check",
+                    "integrity check",
                     "malformed",
                     "not a leasefence database",
                     "not a database"
@@ -138,7 +177,7 @@ fn every_file_sqlite_calls_damaged_is_refused_by_every_command_and_left_unchange
     }
     assert!(
         damaged >= 8,
-        "most of the damages are seen by SQLite ({damaged} of 10)"
+        "most of the damages are seen by SQLite ({damaged} of 11)"
     );
 }
 
@@ -170,7 +209,9 @@ fn a_file_whose_lock_is_held_is_called_busy_not_damaged() {
     holder
         .execute_batch("BEGIN EXCLUSIVE")
         .expect("takes the lock");
-    // Both wait at once: the busy handler gives up after about ten seconds.
+    // Both wait at once: the busy handler gives up once its waits add up
+    // to ten seconds, never sooner (the message says "10 s or more").
+    let started = std::time::Instant::now();
     let waiting: Vec<_> = [
         &["inspect"][..],
         &["claim", "--owner", "A", "--now", "0", "--lease-ms", "10"],
@@ -193,6 +234,11 @@ fn a_file_whose_lock_is_held_is_called_busy_not_damaged() {
         assert!(
             stderr.contains("busy") && !stderr.contains("not a leasefence database"),
             "{args:?}: expected a message that says the file is busy, got: {stderr}"
+        );
+        assert!(
+            started.elapsed() >= std::time::Duration::from_secs(10),
+            "{args:?}: gave up after {:?}, sooner than the 10 s it says",
+            started.elapsed()
         );
     }
     holder.execute_batch("ROLLBACK").expect("lets go");

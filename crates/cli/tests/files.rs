@@ -453,7 +453,7 @@ fn an_empty_or_damaged_file_is_refused_unchanged_by_every_command_but_enqueue() 
         "inspect on a damaged queue ({stderr})"
     );
     assert!(
-        stderr.contains("quick check") || stderr.contains("malformed"),
+        stderr.contains("integrity check") || stderr.contains("malformed"),
         "says it is damaged: {stderr}"
     );
     check!(
