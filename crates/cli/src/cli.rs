@@ -311,12 +311,8 @@ const MAX_FILE_BYTES: u64 = 64 << 20;
 /// and what went wrong, never what it holds.
 fn read_file(file: &Path) -> Result<String, Failure> {
     let refused = |why: String| invalid("FILE", format!("{}: {why}", file.display()));
-    let mut bytes = Vec::new();
-    if file == Path::new("-") {
-        std::io::stdin()
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| refused(err.to_string()))?;
+    let input: Box<dyn Read> = if file == Path::new("-") {
+        Box::new(std::io::stdin())
     } else {
         let mut options = std::fs::OpenOptions::new();
         options.read(true);
@@ -329,11 +325,13 @@ fn read_file(file: &Path) -> Result<String, Failure> {
         if !metadata.is_file() {
             return Err(refused("not a regular file".to_owned()));
         }
-        opened
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| refused(err.to_string()))?;
-    }
+        Box::new(opened)
+    };
+    let mut bytes = Vec::new();
+    input
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| refused(err.to_string()))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(refused(format!("larger than {MAX_FILE_BYTES} bytes")));
     }
