@@ -58,7 +58,10 @@ impl Event {
     /// checked where it is added ([`crate::Player::push`]).
     pub fn from_value(value: serde_json::Value, index: usize) -> Result<Event> {
         let place = format!("events[{index}]");
-        event_from_written(index, &read(value, &place, &format!("{place}."))?)
+        event_from_written(
+            index,
+            &from_json_value(&value, &place, &format!("{place}."))?,
+        )
     }
 
     /// Checks the event's own fields as the event at `index` of a timeline
@@ -223,46 +226,74 @@ pub fn read_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T> {
 /// field the parser knew (its path ends in `?` past it) and tells its line
 /// and column.
 fn deserialize<T: serde::de::DeserializeOwned>(json: &str, whole: &str, within: &str) -> Result<T> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let value = read(&mut de, whole, within)?;
-    de.end().map_err(|err| refuse(whole, json_problem(&err)))?;
-    Ok(value)
+    read(json, whole, within, true)
 }
 
-/// Reads a `T` from JSON text or from a JSON value (what the browser's
-/// objects arrive as), naming the first bad field's place as
-/// [`deserialize`] says.
-fn read<'de, T: serde::Deserialize<'de>>(
-    de: impl serde::Deserializer<'de, Error = serde_json::Error>,
+/// Reads a `T` from a JSON value (a JavaScript object, or text read as
+/// `JSON.parse` reads it), naming the first bad field's place as
+/// [`read_document`] does: `whole` when the problem is the value itself,
+/// else `within` followed by the field's path. The value is read as its own JSON text, by the
+/// reader of documents: the browser's module then holds one reader of each
+/// type, not one for text and one for values. Its keys are written in key
+/// order, so the field named is the first wrong one in key order. A value
+/// has no lines, so the message says none.
+pub fn from_json_value<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
     whole: &str,
     within: &str,
 ) -> Result<T> {
-    serde_path_to_error::deserialize(de).map_err(|err| {
+    let json = serde_json::to_string(value).map_err(|err| Error::Internal {
+        what: format!("a JSON value not written as text: {err}"),
+    })?;
+    read(&json, whole, within, false)
+}
+
+/// [`deserialize`], the line and column of a mistake said (`placed`) or
+/// not.
+fn read<T: serde::de::DeserializeOwned>(
+    json: &str,
+    whole: &str,
+    within: &str,
+    placed: bool,
+) -> Result<T> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = known_path(err.path());
         let place = if path.is_empty() {
             whole.to_owned()
         } else {
             format!("{within}{path}")
         };
-        refuse(place, json_problem(&err.into_inner()))
-    })
+        refuse(place, json_problem(&err.into_inner(), placed))
+    })?;
+    de.end()
+        .map_err(|err| refuse(whole, json_problem(&err, placed)))?;
+    Ok(value)
 }
 
 /// The part of a parser's path that names a field: `events[0]` of
 /// `events[0].?` (`?` is where the parser lost track, inside text that is
 /// not JSON), and nothing of `.` (the value itself).
-pub(crate) fn known_path(path: &serde_path_to_error::Path) -> String {
+fn known_path(path: &serde_path_to_error::Path) -> String {
     let path = path.to_string();
     path.trim_end_matches('?').trim_end_matches('.').to_owned()
 }
 
 /// The parser's complaint, sorted: text that is not JSON, or JSON whose
-/// values do not fit.
-fn json_problem(err: &serde_json::Error) -> Problem {
+/// values do not fit; its line and column said (`placed`) or not.
+fn json_problem(err: &serde_json::Error, placed: bool) -> Problem {
+    let mut text = err.to_string();
+    // serde_json ends a placed message with " at line L column C".
+    if !placed && err.line() > 0 {
+        let end = format!(" at line {} column {}", err.line(), err.column());
+        if text.ends_with(&end) {
+            text.truncate(text.len() - end.len());
+        }
+    }
     if err.is_data() {
-        Problem::Unfit(err.to_string())
+        Problem::Unfit(text)
     } else {
-        Problem::Syntax(err.to_string())
+        Problem::Syntax(text)
     }
 }
 
@@ -382,7 +413,7 @@ impl Scenario {
     /// the one named comes first in key order rather than in the order
     /// written (CONTRACT.md, "Scenarios from JavaScript are JSON values").
     pub fn from_value(value: serde_json::Value) -> Result<Scenario> {
-        Scenario::from_document(read(value, "(document)", "")?)
+        Scenario::from_document(from_json_value(&value, "(document)", "")?)
     }
 
     /// Checks a scenario's two keys read from a document of the caller's

@@ -7,8 +7,8 @@
 //! text in between.
 //!
 //! JavaScript objects arrive read once, property by property, through
-//! calls that catch (`plain`), as a `serde_json::Value`, which
-//! `serde_path_to_error` then reads as the Rust type. Every key is kept, so
+//! calls that catch (`plain`), as a `serde_json::Value`, which the core's
+//! reader of values then reads as the Rust type. Every key is kept, so
 //! the types' `deny_unknown_fields` see an unknown one, and the messages
 //! are the scenario parser's own (`job.qty: invalid type: ...`), naming the
 //! field down to the key. What JSON cannot hold (NaN, ±Infinity, BigInt, a
@@ -27,6 +27,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::words::js_words;
+use leasefence::error::Problem;
 use leasefence::model::MAX_INT;
 
 /// An `Error` saying `text`: a value of the right type that is refused.
@@ -100,18 +101,19 @@ pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
         .map_err(Into::into)
 }
 
-/// A JavaScript object as `T`; `field` names the argument in errors.
+/// A JavaScript object as `T`; `field` names the argument in errors, and
+/// the field's place within it (`job.qty`). Read by the core's reader of
+/// values, the scenario's, so the messages are the scenario parser's.
 pub(crate) fn from_js<T: DeserializeOwned>(field: &str, value: &JsValue) -> Result<T, JsValue> {
-    serde_path_to_error::deserialize(plain(field, value)?).map_err(|err| {
-        // `qty` of `qty.?`: the part of the parser's path that names a field.
-        let path = err.path().to_string();
-        let path = path.trim_end_matches('?').trim_end_matches('.');
-        let place = if path.is_empty() {
-            field.to_owned()
-        } else {
-            format!("{field}.{path}")
-        };
-        refused(&place, &err.into_inner().to_string())
+    let value = plain(field, value)?;
+    leasefence::scenario::from_json_value(&value, field, &format!("{field}.")).map_err(|err| {
+        match err {
+            leasefence::Error::Scenario {
+                path,
+                problem: Problem::Unfit(said) | Problem::Syntax(said),
+            } => refused(&path, &said),
+            other => error(&other.to_string()),
+        }
     })
 }
 
