@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
-use leasefence_course::lab::{self, LEVELS, Level};
-use leasefence_course::playground::{chapter_scenarios, lesson};
+use leasefence_course::lab::{self, Graded, LEVELS, Level, Shortest};
+use leasefence_course::playground::{Lang, chapter_scenarios, lesson, view};
 use serde_json::json;
 
 use crate::clock::wall_clock_ms;
@@ -281,7 +281,16 @@ fn grade(level: &str, sql: &str) -> Result<ExitCode, Failure> {
     let level = Level::find(level).ok_or_else(|| invalid("LEVEL", "no such level"))?;
     match lab::grade(&level, sql, &chapter_scenarios()) {
         Ok(graded) => {
-            print_json(&json!({ "level": level.id, "graded": graded }))?;
+            let mut answer = json!({ "level": level.id, "graded": graded });
+            // Why the queue did what it did where the statement parts
+            // from it, as the lab's page says it (in English).
+            if let Graded::Failed { shortest, .. } = &graded
+                && let Shortest::Events(parted) = shortest.as_ref()
+                && let Some(because) = view::because(Lang::En, parted)
+            {
+                answer["because"] = json!(because.text());
+            }
+            print_json(&answer)?;
             Ok(ExitCode::from(if graded.passed() { 0 } else { 1 }))
         }
         Err(refused @ Error::InvalidInput { .. }) => {

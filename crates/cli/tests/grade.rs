@@ -54,6 +54,7 @@ fn the_queues_own_finish_passes_with_exit_0_and_says_what_was_checked() {
         json["graded"]["checked"]["orderings"].as_u64() > Some(1000),
         "every ordering of every chapter: {json}"
     );
+    check!(json.get("because"), None, "no reason for a pass");
 }
 
 #[test]
@@ -72,6 +73,14 @@ fn a_failing_statement_exits_1_with_the_shortest_counterexample() {
     assert!(
         shortest["scenario"]["events"].is_array(),
         "the counterexample is a scenario the playground reads: {json}"
+    );
+    // Why the queue refused it, in the page's words: the id-only finish
+    // is first wrong at the instant the lease ends, so the reason
+    // compares the finish's time with the row's lease_until.
+    let because = json["because"].as_str().unwrap_or_default();
+    assert!(
+        because.contains("lease_until"),
+        "the reason names the condition the finish fails: {json}"
     );
 }
 

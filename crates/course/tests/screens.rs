@@ -19,6 +19,7 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::fence::Condition;
+use leasefence::store::Replaces;
 use leasefence_course::lab::{LEVELS, Writes};
 use leasefence_course::mechanism::races;
 use leasefence_course::playground::assertions::{Assertion, Said};
@@ -101,8 +102,12 @@ std::thread_local! {
         std::cell::RefCell::default();
 }
 
-/// An assertion's kind, its variant's name.
+/// An assertion's kind, its variant's name (a reason's with its own:
+/// `Because/Held`).
 fn kind(assertion: &Assertion) -> String {
+    if let Assertion::Because { reason, .. } = assertion {
+        return format!("Because/{}", kind(reason));
+    }
     let debug = format!("{assertion:?}");
     let end = debug.find([' ', '{', '(']).unwrap_or(debug.len());
     debug[..end].to_owned()
@@ -214,6 +219,29 @@ fn walk_lab(session: &Session, how: &str) -> usize {
         let mut session = session.clone();
         assert!(session.open_lab(level.id), "{} exists", level.id);
         let mut submissions = vec![level.start.to_owned(), level.reference.to_owned()];
+        // A statement that refuses every finish, or takes no job: the
+        // queue's verdict is the one the learner's is not.
+        match level.writes {
+            Writes::Statement(Replaces::Finish) => {
+                submissions.push(level.reference.replacen("WHERE", "WHERE 0 AND", 1));
+            }
+            Writes::Statement(_) => {
+                submissions.push(level.reference.replace("LIMIT 1", "LIMIT 0"));
+                // A claim that takes a job under a valid lease.
+                let free = "\n                 AND (state = 'pending' OR lease_until <= :now)";
+                assert!(level.reference.contains(free), "the claim's condition");
+                submissions.push(level.reference.replace(free, ""));
+                // A claim whose lease is one millisecond short.
+                let lease = "MIN(:now_plus_lease, deadline)";
+                assert!(level.reference.contains(lease), "the claim's lease");
+                submissions.push(
+                    level
+                        .reference
+                        .replace(lease, "MIN(:now_plus_lease, deadline) - 1"),
+                );
+            }
+            Writes::ClaimScript => {}
+        }
         if level.writes == Writes::ClaimScript {
             // A deferred `BEGIN`, whose write SQLite refuses, and a write
             // that breaks the table's `CHECK`, which SQLite stops.
@@ -430,7 +458,15 @@ fn every_sentence_on_every_lab_screen_holds_in_its_world() {
         checked += walk_lab(&chapter(CHAPTERS[0].id, lang), "the lab");
     }
     let met = KINDS.with(|kinds| kinds.borrow().clone());
-    let every = ["LabParted", "LabPassed", "LabRaced"];
+    let every = [
+        "LabParted",
+        "LabPassed",
+        "LabRaced",
+        "Because/Condition",
+        "Because/Held",
+        "Because/Leased",
+        "Because/Reclaimed",
+    ];
     let missing: Vec<&str> = every
         .into_iter()
         .filter(|name| !met.contains(*name))

@@ -24,6 +24,8 @@ mod say;
 pub use facts::{RaceEnd, RunFact};
 pub use said::Said;
 
+use std::rc::Rc;
+
 use leasefence::fence::Condition;
 use leasefence::model::{Claim, JobRow, JobState, Stamp};
 use serde::Serialize;
@@ -111,6 +113,21 @@ pub enum Assertion {
         /// Whose lease ended.
         holder: String,
         /// Where it ended.
+        until: u64,
+        /// The claim's time.
+        at: u64,
+    },
+    /// At the claim `event`, at time `at`, `holder` still held `job` under
+    /// a lease that runs until `until` (`at < until`), so no claim may take
+    /// it then (R5).
+    Held {
+        /// The claim event.
+        event: usize,
+        /// The job held.
+        job: String,
+        /// Whose lease it is.
+        holder: String,
+        /// Where the lease ends.
         until: u64,
         /// The claim's time.
         at: u64,
@@ -431,6 +448,15 @@ pub enum Assertion {
         expected: Option<Claim>,
         /// How the script's run ends.
         current: RaceEnd,
+    },
+    /// In the timeline `scenario` (a document: the lab's counterexample),
+    /// played to its end, `reason` holds: why the queue did what it did
+    /// at its last event.
+    Because {
+        /// The timeline, as a scenario document.
+        scenario: String,
+        /// What holds in it.
+        reason: Rc<Assertion>,
     },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker

@@ -97,6 +97,24 @@ impl Said {
         self
     }
 
+    /// The same words, each assertion stated of the timeline `scenario`
+    /// (a document) at its end rather than of the screen's: a reason
+    /// about the lab's counterexample, shown beside another timeline.
+    pub fn within(self, scenario: &str) -> Said {
+        let asserts = (self.asserts.into_iter())
+            .map(|reason| {
+                Rc::new(Assertion::Because {
+                    scenario: scenario.to_owned(),
+                    reason,
+                })
+            })
+            .collect();
+        Said {
+            text: self.text,
+            asserts,
+        }
+    }
+
     /// The words.
     pub fn text(&self) -> &str {
         &self.text

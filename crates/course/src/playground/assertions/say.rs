@@ -84,6 +84,21 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("at", n(at)),
             ],
         ),
+        Assertion::Held {
+            job,
+            holder,
+            until,
+            at,
+            ..
+        } => lang.fill(
+            "reason.claim.held",
+            &[
+                ("job", job.clone()),
+                ("holder", holder.clone()),
+                ("until", n(until)),
+                ("at", n(at)),
+            ],
+        ),
         Assertion::TookPending { job, .. } => {
             lang.fill("reason.claim.pending", &[("job", job.clone())])
         }
@@ -268,6 +283,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             &[("n", taken.to_string()), ("total", events.to_string())],
         ),
         Assertion::Leased { until, .. } => n(until),
+        Assertion::Because { reason, .. } => say(lang, reason),
         // The lab's panel words its answers itself (`Said::worded`).
         Assertion::LabPassed { .. } | Assertion::LabParted { .. } | Assertion::LabRaced { .. } => {
             String::new()

@@ -13,8 +13,9 @@ use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, RaceEnd, Said};
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
+use crate::timeline::Timeline;
 use leasefence::fence::Condition;
-use leasefence::model::{Claim, JobRow};
+use leasefence::model::{Claim, JobRow, JobState};
 use leasefence::scenario::Action;
 
 /// The SQL functions a statement may call in the browser's SQLite (its
@@ -190,19 +191,24 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         Current::Observed(current) => Some(current.did.clone()),
                         Current::Stopped(_) => None,
                     };
+                    let scenario = shortest.scenario.to_json();
+                    let because = because(lang, shortest).map(|reason| reason.within(&scenario));
                     let said = Assertion::LabParted {
                         level: bench.level.id,
                         sql: bench.sql.clone(),
                         from: shortest.from,
-                        scenario: shortest.scenario.to_json(),
+                        scenario,
                         event: shortest.event,
                         expected: shortest.expected.did.clone(),
                         current,
                     };
                     let headline = Said::worded(failed_headline(session, shortest), said);
+                    let mut lines = vec![headline.reworded(verdicts)];
+                    lines.extend(because);
+                    lines.push(checked);
                     AnswerView {
                         passed: false,
-                        lines: vec![headline.reworded(verdicts), checked],
+                        lines,
                         headline,
                         events: event_lines(lang, shortest),
                         rows,
@@ -212,6 +218,90 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                 Shortest::Statements(race) => raced(session, bench, race, checked),
             }
         }
+    }
+}
+
+/// Why the queue did what it did at the event where the learner's
+/// statement parts from it: the reason a step card gives for that event
+/// (the finish's failed or met conditions, what a claim found), or, where
+/// both claims took the same job with other leases, how the queue's lease
+/// was set. `None` where only the tables differ or SQLite stopped the
+/// learner's statement (its message is the reason). Its assertions are
+/// about the counterexample, not the screen's timeline.
+pub fn because(lang: Lang, shortest: &Disagreement) -> Option<Said> {
+    let Current::Observed(current) = &shortest.current else {
+        return None;
+    };
+    let event = shortest.event;
+    let reason = match (&shortest.expected.did, &current.did) {
+        (expected, current) if expected == current => return None,
+        (
+            Did::Claim { claim: Some(queue) },
+            Did::Claim {
+                claim: Some(learner),
+            },
+        ) if queue.id == learner.id && queue.lease_until != learner.lease_until => {
+            let played = &shortest.scenario.events()[event];
+            let Action::Claim { lease_ms } = played.action else {
+                return None;
+            };
+            let until = queue.lease_until;
+            let capped = until < played.at.saturating_add(lease_ms);
+            let key = if capped {
+                "lab.why.capped"
+            } else {
+                "lab.why.lease"
+            };
+            let values = [
+                ("lease", lease_ms.to_string()),
+                ("until", until.to_string()),
+            ];
+            let leased = Assertion::Leased {
+                claim: event,
+                lease_ms,
+                until,
+                capped,
+            };
+            Said::worded(lang.fill(key, &values), leased)
+        }
+        (
+            Did::Claim { claim: queue },
+            Did::Claim {
+                claim: Some(learner),
+            },
+        ) if queue.as_ref().map(|claim| &claim.id) != Some(&learner.id) => {
+            let timeline = Timeline::build(shortest.scenario.clone()).ok()?;
+            let queue = super::reasons::why_in(lang, &timeline, event);
+            match held(&timeline, event, &learner.id) {
+                Some(held) => Said::of(lang, held).then(queue),
+                None => queue,
+            }
+        }
+        _ => {
+            let timeline = Timeline::build(shortest.scenario.clone()).ok()?;
+            super::reasons::why_in(lang, &timeline, event)
+        }
+    };
+    (!reason.text().is_empty())
+        .then(|| Said::fill(lang, "lab.because", &[], vec![("reason", reason)]))
+}
+
+/// Why no claim may take `job` at the claim `event`: a lease on it still
+/// valid then. `None` when the job was free to take (the learner's claim
+/// is wrong for another reason: a deadline, a state).
+fn held(timeline: &Timeline, event: usize, job: &str) -> Option<Assertion> {
+    let at = timeline.frames.get(event)?.result.at;
+    let rows = timeline.rows_after(event);
+    let row = rows.iter().find(|row| row.id == job)?;
+    match (row.state, &row.owner, row.lease_until) {
+        (JobState::Leased, Some(holder), Some(until)) if at < until => Some(Assertion::Held {
+            event,
+            job: job.to_owned(),
+            holder: holder.clone(),
+            until,
+            at,
+        }),
+        _ => None,
     }
 }
 

@@ -33,7 +33,7 @@ pub use compare::{BreakLink, CompareRow, CompareView};
 pub use designs::{DesignView, DesignsView};
 pub use events::{EventLine, EventMark};
 pub use invariants::{INVARIANTS, InvariantRow, InvariantsView, Light};
-pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, lab};
+pub use lab::{AnswerView, FUNCTIONS, LabView, LevelButton, SideBySide, because, lab};
 pub use lanes::{Anchor, LanesView, Shape};
 pub use lock_lane::{LaneRow, LaneView};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};

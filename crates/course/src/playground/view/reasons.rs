@@ -3,8 +3,10 @@
 //! condition did it fail?". Read from the row just before the event and
 //! the claim its worker held, as the queue's one `UPDATE` read them.
 
+use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
+use crate::timeline::Timeline;
 use leasefence::fence::{Condition, Verdict};
 use leasefence::model::JobState;
 use leasefence::replay::Outcome;
@@ -13,8 +15,12 @@ use leasefence::replay::Outcome;
 /// condition (the one the replay names), an accepted finish's lease read
 /// off the current row, or what a claim found.
 pub(super) fn why(session: &Session, event: usize) -> Said {
-    let lang = session.lang;
-    let timeline = session.stepper.timeline();
+    why_in(session.lang, session.stepper.timeline(), event)
+}
+
+/// Why event `event` of `timeline` came out as it did (see [`why`]): the
+/// lab's reason for what the queue did at its counterexample's last event.
+pub(super) fn why_in(lang: Lang, timeline: &Timeline, event: usize) -> Said {
     let Some(frame) = timeline.frames.get(event) else {
         return Said::default();
     };
@@ -24,11 +30,11 @@ pub(super) fn why(session: &Session, event: usize) -> Said {
             Verdict::NoClaim => Said::of(lang, Assertion::NoStamp { event, worker }),
             Verdict::Refused(failed) => failed
                 .named()
-                .and_then(|named| condition(session, event, named))
+                .and_then(|named| compare(lang, timeline, event, named))
                 .unwrap_or_default(),
-            Verdict::Accepted => condition(session, event, Condition::Token)
+            Verdict::Accepted => compare(lang, timeline, event, Condition::Token)
                 .unwrap_or_default()
-                .then(condition(session, event, Condition::LeaseUntil).unwrap_or_default()),
+                .then(compare(lang, timeline, event, Condition::LeaseUntil).unwrap_or_default()),
         },
         Outcome::Claimed { claim: None } => Said::of(lang, Assertion::FoundNothing { event }),
         Outcome::Claimed { claim: Some(claim) } => {
@@ -65,14 +71,17 @@ pub(super) fn why(session: &Session, event: usize) -> Said {
 /// beside the current row's (the row as the finish found it). `None` when
 /// its worker presented no stamp.
 pub(super) fn condition(session: &Session, event: usize, condition: Condition) -> Option<Said> {
-    let timeline = session.stepper.timeline();
+    compare(session.lang, session.stepper.timeline(), event, condition)
+}
+
+fn compare(lang: Lang, timeline: &Timeline, event: usize, condition: Condition) -> Option<Said> {
     let frame = timeline.frames.get(event)?;
     let before = timeline.frames.get(event.checked_sub(1)?)?;
     let stamp = before.holding.get(&frame.result.worker)?.stamp();
     let rows = timeline.rows_after(event);
     let row = rows.iter().find(|row| row.id == stamp.id).copied();
     let compared = Assertion::compared(event, condition, &stamp, row, frame.result.at);
-    Some(Said::of(session.lang, compared))
+    Some(Said::of(lang, compared))
 }
 
 /// What a refused finish's failed conditions teach beyond its named one:

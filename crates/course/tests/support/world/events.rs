@@ -75,6 +75,23 @@ impl World {
                 expect(Some(*until), before.lease_until, "lease_until before")?;
                 expect(true, until <= at, "lease_until <= now")
             }
+            Assertion::Held {
+                event,
+                job,
+                holder,
+                until,
+                at,
+            } => {
+                let seen = self.applied(*event)?;
+                expect("claim", seen.result.action, "its action")?;
+                expect(*at, seen.result.at, "its time")?;
+                let before = row(seen, job)?;
+                expect("leased", before.state.as_str(), "its state before")?;
+                expect(Some(holder), before.owner.as_ref(), "the owner before")?;
+                expect(Some(*until), before.lease_until, "lease_until before")?;
+                expect(true, at < until, "now < lease_until")?;
+                expect(false, claimed(seen) == Some(job), "the queue took it")
+            }
             Assertion::TookPending { event, job } => {
                 let seen = self.applied(*event)?;
                 expect(Some(job), claimed(seen), "the job claimed")?;

@@ -63,6 +63,14 @@ impl World {
                     (worker, expected.as_ref(), current),
                 )
             }
+            Assertion::Because { scenario, reason } => {
+                self.lab.as_ref().ok_or("no lab open")?;
+                let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
+                let last = scenario.events().len().checked_sub(1).ok_or("no events")?;
+                expect(Some(last), about(reason), "the event it is about")?;
+                let world = World::of(&scenario, last + 1, &[]).map_err(|err| err.to_string())?;
+                world.judge(reason)
+            }
             other => Err(format!("not {other:?}")),
         }
     }
@@ -74,6 +82,21 @@ impl World {
         expect(id, open, "the level")?;
         expect(sql, shown.as_str(), "the statement in the box")?;
         Level::find(id).ok_or(format!("no level {id}"))
+    }
+}
+
+/// The event a reason is about, for the kinds of assertion a reason is
+/// made of; `None` for any other kind.
+fn about(reason: &Assertion) -> Option<usize> {
+    match reason {
+        Assertion::Condition { event, .. }
+        | Assertion::NoStamp { event, .. }
+        | Assertion::FoundNothing { event }
+        | Assertion::TookPending { event, .. }
+        | Assertion::Held { event, .. }
+        | Assertion::Reclaimed { event, .. } => Some(*event),
+        Assertion::Leased { claim, .. } => Some(*claim),
+        _ => None,
     }
 }
 

@@ -174,7 +174,8 @@ impl World {
             Assertion::Run { .. } | Assertion::TakenApart { .. } => self.statement_fact(assertion),
             Assertion::LabPassed { .. }
             | Assertion::LabParted { .. }
-            | Assertion::LabRaced { .. } => self.lab_fact(assertion),
+            | Assertion::LabRaced { .. }
+            | Assertion::Because { .. } => self.lab_fact(assertion),
             Assertion::Agree { .. }
             | Assertion::Differ { .. }
             | Assertion::Tells { .. }
