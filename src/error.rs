@@ -180,12 +180,6 @@ pub enum Problem {
         /// Events in the timeline.
         total: usize,
     },
-    /// The receiver's total would pass [`crate::MAX_INT`].
-    #[error("the receiver's total would exceed {max}")]
-    TotalTooLarge {
-        /// The largest total.
-        max: u64,
-    },
     /// Text that is not JSON, in the JSON parser's words (with the line
     /// and column).
     #[error("{0}")]

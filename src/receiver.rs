@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::error::{Error, Problem, Result};
+use crate::error::Result;
 use crate::model::{MAX_INT, check_int, check_name};
 use crate::store::{self, Kind, Recorded};
 
@@ -34,8 +34,14 @@ impl std::fmt::Debug for Receiver {
 pub struct Totals {
     /// Distinct jobs delivered.
     pub jobs: u64,
-    /// Sum of the applied quantities.
+    /// Sum of the applied quantities, held at [`MAX_INT`] once it passes
+    /// it (then `capped`): every delivery still lands, and the sum stays a
+    /// number JavaScript reads exactly.
     pub qty: u64,
+    /// Whether the sum passed [`MAX_INT`], so `qty` is a floor. Written
+    /// only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
     /// Deliveries ignored because the id was already applied.
     pub repeats: u64,
     /// Job id -> the qty that was applied.
@@ -81,17 +87,15 @@ impl Receiver {
         Ok(applied)
     }
 
-    /// What the receiver holds, summed up. A sum past 2^53 - 1 is an
-    /// error rather than a number JavaScript would round.
+    /// What the receiver holds, summed up, the sum held at [`MAX_INT`]
+    /// (see [`Totals::qty`]).
     pub fn totals(&self) -> Result<Totals> {
         let mut totals = Totals::default();
         for (id, qty, repeats) in store::deliveries(&self.conn)? {
             totals.jobs += 1;
-            totals.qty = totals
-                .qty
-                .checked_add(qty)
-                .filter(|sum| *sum <= MAX_INT)
-                .ok_or_else(|| Error::invalid("qty", Problem::TotalTooLarge { max: MAX_INT }))?;
+            let sum = totals.qty.saturating_add(qty);
+            totals.capped |= sum > MAX_INT;
+            totals.qty = sum.min(MAX_INT);
             totals.repeats += repeats;
             totals.applied.insert(id, qty);
         }

@@ -11,7 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence::{Error, MAX_INT, Problem, Receiver};
+use leasefence::{Error, MAX_INT, Receiver};
 
 type TestResult = Result<(), Error>;
 
@@ -42,42 +42,45 @@ fn receiver_applies_each_job_once_and_refuses_another_qty() -> TestResult {
     Ok(())
 }
 
-/// Each qty is at most 2^53 - 1; two of them summed were not checked, so
-/// the ledger held a total no JavaScript number holds and `totals` failed
-/// for good (the state is in the file). The delivery that would pass the
-/// bound is refused and changes nothing.
+/// Each qty is at most 2^53 - 1; their sum need not be. A receiver that
+/// refused a delivery taking its total past the bound took one delivery of
+/// 2^53 - 1 and then refused every later one, of any id and qty: `work`
+/// could finish nothing. Every delivery lands; the total is held at the
+/// bound and says so (R12).
 #[test]
-fn a_delivery_that_would_take_the_total_past_its_bound_is_refused_and_changes_nothing() -> TestResult
-{
+fn a_total_past_its_bound_is_held_there_and_every_later_delivery_still_lands() -> TestResult {
     let receiver = Receiver::open_in_memory()?;
-    check!(receiver.deliver("big-1", MAX_INT)?, true, "the first fits");
-    let refused = receiver.deliver("big-2", MAX_INT);
-    assert!(
-        matches!(
-            refused,
-            Err(Error::InvalidInput {
-                problem: Problem::TotalTooLarge { max: MAX_INT },
-                ..
-            })
-        ),
-        "a total past {MAX_INT} must be refused, got {refused:?}"
+    check!(receiver.deliver("big-1", MAX_INT)?, true, "the first lands");
+    let totals = receiver.totals()?;
+    check!(
+        (totals.qty, totals.capped),
+        (MAX_INT, false),
+        "the total at the bound"
+    );
+    check!(receiver.deliver("big-2", MAX_INT)?, true, "a second lands");
+    check!(receiver.deliver("small", 1)?, true, "one more lands");
+    check!(
+        receiver.deliver("small", 1)?,
+        false,
+        "R12: its repeat is a repeat"
     );
     let totals = receiver.totals()?;
     check!(
-        (totals.jobs, totals.qty),
-        (1, MAX_INT),
-        "the ledger after the refusal"
+        (totals.jobs, totals.qty, totals.capped, totals.repeats),
+        (3, MAX_INT, true, 1),
+        "(jobs, qty, capped, repeats) past the bound"
     );
     check!(
-        receiver.deliver("small", 1).is_err(),
-        true,
-        "one more does not fit either"
+        totals.applied.get("big-2"),
+        Some(&MAX_INT),
+        "the ledger keeps each qty exactly"
     );
     Ok(())
 }
 
 /// A ledger file written before its rows kept running totals is given
-/// them when it is opened, from its own rows, and the bound holds on them.
+/// them when it is opened, from its own rows, and takes deliveries past
+/// the bound as a new one does.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn an_older_ledger_file_gets_its_running_totals_when_opened() -> TestResult {
@@ -100,18 +103,21 @@ fn an_older_ledger_file_gets_its_running_totals_when_opened() -> TestResult {
         MAX_INT - 2,
         "the total read from the old rows"
     );
-    let refused = receiver.deliver("c", 3);
-    assert!(
-        matches!(
-            refused,
-            Err(Error::InvalidInput {
-                problem: Problem::TotalTooLarge { max: MAX_INT },
-                ..
-            })
-        ),
-        "3 more would pass the bound: expected TotalTooLarge, got {refused:?}"
+    let running: Vec<i64> = rusqlite::Connection::open(&path)?
+        .prepare("SELECT total FROM deliveries ORDER BY seq")?
+        .query_map([], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    check!(
+        running,
+        vec![3, MAX_INT as i64 - 2],
+        "the running totals filled in"
     );
-    check!(receiver.deliver("c", 2)?, true, "2 more fit");
-    check!(receiver.totals()?.qty, MAX_INT, "the total");
+    check!(receiver.deliver("c", 3)?, true, "3 more land");
+    let totals = receiver.totals()?;
+    check!(
+        (totals.qty, totals.capped),
+        (MAX_INT, true),
+        "the total held at the bound"
+    );
     Ok(())
 }

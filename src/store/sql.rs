@@ -24,10 +24,10 @@ CREATE INDEX jobs_lease_ends    ON jobs (lease_until) WHERE state = 'leased';
 ";
 
 /// The receiver's ledger (R12): one row per job id, never overwritten.
-/// Each row keeps the ledger's running total up to it, so a delivery
-/// checks the total against its bound by reading the last row, not by
-/// summing them all (summing cost 4.4 ms a delivery at 100,000 rows,
-/// BENCHMARKS.md, "the receiver's total in O(1)").
+/// Each row keeps the ledger's running total up to it, held at 2^53 - 1:
+/// the ledger's total as each delivery found it, for whoever reads the
+/// file. (It once bounded the total, which let one delivery shut out every
+/// later one; ledger files have the column, `NOT NULL`, so it stays.)
 pub const DELIVERIES_SCHEMA: &str = "
 CREATE TABLE deliveries (
     seq     INTEGER PRIMARY KEY,               -- arrival order
@@ -129,15 +129,15 @@ pub(crate) const LIVE_COUNT: &str = "
 SELECT count(*) FROM jobs WHERE state IN ('pending', 'leased')";
 
 /// R12: the first delivery of an id is recorded, with the ledger's new
-/// total (the last row's plus its qty), which it returns; a repeat changes
-/// nothing and returns no row. (`WHERE true` tells SQLite's parser the
-/// `ON` begins the upsert, not a join.)
+/// total (the last row's plus its qty, held at `:max`), and returns its
+/// row; a repeat changes nothing and returns no row. (`WHERE true` tells
+/// SQLite's parser the `ON` begins the upsert, not a join.)
 pub(crate) const DELIVER: &str = "
 INSERT INTO deliveries (id, qty, total)
-SELECT :id, :qty, :qty + coalesce((SELECT total FROM deliveries ORDER BY seq DESC LIMIT 1), 0)
+SELECT :id, :qty, min(:max, :qty + coalesce((SELECT total FROM deliveries ORDER BY seq DESC LIMIT 1), 0))
  WHERE true
     ON CONFLICT (id) DO NOTHING
-RETURNING total";
+RETURNING seq";
 
 /// Counts a repeated delivery of an id the ledger holds with the same qty.
 pub(crate) const COUNT_REPEAT: &str = "

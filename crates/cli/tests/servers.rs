@@ -211,6 +211,40 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
     check!(post("/deliveries", delivery), (200, None), "a delivery");
 }
 
+/// One delivery of the largest qty once wedged the receiver: the next one,
+/// of any id and qty, took its total past 2^53 - 1 and got 400, so `work`
+/// stopped. Every valid delivery lands; the total says it is held (R12).
+#[test]
+fn no_delivery_shuts_the_receiver_to_later_ones() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (_receiver, url) =
+        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("listens");
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let deliver = |id: &str, qty: u64| {
+        let mut answer = (agent.post(&format!("{url}/deliveries")))
+            .header("Content-Type", "application/json")
+            .send(json!({"id": id, "qty": qty}).to_string())
+            .expect("answers");
+        let body: Value = answer.body_mut().read_json().expect("JSON");
+        (answer.status().as_u16(), body)
+    };
+    let max = leasefence::MAX_INT;
+    let applied = (200, json!({"applied": true}));
+    check!(deliver("big", max), applied.clone(), "the largest qty");
+    check!(deliver("next", 1), applied.clone(), "a delivery after it");
+    check!(deliver("another", max), applied, "and another largest");
+    let mut answer = agent.get(&format!("{url}/totals")).call().expect("answers");
+    let totals: Value = answer.body_mut().read_json().expect("JSON");
+    check!(
+        (&totals["jobs"], &totals["qty"], &totals["capped"]),
+        (&json!(3), &json!(max), &json!(true)),
+        "the totals, held at the bound ({totals})"
+    );
+}
+
 /// Skips the body of an answer whose head is `head` (its `content-length`).
 fn skip_body(stream: &mut TcpStream, head: &str) {
     let length: usize = head

@@ -215,9 +215,6 @@ fn refusals_are_told_in_the_learners_language() {
             applied: 1,
             total: 3,
         },
-        Problem::TotalTooLarge {
-            max: leasefence::MAX_INT,
-        },
         Problem::Syntax("expected value at line 1 column 1".into()),
         Problem::Unfit("missing field `at` at line 1 column 9".into()),
     ];

@@ -60,8 +60,8 @@ export interface Scenario { jobs?: NewJob[]; events: ScenarioEvent[] }
 export interface ReplayDocument { results: EventResult[]; rows: JobRow[]; receiver: Record<string, number> }
 /** One worker step. */
 export interface Processed { claim: Claim; finish: Finish }
-/** What the receiver holds. */
-export interface Totals { jobs: number; qty: number; repeats: number; applied: Record<string, number> }
+/** What the receiver holds: `qty` stops at 2^53 - 1, and `capped` says the sum is larger. */
+export interface Totals { jobs: number; qty: number; capped?: true; repeats: number; applied: Record<string, number> }
 "#;
 
 /// The shape `census` returns, for TypeScript users.
@@ -455,7 +455,8 @@ impl Receiver {
         self.inner.deliver(&id, qty).map_err(core_error)
     }
 
-    /// `{jobs, qty, repeats, applied}`.
+    /// `{jobs, qty, repeats, applied}`, and `capped: true` once the sum
+    /// of the quantities passed 2^53 - 1 (`qty` is held there).
     #[wasm_bindgen(unchecked_return_type = "Totals")]
     pub fn totals(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.totals().map_err(core_error)?)

@@ -160,7 +160,6 @@ pub fn problem_text(lang: Lang, problem: &Problem) -> String {
             "problem.not_played_through",
             vec![("applied", n(applied)), ("total", n(total))],
         ),
-        Problem::TotalTooLarge { max } => ("problem.total_too_large", vec![("max", n(max))]),
         // The JSON parser's words, said again in the learner's language.
         Problem::Syntax(message) => (
             "problem.syntax",
