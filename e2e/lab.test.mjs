@@ -53,6 +53,8 @@ test("the finish level: the id-only start fails with a counterexample, the fence
   assert.equal(said[0], "Grading on every ordering…", `the answer says it is grading first: ${JSON.stringify(said.slice(0, 2))}`);
   assert.match(failed, /Not yet: in “[^”]+”, ordered as below, your statement parts from the queue's at event \d+/);
   assert.match(failed, /The queue's statement refuses it \(nothing changes\); yours accepts it \(the job is done\)\./);
+  // And why the queue refused it: the current row's lease had ended.
+  assert.match(failed, /Why the queue did so: [^.]*lease_until/);
   assert.match(failed, /Checked: \d+ orderings of \d+ scenarios\./);
   await page.locator(".lf-lab").screenshot({ path: `${SHOTS}/lab-failed-1280-en.png` });
   // The counterexample opens in the timeline, standing before the event
