@@ -27,7 +27,7 @@ mod steps;
 
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 use crate::fence::Finish;
 use crate::fence::{Conditions, Verdict};
 use crate::model::{Claim, JobRow, JobState, MAX_INT, NewJob, Stamp};

@@ -15,7 +15,7 @@ use std::net::TcpStream;
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
-use support::processes::{start_file_server, start_receiver, start_receiver_with_files};
+use support::processes::{Running, start_file_server, start_receiver, start_receiver_with_files};
 
 /// A folder with a page, a script and the script's brotli copy.
 fn site() -> tempfile::TempDir {
@@ -129,18 +129,30 @@ fn a_precompressed_copy_is_served_only_while_it_is_not_older_than_its_file() {
     check!(answers(), vec![said(None); 3], "the file itself, and Vary");
 }
 
+/// A receiver on a new ledger in a temporary folder (kept while it runs),
+/// on a free loopback port.
+fn receiver() -> (tempfile::TempDir, Running, String) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (running, url) =
+        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("listens");
+    (dir, running, url)
+}
+
+/// An HTTP client that hands back every status as an answer.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
 /// The receiver's refusals are JSON with a status: an unknown path, a
 /// known path asked with another method, a body that is not a delivery (a key
 /// given twice among them), a body over 64 KiB.
 #[test]
 fn the_receiver_refuses_with_a_status_and_a_json_error() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let (_receiver, url) =
-        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("listens");
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let (_dir, _receiver, url) = receiver();
+    let agent = agent();
     // The status, and what the JSON error names before its first colon.
     let said = |mut answer: ureq::http::Response<ureq::Body>| {
         let status = answer.status().as_u16();
@@ -216,13 +228,8 @@ fn the_receiver_refuses_with_a_status_and_a_json_error() {
 /// stopped. Every valid delivery lands; the total says it is held (R12).
 #[test]
 fn no_delivery_shuts_the_receiver_to_later_ones() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let (_receiver, url) =
-        start_receiver(&dir.path().join("receiver.db"), "127.0.0.1:0").expect("listens");
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let (_dir, _receiver, url) = receiver();
+    let agent = agent();
     let deliver = |id: &str, qty: u64| {
         let mut answer = (agent.post(&format!("{url}/deliveries")))
             .header("Content-Type", "application/json")

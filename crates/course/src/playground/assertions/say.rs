@@ -75,30 +75,27 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             until,
             at,
             ..
-        } => lang.fill(
-            "reason.claim.reclaimed",
-            &[
-                ("job", job.clone()),
-                ("holder", holder.clone()),
-                ("until", n(until)),
-                ("at", n(at)),
-            ],
-        ),
-        Assertion::Held {
+        }
+        | Assertion::Held {
             job,
             holder,
             until,
             at,
             ..
-        } => lang.fill(
-            "reason.claim.held",
-            &[
+        } => {
+            let key = if matches!(assertion, Assertion::Held { .. }) {
+                "reason.claim.held"
+            } else {
+                "reason.claim.reclaimed"
+            };
+            let values = [
                 ("job", job.clone()),
                 ("holder", holder.clone()),
                 ("until", n(until)),
                 ("at", n(at)),
-            ],
-        ),
+            ];
+            lang.fill(key, &values)
+        }
         Assertion::TookPending { job, .. } => {
             lang.fill("reason.claim.pending", &[("job", job.clone())])
         }
