@@ -329,3 +329,42 @@ fn a_statement_too_long_or_with_a_nul_byte_is_refused_before_sqlite_reads_it() {
         "a claim script too long, and one with a NUL byte"
     );
 }
+
+/// An expression nested deeper than 100 levels is refused as SQLite
+/// parses it, with SQLite's own words, on both targets alike. In the
+/// browser a few thousand levels, well inside the length bound
+/// (`… AND 1+1+…`), once overflowed the engine's stack while SQLite
+/// walked the tree: a trap, and the page's module dead until a reload.
+#[test]
+fn an_expression_nested_too_deep_is_refused_and_the_module_lives_on() {
+    let sum = |terms: usize| {
+        let sum = "+1".repeat(terms - 1);
+        format!("UPDATE jobs SET state = 'done' WHERE id = :id AND 1{sum} > 0")
+    };
+    let too_deep = Some(Problem::Sqlite(
+        "Expression tree is too large (maximum depth 100)".to_owned(),
+    ));
+    for terms in [150, 4_900] {
+        let sql = sum(terms);
+        assert!(
+            sql.len() <= leasefence::store::MAX_SQL_BYTES,
+            "{terms} terms fit the length bound"
+        );
+        check!(
+            refused_as_text(&sql),
+            format!("{too_deep:?}"),
+            "a sum of {terms} terms"
+        );
+    }
+    // A tree well inside the bound, and the queue's own, still run.
+    check!(
+        refused_as_text(&sum(50)),
+        "None".to_owned(),
+        "a sum of 50 terms"
+    );
+    check!(
+        refused_as_text(FINISH),
+        "None".to_owned(),
+        "the queue's own finish"
+    );
+}

@@ -189,6 +189,7 @@ pub(super) struct Scratch {
 impl Scratch {
     pub(super) fn open(transactions: bool) -> Result<Scratch> {
         let mut conn = open_memory(Kind::Queue)?;
+        limit(&conn)?;
         let (refused, control) = (Arc::new(Mutex::new(None)), Arc::new(Mutex::new(None)));
         let (noted_refusal, noted_control) = (Arc::clone(&refused), Arc::clone(&control));
         conn.authorizer(Some(move |context: AuthContext<'_>| {
@@ -312,10 +313,28 @@ pub(super) fn sqlite_problem(err: &rusqlite::Error) -> Problem {
 pub const MAX_STEPS: u64 = STEPS_PER_CALL as u64 * CALLS as u64;
 
 /// The longest string or blob a statement on a queue's connection may
-/// make, natively: far past any row of the queue's (ids are at most 200
-/// bytes), far short of what would make one step a long one.
-#[cfg(not(target_arch = "wasm32"))]
+/// make: far past any row of the queue's (ids are at most 200 bytes), far
+/// short of what would make one step a long one.
 const MAX_VALUE_BYTES: i32 = 100_000;
+
+/// The deepest expression tree SQLite builds for a statement: the queue's
+/// own are about ten deep. SQLite walks a tree recursively, and in the
+/// browser a few thousand levels (`… AND 1+1+1…`, well inside
+/// [`MAX_SQL_BYTES`]) overflowed the JavaScript engine's stack, a trap that
+/// killed the page's module; a tree past this is refused as it is parsed.
+const MAX_EXPR_DEPTH: i32 = 100;
+
+/// The limits every connection that runs or checks an outside statement
+/// has, the same on both targets, so the page and `leasefence grade` refuse
+/// the same statements.
+fn limit(conn: &Connection) -> Result<()> {
+    use rusqlite::limits::Limit;
+    // Few steps can still be much work: `zeroblob(10000000)` is one step
+    // that allocates 10 MB (a graded finish padded with it ran 182 s).
+    conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)?;
+    conn.set_limit(Limit::SQLITE_LIMIT_EXPR_DEPTH, MAX_EXPR_DEPTH)?;
+    Ok(())
+}
 
 /// The progress handler runs every this many steps.
 const STEPS_PER_CALL: i32 = 1000;
@@ -348,15 +367,7 @@ impl Default for Budget {
 impl Budget {
     /// Installs the progress handler that spends this budget on `conn`.
     pub(crate) fn install(&self, conn: &mut Connection) -> Result<()> {
-        // Few steps can still be much work: `zeroblob(10000000)` is one
-        // step that allocates 10 MB (a graded finish padded with it ran
-        // 182 s). No row of the queue's holds more than a few hundred
-        // bytes, so a string or blob past this is refused at once.
-        #[cfg(not(target_arch = "wasm32"))]
-        conn.set_limit(
-            rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH,
-            MAX_VALUE_BYTES,
-        )?;
+        limit(conn)?;
         let (left, armed) = (Arc::clone(&self.left), Arc::clone(&self.armed));
         conn.progress_handler(
             STEPS_PER_CALL,

@@ -70,6 +70,13 @@ const REFUSED: &[(&str, &str)] = &[
     ),
 ];
 
+/// A finish whose condition adds 1 to itself 150 times: an expression
+/// tree deeper than the 100 levels a statement may have.
+fn deep() -> String {
+    let sum = "+1".repeat(150);
+    format!("UPDATE jobs SET state = 'done' WHERE id = :id AND 1{sum} > 0")
+}
+
 /// The English templates give back SQLite's exact words (so each shape is
 /// read right), and the Korean ones keep what SQLite quoted while leaving
 /// none of its English behind: no shape falls through to SQLite's words
@@ -90,8 +97,12 @@ fn sqlites_complaints_are_said_in_the_learners_language() {
         "sub-select",
         "misused",
         "returns",
+        "Expression",
+        "too large",
     ];
-    for &(sql, kept) in REFUSED {
+    let deep = deep();
+    let every = (REFUSED.iter().copied()).chain([(deep.as_str(), "100")]);
+    for (sql, kept) in every {
         let message = sqlites_complaint(sql);
         check!(
             sqlite_words(Lang::En, &message),

@@ -42,6 +42,11 @@ const SHAPES: &[(&str, &str, &str)] = &[
     ),
     ("incomplete input", "", "sqlite.incomplete"),
     ("row value misused", "", "sqlite.row_value_misused"),
+    (
+        "Expression tree is too large (maximum depth ",
+        ")",
+        "sqlite.expression_too_deep",
+    ),
 ];
 
 /// `message` (SQLite's error text) in `lang`.
