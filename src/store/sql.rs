@@ -44,11 +44,12 @@ CREATE TABLE deliveries (
 pub(crate) const HAS_RUNNING_TOTALS: &str = "
 SELECT count(*) FROM pragma_table_info('deliveries') WHERE name = 'total'";
 
-/// Gives an older ledger file its running totals, from its own rows.
+/// Gives an older ledger file its running totals, from its own rows, held
+/// at 2^53 - 1 as [`DELIVER`] holds them.
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) const ADD_RUNNING_TOTALS: &str = "
 ALTER TABLE deliveries ADD COLUMN total INTEGER NOT NULL DEFAULT 0;
-UPDATE deliveries SET total = running.total
+UPDATE deliveries SET total = min(9007199254740991, running.total)
   FROM (SELECT seq, sum(qty) OVER (ORDER BY seq) AS total FROM deliveries) AS running
  WHERE running.seq = deliveries.seq";
 

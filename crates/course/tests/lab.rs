@@ -460,9 +460,11 @@ fn every_counterexample_replays_from_its_start_to_the_same_parting() {
 }
 
 /// A correct finish that also builds a 10 MB value takes few of SQLite's
-/// steps but long ones (it passed after 182 s): natively, a string or blob
-/// past the queue's bound stops the statement at its first finish, a
-/// counterexample with SQLite's words, not a pass.
+/// steps but long ones (it passed after 182 s): a string or blob past the
+/// queue's bound stops the statement at its first finish, a
+/// counterexample with SQLite's words, not a pass. Natively only: the
+/// browser's SQLite has neither `zeroblob` nor `hex` (its length limit is
+/// the same, src/store/outside.rs).
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_statement_that_builds_a_huge_value_is_stopped_at_its_first_run() {

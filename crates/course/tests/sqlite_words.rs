@@ -68,6 +68,10 @@ const REFUSED: &[(&str, &str)] = &[
         "UPDATE jobs SET state = 'done' WHERE id IN (SELECT id, owner FROM jobs)",
         "2",
     ),
+    (
+        "UPDATE jobs SET state = 'done' WHERE id = :id AND length(zeroblob(200000)) > 0",
+        "",
+    ),
 ];
 
 /// A finish whose condition adds 1 to itself 150 times: an expression
@@ -99,6 +103,7 @@ fn sqlites_complaints_are_said_in_the_learners_language() {
         "returns",
         "Expression",
         "too large",
+        "too big",
     ];
     let deep = deep();
     let every = (REFUSED.iter().copied()).chain([(deep.as_str(), "100")]);

@@ -101,9 +101,9 @@ fn core_error(err: leasefence::Error) -> JsValue {
 /// JSON value (an object as [`plain`] reads it, text as `JSON.parse`
 /// would: [`leasefence::scenario::read_json`]), then by one reader,
 /// [`leasefence::Scenario::from_value`], so a caller gets the same result
-/// and the same messages either way, and the queue-only module carries no
-/// reader of scenario text of its own (the page keeps one for its editor,
-/// whose messages give line and column).
+/// and the same messages either way. That reader writes the value out as
+/// JSON text and reads it with the reader of the page's editor, less the
+/// line and column, which would point into text nobody wrote.
 fn scenario_arg(value: &JsValue) -> Result<leasefence::Scenario, JsValue> {
     match value.as_string() {
         Some(json) => leasefence::scenario::read_json(&json)

@@ -42,6 +42,7 @@ const SHAPES: &[(&str, &str, &str)] = &[
     ),
     ("incomplete input", "", "sqlite.incomplete"),
     ("row value misused", "", "sqlite.row_value_misused"),
+    ("string or blob too big", "", "sqlite.too_big"),
     (
         "Expression tree is too large (maximum depth ",
         ")",

@@ -275,7 +275,15 @@ impl World {
                 let world = lease_of(seen).ok_or(format!("event {claim} got no claim"))?;
                 expect(*until, world, "lease_until")?;
                 let cut = world < seen.result.at + asked;
-                expect(*capped, cut, "cut short by the deadline")
+                expect(*capped, cut, "cut short by the deadline")?;
+                // A lease cut short ends at the job's deadline (R9), as
+                // the sentence says.
+                let job = claimed(seen).ok_or(format!("event {claim} got no claim"))?;
+                let deadline = row(seen, job)?.deadline;
+                if cut {
+                    expect(deadline, world, "lease_until, the job's deadline")?;
+                }
+                Ok(())
             }
             Assertion::EndsFirst {
                 claim,

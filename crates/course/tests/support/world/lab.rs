@@ -64,10 +64,16 @@ impl World {
                 )
             }
             Assertion::Because { scenario, reason } => {
-                self.lab.as_ref().ok_or("no lab open")?;
+                // The reason is the open level's: on its scenario the
+                // statement in the box parts from the queue's at the event
+                // the reason is about, its last.
+                let (open, sql) = self.lab.as_ref().ok_or("no lab open")?;
+                let level = self.lab_level(open, sql)?;
                 let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
                 let last = scenario.events().len().checked_sub(1).ok_or("no events")?;
                 expect(Some(last), about(reason), "the event it is about")?;
+                let (queue, learner) = parting(&level, sql, &scenario, last)?;
+                expect(true, learner.as_ref() != Some(&queue), "the two part there")?;
                 let world = World::of(&scenario, last + 1, &[]).map_err(|err| err.to_string())?;
                 world.judge(reason)
             }
@@ -111,6 +117,20 @@ fn parted(
     event: usize,
     (expected, current): (&Did, Option<&Did>),
 ) -> std::result::Result<(), String> {
+    let (wanted, got) = parting(level, sql, scenario, event)?;
+    expect(expected, &wanted, "what the queue did")?;
+    expect(current, got.as_ref(), "what the learner's statement did")
+}
+
+/// What the queue and the learner's statement did at `event` of
+/// `scenario`, played from its start, once both agreed on every event
+/// before it (`None`: SQLite stopped the learner's).
+fn parting(
+    level: &Level,
+    sql: &str,
+    scenario: &Scenario,
+    event: usize,
+) -> std::result::Result<(Did, Option<Did>), String> {
     let err = |err: leasefence::error::Error| err.to_string();
     let Writes::Statement(replaces) = level.writes else {
         return Err("a script is graded on interleavings, not events".to_owned());
@@ -154,9 +174,7 @@ fn parted(
             let agreed = got.as_ref() == Some(&wanted) && rows_agree;
             expect(true, agreed, &format!("the two agree at event {index}"))?;
         } else {
-            expect(expected, &wanted, "what the queue did")?;
-            expect(current, got.as_ref(), "what the learner's statement did")?;
-            return Ok(());
+            return Ok((wanted, got));
         }
     }
     Err(format!("no event {event}"))
