@@ -131,6 +131,8 @@ fn check_screen(session: &Session, how: &str) -> usize {
         said.extend(&panel.cut);
         for side in &panel.sides {
             said.push(&side.holding);
+            said.extend(side.now.as_ref().map(|now| &now.said));
+            said.push(&side.lane.text);
             said.extend(side.verdict.as_ref().map(|verdict| &verdict.text));
         }
     }

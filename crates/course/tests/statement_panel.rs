@@ -136,7 +136,7 @@ fn the_real_claim_makes_b_wait_for_the_write_lock_a_holds_and_the_lane_shows_it_
         "B's BEGIN IMMEDIATE is marked as waiting"
     );
     check!(
-        real.lane.text.clone(),
+        real.lane.text.text().to_owned(),
         "A holds the write lock; B waits.".to_owned(),
         "the lane in words"
     );
@@ -483,7 +483,7 @@ fn the_naive_claims_write_holds_the_write_lock_for_that_statement_alone() {
                 writer.name
             );
             check!(
-                naive.lane.text == lang.text("stmt.lock.free"),
+                naive.lane.text.text() == lang.text("stmt.lock.free"),
                 false,
                 "{lang:?} at {position}: the lane says nobody holds the lock while {}'s write runs: {}",
                 writer.name,

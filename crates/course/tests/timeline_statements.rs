@@ -198,7 +198,7 @@ fn the_panel_draws_every_statement_of_random_timelines() {
                 let said: Vec<String> = drawn
                     .sides
                     .iter()
-                    .filter_map(|side| side.now.as_ref().map(|now| now.said.clone()))
+                    .filter_map(|side| side.now.as_ref().map(|now| now.said.text().to_owned()))
                     .collect();
                 let absurd = said.iter().any(|text| {
                     let mut numbers = text.split(|c: char| !c.is_ascii_digit());

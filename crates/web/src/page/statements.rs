@@ -365,11 +365,11 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
     }
     parts.extend([
         lane_table(doc, lang, &side.lane),
-        p("lf-lock-text", &side.lane.text),
+        p("lf-lock-text", side.lane.text.text()),
         El::new(doc, "div").class("lf-actors").children(actors),
     ]);
     if let Some(now) = &side.now {
-        parts.push(p("lf-said", &now.said));
+        parts.push(p("lf-said", now.said.text()));
         if !now.sql.is_empty() {
             parts.push(code(doc, &now.sql).class("lf-naive-sql"));
         }

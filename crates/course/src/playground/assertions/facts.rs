@@ -48,6 +48,24 @@ pub enum RunFact {
         /// The actors.
         workers: Vec<String>,
     },
+    /// The run's step `step`, at `at`, was `worker`'s, and it did `did`.
+    Did {
+        /// The step's index in the run.
+        step: usize,
+        /// Its time.
+        at: u64,
+        /// Its actor.
+        worker: String,
+        /// What it did.
+        did: StepDid,
+    },
+    /// After the run's first `applied` steps, the write lock is so.
+    Lock {
+        /// Steps applied.
+        applied: usize,
+        /// Who holds it, who waits and who reads.
+        lock: LockNow,
+    },
     /// After the run's first `applied` steps, the actors hold these
     /// claims (actor, job, token).
     Holding {
@@ -55,6 +73,86 @@ pub enum RunFact {
         applied: usize,
         /// What each holds.
         claims: Vec<(String, String, u64)>,
+    },
+}
+
+/// SQLite's write lock after a step of a statement run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "lock", rename_all = "snake_case")]
+pub enum LockNow {
+    /// Nobody holds it.
+    Free,
+    /// Nobody holds it: `worker`'s step was a write without `BEGIN`, which
+    /// SQLite ran as a transaction of its own, holding the lock only while
+    /// it ran.
+    OwnStatement {
+        /// Whose write.
+        worker: String,
+    },
+    /// `holder` holds it, and these others wait for it.
+    Held {
+        /// Who holds it.
+        holder: String,
+        /// Who waits, in the order they asked.
+        waiting: Vec<String>,
+    },
+    /// `holder` holds it and waits to commit until these others no longer
+    /// hold a read lock.
+    CommitWaits {
+        /// Who holds it.
+        holder: String,
+        /// Who reads.
+        readers: Vec<String>,
+    },
+}
+
+/// What one step of a statement run did, as the panel tells it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "did", rename_all = "snake_case")]
+pub enum StepDid {
+    /// It needed the write lock, which `holder` held: it waits.
+    Waits {
+        /// Who held the lock.
+        holder: String,
+    },
+    /// Its `COMMIT` waits until these others no longer hold a read lock.
+    CommitWaits {
+        /// Who reads.
+        readers: Vec<String>,
+    },
+    /// It sent the order; the answer came `ms` later.
+    Sends {
+        /// How long until the answer.
+        ms: u64,
+    },
+    /// Its send came back.
+    SendReturns,
+    /// Its worker held no claim: nothing ran.
+    NoClaim,
+    /// SQLite refused its write at once (`SQLITE_BUSY`): `holder` held the
+    /// write lock and waited on this actor's read lock.
+    Busy {
+        /// Who held the write lock.
+        holder: String,
+    },
+    /// `BEGIN IMMEDIATE`: it took the write lock.
+    Begin,
+    /// A deferred `BEGIN`: no lock yet.
+    BeginDeferred,
+    /// `COMMIT`, releasing the write lock it held (`held`) or only a read
+    /// lock.
+    Commit {
+        /// Whether it held the write lock just before.
+        held: bool,
+    },
+    /// `ROLLBACK`.
+    Rollback,
+    /// Any other statement: it changed (`write`) or read `rows` rows.
+    Ran {
+        /// Whether it writes.
+        write: bool,
+        /// Rows changed or read.
+        rows: usize,
     },
 }
 

@@ -21,7 +21,7 @@ mod facts;
 mod said;
 mod say;
 
-pub use facts::{RaceEnd, RunFact};
+pub use facts::{LockNow, RaceEnd, RunFact, StepDid};
 pub use said::Said;
 
 use std::rc::Rc;
@@ -275,6 +275,27 @@ pub enum Assertion {
         second: String,
         /// The choices whose values differ, in [`Field::ALL`]'s order.
         fields: Vec<Field>,
+    },
+    /// After `position` events, the claims `first` and `second` hold have
+    /// these values of `field`, `first`'s then `second`'s.
+    Values {
+        /// How many events are applied.
+        position: usize,
+        /// One worker.
+        first: String,
+        /// The other.
+        second: String,
+        /// The value compared.
+        field: Field,
+        /// Its two values.
+        values: [String; 2],
+    },
+    /// `job`, in the table on screen, is due by `deadline`.
+    Due {
+        /// The job.
+        job: String,
+        /// Its deadline.
+        deadline: u64,
     },
     /// The quiz's answer `picked` is (`right`) or is not one of the values
     /// that tell the two claims apart.

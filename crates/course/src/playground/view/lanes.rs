@@ -230,9 +230,12 @@ impl Lanes<'_> {
                     (dx, self.height - 6.0),
                     "lf-deadline",
                 ));
-                let label = self.lang.fill("lanes.deadline", &[("id", row.id.clone())]);
+                let label = Assertion::Due {
+                    job: row.id.clone(),
+                    deadline: row.deadline,
+                };
                 let at = (dx - 4.0, self.height - 8.0);
-                let label = Said::plain(label);
+                let label = Said::of(self.lang, label);
                 shapes.push(text(at, label, Anchor::End, "lf-deadline-label"));
             }
         }

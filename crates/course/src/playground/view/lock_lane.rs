@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::names::who;
 use crate::mechanism::statements::{Run, Step, StepKind};
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, LockNow, RunFact, Said};
 use crate::playground::statements::{StatementPanel, Tick};
 
 /// The write lock's lane: one column per moment of the panel's clock, the
@@ -25,7 +26,7 @@ pub struct LaneView {
     /// One row per actor.
     pub rows: Vec<LaneRow>,
     /// Who holds the lock and who waits now, in a sentence.
-    pub text: String,
+    pub text: Said,
 }
 
 /// An actor's row of the lock lane.
@@ -68,7 +69,9 @@ pub(super) fn lane(
     run: &Run,
     names: &[&str],
     (panel, steps): (&StatementPanel, &[Tick]),
+    naive: bool,
 ) -> LaneView {
+    let race = panel.race;
     let applied = steps.partition_point(|tick| panel.now().is_some_and(|now| *tick <= now));
     let clock = panel.clock();
     // At the moment `tick`, or (`at_tick` false) in the time after it.
@@ -113,15 +116,14 @@ pub(super) fn lane(
         })
         .collect();
     let last = applied.checked_sub(1).map(|index| &run.steps[index]);
-    let holder = last.and_then(|step| step.lock.as_deref());
+    let holder = last.and_then(|step| step.lock.as_ref());
     // The holder itself waits only to commit, for the readers to go.
-    let names = |list: fn(&Step) -> &Vec<String>| -> Vec<String> {
+    let others = |list: fn(&Step) -> &Vec<String>| -> Vec<String> {
         (last.map(list).into_iter().flatten())
-            .filter(|name| Some(name.as_str()) != holder)
-            .map(|name| who(lang, name))
+            .filter(|name| Some(*name) != holder)
+            .cloned()
             .collect()
     };
-    let (waiting, readers) = (names(|step| &step.waiting), names(|step| &step.reading));
     let committing = last.is_some_and(|step| {
         (step.lock.as_ref()).is_some_and(|holder| step.waiting.contains(holder))
     });
@@ -130,30 +132,23 @@ pub(super) fn lane(
     let alone = applied
         .checked_sub(1)
         .filter(|&index| Some(steps[index]) == panel.now() && writes_alone(run, index));
-    let text = match holder {
-        None if alone.is_some() => {
-            let writer = &run.steps[applied - 1].actor;
-            lang.fill("stmt.lock.own_statement", &[("worker", who(lang, writer))])
-        }
-        None => lang.text("stmt.lock.free").to_owned(),
-        Some(holder) if committing => lang.fill(
-            "stmt.lock.commit_waits",
-            &[
-                ("holder", who(lang, holder)),
-                ("readers", readers.join(", ")),
-            ],
-        ),
-        Some(holder) if waiting.is_empty() => {
-            lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
-        }
-        Some(holder) => lang.fill(
-            "stmt.lock.held_waiting",
-            &[
-                ("holder", who(lang, holder)),
-                ("waiting", waiting.join(", ")),
-            ],
-        ),
+    let lock = match holder {
+        None => match alone {
+            Some(index) => LockNow::OwnStatement {
+                worker: run.steps[index].actor.clone(),
+            },
+            None => LockNow::Free,
+        },
+        Some(holder) if committing => LockNow::CommitWaits {
+            holder: holder.clone(),
+            readers: others(|step| &step.reading),
+        },
+        Some(holder) => LockNow::Held {
+            holder: holder.clone(),
+            waiting: others(|step| &step.waiting),
+        },
     };
+    let fact = RunFact::Lock { applied, lock };
     LaneView {
         times: clock.iter().map(|(at, _)| at.to_string()).collect(),
         spans: (clock.windows(2).map(|pair| pair[1].0 - pair[0].0))
@@ -162,6 +157,6 @@ pub(super) fn lane(
             .collect(),
         applied: panel.position,
         rows,
-        text,
+        text: Said::of(lang, Assertion::Run { race, naive, fact }),
     }
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::mechanism::races;
 use crate::mechanism::statements::{Does, Run, Step, StepKind};
 use crate::playground::Lang;
-use crate::playground::assertions::{Assertion, RunFact, Said};
+use crate::playground::assertions::{Assertion, RunFact, Said, StepDid};
 use crate::playground::statements::{Race, StatementPanel, Tick};
 
 /// The panel at the learner's place.
@@ -91,7 +91,7 @@ pub struct NowView {
     /// `:name = value, ...`; empty when nothing was bound.
     pub params: String,
     /// What happened, in a sentence with the time.
-    pub said: String,
+    pub said: Said,
 }
 
 /// What a side came to.
@@ -187,8 +187,8 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
                 lines: lines(lang, run, name, (applied, ticks), panel.now()),
             })
             .collect(),
-        lane: lane(lang, run, &names, (panel, ticks)),
-        now: applied.checked_sub(1).map(|index| now(lang, run, index)),
+        lane: lane(lang, run, &names, (panel, ticks), kind == "naive"),
+        now: (applied.checked_sub(1)).map(|index| now(lang, race, kind == "naive", run, index)),
         holding: said(RunFact::Holding { applied, claims }),
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
         done: (applied == run.steps.len() && panel.position < panel.total())
@@ -277,61 +277,54 @@ fn tag(step: &Step) -> &'static str {
 }
 
 /// The statement run at `index`: in full, its bound values, what it did.
-fn now(lang: Lang, run: &Run, index: usize) -> NowView {
+fn now(lang: Lang, race: Race, naive: bool, run: &Run, index: usize) -> NowView {
     let step = &run.steps[index];
-    let worker = who(lang, &step.actor);
-    let mut values = vec![("worker", worker), ("at", step.at.to_string())];
-    let key = match (step.kind, step.sql.as_ref()) {
-        (StepKind::Waits, _) if step.does == Does::Commit => {
-            let readers = (step.reading.iter())
+    let did = match (step.kind, step.sql.as_ref()) {
+        (StepKind::Waits, _) if step.does == Does::Commit => StepDid::CommitWaits {
+            readers: (step.reading.iter())
                 .filter(|reader| **reader != step.actor)
-                .map(|reader| who(lang, reader));
-            values.push(("readers", readers.collect::<Vec<_>>().join(", ")));
-            "stmt.now.commit_waits"
-        }
-        (StepKind::Waits, _) => {
-            let holder = step.lock.as_deref().unwrap_or_default();
-            values.push(("holder", who(lang, holder)));
-            "stmt.now.waits"
-        }
+                .cloned()
+                .collect(),
+        },
+        (StepKind::Waits, _) => StepDid::Waits {
+            holder: step.lock.clone().unwrap_or_default(),
+        },
         (StepKind::SendStarts, _) => {
             let back = run.steps[index..]
                 .iter()
                 .find(|later| later.actor == step.actor && later.kind == StepKind::SendReturns);
-            let ms = back.map_or(0, |back| back.at - step.at);
-            values.push(("ms", ms.to_string()));
-            match ms {
-                0 => "stmt.now.send_at_once",
-                _ => "stmt.now.send_starts",
+            StepDid::Sends {
+                ms: back.map_or(0, |back| back.at - step.at),
             }
         }
-        (StepKind::SendReturns, _) => "stmt.now.send_returns",
-        (StepKind::NoClaim, _) => "stmt.now.no_claim",
-        (StepKind::Busy, _) => {
-            let holder = step.lock.as_deref().unwrap_or_default();
-            values.push(("holder", who(lang, holder)));
-            "stmt.now.busy"
-        }
-        (_, Some(_)) if step.does == Does::Begin => "stmt.now.begin",
-        (_, Some(_)) if step.does == Does::BeginDeferred => "stmt.now.begin_deferred",
-        (_, Some(_)) if step.does == Does::Commit && held_before(run, index) => "stmt.now.commit",
-        (_, Some(_)) if step.does == Does::Commit => "stmt.now.commit_alone",
-        (_, Some(_)) if step.does == Does::Rollback => "stmt.now.rollback",
-        (_, Some(executed)) => {
-            values.push(("n", executed.rows.to_string()));
-            if executed.write {
-                "stmt.now.changed"
-            } else {
-                "stmt.now.read"
-            }
-        }
-        (_, None) => "stmt.now.send_returns",
+        (StepKind::SendReturns, _) => StepDid::SendReturns,
+        (StepKind::NoClaim, _) => StepDid::NoClaim,
+        (StepKind::Busy, _) => StepDid::Busy {
+            holder: step.lock.clone().unwrap_or_default(),
+        },
+        (_, Some(_)) if step.does == Does::Begin => StepDid::Begin,
+        (_, Some(_)) if step.does == Does::BeginDeferred => StepDid::BeginDeferred,
+        (_, Some(_)) if step.does == Does::Commit => StepDid::Commit {
+            held: held_before(run, index),
+        },
+        (_, Some(_)) if step.does == Does::Rollback => StepDid::Rollback,
+        (_, Some(executed)) => StepDid::Ran {
+            write: executed.write,
+            rows: executed.rows,
+        },
+        (_, None) => StepDid::SendReturns,
+    };
+    let fact = RunFact::Did {
+        step: index,
+        at: step.at,
+        worker: step.actor.clone(),
+        did,
     };
     let executed = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
     NowView {
         sql: executed.map_or_else(String::new, |executed| executed.sql.to_string()),
         params: executed.map(super::step::params).unwrap_or_default(),
-        said: lang.fill(key, &values),
+        said: Said::of(lang, Assertion::Run { race, naive, fact }),
     }
 }
 

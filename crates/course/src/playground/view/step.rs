@@ -329,16 +329,14 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
             },
         ));
         let values = (quiz::Field::ALL.into_iter()).map(|field| {
-            let key = match telling.contains(&field) {
-                true => "quiz.differs",
-                false => "quiz.same",
+            let values = Assertion::Values {
+                position,
+                first: first.to_owned(),
+                second: second.to_owned(),
+                field,
+                values: [field.of(pair[0].1), field.of(pair[1].1)],
             };
-            let values = [
-                ("field", field.name().to_owned()),
-                ("first", field.of(pair[0].1)),
-                ("second", field.of(pair[1].1)),
-            ];
-            Said::plain(lang.fill(key, &values))
+            Said::of(lang, values)
         });
         [verdict]
             .into_iter()

@@ -202,6 +202,17 @@ impl World {
                 let said = Some((*qty, *deadline, JobState::Pending));
                 expect(said, world, "(qty, deadline, state) after")
             }
+            Assertion::Due { job, deadline } => {
+                let rows =
+                    (self.seen.get(self.position)).map_or(&self.rows_at_end, |seen| &seen.rows);
+                let row = rows.iter().find(|row| &row.id == job);
+                let world = row.map(|row| row.deadline);
+                expect(
+                    Some(*deadline),
+                    world,
+                    "the deadline in the table on screen",
+                )
+            }
             Assertion::Swept {
                 event,
                 state,

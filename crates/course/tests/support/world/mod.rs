@@ -25,7 +25,7 @@ use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepChec
 use leasefence_course::mechanism::races;
 use leasefence_course::mechanism::statements::{Does, Run, StepKind};
 use leasefence_course::playground::CHAPTERS;
-use leasefence_course::playground::assertions::{Assertion, RunFact};
+use leasefence_course::playground::assertions::{Assertion, LockNow, RunFact, StepDid};
 use leasefence_course::playground::chapter_scenarios;
 use leasefence_course::playground::quiz::field::Field;
 use leasefence_course::playground::statements::{Race, SEND_MS};
@@ -180,6 +180,7 @@ impl World {
             | Assertion::Differ { .. }
             | Assertion::Tells { .. }
             | Assertion::Picked { .. }
+            | Assertion::Values { .. }
             | Assertion::Kept { .. }
             | Assertion::Broke { .. }
             | Assertion::Breaks { .. }

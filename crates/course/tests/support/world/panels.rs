@@ -45,6 +45,19 @@ impl World {
                 second,
                 fields,
             } => expect(fields, &self.telling(*position, first, second)?, "fields"),
+            Assertion::Values {
+                position,
+                first,
+                second,
+                field,
+                values,
+            } => {
+                let held = self.held_after(*position);
+                let (Some(one), Some(other)) = (held.get(first), held.get(second)) else {
+                    return Err(format!("{first} and {second} do not both hold claims"));
+                };
+                expect(values, &[field.of(one), field.of(other)], "the values")
+            }
             Assertion::Picked {
                 position,
                 picked,

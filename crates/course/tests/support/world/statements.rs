@@ -76,6 +76,55 @@ fn run_fact(run: &Run, fact: &RunFact) -> std::result::Result<(), String> {
             expect((*enqueue_ms, *claim_ms), world, "(enqueue, claim) waits")
         }
         RunFact::Busy { workers } => expect(workers, &run.busy, "refused by SQLite"),
+        RunFact::Did {
+            step,
+            at,
+            worker,
+            did,
+        } => {
+            let ran = run.steps.get(*step).ok_or(format!("no step {step}"))?;
+            expect((*at, worker), (ran.at, &ran.actor), "(time, actor)")?;
+            step_did(run, *step, did)
+        }
+        RunFact::Lock { applied, lock } => {
+            let Some(last) = applied.checked_sub(1) else {
+                return expect(&LockNow::Free, lock, "the lock before any step");
+            };
+            let step = run.steps.get(last).ok_or(format!("no step {last}"))?;
+            let others = |list: &[String]| -> Vec<String> {
+                (list.iter())
+                    .filter(|name| step.lock.as_ref() != Some(*name))
+                    .cloned()
+                    .collect()
+            };
+            let world = match &step.lock {
+                Some(holder) if step.waiting.contains(holder) => LockNow::CommitWaits {
+                    holder: holder.clone(),
+                    readers: others(&step.reading),
+                },
+                Some(holder) => LockNow::Held {
+                    holder: holder.clone(),
+                    waiting: others(&step.waiting),
+                },
+                None => {
+                    let write = step.sql.as_ref().is_some_and(|sql| sql.write);
+                    let began = (run.steps[..last].iter().rev())
+                        .find(|before| before.actor == step.actor)
+                        .is_some_and(|before| before.lock.as_ref() == Some(&step.actor));
+                    match lock {
+                        LockNow::OwnStatement { worker }
+                            if step.kind == StepKind::Ran && write && !began =>
+                        {
+                            LockNow::OwnStatement {
+                                worker: worker.clone(),
+                            }
+                        }
+                        _ => LockNow::Free,
+                    }
+                }
+            };
+            expect(lock, &world, "the write lock")
+        }
         RunFact::Holding { applied, claims } => {
             let held = match applied.checked_sub(1) {
                 None => BTreeMap::new(),
@@ -89,5 +138,67 @@ fn run_fact(run: &Run, fact: &RunFact) -> std::result::Result<(), String> {
                 .collect();
             expect(claims, &world, "the claims held")
         }
+    }
+}
+
+/// Whether the run's step `index` did `did`, read off the step and the
+/// lock around it.
+fn step_did(run: &Run, index: usize, did: &StepDid) -> std::result::Result<(), String> {
+    let step = &run.steps[index];
+    let ran = step.sql.as_ref().filter(|_| step.kind == StepKind::Ran);
+    let held_before = (index.checked_sub(1)).and_then(|before| run.steps[before].lock.as_deref());
+    let world = format!(
+        "{:?} of {:?}, lock {:?} before and {:?} after, readers {:?}",
+        step.kind, step.does, held_before, step.lock, step.reading
+    );
+    let holds = match did {
+        StepDid::Waits { holder } => {
+            step.kind == StepKind::Waits
+                && step.does != Does::Commit
+                && step.lock.as_ref() == Some(holder)
+        }
+        StepDid::CommitWaits { readers } => {
+            let others: Vec<&String> = (step.reading.iter())
+                .filter(|reader| **reader != step.actor)
+                .collect();
+            step.kind == StepKind::Waits
+                && step.does == Does::Commit
+                && !readers.is_empty()
+                && others == readers.iter().collect::<Vec<_>>()
+        }
+        StepDid::Sends { ms } => {
+            let back = (run.steps[index..].iter())
+                .find(|later| later.actor == step.actor && later.kind == StepKind::SendReturns);
+            step.kind == StepKind::SendStarts && back.map(|back| back.at - step.at) == Some(*ms)
+        }
+        StepDid::SendReturns => step.kind == StepKind::SendReturns,
+        StepDid::NoClaim => step.kind == StepKind::NoClaim && step.sql.is_none(),
+        StepDid::Busy { holder } => {
+            step.kind == StepKind::Busy && step.lock.as_ref() == Some(holder)
+        }
+        StepDid::Begin => {
+            ran.is_some() && step.does == Does::Begin && step.lock.as_ref() == Some(&step.actor)
+        }
+        StepDid::BeginDeferred => {
+            ran.is_some() && step.does == Does::BeginDeferred && step.lock.is_none()
+        }
+        StepDid::Commit { held } => {
+            let was = held_before == Some(step.actor.as_str());
+            ran.is_some() && step.does == Does::Commit && was == *held
+        }
+        StepDid::Rollback => ran.is_some() && step.does == Does::Rollback,
+        StepDid::Ran { write, rows } => {
+            ran.is_some_and(|ran| ran.write == *write && ran.rows == *rows)
+                && !matches!(
+                    step.does,
+                    Does::Begin | Does::BeginDeferred | Does::Commit | Does::Rollback
+                )
+        }
+    };
+    match holds {
+        true => Ok(()),
+        false => Err(format!(
+            "step {index} did {did:?}: the world's step is {world}"
+        )),
     }
 }
