@@ -215,15 +215,15 @@ fn r5_the_boundary_point_shows_each_reading_as_its_statements_ran() {
         for reading in &readings.readings {
             for said in [at.as_str(), job.as_str()] {
                 assert!(
-                    reading.said.contains(said),
+                    reading.said.text().contains(said),
                     "{}: {:?} names {said}",
                     lang.tag(),
                     reading.said
                 );
             }
             assert!(
-                words(&reading.did[0]).contains(&holder)
-                    && words(&reading.did[1]).contains(&claimant),
+                words(reading.did[0].text()).contains(&holder)
+                    && words(reading.did[1].text()).contains(&claimant),
                 "{}: the finish is {holder}'s, the claim {claimant}'s: {:?}",
                 lang.tag(),
                 reading.did
@@ -246,7 +246,7 @@ fn r5_the_boundary_point_shows_each_reading_as_its_statements_ran() {
             (words.contains(&holder), words.contains(&claimant))
         };
         assert_eq!(
-            [&one.said, &two.said, &gap.said].map(|text| named(text)),
+            [&one.said, &two.said, &gap.said].map(|text| named(text.text())),
             [(false, true), (true, true), (true, true)],
             "{}: (names {holder}, names {claimant}): the one who may, both who may, \
              both who may not",

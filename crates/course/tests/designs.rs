@@ -209,15 +209,16 @@ fn the_designs_point_says_what_each_design_did_in_both_languages() {
             panic!("three designs");
         };
         assert!(
-            kept.row.contains("state = leased")
-                && kept.row.contains("owner = A")
-                && kept.row.contains(&format!("lease_until = {until}")),
+            kept.row.text().contains("state = leased")
+                && kept.row.text().contains("owner = A")
+                && kept.row.text().contains(&format!("lease_until = {until}")),
             "{}: the queue's row as stored: {}",
             lang.tag(),
             kept.row
         );
         assert!(
-            shared.row.contains("state = pending") && shared.row.contains("token = 2"),
+            shared.row.text().contains("state = pending")
+                && shared.row.text().contains("token = 2"),
             "{}: left visible, the row stays pending and counts both claims: {}",
             lang.tag(),
             shared.row
@@ -227,7 +228,7 @@ fn the_designs_point_says_what_each_design_did_in_both_languages() {
             (lost, vec!["A"]),
             (shared, vec!["A", "B"]),
         ] {
-            let said = words(&run.said);
+            let said = words(run.said.text());
             assert!(
                 said.contains(&job) && names.iter().all(|name| said.contains(name)),
                 "{}: {:?} names {job} and {names:?}",
@@ -237,7 +238,7 @@ fn the_designs_point_says_what_each_design_did_in_both_languages() {
             assert_eq!(run.took.len(), 2, "{}: A's claim and B's", lang.tag());
         }
         assert!(
-            words(&lost.row).contains(&job),
+            words(lost.row.text()).contains(&job),
             "{}: the missing row is named: {}",
             lang.tag(),
             lost.row

@@ -92,6 +92,18 @@ fn said(view: &PositionView) -> Vec<&Said> {
     if let Some(quiz) = point.and_then(|point| point.quiz.as_ref()) {
         all.extend(&quiz.feedback);
     }
+    if let Some(readings) = point.and_then(|point| point.readings.as_ref()) {
+        for reading in &readings.readings {
+            all.extend(&reading.did);
+            all.push(&reading.said);
+        }
+    }
+    if let Some(designs) = point.and_then(|point| point.designs.as_ref()) {
+        for design in &designs.runs {
+            all.extend(&design.took);
+            all.extend([&design.row, &design.said]);
+        }
+    }
     all
 }
 
@@ -420,7 +432,9 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Condition",
         "Counted",
         "Delivered",
+        "Designed",
         "Differ",
+        "Due",
         "EndsFirst",
         "Failed",
         "Enqueued",
@@ -434,6 +448,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "NoStamp",
         "Orderings",
         "Picked",
+        "Read",
         "Reclaimed",
         "Run",
         "Sends",
@@ -441,6 +456,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "TakenApart",
         "Tells",
         "TookPending",
+        "Values",
     ];
     let missing: Vec<&str> = every
         .into_iter()

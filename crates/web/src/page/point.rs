@@ -44,7 +44,7 @@ fn readings_box(doc: &Document, view: &ReadingsView) -> El {
                 .text(&format!("{}: ", condition.label))
                 .child(code)
         });
-        let did = reading.did.iter().map(|line| El::new(doc, "li").text(line));
+        let did = (reading.did.iter()).map(|line| El::new(doc, "li").text(line.text()));
         run(
             doc,
             &reading.name,
@@ -54,7 +54,7 @@ fn readings_box(doc: &Document, view: &ReadingsView) -> El {
                     .children(conditions),
                 El::new(doc, "ul").children(did),
             ],
-            &reading.said,
+            reading.said.text(),
             reading.count.as_the_rules_give(),
         )
         .attr("data-count", reading.count.name())
@@ -67,16 +67,16 @@ fn readings_box(doc: &Document, view: &ReadingsView) -> El {
 /// the job.
 fn designs_box(doc: &Document, view: &DesignsView) -> El {
     let runs = view.runs.iter().map(|design| {
-        let took = design.took.iter().map(|line| El::new(doc, "li").text(line));
+        let took = (design.took.iter()).map(|line| El::new(doc, "li").text(line.text()));
         let row = match design.gone {
-            false => El::new(doc, "p").child(El::new(doc, "code").text(&design.row)),
-            true => El::new(doc, "p").text(&design.row),
+            false => El::new(doc, "p").child(El::new(doc, "code").text(design.row.text())),
+            true => El::new(doc, "p").text(design.row.text()),
         };
         run(
             doc,
             &design.name,
             [El::new(doc, "ul").children(took), row.class("lf-row-after")],
-            &design.said,
+            design.said.text(),
             design.fate.as_the_rules_give(),
         )
         .attr("data-fate", design.fate.name())

@@ -4,6 +4,9 @@
 use leasefence::model::Claim;
 use serde::Serialize;
 
+use crate::variants::boundary::Holders;
+use crate::variants::designs::Fate;
+
 /// A fact about one run of the statement panel, at its end unless it
 /// says a moment. Actors are named by their ids.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -172,5 +175,75 @@ pub enum RaceEnd {
     Stopped {
         /// Whose statement.
         worker: String,
+    },
+}
+
+/// What one reading of the lease's end did at the boundary's instant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "read", rename_all = "snake_case")]
+pub enum ReadFact {
+    /// The holder's finish was accepted, or refused.
+    Finish {
+        /// The holder.
+        worker: String,
+        /// Whether it was accepted.
+        accepted: bool,
+    },
+    /// The claimant's claim took `job`, or nothing.
+    Claim {
+        /// The claimant.
+        worker: String,
+        /// The job it took.
+        job: Option<String>,
+    },
+    /// Who may work on `job` at the instant: `holders`, of the holder and
+    /// the claimant.
+    Holders {
+        /// The job.
+        job: String,
+        /// Whose lease on it ends at the instant.
+        holder: String,
+        /// Who claims at the instant.
+        claimant: String,
+        /// Who may work on it, in the order they took it.
+        holders: Vec<String>,
+        /// How many that is.
+        count: Holders,
+    },
+}
+
+/// What one design the course turns down (or the queue's) did with the
+/// timeline's first claims.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "design_did", rename_all = "snake_case")]
+pub enum DesignFact {
+    /// The claim by `worker` at `at` took this job and token, or nothing.
+    Took {
+        /// Who claimed.
+        worker: String,
+        /// When.
+        at: u64,
+        /// The job and token it got.
+        claim: Option<(String, u64)>,
+    },
+    /// The job's row afterwards, these columns with these values; `None`
+    /// when the table no longer has it.
+    Row {
+        /// The job.
+        job: String,
+        /// Column and value, as the cells show them.
+        cells: Option<Vec<(String, String)>>,
+    },
+    /// What became of `job`: its fate, with the workers the sentence names
+    /// and the lease's end it names.
+    Fate {
+        /// The job.
+        job: String,
+        /// What became of it.
+        fate: Fate,
+        /// The workers named.
+        named: Vec<String>,
+        /// The row's lease end, when it has one.
+        until: Option<u64>,
     },
 }

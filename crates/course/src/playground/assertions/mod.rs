@@ -21,7 +21,7 @@ mod facts;
 mod said;
 mod say;
 
-pub use facts::{LockNow, RaceEnd, RunFact, StepDid};
+pub use facts::{DesignFact, LockNow, RaceEnd, ReadFact, RunFact, StepDid};
 pub use said::Said;
 
 use std::rc::Rc;
@@ -35,6 +35,8 @@ use crate::lab::Did;
 use crate::mechanism::invariants::{Invariant, Side};
 use crate::playground::statements::Race;
 use crate::variants::Guard;
+use crate::variants::boundary::Reading;
+use crate::variants::designs::Design;
 
 /// One fact a sentence states, with the values it shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -296,6 +298,28 @@ pub enum Assertion {
         job: String,
         /// Its deadline.
         deadline: u64,
+    },
+    /// After `position` events, at the instant a lease ends and another
+    /// worker claims, the lease's end read as `reading` does gives `fact`.
+    Read {
+        /// How many events are applied.
+        position: usize,
+        /// The reading.
+        reading: Reading,
+        /// The instant.
+        at: u64,
+        /// What it gives.
+        fact: ReadFact,
+    },
+    /// The timeline's first `events` events, their claims made as `design`
+    /// makes them, show `fact`.
+    Designed {
+        /// How many events are played.
+        events: usize,
+        /// The design.
+        design: Design,
+        /// What they show.
+        fact: DesignFact,
     },
     /// The quiz's answer `picked` is (`right`) or is not one of the values
     /// that tell the two claims apart.

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::names::variant_name;
 use crate::playground::Lang;
+use crate::playground::assertions::{Assertion, ReadFact, Said};
 use crate::variants::boundary::{Boundary, Holders, Read, Reading};
 
 /// The lease's end read every way at one instant.
@@ -24,9 +25,9 @@ pub struct ReadingView {
     /// Its finish's and its claim's conditions.
     pub conditions: [ConditionView; 2],
     /// What the holder's finish and the claimant's claim did.
-    pub did: [String; 2],
+    pub did: [Said; 2],
     /// Who may work on the job then, said.
-    pub said: String,
+    pub said: Said,
     /// `one`, `two` or `gap`, for styling.
     pub count: Holders,
 }
@@ -43,45 +44,47 @@ pub struct ConditionView {
     pub changed: bool,
 }
 
-/// `boundary` in `lang`.
-pub(super) fn view(lang: Lang, boundary: &Boundary) -> ReadingsView {
+/// `boundary`, found after `position` events, in `lang`.
+pub(super) fn view(lang: Lang, position: usize, boundary: &Boundary) -> ReadingsView {
     ReadingsView {
         readings: (boundary.readings.iter())
-            .map(|read| reading(lang, boundary, read))
+            .map(|read| reading(lang, position, boundary, read))
             .collect(),
     }
 }
 
-fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
+fn reading(lang: Lang, position: usize, boundary: &Boundary, read: &Read) -> ReadingView {
     let name = match read.reading.variant() {
         Some(variant) => variant_name(lang, variant),
         None => lang.text("readings.queue").to_owned(),
     };
-    let holder = ("worker", boundary.holder.clone());
-    let claimant = ("worker", boundary.claimant.clone());
-    let finish = match read.finished {
-        true => lang.fill("readings.finish_accepted", &[holder]),
-        false => lang.fill("readings.finish_refused", &[holder]),
+    let said = |fact| {
+        let (reading, at) = (read.reading, boundary.at);
+        Said::of(
+            lang,
+            Assertion::Read {
+                position,
+                reading,
+                at,
+                fact,
+            },
+        )
     };
-    let claim = match &read.claimed {
-        Some(claim) => lang.fill("readings.claim_took", &[claimant, ("id", claim.id.clone())]),
-        None => lang.fill("readings.claim_nothing", &[claimant]),
-    };
-    let mut values = vec![
-        ("at", boundary.at.to_string()),
-        ("id", boundary.job.clone()),
-        ("holder", boundary.holder.clone()),
-        ("claimant", boundary.claimant.clone()),
-    ];
-    let count = read.count;
-    let key = match count {
-        Holders::One => "readings.one",
-        Holders::Two => "readings.two",
-        Holders::Gap => "readings.gap",
-    };
-    for (name, worker) in ["first", "second"].into_iter().zip(&read.holders) {
-        values.push((name, worker.clone()));
-    }
+    let finish = said(ReadFact::Finish {
+        worker: boundary.holder.clone(),
+        accepted: read.finished,
+    });
+    let claim = said(ReadFact::Claim {
+        worker: boundary.claimant.clone(),
+        job: read.claimed.as_ref().map(|claim| claim.id.clone()),
+    });
+    let holders = said(ReadFact::Holders {
+        job: boundary.job.clone(),
+        holder: boundary.holder.clone(),
+        claimant: boundary.claimant.clone(),
+        holders: read.holders.clone(),
+        count: read.count,
+    });
     ReadingView {
         name,
         conditions: [
@@ -99,8 +102,8 @@ fn reading(lang: Lang, boundary: &Boundary, read: &Read) -> ReadingView {
             ),
         ],
         did: [finish, claim],
-        said: lang.fill(key, &values),
-        count,
+        said: holders,
+        count: read.count,
     }
 }
 

@@ -273,7 +273,11 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
 fn designs_view(session: &Session) -> Option<DesignsView> {
     let stepper = &session.stepper;
     let designs = Designs::at(stepper.scenario(), stepper.position()).ok()??;
-    Some(super::designs::view(session.lang, &designs))
+    Some(super::designs::view(
+        session.lang,
+        stepper.position(),
+        &designs,
+    ))
 }
 
 /// The lease's end read every way at the learner's place, each reading run
@@ -281,7 +285,11 @@ fn designs_view(session: &Session) -> Option<DesignsView> {
 fn readings_view(session: &Session) -> Option<ReadingsView> {
     let stepper = &session.stepper;
     let boundary = Boundary::at(stepper.scenario(), stepper.position()).ok()??;
-    Some(super::readings::view(session.lang, &boundary))
+    Some(super::readings::view(
+        session.lang,
+        stepper.position(),
+        &boundary,
+    ))
 }
 
 /// The quiz at the learner's place, its right answers read from the two

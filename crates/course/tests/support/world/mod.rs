@@ -36,6 +36,7 @@ mod events;
 mod lab;
 mod panels;
 mod statements;
+mod variants;
 
 /// What one event saw and did.
 #[derive(Debug, Clone)]
@@ -172,6 +173,7 @@ impl World {
     fn judge(&self, assertion: &Assertion) -> std::result::Result<(), String> {
         match assertion {
             Assertion::Run { .. } | Assertion::TakenApart { .. } => self.statement_fact(assertion),
+            Assertion::Read { .. } | Assertion::Designed { .. } => self.variant_fact(assertion),
             Assertion::LabPassed { .. }
             | Assertion::LabParted { .. }
             | Assertion::LabRaced { .. }

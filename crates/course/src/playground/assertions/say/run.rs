@@ -1,0 +1,138 @@
+//! A statement run's facts in words, its actors named as the panel names
+//! them.
+
+use crate::mechanism::races;
+use crate::playground::Lang;
+use crate::playground::assertions::{LockNow, RunFact, StepDid};
+use crate::playground::view::names::who;
+
+/// A fact of a statement run, with its actors as the panel names them.
+pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
+    let names = |workers: &[String]| {
+        (workers.iter())
+            .map(|worker| who(lang, worker))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match fact {
+        RunFact::Twice {
+            job,
+            token,
+            workers,
+        } => lang.fill(
+            "stmt.twice",
+            &[
+                ("workers", names(workers)),
+                ("id", job.clone()),
+                ("token", token.to_string()),
+                ("n", workers.len().to_string()),
+            ],
+        ),
+        RunFact::Once => lang.text("stmt.once").to_owned(),
+        RunFact::TookNothing { workers } => lang.fill("stmt.empty", &[("workers", names(workers))]),
+        RunFact::Refused { at, worker, token } => lang.fill(
+            "stmt.refused",
+            &[
+                ("at", at.to_string()),
+                ("worker", who(lang, worker)),
+                ("token", token.to_string()),
+            ],
+        ),
+        RunFact::Waited {
+            enqueue_ms,
+            claim_ms,
+        } => lang.fill(
+            if enqueue_ms + claim_ms == 0 {
+                "stmt.no_wait"
+            } else {
+                "stmt.waited"
+            },
+            &[
+                ("ms", enqueue_ms.to_string()),
+                ("claim_ms", claim_ms.to_string()),
+                ("claimer", races::CLAIMER.to_owned()),
+            ],
+        ),
+        RunFact::Busy { workers } => lang.fill("stmt.busy", &[("workers", names(workers))]),
+        RunFact::Did {
+            at, worker, did, ..
+        } => step_words(lang, *at, worker, did),
+        RunFact::Lock { lock, .. } => lock_words(lang, lock),
+        RunFact::Holding { claims, .. } if claims.is_empty() => lang.text("stmt.nobody").to_owned(),
+        RunFact::Holding { claims, .. } => {
+            let held: Vec<String> = (claims.iter())
+                .map(|(worker, job, token)| format!("{} → {job} token={token}", who(lang, worker)))
+                .collect();
+            lang.fill("stmt.held", &[("claims", held.join(" · "))])
+        }
+    }
+}
+
+/// What one step of a statement run did, with its time.
+fn step_words(lang: Lang, at: u64, worker: &str, did: &StepDid) -> String {
+    let mut values = vec![("worker", who(lang, worker)), ("at", at.to_string())];
+    let key = match did {
+        StepDid::CommitWaits { readers } => {
+            let readers = readers.iter().map(|reader| who(lang, reader));
+            values.push(("readers", readers.collect::<Vec<_>>().join(", ")));
+            "stmt.now.commit_waits"
+        }
+        StepDid::Waits { holder } => {
+            values.push(("holder", who(lang, holder)));
+            "stmt.now.waits"
+        }
+        StepDid::Sends { ms } => {
+            values.push(("ms", ms.to_string()));
+            match ms {
+                0 => "stmt.now.send_at_once",
+                _ => "stmt.now.send_starts",
+            }
+        }
+        StepDid::SendReturns => "stmt.now.send_returns",
+        StepDid::NoClaim => "stmt.now.no_claim",
+        StepDid::Busy { holder } => {
+            values.push(("holder", who(lang, holder)));
+            "stmt.now.busy"
+        }
+        StepDid::Begin => "stmt.now.begin",
+        StepDid::BeginDeferred => "stmt.now.begin_deferred",
+        StepDid::Commit { held: true } => "stmt.now.commit",
+        StepDid::Commit { held: false } => "stmt.now.commit_alone",
+        StepDid::Rollback => "stmt.now.rollback",
+        StepDid::Ran { write, rows } => {
+            values.push(("n", rows.to_string()));
+            match write {
+                true => "stmt.now.changed",
+                false => "stmt.now.read",
+            }
+        }
+    };
+    lang.fill(key, &values)
+}
+
+/// Who holds the write lock, who waits and who reads.
+fn lock_words(lang: Lang, lock: &LockNow) -> String {
+    let names = |workers: &[String]| {
+        (workers.iter())
+            .map(|worker| who(lang, worker))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match lock {
+        LockNow::Free => lang.text("stmt.lock.free").to_owned(),
+        LockNow::OwnStatement { worker } => {
+            lang.fill("stmt.lock.own_statement", &[("worker", who(lang, worker))])
+        }
+        LockNow::Held { holder, waiting } if waiting.is_empty() => {
+            lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
+        }
+        LockNow::Held { holder, waiting } => lang.fill(
+            "stmt.lock.held_waiting",
+            &[("holder", who(lang, holder)), ("waiting", names(waiting))],
+        ),
+        LockNow::CommitWaits { holder, readers } => lang.fill(
+            "stmt.lock.commit_waits",
+            &[("holder", who(lang, holder)), ("readers", names(readers))],
+        ),
+    }
+}
