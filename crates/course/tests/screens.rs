@@ -23,8 +23,10 @@ use leasefence::store::Replaces;
 use leasefence_course::lab::{LEVELS, Writes};
 use leasefence_course::mechanism::races;
 use leasefence_course::playground::assertions::{Assertion, Said};
+use leasefence_course::playground::chapter_scenarios;
+use leasefence_course::playground::lesson::{LESSON, Source};
 use leasefence_course::playground::quiz::Field;
-use leasefence_course::playground::session::{Knob, Session};
+use leasefence_course::playground::session::{Knob, Session, Start};
 use leasefence_course::playground::statements::{Move, Race};
 use leasefence_course::playground::stepper::Question;
 use leasefence_course::playground::twist::Twist;
@@ -494,6 +496,45 @@ fn every_sentence_on_every_lab_screen_holds_in_its_world() {
         (true, Vec::<&str>::new()),
         "(assertions checked, kinds of assertion no lab screen showed)"
     );
+}
+
+/// An author's lesson, as a page starts it from a lesson document with
+/// its own title and narration: each chapter's timeline, walked as the
+/// chapters are, in both languages. A lesson has no course points and
+/// tells its own story, so it reaches other sentences than its chapter.
+#[test]
+fn every_sentence_on_an_authors_lesson_screen_holds_in_its_world() {
+    let mut checked = 0;
+    for (id, scenario) in chapter_scenarios() {
+        let document = serde_json::json!({
+            "title": {"ko": "작가의 수업", "en": "An author's lesson"},
+            "narration": {"ko": "이 타임라인에서 무엇이 일어날까요?", "en": "What happens on this timeline?"},
+            "jobs": serde_json::from_str::<serde_json::Value>(scenario).expect("JSON")["jobs"],
+            "events": serde_json::from_str::<serde_json::Value>(scenario).expect("JSON")["events"],
+        });
+        for lang in [Lang::Ko, Lang::En] {
+            let session = Session::start(&Start {
+                lang: Some(lang.tag().into()),
+                lesson: Some(Source {
+                    scenario: Ok(document.to_string()),
+                    ..Source::default()
+                }),
+                ..Start::default()
+            })
+            .expect("starts");
+            assert_eq!(
+                session.stepper.chapter(),
+                LESSON,
+                "{id}: the lesson is shown"
+            );
+            let how = format!("the lesson of {id}");
+            checked += walk_showing(&session, &how);
+            checked += walk_predicting(&session, &how);
+            checked += walk_changes(&session, &how);
+            checked += walk_statements(&session, &how, &[Race::Timeline]);
+        }
+    }
+    assert!(checked > 1000, "only {checked} assertions checked");
 }
 
 proptest! {
