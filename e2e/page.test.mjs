@@ -83,6 +83,32 @@ describe("the playground", () => {
     await done(page);
   });
 
+  test("predicting by keyboard: a question takes the focus but no answer, Space does not answer, the arrows go on after one", async () => {
+    const page = await open("/#chapter=canonical&lang=en&predict=1");
+    await page.waitForFunction(() => document.activeElement?.matches(".lf"));
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement;
+      return { tag: el?.tagName, action: el?.dataset.action ?? null, inPlayground: !!el?.closest(".lf"), prompt: !!el?.matches(".lf-prompt") };
+    });
+    await page.keyboard.press("ArrowRight");
+    assert.match(await page.textContent(".lf-prompt"), /A asks for a job at 0 ms/);
+    assert.deepEqual(await focused(), { tag: "DIV", action: null, inPlayground: true, prompt: true }, "the question has the keyboard, no answer does");
+    await page.keyboard.press(" ");
+    assert.doesNotMatch(await page.textContent(".lf-prompt"), /Right|Not quite/, "Space answered the question");
+    assert.deepEqual(await results(page), [null, null, null]);
+    // An answer is chosen: Tab to it, Enter.
+    await page.keyboard.press("Tab");
+    assert.equal((await focused()).action, "guess", "Tab reaches the first answer");
+    await page.keyboard.press("Enter");
+    assert.match(await page.textContent(".lf-prompt"), /Right|Not quite/, "Enter on an answer answers");
+    const after = await focused();
+    assert.equal(after.inPlayground, true, `after an answer the keyboard stays in the playground: ${JSON.stringify(after)}`);
+    await page.keyboard.press("ArrowRight");
+    assert.match(await page.textContent(".lf-prompt"), /B asks for a job at 1000 ms/, "the arrow steps after an answer");
+    assert.equal((await focused()).prompt, true, "the next question has the keyboard");
+    await done(page);
+  });
+
   test("controls are found by their accessible names", async () => {
     const page = await open("/#chapter=late-delivery&lang=en&predict=0");
     const step = page.getByRole("button", { name: "Step forward" });
@@ -273,6 +299,7 @@ describe("the playground", () => {
     const page = await open("/#chapter=canonical&lang=en");
     await page.check(".lf [data-action=predict]");
     assert.match(await page.textContent(".lf-narration"), /appears once you have answered the last question/, "the narration would give it away");
+    assert.doesNotMatch(await page.textContent(".lf-tagline") + await page.textContent(".lf-footer"), /[Rr]efuse|fences stale/, "the tagline and the footer would give it away");
     const step = page.getByRole("button", { name: "Step forward" });
     await step.click();
     assert.match(await page.textContent(".lf-prompt"), /A asks for a job at 0 ms/);
@@ -292,6 +319,7 @@ describe("the playground", () => {
     assert.match(await page.textContent(".lf-narration"), /appears once you have answered/, "the field is the last question");
     await page.getByRole("button", { name: "token" }).click();
     assert.match(await page.textContent(".lf-narration"), /B reclaims it/, "every answer given: the story");
+    assert.match(await page.textContent(".lf-tagline"), /Refuse the late worker's stale "done"/, "every answer given: the course's title");
     await done(page);
   });
 
@@ -308,7 +336,7 @@ describe("the playground", () => {
       }
       const fields = await page.$$eval(".lf-prompt [data-action=field]", (buttons) => buttons.map((b) => b.textContent));
       assert.deepEqual(fields, ["id", "owner", "token", "attempt", "state", "lease_until", "deadline"], lang);
-      assert.equal(await page.evaluate(() => document.activeElement?.dataset.arg), "id", "the keyboard is on the first field");
+      assert.equal(await page.evaluate(() => document.activeElement?.matches(".lf-prompt")), true, "the keyboard is on the question, not on an answer");
       assert.equal(await page.$$eval(".lf-step .lf-reason-chip, .lf-step .lf-differs", (els) => els.length), 0, "nothing names the answer");
       await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-question-${shot}.png` });
       await page.locator(".lf-step").screenshot({ path: `${SHOTS}/field-question-step-${shot}.png` });

@@ -589,3 +589,57 @@ fn while_predicting_the_same_events_look_the_same_whatever_their_outcome() {
         "nothing tells B's claim's outcome"
     );
 }
+
+/// The header's tagline and the footer say what the course is about
+/// without its verdict while the learner still predicts (the course's
+/// title, "refuse the late worker's stamp", is the answer to the first
+/// chapter's last question); once every question is answered, or for a
+/// learner who watches, they say it.
+#[test]
+fn the_tagline_and_footer_give_no_verdict_away_while_predicting() {
+    for lang in [Lang::En, Lang::Ko] {
+        let refuse = match lang {
+            Lang::En => "efuse",
+            Lang::Ko => "거절",
+        };
+        let mut session = session("canonical", lang);
+        session.set_predict(true).expect("sets predicting");
+        let said = |session: &Session| {
+            let view = view::position(session, None, 640.0);
+            format!("{} / {}", view.tagline, view.footer)
+        };
+        while session.stepper.answers_ahead() {
+            check!(
+                said(&session).contains(refuse),
+                false,
+                "{lang:?} at {}: {}",
+                session.stepper.position(),
+                said(&session)
+            );
+            match session.stepper.question() {
+                Some(Question::Field) => {
+                    session.stepper.answer_field("token");
+                }
+                Some(_) => {
+                    session.stepper.guess(true);
+                }
+                None => {
+                    session.stepper.step();
+                }
+            }
+        }
+        check!(
+            said(&session).contains(refuse),
+            true,
+            "{lang:?} answered: {}",
+            said(&session)
+        );
+        session.set_predict(false).expect("shows");
+        check!(
+            said(&session).contains(refuse),
+            true,
+            "{lang:?} watching: {}",
+            said(&session)
+        );
+    }
+}

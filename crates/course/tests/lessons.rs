@@ -210,3 +210,43 @@ fn a_wordless_lessons_link_keeps_the_learners_predicting() {
         "its link opens predicting too"
     );
 }
+
+/// An author's narration sets up the questions the learner answers, so a
+/// predicting learner reads it first; a chapter's own narration tells how
+/// its events end and waits for the last answer.
+#[test]
+fn an_authors_narration_is_shown_before_the_questions_it_asks() {
+    let source = Source {
+        scenario: Ok(LESSON_DOCUMENT.to_owned()),
+        ..Source::default()
+    };
+    for (lang, told) in [
+        ("en", "Mina's finish arrives after her lease ends."),
+        ("ko", "미나의 완료 요청은 임대가 만료된 뒤에 도착합니다."),
+    ] {
+        let mut session = started(Some(source.clone()), None, lang);
+        check!(
+            session.stepper.predict(),
+            true,
+            "{lang}: the lesson opens predicting"
+        );
+        let narration =
+            |session: &Session| view::position(session, None, 640.0).narration.to_string();
+        check!(
+            narration(&session),
+            told.to_owned(),
+            "{lang}: before the first step"
+        );
+        session.stepper.step();
+        check!(
+            session.stepper.question().is_some(),
+            true,
+            "{lang}: a question is asked"
+        );
+        check!(
+            narration(&session),
+            told.to_owned(),
+            "{lang}: while a question waits"
+        );
+    }
+}

@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Page, boundary, compare, invariants, lab, lanes, prompt, skeleton, statements, step, tables,
-    timeline, twists,
+    Page, boundary, compare, dom, invariants, lab, lanes, prompt, skeleton, statements, step,
+    tables, timeline, twists,
 };
 use leasefence_course::playground::view;
 
@@ -73,6 +73,8 @@ impl Page {
 
     /// Draws what depends on the learner's place, and announces it.
     pub(super) fn show_position(&self) -> Result<(), JsValue> {
+        let focus_was_here =
+            dom::focused_in(&self.root).is_some_and(|focused| self.root.contains(Some(&focused)));
         let mut state = self.state.borrow_mut();
         let view = view::position(&state.session, state.drawn, self.lanes_width.get());
         state.drawn = Some(view.position);
@@ -85,6 +87,8 @@ impl Page {
             .narration
             .set_text_content(Some(view.narration.text()));
         skeleton::show_notice(parts, view.notice.as_deref());
+        parts.tagline.set_text_content(Some(view.tagline));
+        parts.footer.set_text_content(Some(view.footer));
         skeleton::show_controls(parts, lang, &view, state.playing);
         timeline::draw_marks(parts, &view);
         prompt::draw(&self.doc, parts, &view.prompt);
@@ -104,13 +108,25 @@ impl Page {
         let new_question = asked.is_some() && asked != state.asked;
         state.asked = asked;
         // A new question needs an answer before the step: the keyboard goes
-        // to the first answer. Focus events reach the host page, whose
-        // listeners may drive the playground again: nothing may be
-        // borrowed when they run.
-        let answer = prompt::first_answer(parts).filter(|_| new_question);
+        // to the question, not to an answer (Space there plays, as
+        // everywhere else; an answer is a choice, Tab and Enter). A
+        // drawing that removed the focused element (an answer's button,
+        // once answered) leaves the keyboard on the question strip or the
+        // playground, not on the host page's body, so the arrows go on
+        // stepping. Focus events reach the host page, whose listeners may
+        // drive the playground again: nothing may be borrowed when they
+        // run.
+        let lost = focus_was_here
+            && dom::focused_in(&self.root)
+                .is_none_or(|focused| !self.root.contains(Some(&focused)));
+        let target = match (new_question || lost, prompt::is_open(parts)) {
+            (false, _) => None,
+            (true, true) => Some(parts.prompt.clone()),
+            (true, false) => Some(self.root.clone()),
+        };
         drop((state, borrowed));
-        match answer {
-            Some(button) => button.focus(),
+        match target {
+            Some(target) => target.unchecked_into::<web_sys::HtmlElement>().focus(),
             None => Ok(()),
         }
     }

@@ -2,7 +2,6 @@
 //! two answers (after a refusal: a condition it failed, one button per
 //! field), then the feedback and the score.
 
-use wasm_bindgen::JsCast;
 use web_sys::Document;
 
 use super::dom::{El, replace_children};
@@ -37,8 +36,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, view: &PromptView) {
     replace_children(&parts.prompt, children)
 }
 
-/// The first answer's button, to put the keyboard on.
-pub(super) fn first_answer(parts: &Parts) -> Option<web_sys::HtmlElement> {
-    let button = parts.prompt.query_selector("button").ok()??;
-    Some(button.unchecked_into())
+/// Whether the strip shows anything (a question, feedback, the score).
+pub(super) fn is_open(parts: &Parts) -> bool {
+    parts.prompt.get_attribute("data-open").as_deref() == Some("true")
 }

@@ -25,6 +25,9 @@ pub(super) struct Parts {
     pub chapter_select: HtmlSelectElement,
     /// The title of what is shown (compact mode's, in place of the picker).
     pub shown: Element,
+    /// The header's tagline and the footer, worded by the learner's place.
+    pub tagline: Element,
+    pub footer: Element,
     pub position: Element,
     pub play_button: Element,
     /// `⇤ ← → ⇥`, for [`mark_ends`].
@@ -79,7 +82,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
 
     // A link to share only where the URL is the learner's (not an iframe's).
     let shares = state.use_hash && !state.compact;
-    let (header, chapter_select, shown, share_status) = header(doc, lang, shares);
+    let (header, chapter_select, [shown, tagline], share_status) = header(doc, lang, shares);
+    let footer = El::new(doc, "p").class("lf-footer");
     let notice = El::new(doc, "p")
         .class("lf-notice")
         .attr("role", "alert")
@@ -94,7 +98,10 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             steps,
         },
     ) = controls(doc, lang, state.speed_ms);
-    let prompt = El::new(doc, "div").class("lf-prompt").attr("role", "group");
+    // Focusable by the page (a new question, an answer given), not by Tab.
+    let prompt = (El::new(doc, "div").class("lf-prompt"))
+        .attr("role", "group")
+        .attr("tabindex", "-1");
     let (grid, lanes_panel, bodies) = grid(doc, lang);
     let (boundary_panel, finish, lease) = boundary::build(doc, lang);
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
@@ -108,6 +115,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         narration: narration.0.clone(),
         chapter_select,
         shown,
+        tagline,
+        footer: footer.0.clone(),
         position,
         play_button,
         steps,
@@ -136,9 +145,6 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     };
     let extras = [compare_panel, lab_panel, editor_panel];
     let extras = El::new(doc, "div").class("lf-extras").children(extras);
-    let footer = El::new(doc, "p")
-        .class("lf-footer")
-        .text(lang.text("footer.rules"));
     replace_children(
         root,
         [
@@ -186,12 +192,14 @@ fn live_region(doc: &Document) -> El {
 
 /// The header: title, tagline, chapter picker, language switch, Copy link
 /// (only for a page that owns its URL) and its status. Also returns the
-/// picker, the title of what is shown, and the status.
-fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, Element, El) {
+/// picker, the title of what is shown and the tagline (both drawn with
+/// the position), and the status.
+fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, [Element; 2], El) {
     let t = |key: &str| lang.text(key).to_owned();
     let chapter_select = chapter_select(doc);
     // What is shown, for compact mode, which hides the picker.
     let shown = El::new(doc, "p").class("lf-shown").0;
+    let tagline = El::new(doc, "p").class("lf-tagline").0;
     let share_status = El::new(doc, "span")
         .class("lf-share-status")
         .attr("aria-live", "polite");
@@ -214,14 +222,12 @@ fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, E
     let header = El::new(doc, "div").class("lf-head").children([
         El::new(doc, "div").class("lf-brand").children([
             El::new(doc, "h2").class("lf-title").text(&t("app.title")),
-            El::new(doc, "p")
-                .class("lf-tagline")
-                .text(&t("app.tagline")),
+            El(tagline.clone()),
             El(shown.clone()),
         ]),
         tools,
     ]);
-    (header, chapter_select, shown, share_status)
+    (header, chapter_select, [shown, tagline], share_status)
 }
 
 /// The bodies of the panels the position redraws.

@@ -109,6 +109,12 @@ pub struct PositionView {
     pub announcement: Option<String>,
     /// What went wrong with what the page was asked to show.
     pub notice: Option<String>,
+    /// The header's tagline and the footer's rule: while questions are
+    /// still to be answered, worded so that they give no verdict away
+    /// (the course's title refuses the late worker's stamp).
+    pub tagline: &'static str,
+    /// See [`PositionView::tagline`].
+    pub footer: &'static str,
     /// The finish-time slider (its verdict depends on the place: hidden
     /// while it is still to be predicted).
     pub finish: SliderView,
@@ -259,6 +265,14 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         compare: compare::view(session),
         announcement,
         notice: session.notice.clone(),
+        tagline: lang.text(match stepper.answers_ahead() {
+            true => "app.tagline",
+            false => "app.tagline.told",
+        }),
+        footer: lang.text(match stepper.answers_ahead() {
+            true => "footer.rules",
+            false => "footer.rules.told",
+        }),
         finish: sliders::finish(session),
         lease: sliders::lease(session),
         invariants: invariants::view(session),
@@ -285,14 +299,18 @@ pub fn lanes(session: &Session, width: f64) -> LanesView {
 }
 
 /// The chapter's narration. While the learner predicts, it waits until
-/// the last question is answered (it tells how the events end). A timeline
-/// the learner changed is told from its own verdicts, never from the
-/// chapter's old text.
+/// the last question is answered (it tells how the events end); an
+/// author's own narration does not wait, as it sets the questions up. A
+/// timeline the learner changed is told from its own verdicts, never from
+/// the chapter's old text.
 fn narration(session: &Session) -> Said {
     let lang = session.lang;
     let stepper = &session.stepper;
+    let authors = (stepper.chapter() == LESSON && stepper.forked_from().is_none())
+        .then(|| session.lesson()?.narration(lang))
+        .flatten();
     if stepper.answers_ahead() {
-        return Said::plain(lang.text("predict.narration_hidden"));
+        return Said::plain(authors.unwrap_or(lang.text("predict.narration_hidden")));
     }
     // An ordering opened from the invariants panel is not the learner's
     // change of its chapter: say where it came from and why it was opened.
@@ -323,7 +341,7 @@ fn narration(session: &Session) -> Said {
             &[],
             vec![("story", story(session))],
         ),
-        (None, LESSON) => match session.lesson().and_then(|lesson| lesson.narration(lang)) {
+        (None, LESSON) => match authors {
             Some(told) => Said::plain(told),
             None => story(session),
         },
