@@ -150,7 +150,9 @@ describe("statement panel", () => {
         const page = await open(`/#chapter=write-lock&lang=${lang}&predict=0`, { width, height: 800 });
         for (let i = 0; i < 4; i++) await page.locator(".lf-statements [data-arg=step]").click();
         // Course point 22: the lock is a model, and the real race is a test.
-        assert.match(await page.textContent(".lf-statements"), lang === "ko" ? /쓰기 잠금은 모형.*race\.rs/s : /write lock here is a model.*race\.rs/s);
+        const panel = await page.textContent(".lf-statements");
+        assert.match(panel, lang === "ko" ? /쓰기 잠금은 모형.*이 프로젝트의 테스트/s : /write lock here is a model.*a test of this project/s);
+        assert.doesNotMatch(panel, /crates\/|\.rs\b/, "no repository path in learner text");
         if (lang === "ko") {
           assert.equal(await position(page), "단계 4/11: 양쪽 모두 3ms 시각");
           assert.equal((await side(page, "real")).lock, "A가 쓰기 잠금을 잡고 있고 B가 기다립니다.");

@@ -153,6 +153,24 @@ fn each_concept_has_its_one_korean_word() {
     check!(problems, Vec::<String>::new(), "glossary violations");
 }
 
+/// The standard name of the token, the one a learner would search for
+/// (펜싱 토큰, fencing token), is given once, where the first chapter
+/// introduces the token, and nowhere else: the course's own word is
+/// 선점 토큰.
+#[test]
+fn the_tokens_standard_name_is_given_once_where_the_token_is_introduced() {
+    let saying: Vec<String> = (support::korean_messages().into_iter())
+        .filter(|(_, text)| text.contains("펜싱 토큰"))
+        .map(|(key, _)| key)
+        .collect();
+    let first = leasefence_course::playground::CHAPTERS[0].id;
+    check!(
+        saying,
+        vec![format!("chapter.{first}.text")],
+        "the Korean messages that name 펜싱 토큰"
+    );
+}
+
 /// No `을(를)`-style fallback and no Japanese brackets in any Korean
 /// message: the particle is chosen (`{name|을}`) and quotes are “ ”.
 #[test]

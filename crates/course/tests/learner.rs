@@ -616,17 +616,7 @@ fn the_tagline_and_footer_give_no_verdict_away_while_predicting() {
                 session.stepper.position(),
                 said(&session)
             );
-            match session.stepper.question() {
-                Some(Question::Field) => {
-                    session.stepper.answer_field("token");
-                }
-                Some(_) => {
-                    session.stepper.guess(true);
-                }
-                None => {
-                    session.stepper.step();
-                }
-            }
+            support::answer_or_step(&mut session);
         }
         check!(
             said(&session).contains(refuse),

@@ -11,7 +11,6 @@ mod support;
 
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::session::{Knob, StatusKind};
-use leasefence_course::playground::stepper::Question;
 use leasefence_course::playground::view::{self, SliderView};
 use support::session;
 
@@ -27,17 +26,7 @@ fn a_drag_while_predicting_leaves_both_sliders_usable() {
     let mut session = session("canonical", Lang::Ko);
     session.set_predict(true).expect("predicts");
     for _ in 0..20 {
-        match session.stepper.question() {
-            Some(Question::Field) => {
-                session.stepper.answer_field("token");
-            }
-            Some(_) => {
-                session.stepper.guess(true);
-            }
-            None => {
-                session.stepper.step();
-            }
-        }
+        support::answer_or_step(&mut session);
     }
     let answered = view::position(&session, None, 640.0);
     check!(

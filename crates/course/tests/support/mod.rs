@@ -37,6 +37,24 @@ pub fn session(
     leasefence_course::playground::session::Session::new(lang, chapter, scenario).expect("replays")
 }
 
+/// One move on, as a predicting learner makes it: the question asked
+/// answered (yes to a verdict, `token` to a refusal's condition), or a
+/// step when none is asked.
+pub fn answer_or_step(session: &mut leasefence_course::playground::session::Session) {
+    use leasefence_course::playground::stepper::Question;
+    match session.stepper.question() {
+        Some(Question::Field) => {
+            session.stepper.answer_field("token");
+        }
+        Some(_) => {
+            session.stepper.guess(true);
+        }
+        None => {
+            session.stepper.step();
+        }
+    }
+}
+
 /// The narration tests' shared helpers.
 pub mod narration;
 

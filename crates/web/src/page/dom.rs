@@ -38,6 +38,8 @@ extern "C" {
     fn tag_name(this: &HostElement) -> Result<String, JsValue>;
     #[wasm_bindgen(final, catch, method, js_class = "Node", js_name = getRootNode)]
     fn root_node(this: &HostElement) -> Result<web_sys::Node, JsValue>;
+    #[wasm_bindgen(final, catch, method, js_class = "Node", js_name = contains)]
+    fn contains(this: &HostElement, other: &web_sys::Node) -> Result<bool, JsValue>;
 }
 
 /// `element`, for the calls above.
@@ -185,12 +187,18 @@ pub fn inherited_lang(root: &Element) -> Option<String> {
 }
 
 /// The element that has the focus in `root`'s tree: its shadow root's
-/// (an embed's), else its document's.
-pub fn focused_in(root: &Element) -> Option<Element> {
+/// (an embed's), else `doc`'s.
+pub fn focused_in(doc: &Document, root: &Element) -> Option<Element> {
     match shadow_root(root) {
         Some(shadow) => shadow.active_element(),
-        None => root.owner_document()?.active_element(),
+        None => doc.active_element(),
     }
+}
+
+/// Whether the focus is on `root` or inside it.
+pub fn holds_focus(doc: &Document, root: &Element) -> bool {
+    let focused = focused_in(doc, root);
+    focused.is_some_and(|focused| host(root).contains(&focused).unwrap_or(false))
 }
 
 /// The shadow root `element` is in, if it is in one.

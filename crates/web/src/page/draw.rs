@@ -73,8 +73,7 @@ impl Page {
 
     /// Draws what depends on the learner's place, and announces it.
     pub(super) fn show_position(&self) -> Result<(), JsValue> {
-        let focus_was_here =
-            dom::focused_in(&self.root).is_some_and(|focused| self.root.contains(Some(&focused)));
+        let focus_was_here = dom::holds_focus(&self.doc, &self.root);
         let mut state = self.state.borrow_mut();
         let view = view::position(&state.session, state.drawn, self.lanes_width.get());
         state.drawn = Some(view.position);
@@ -116,19 +115,19 @@ impl Page {
         // stepping. Focus events reach the host page, whose listeners may
         // drive the playground again: nothing may be borrowed when they
         // run.
-        let lost = focus_was_here
-            && dom::focused_in(&self.root)
-                .is_none_or(|focused| !self.root.contains(Some(&focused)));
+        let lost = focus_was_here && !dom::holds_focus(&self.doc, &self.root);
         let target = match (new_question || lost, prompt::is_open(parts)) {
             (false, _) => None,
             (true, true) => Some(parts.prompt.clone()),
             (true, false) => Some(self.root.clone()),
         };
         drop((state, borrowed));
-        match target {
-            Some(target) => target.unchecked_into::<web_sys::HtmlElement>().focus(),
-            None => Ok(()),
+        // A host's root may refuse the focus (its own `focus` throws):
+        // the keyboard then stays where it was, and drawing goes on.
+        if let Some(target) = target {
+            let _ = target.unchecked_into::<web_sys::HtmlElement>().focus();
         }
+        Ok(())
     }
 
     /// The lanes alone, for a new width.

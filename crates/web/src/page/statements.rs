@@ -235,7 +235,7 @@ fn spanning(doc: &Document, tag: &str, span: u64, class: &str) -> El {
 /// The side (`real`, `naive`) whose lock lane has the focus, if one has:
 /// a learner stepping with the keys there keeps it through the redraw.
 fn focused_lane(body: &Element) -> Option<String> {
-    let active = super::dom::focused_in(body)?;
+    let active = super::dom::focused_in(&body.owner_document()?, body)?;
     active.closest(".lf-lock-scroll").ok()??;
     active.closest(".lf-side").ok()??.get_attribute("data-side")
 }
