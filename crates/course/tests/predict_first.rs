@@ -1,7 +1,8 @@
 //! Predict first: while the learner predicts, no move skips a
 //! question, an answered question is shown again rather than asked and
-//! scored twice, and a chapter counts as finished when its questions are
-//! answered, not when its end is reached.
+//! scored twice, a chapter counts as finished when its questions are
+//! answered, not when its end is reached, and the header gives no verdict
+//! away before then.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -10,9 +11,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence_course::playground::Lang;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::stepper::{Prompt, Question, Stepped};
+use leasefence_course::playground::{Lang, view};
 use support::session;
 
 /// Answers every question of the session's timeline, predicting what
@@ -194,4 +195,48 @@ fn every_orderings_counts_wait_for_the_last_answer_while_predicting() {
         (false, true),
         "stepping back over answered questions hides nothing again"
     );
+}
+
+/// The header's tagline and the footer say what the course is about
+/// without its verdict while the learner still predicts (the course's
+/// title, "refuse the late worker's stamp", is the answer to the first
+/// chapter's last question); once every question is answered, or for a
+/// learner who watches, they say it.
+#[test]
+fn the_tagline_and_footer_give_no_verdict_away_while_predicting() {
+    for lang in [Lang::En, Lang::Ko] {
+        let refuse = match lang {
+            Lang::En => "efuse",
+            Lang::Ko => "거절",
+        };
+        let mut session = session("canonical", lang);
+        session.set_predict(true).expect("sets predicting");
+        let said = |session: &Session| {
+            let view = view::position(session, None, 640.0);
+            format!("{} / {}", view.tagline, view.footer)
+        };
+        while session.stepper.answers_ahead() {
+            check!(
+                said(&session).contains(refuse),
+                false,
+                "{lang:?} at {}: {}",
+                session.stepper.position(),
+                said(&session)
+            );
+            support::answer_or_step(&mut session);
+        }
+        check!(
+            said(&session).contains(refuse),
+            true,
+            "{lang:?} answered: {}",
+            said(&session)
+        );
+        session.set_predict(false).expect("shows");
+        check!(
+            said(&session).contains(refuse),
+            true,
+            "{lang:?} watching: {}",
+            said(&session)
+        );
+    }
 }

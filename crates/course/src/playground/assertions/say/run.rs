@@ -6,14 +6,16 @@ use crate::playground::Lang;
 use crate::playground::assertions::{LockNow, RunFact, StepDid};
 use crate::playground::view::names::who;
 
+/// Actors as the panel names them, in a list.
+fn names(lang: Lang, workers: &[String]) -> String {
+    (workers.iter())
+        .map(|worker| who(lang, worker))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A fact of a statement run, with its actors as the panel names them.
 pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
-    let names = |workers: &[String]| {
-        (workers.iter())
-            .map(|worker| who(lang, worker))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match fact {
         RunFact::Twice {
             job,
@@ -22,14 +24,16 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
         } => lang.fill(
             "stmt.twice",
             &[
-                ("workers", names(workers)),
+                ("workers", names(lang, workers)),
                 ("id", job.clone()),
                 ("token", token.to_string()),
                 ("n", workers.len().to_string()),
             ],
         ),
         RunFact::Once => lang.text("stmt.once").to_owned(),
-        RunFact::TookNothing { workers } => lang.fill("stmt.empty", &[("workers", names(workers))]),
+        RunFact::TookNothing { workers } => {
+            lang.fill("stmt.empty", &[("workers", names(lang, workers))])
+        }
         RunFact::Refused { at, worker, token } => lang.fill(
             "stmt.refused",
             &[
@@ -53,7 +57,7 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
                 ("claimer", races::CLAIMER.to_owned()),
             ],
         ),
-        RunFact::Busy { workers } => lang.fill("stmt.busy", &[("workers", names(workers))]),
+        RunFact::Busy { workers } => lang.fill("stmt.busy", &[("workers", names(lang, workers))]),
         RunFact::Did {
             at, worker, did, ..
         } => step_words(lang, *at, worker, did),
@@ -73,8 +77,7 @@ fn step_words(lang: Lang, at: u64, worker: &str, did: &StepDid) -> String {
     let mut values = vec![("worker", who(lang, worker)), ("at", at.to_string())];
     let key = match did {
         StepDid::CommitWaits { readers } => {
-            let readers = readers.iter().map(|reader| who(lang, reader));
-            values.push(("readers", readers.collect::<Vec<_>>().join(", ")));
+            values.push(("readers", names(lang, readers)));
             "stmt.now.commit_waits"
         }
         StepDid::Waits { holder } => {
@@ -112,12 +115,6 @@ fn step_words(lang: Lang, at: u64, worker: &str, did: &StepDid) -> String {
 
 /// Who holds the write lock, who waits and who reads.
 fn lock_words(lang: Lang, lock: &LockNow) -> String {
-    let names = |workers: &[String]| {
-        (workers.iter())
-            .map(|worker| who(lang, worker))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match lock {
         LockNow::Free => lang.text("stmt.lock.free").to_owned(),
         LockNow::OwnStatement { worker } => {
@@ -128,11 +125,17 @@ fn lock_words(lang: Lang, lock: &LockNow) -> String {
         }
         LockNow::Held { holder, waiting } => lang.fill(
             "stmt.lock.held_waiting",
-            &[("holder", who(lang, holder)), ("waiting", names(waiting))],
+            &[
+                ("holder", who(lang, holder)),
+                ("waiting", names(lang, waiting)),
+            ],
         ),
         LockNow::CommitWaits { holder, readers } => lang.fill(
             "stmt.lock.commit_waits",
-            &[("holder", who(lang, holder)), ("readers", names(readers))],
+            &[
+                ("holder", who(lang, holder)),
+                ("readers", names(lang, readers)),
+            ],
         ),
     }
 }
