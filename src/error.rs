@@ -76,6 +76,12 @@ pub enum Error {
     /// SQLite itself failed (I/O, a full disk, ...).
     #[error("database: {0}")]
     Sqlite(#[source] rusqlite::Error),
+
+    /// The database server could not be reached or failed (a refused
+    /// login, a lost connection, a full disk, ...): the server's own
+    /// words, whatever the engine.
+    #[error("database: {0}")]
+    Database(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// SQLite's busy error (another connection holds the lock) becomes

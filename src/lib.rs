@@ -103,6 +103,8 @@ pub mod claimable;
 pub mod error;
 pub mod fence;
 pub mod model;
+#[cfg(not(target_arch = "wasm32"))]
+mod postgres;
 pub mod queue;
 pub mod receiver;
 pub mod replay;

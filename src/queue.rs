@@ -16,12 +16,27 @@ use crate::store::{self, Budget, Executed, Kind, Outside, SqlLog};
 
 /// A handle on one queue database: one connection, one actor.
 ///
-/// Several processes (natively) may each open the same file; SQLite's locks
-/// and the fencing token keep them honest.
+/// Several processes (natively) may each open the same file, or connect to
+/// the same PostgreSQL database; the database's locks and the fencing
+/// token keep them honest.
 pub struct Queue {
+    engine: Engine,
+}
+
+/// Where the queue's rows live. Each engine's SQL is in one place:
+/// SQLite's in [`crate::store`], PostgreSQL's in `src/postgres/sql.rs`.
+enum Engine {
+    Sqlite(Local),
+    #[cfg(not(target_arch = "wasm32"))]
+    Postgres(crate::postgres::Server),
+}
+
+/// A queue in a SQLite file or in memory: the connection, the log of the
+/// statements it ran (for the course), and the bound on the work of a
+/// statement written outside the queue.
+struct Local {
     conn: Connection,
     log: RefCell<SqlLog>,
-    /// Bounds the work of a statement written outside the queue.
     budget: Budget,
 }
 
@@ -57,27 +72,45 @@ impl Queue {
         let budget = Budget::default();
         budget.install(&mut conn)?;
         Ok(Queue {
-            conn,
-            log: RefCell::new(SqlLog::default()),
-            budget,
+            engine: Engine::Sqlite(Local {
+                conn,
+                log: RefCell::new(SqlLog::default()),
+                budget,
+            }),
         })
+    }
+
+    /// The SQLite queue, for what only it does: run SQL written outside
+    /// the queue, keep a log of its statements, go back in a playing. The
+    /// course's queues are in-memory SQLite ones; asked of another engine,
+    /// it is [`Error::Internal`].
+    fn local(&self) -> Result<&Local> {
+        match &self.engine {
+            Engine::Sqlite(local) => Ok(local),
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(_) => Err(Error::Internal {
+                what: "only a SQLite queue runs statements written outside it".into(),
+            }),
+        }
     }
 
     /// Starts (or stops) writing down every statement that enqueue, claim
     /// and finish run, with their bound values; see [`Queue::take_sql`].
     pub fn record_sql(&self, on: bool) {
-        self.log.borrow_mut().record(on);
+        if let Ok(local) = self.local() {
+            local.log.borrow_mut().record(on);
+        }
     }
 
     /// The statements run since the last call, when recording is on.
     pub fn take_sql(&self) -> Vec<Executed> {
-        self.log.borrow_mut().take()
+        (self.local().ok()).map_or_else(Vec::new, |local| local.log.borrow_mut().take())
     }
 
     /// The ids of the jobs changed since the last call, when recording is
     /// on: what a watcher must re-read to know the table.
     pub fn take_touched(&self) -> Vec<String> {
-        self.log.borrow_mut().take_touched()
+        (self.local().ok()).map_or_else(Vec::new, |local| local.log.borrow_mut().take_touched())
     }
 
     /// Opens a queue file, creating it if it does not exist. The file uses
@@ -99,6 +132,18 @@ impl Queue {
         Queue::with(conn)
     }
 
+    /// Connects to a queue in a PostgreSQL database (`postgres://…` or
+    /// `postgresql://…`), creating its `jobs` table there if the database
+    /// (or the schema the URL's `search_path` names) has none. A `jobs`
+    /// table another program made is [`Error::NotOurDatabase`], and nothing
+    /// is written to it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn connect(url: &str) -> Result<Queue> {
+        Ok(Queue {
+            engine: Engine::Postgres(crate::postgres::Server::connect(url)?),
+        })
+    }
+
     /// Opens a fresh, private in-memory queue.
     pub fn open_in_memory() -> Result<Queue> {
         Queue::with(store::open_memory(Kind::Queue)?)
@@ -108,7 +153,11 @@ impl Queue {
     /// [`Error::DuplicateJob`].
     pub fn enqueue(&self, job: &NewJob) -> Result<JobRow> {
         job.validate("")?;
-        store::enqueue(&self.conn, &mut self.log.borrow_mut(), job)
+        match &self.engine {
+            Engine::Sqlite(local) => store::enqueue(&local.conn, &mut local.log.borrow_mut(), job),
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(server) => server.enqueue(job),
+        }
     }
 
     /// Claims the first claimable job in enqueue order for `owner` at `now`,
@@ -120,7 +169,14 @@ impl Queue {
         check_name("owner", owner)?;
         check_int("now", now, 0)?;
         check_int("lease_ms", lease_ms, 1)?;
-        store::claim(&self.conn, &mut self.log.borrow_mut(), owner, now, lease_ms)
+        match &self.engine {
+            Engine::Sqlite(local) => {
+                let log = &mut local.log.borrow_mut();
+                store::claim(&local.conn, log, owner, now, lease_ms)
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(server) => server.claim(owner, now, lease_ms),
+        }
     }
 
     /// Marks the job done if `stamp` is still the row's current claim and
@@ -129,7 +185,13 @@ impl Queue {
     pub fn finish(&self, stamp: &Stamp, now: u64) -> Result<Finish> {
         stamp.validate()?;
         check_int("now", now, 0)?;
-        store::finish(&self.conn, &mut self.log.borrow_mut(), stamp, now)
+        match &self.engine {
+            Engine::Sqlite(local) => {
+                store::finish(&local.conn, &mut local.log.borrow_mut(), stamp, now)
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(server) => server.finish(stamp, now),
+        }
     }
 
     /// Runs `sql`, a finish written outside this crate (a teaching
@@ -145,7 +207,8 @@ impl Queue {
     ) -> Result<(bool, Option<JobRow>)> {
         stamp.validate()?;
         check_int("now", now, 0)?;
-        store::finish_with(&self.conn, &mut self.log.borrow_mut(), sql, stamp, now)
+        let local = self.local()?;
+        store::finish_with(&local.conn, &mut local.log.borrow_mut(), sql, stamp, now)
     }
 
     /// Runs `finish`, a checked statement written outside this crate (a
@@ -162,8 +225,9 @@ impl Queue {
     ) -> Result<(bool, Option<JobRow>)> {
         stamp.validate()?;
         check_int("now", now, 0)?;
-        let log = &mut self.log.borrow_mut();
-        store::finish_outside(&self.conn, log, &self.budget, finish, stamp, now)
+        let local = self.local()?;
+        let log = &mut local.log.borrow_mut();
+        store::finish_outside(&local.conn, log, &local.budget, finish, stamp, now)
     }
 
     /// Runs `claim`, a checked statement written outside this crate (a
@@ -187,29 +251,42 @@ impl Queue {
                 what: "claim_outside was given a statement that is not a claim".into(),
             });
         }
-        let log = &mut self.log.borrow_mut();
-        store::claim_outside(&self.conn, log, &self.budget, claim, owner, now, lease_ms)
+        let local = self.local()?;
+        let log = &mut local.log.borrow_mut();
+        store::claim_outside(&local.conn, log, &local.budget, claim, owner, now, lease_ms)
     }
 
     /// Puts the table back to `then`, an earlier point of the playing that
     /// led to `now` ([`crate::Player::go_back`]).
     pub(crate) fn put_back(&self, now: &[JobRow], then: &[JobRow]) -> Result<()> {
-        store::put_back(&self.conn, now, then)
+        store::put_back(&self.local()?.conn, now, then)
     }
 
     /// Every job, in enqueue order, exactly as stored.
     pub fn rows(&self) -> Result<Vec<JobRow>> {
-        store::rows(&self.conn)
+        match &self.engine {
+            Engine::Sqlite(local) => store::rows(&local.conn),
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(server) => server.rows(),
+        }
     }
 
     /// One job by id.
     pub fn row(&self, id: &str) -> Result<Option<JobRow>> {
-        store::row(&self.conn, id)
+        match &self.engine {
+            Engine::Sqlite(local) => store::row(&local.conn, id),
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(server) => server.row(id),
+        }
     }
 
     /// How many jobs are still pending or leased.
     pub fn live_jobs(&self) -> Result<u64> {
-        store::live_count(&self.conn)
+        match &self.engine {
+            Engine::Sqlite(local) => store::live_count(&local.conn),
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres(server) => server.live_count(),
+        }
     }
 
     /// One worker step: claim, commit, `send` with no transaction open (R7),

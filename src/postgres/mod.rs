@@ -1,0 +1,252 @@
+//! The queue on a PostgreSQL server: the contract of [`crate::Queue`]
+//! (enqueue, claim, finish, the rows), run through the `postgres` client
+//! with the statements of [`sql`]. Native only.
+//!
+//! Each call is one short transaction that decides and writes together
+//! (R6), and nothing here waits on the network but for the server itself
+//! (R7 is the caller's: [`crate::Queue::process_one`] sends between the
+//! claim's commit and the finish). A lock another session holds is waited
+//! for at most [`LOCK_TIMEOUT`], then [`Error::Busy`], as a SQLite file's.
+
+mod sql;
+
+use std::cell::RefCell;
+
+use postgres::error::SqlState;
+use postgres::{Client, GenericClient, NoTls, Row};
+
+use crate::error::{Error, Result};
+use crate::fence::{Conditions, Finish, Verdict};
+use crate::model::{Claim, JobRow, JobState, NewJob, Stamp};
+use sql::*;
+
+/// How long a statement waits for a row lock another session holds.
+/// Claims never wait (they skip locked rows); a finish waits for the
+/// claim or finish that holds its job's row, which is short.
+const LOCK_TIMEOUT: &str = "10s";
+
+/// One connection to a PostgreSQL database holding (or about to hold) a
+/// queue.
+pub(crate) struct Server {
+    client: RefCell<Client>,
+}
+
+impl Server {
+    /// Connects to `url` (`postgres://…` or `postgresql://…`) and makes
+    /// sure the queue's schema is there: created in a database (or schema,
+    /// by the URL's `search_path`) that has no `jobs` table, checked in one
+    /// that has. A `jobs` table that is not ours is
+    /// [`Error::NotOurDatabase`], and nothing is written to it.
+    pub(crate) fn connect(url: &str) -> Result<Server> {
+        let shown = shown(url);
+        let config: postgres::Config =
+            url.parse()
+                .map_err(|err: postgres::Error| Error::NotOurDatabase {
+                    path: shown.clone(),
+                    why: format!("not a PostgreSQL URL: {err}"),
+                })?;
+        let mut client = config.connect(NoTls).map_err(failed)?;
+        client
+            .batch_execute(&format!("SET lock_timeout = '{LOCK_TIMEOUT}'"))
+            .map_err(failed)?;
+        let mut tx = client.transaction().map_err(failed)?;
+        tx.execute(LOCK_SCHEMA, &[&QUEUE_SCHEMA_KEY])
+            .map_err(failed)?;
+        let mark = tx.query_one(TABLE_MARK, &[&"jobs"]).map_err(failed)?;
+        let (exists, comment): (bool, Option<String>) = (mark.get(0), mark.get(1));
+        match (exists, comment.as_deref()) {
+            (false, _) => tx.batch_execute(JOBS_SCHEMA).map_err(failed)?,
+            (true, Some(JOBS_MARK)) => {}
+            (true, _) => {
+                return Err(Error::NotOurDatabase {
+                    path: shown,
+                    why: "it has a `jobs` table that leasefence did not create".into(),
+                });
+            }
+        }
+        tx.commit().map_err(failed)?;
+        Ok(Server {
+            client: RefCell::new(client),
+        })
+    }
+
+    /// Inserts a job and returns it as stored.
+    pub(crate) fn enqueue(&self, job: &NewJob) -> Result<JobRow> {
+        let mut client = self.client.borrow_mut();
+        let row = client.query_one(
+            ENQUEUE,
+            &[
+                &job.id,
+                &int(job.qty),
+                &int(job.max_attempts),
+                &int(job.deadline),
+            ],
+        );
+        match row {
+            Ok(row) => read_job(&row),
+            Err(err) if err.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                Err(Error::DuplicateJob { id: job.id.clone() })
+            }
+            Err(err) => Err(failed(err)),
+        }
+    }
+
+    /// Sets aside dead jobs, then claims the first claimable one, in one
+    /// transaction (R6, R10).
+    pub(crate) fn claim(&self, owner: &str, now: u64, lease_ms: u64) -> Result<Option<Claim>> {
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction().map_err(failed)?;
+        tx.execute(QUARANTINE, &[&int(now)]).map_err(failed)?;
+        tx.execute(EXPIRE, &[&int(now)]).map_err(failed)?;
+        let until = int(now.saturating_add(lease_ms));
+        let claim = tx
+            .query_opt(CLAIM, &[&int(now), &owner, &until])
+            .map_err(failed)?
+            .map(|row| read_claim(&row))
+            .transpose()?;
+        tx.commit().map_err(failed)?;
+        Ok(claim)
+    }
+
+    /// Locks the job's row, runs the fenced finish, and says why when
+    /// nothing changed (R4, R14).
+    pub(crate) fn finish(&self, stamp: &Stamp, now: u64) -> Result<Finish> {
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction().map_err(failed)?;
+        let locked = tx
+            .query_opt(LOCK_ROW, &[&stamp.id])
+            .map_err(failed)?
+            .map(|row| read_job(&row))
+            .transpose()?;
+        let params: [&(dyn postgres::types::ToSql + Sync); 5] = [
+            &stamp.id,
+            &stamp.owner,
+            &int(stamp.token),
+            &int(stamp.attempt),
+            &int(now),
+        ];
+        let changed = tx.execute(FINISH, &params).map_err(failed)?;
+        tx.commit().map_err(failed)?;
+        let verdict = if changed == 1 {
+            Verdict::Accepted
+        } else {
+            let failed = Conditions::failed(stamp, locked.as_ref(), now);
+            if failed.is_empty() {
+                return Err(Error::Internal {
+                    what: format!(
+                        "finish of {:?} changed nothing, yet every condition holds",
+                        stamp.id
+                    ),
+                });
+            }
+            Verdict::Refused(failed)
+        };
+        // The row as the finish left it: the locked row, done if accepted.
+        let current = locked.map(|row| match verdict {
+            Verdict::Accepted => JobRow {
+                state: JobState::Done,
+                ..row
+            },
+            _ => row,
+        });
+        Ok(Finish {
+            verdict,
+            expected: Some(stamp.clone()),
+            current,
+        })
+    }
+
+    /// Every job, in enqueue order.
+    pub(crate) fn rows(&self) -> Result<Vec<JobRow>> {
+        let rows = self.client.borrow_mut().query(ROWS, &[]).map_err(failed)?;
+        rows.iter().map(read_job).collect()
+    }
+
+    /// One job by id.
+    pub(crate) fn row(&self, id: &str) -> Result<Option<JobRow>> {
+        let mut client = self.client.borrow_mut();
+        let row = client.query_opt(ROW, &[&id]).map_err(failed)?;
+        row.as_ref().map(read_job).transpose()
+    }
+
+    /// How many jobs are still pending or leased.
+    pub(crate) fn live_count(&self) -> Result<u64> {
+        let mut client = self.client.borrow_mut();
+        let count: i64 = one_value(&mut *client, LIVE_COUNT)?;
+        Ok(count.max(0) as u64)
+    }
+}
+
+fn one_value(client: &mut impl GenericClient, sql: &str) -> Result<i64> {
+    Ok(client.query_one(sql, &[]).map_err(failed)?.get(0))
+}
+
+/// A number the queue stores: every one it is given was checked to be at
+/// most [`crate::MAX_INT`], so it fits PostgreSQL's `bigint`.
+fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn read_u64(row: &Row, index: usize) -> Result<u64> {
+    let value: i64 = row.try_get(index).map_err(failed)?;
+    Ok(value.max(0) as u64)
+}
+
+fn read_job(row: &Row) -> Result<JobRow> {
+    let state: String = row.try_get(2).map_err(failed)?;
+    let lease_until: Option<i64> = row.try_get(7).map_err(failed)?;
+    Ok(JobRow {
+        id: row.try_get(0).map_err(failed)?,
+        qty: read_u64(row, 1)?,
+        state: JobState::parse(&state).ok_or_else(|| Error::Internal {
+            what: format!("a job's state is {state:?}"),
+        })?,
+        owner: row.try_get(3).map_err(failed)?,
+        token: read_u64(row, 4)?,
+        attempts: read_u64(row, 5)?,
+        max_attempts: read_u64(row, 6)?,
+        lease_until: lease_until.map(|value| value.max(0) as u64),
+        deadline: read_u64(row, 8)?,
+    })
+}
+
+/// A claim from `RETURNING id, qty, owner, token, attempts, lease_until`.
+fn read_claim(row: &Row) -> Result<Claim> {
+    Ok(Claim {
+        id: row.try_get(0).map_err(failed)?,
+        qty: read_u64(row, 1)?,
+        owner: row.try_get(2).map_err(failed)?,
+        token: read_u64(row, 3)?,
+        attempt: read_u64(row, 4)?,
+        lease_until: read_u64(row, 5)?,
+    })
+}
+
+/// A lock held past [`LOCK_TIMEOUT`] is [`Error::Busy`]; anything else the
+/// server or the connection reports is [`Error::Database`].
+fn failed(err: postgres::Error) -> Error {
+    if err.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) {
+        Error::Busy
+    } else {
+        Error::Database(Box::new(err))
+    }
+}
+
+/// The URL as an error may show it: without its password, whether it is
+/// written before the host or as a parameter.
+fn shown(url: &str) -> String {
+    let url = match url.split_once('?') {
+        Some((base, query)) if query.contains("password") => base,
+        _ => url,
+    };
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((user, host)) => {
+                let user = user.split_once(':').map_or(user, |(name, _)| name);
+                format!("{scheme}://{user}@{host}")
+            }
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
+}
