@@ -117,5 +117,5 @@ pub use fence::{Condition, Conditions, Finish, Verdict};
 pub use model::{Claim, JobRow, JobState, MAX_INT, NewJob, Reason, Stamp};
 pub use queue::{ProcessError, Processed, Queue};
 pub use receiver::{Receiver, Totals};
-pub use replay::{EventResult, Outcome, Player, Replay, replay, replay_json};
+pub use replay::{EventResult, Outcome, Player, Replay, replay, replay_json, replay_on};
 pub use scenario::{Action, Event, Scenario};

@@ -139,8 +139,20 @@ impl Queue {
     /// is written to it.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn connect(url: &str) -> Result<Queue> {
+        let server = crate::postgres::Server::connect(url, store::Create::IfEmpty)?;
         Ok(Queue {
-            engine: Engine::Postgres(crate::postgres::Server::connect(url)?),
+            engine: Engine::Postgres(server),
+        })
+    }
+
+    /// Connects to a queue that must already be in the PostgreSQL database
+    /// at `url`, as [`Queue::open_existing`] opens a file: a database with
+    /// no `jobs` table is [`Error::NotOurDatabase`] and is left as it was.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn connect_existing(url: &str) -> Result<Queue> {
+        let server = crate::postgres::Server::connect(url, store::Create::Never)?;
+        Ok(Queue {
+            engine: Engine::Postgres(server),
         })
     }
 

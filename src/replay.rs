@@ -121,8 +121,12 @@ impl Player {
     /// [`Scenario`] was checked by its reader; what an event added later
     /// must agree with (time, ids used) is read off it here.
     pub fn new(scenario: Scenario) -> Result<Player> {
+        Player::on(Queue::open_in_memory()?, scenario)
+    }
+
+    /// Sets up `queue`, which holds no job, with the scenario's jobs.
+    fn on(queue: Queue, scenario: Scenario) -> Result<Player> {
         let order = scenario.checked_order()?;
-        let queue = Queue::open_in_memory()?;
         for job in scenario.jobs() {
             queue.enqueue(job)?;
         }
@@ -315,7 +319,15 @@ impl Player {
 
 /// Replays every event of `scenario` and returns the contract's document.
 pub fn replay(scenario: Scenario) -> Result<Replay> {
-    let mut player = Player::new(scenario)?;
+    replay_on(Queue::open_in_memory()?, scenario)
+}
+
+/// Replays every event of `scenario` on `queue`, which must hold no job
+/// (a file or a database of any engine), and leaves the end state there:
+/// the document is [`replay`]'s, whatever the engine. The receiver is the
+/// replay's own, in memory.
+pub fn replay_on(queue: Queue, scenario: Scenario) -> Result<Replay> {
+    let mut player = Player::on(queue, scenario)?;
     let mut results = Vec::with_capacity(player.scenario().events().len());
     while let Some(result) = player.step()? {
         results.push(result);

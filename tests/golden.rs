@@ -1,7 +1,7 @@
 //! Golden replays: every chapter's scenario (`chapters/<NN>-<id>/`)
-//! replays to exactly its `expected.json` document. This file runs natively and in
-//! headless Chromium, on the same embedded bytes, so both targets are held
-//! to one document.
+//! replays to exactly its `expected.json` document, on every engine. This
+//! file runs natively and in headless Chromium, on the same embedded bytes,
+//! so both targets (and natively both engines) are held to one document.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
@@ -10,22 +10,29 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod engines;
 mod support;
 
+use engines::Engine;
+use leasefence::{Scenario, replay_on};
 use support::SCENARIOS;
 
 #[test]
-fn every_scenario_replays_to_its_golden_document() {
-    for (name, scenario, expected) in SCENARIOS {
-        let replay = leasefence::replay_json(scenario)
-            .unwrap_or_else(|err| panic!("{name}: replay failed: {err}"));
+fn every_scenario_replays_to_its_golden_document_on_every_engine() {
+    for (engine, (name, scenario, expected)) in
+        (Engine::ALL.iter()).flat_map(|engine| SCENARIOS.iter().map(move |each| (engine, each)))
+    {
+        let scenario = Scenario::parse(scenario).expect("a chapter's scenario reads");
+        let queue = engine.open().expect("a fresh queue");
+        let replay = replay_on(queue, scenario)
+            .unwrap_or_else(|err| panic!("{name} on {engine:?}: replay failed: {err}"));
         let current = serde_json::to_value(&replay).expect("replay serializes");
         let expected: serde_json::Value = serde_json::from_str(expected)
             .unwrap_or_else(|err| panic!("{name}.expected.json: {err}"));
         check!(
             current,
             expected,
-            "scenario {name}: replay differs from its golden document"
+            "scenario {name} on {engine:?}: replay differs from its golden document"
         );
     }
 }

@@ -1,4 +1,5 @@
-//! The queue against a small reference model, under random histories.
+//! The queue against a small reference model, under random histories, on
+//! each engine (SQLite in memory, PostgreSQL in a throwaway cluster).
 //!
 //! The model below restates the contract in plain Rust over a `Vec`, with
 //! no SQL. proptest drives both with the same random steps (enqueue, claim,
@@ -15,10 +16,13 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod engines;
 mod support;
 
+use engines::Engine;
+
 use leasefence::{
-    Claim, Condition, Conditions, Error, Finish, JobRow, JobState, NewJob, Queue, Stamp, Verdict,
+    Claim, Condition, Conditions, Error, Finish, JobRow, JobState, NewJob, Stamp, Verdict,
 };
 use proptest::prelude::*;
 
@@ -173,8 +177,10 @@ fn valid_holders(rows: &[JobRow], held: &[Option<Claim>], id: &str, now: u64) ->
         .count()
 }
 
-fn run(steps: &[Step]) -> Result<(), TestCaseError> {
-    let queue = Queue::open_in_memory().map_err(|err| TestCaseError::fail(err.to_string()))?;
+fn run(engine: Engine, steps: &[Step]) -> Result<(), TestCaseError> {
+    let queue = engine
+        .open()
+        .map_err(|err| TestCaseError::fail(format!("on {engine:?}: {err}")))?;
     let mut model = Model::default();
     let mut held: Vec<Option<Claim>> = vec![None; ACTORS];
     let mut now = 0u64;
@@ -298,7 +304,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn queue_agrees_with_the_reference_model(steps in proptest::collection::vec(step(), 1..60)) {
-        run(&steps)?;
+    fn the_sqlite_queue_agrees_with_the_reference_model(steps in proptest::collection::vec(step(), 1..60)) {
+        run(Engine::Sqlite, &steps)?;
+    }
+
+    #[test]
+    fn the_postgresql_queue_agrees_with_the_reference_model(steps in proptest::collection::vec(step(), 1..60)) {
+        run(Engine::Postgres, &steps)?;
     }
 }

@@ -18,6 +18,7 @@ use postgres::{Client, GenericClient, NoTls, Row};
 use crate::error::{Error, Result};
 use crate::fence::{Conditions, Finish, Verdict};
 use crate::model::{Claim, JobRow, JobState, NewJob, Stamp};
+use crate::store::Create;
 use sql::*;
 
 /// How long a statement waits for a row lock another session holds.
@@ -34,10 +35,10 @@ pub(crate) struct Server {
 impl Server {
     /// Connects to `url` (`postgres://…` or `postgresql://…`) and makes
     /// sure the queue's schema is there: created in a database (or schema,
-    /// by the URL's `search_path`) that has no `jobs` table, checked in one
-    /// that has. A `jobs` table that is not ours is
+    /// by the URL's `search_path`) that has no `jobs` table if `create`
+    /// allows, checked in one that has. A `jobs` table that is not ours is
     /// [`Error::NotOurDatabase`], and nothing is written to it.
-    pub(crate) fn connect(url: &str) -> Result<Server> {
+    pub(crate) fn connect(url: &str, create: Create) -> Result<Server> {
         let shown = shown(url);
         let config: postgres::Config =
             url.parse()
@@ -54,10 +55,17 @@ impl Server {
             .map_err(failed)?;
         let mark = tx.query_one(TABLE_MARK, &[&"jobs"]).map_err(failed)?;
         let (exists, comment): (bool, Option<String>) = (mark.get(0), mark.get(1));
-        match (exists, comment.as_deref()) {
-            (false, _) => tx.batch_execute(JOBS_SCHEMA).map_err(failed)?,
-            (true, Some(JOBS_MARK)) => {}
-            (true, _) => {
+        match (exists, comment.as_deref(), create) {
+            (false, _, Create::IfEmpty) => tx.batch_execute(JOBS_SCHEMA).map_err(failed)?,
+            (false, _, Create::Never) => {
+                return Err(Error::NotOurDatabase {
+                    path: shown,
+                    why: "it holds no queue yet (no `jobs` table): enqueue a job to create one"
+                        .into(),
+                });
+            }
+            (true, Some(JOBS_MARK), _) => {}
+            (true, _, _) => {
                 return Err(Error::NotOurDatabase {
                     path: shown,
                     why: "it has a `jobs` table that leasefence did not create".into(),

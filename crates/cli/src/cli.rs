@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
-use leasefence::{Error, NewJob, Queue, Stamp, replay_json};
+use leasefence::{Error, NewJob, Queue, Scenario, Stamp, replay_json, replay_on};
 use leasefence_course::lab::{self, Graded, LEVELS, Level, Shortest};
 use leasefence_course::playground::{Lang, chapter_scenarios, lesson, view};
 use serde_json::json;
@@ -19,12 +19,15 @@ use crate::clock::wall_clock_ms;
 use crate::output::{Failure, invalid, print_json};
 use crate::{http, work};
 
-/// A SQLite job queue that refuses a late worker's stale finish.
+/// A job queue that refuses a late worker's stale finish, in a SQLite
+/// file or a PostgreSQL database.
 #[derive(Debug, Parser)]
 #[command(name = "leasefence", version, about, long_about = None)]
 struct Cli {
-    /// The queue database file (rollback journal; created by `enqueue`).
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The queue: a SQLite file (rollback journal; created by `enqueue`),
+    /// or a PostgreSQL database's `postgres://` or `postgresql://` URL
+    /// (its `jobs` table created by `enqueue`).
+    #[arg(long, global = true, value_name = "PATH|URL")]
     db: Option<PathBuf>,
 
     #[command(subcommand)]
@@ -89,6 +92,8 @@ enum Command {
     /// Print every row in enqueue order.
     Inspect,
     /// Replay a scenario file (`-` for stdin); prints the replay document.
+    /// With `--db`, plays it on that queue, which must hold no job, and
+    /// leaves the end state there (`inspect` shows it).
     Replay {
         /// The scenario JSON file.
         file: PathBuf,
@@ -193,10 +198,33 @@ fn db_path(db: Option<&Path>) -> Result<&Path, Failure> {
     db.ok_or_else(|| invalid("--db", "this command needs the queue database file"))
 }
 
-/// Opens an existing queue file; only `enqueue` and `work` may create one,
-/// so a mistyped path is reported instead of silently made empty.
+/// The URL `--db` gives, when it names a PostgreSQL database rather than a
+/// file.
+fn server_url(db: &Path) -> Option<&str> {
+    let text = db.to_str()?;
+    ["postgres://", "postgresql://"]
+        .iter()
+        .any(|scheme| text.starts_with(scheme))
+        .then_some(text)
+}
+
+/// Opens the queue `--db` names, creating it (the file, or the database's
+/// `jobs` table) if it is not there yet.
+fn open(db: Option<&Path>) -> Result<Queue, Failure> {
+    let db = db_path(db)?;
+    Ok(match server_url(db) {
+        Some(url) => Queue::connect(url)?,
+        None => Queue::open(db)?,
+    })
+}
+
+/// Opens an existing queue; only `enqueue`, `work` and `replay` may create
+/// one, so a mistyped path is reported instead of silently made empty.
 fn open_existing(db: Option<&Path>) -> Result<Queue, Failure> {
     let path = db_path(db)?;
+    if let Some(url) = server_url(path) {
+        return Ok(Queue::connect_existing(url)?);
+    }
     if !path.exists() {
         return Err(invalid(
             "--db",
@@ -232,7 +260,7 @@ fn execute(cli: Cli) -> Result<ExitCode, Failure> {
             };
             // Check the input before the file is created.
             job.validate("")?;
-            let row = Queue::open(db_path(db)?)?.enqueue(&job)?;
+            let row = open(db)?.enqueue(&job)?;
             print_json(&row)?;
         }
         Command::Claim {
@@ -261,12 +289,35 @@ fn execute(cli: Cli) -> Result<ExitCode, Failure> {
             }
         }
         Command::Inspect => print_json(&open_existing(db)?.rows()?)?,
-        Command::Replay { file } => print_json(&replay_json(&read_file(&file)?)?)?,
+        Command::Replay { file } => {
+            let scenario = read_file(&file)?;
+            match db {
+                None => print_json(&replay_json(&scenario)?)?,
+                Some(_) => {
+                    let scenario = Scenario::parse(&scenario)?;
+                    let queue = open(db)?;
+                    let held = queue.rows()?.len();
+                    if held > 0 {
+                        return Err(invalid(
+                            "--db",
+                            format!("the queue holds {held} jobs; a replay starts from none"),
+                        ));
+                    }
+                    print_json(&replay_on(queue, scenario)?)?;
+                }
+            }
+        }
         Command::Receiver { listen } => {
             let path = db_path(db)?;
+            if server_url(path).is_some() {
+                return Err(invalid(
+                    "--db",
+                    "the receiver's ledger is a SQLite file; it does not run on PostgreSQL yet",
+                ));
+            }
             http::run_receiver(&listen, path)?;
         }
-        Command::Work(args) => return work::run(db_path(db)?, &args),
+        Command::Work(args) => return work::run(open(db)?, &args),
         Command::Grade { level, file } => return grade(&level, &read_file(&file)?),
         Command::Check { file } => return check(&read_file(&file)?),
         Command::Serve { listen, dir } => http::serve_dir(&listen, &dir)?,

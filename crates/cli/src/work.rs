@@ -8,7 +8,7 @@
 //! worker can reclaim the job before its finish arrives.
 
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -70,9 +70,8 @@ struct Delivered {
 }
 
 /// Runs the worker loop; prints one JSON line per job and a summary.
-pub fn run(db: &Path, args: &WorkArgs) -> Result<ExitCode, Failure> {
+pub fn run(queue: Queue, args: &WorkArgs) -> Result<ExitCode, Failure> {
     let clock = Clock::new(args.clock.as_deref())?;
-    let queue = Queue::open(db)?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(DELIVERY_TIMEOUT))
         .build()

@@ -1,7 +1,7 @@
-//! R13: a real race between processes. Two children of the real binary
-//! open one file database, wait at a start gate, and are released at the
-//! same moment to claim the one pending job. Every round, exactly one of
-//! them gets it.
+//! R13: a real race between processes. Children of the real binary open
+//! one queue (a SQLite file; a PostgreSQL database), wait at a start gate,
+//! and are released at the same moment to claim the one pending job. Every
+//! round, exactly one of them gets it.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
@@ -9,6 +9,10 @@
 
 mod support;
 
+#[path = "../../../tests/engines/postgres.rs"]
+mod postgres_cluster;
+
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 
@@ -17,7 +21,7 @@ use leasefence::{NewJob, Queue};
 const ROUNDS: usize = 100;
 
 /// Starts a claimer and waits until it reports `ready` at the start gate.
-fn claimer_at_the_gate(db: &std::path::Path, owner: &str) -> Child {
+fn claimer_at_the_gate(db: &OsStr, owner: &str) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_leasefence"))
         .arg("--db")
         .arg(db)
@@ -49,12 +53,30 @@ fn two_processes_released_together_claim_one_job_exactly_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("race.db");
     let queue = Queue::open(&db).expect("creates the queue");
+    race(db.as_os_str(), &queue, &["A", "B"]);
+}
+
+/// On PostgreSQL, which runs writers at once rather than one at a time, a
+/// claim must lock the row it takes: more processes than the machine has
+/// cores race for each job.
+#[test]
+fn on_postgresql_four_processes_released_together_claim_one_job_exactly_once() {
+    let url = postgres_cluster::fresh_url();
+    let queue = Queue::connect(&url).expect("creates the queue");
+    race(OsStr::new(&url), &queue, &["A", "B", "C", "D"]);
+}
+
+/// [`ROUNDS`] rounds: a job enqueued in `queue`, then `owners` released
+/// together to claim it through `db`; exactly one gets it, with token 1.
+fn race(db: &OsStr, queue: &Queue, owners: &[&str]) {
     for round in 0..ROUNDS {
         let id = format!("race-{round}");
         queue
             .enqueue(&NewJob::new(id.as_str(), 1, 2_000_000_000))
             .expect("enqueues");
-        let mut children = [claimer_at_the_gate(&db, "A"), claimer_at_the_gate(&db, "B")];
+        let mut children: Vec<Child> = (owners.iter())
+            .map(|owner| claimer_at_the_gate(db, owner))
+            .collect();
         // Both are blocked reading stdin: release them back to back.
         for child in &mut children {
             child
