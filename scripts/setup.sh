@@ -39,6 +39,9 @@ have npm || missing_apt+=(npm)
 if [ "$want" = all ]; then
   have chromium || missing_apt+=(chromium)
   have chromedriver || missing_apt+=(chromium-driver)
+  # The PostgreSQL queue's tests start a throwaway server of their own
+  # (tests/engines/postgres.rs): the server's programs, found by pg_config.
+  [ -x "$(pg_config --bindir 2>/dev/null)/initdb" ] || missing_apt+=(postgresql)
   # The servers' descriptor-flood test runs the receiver under prlimit.
   have prlimit || missing_apt+=(util-linux)
   # Korean text and the control symbols in the e2e screenshots.

@@ -20,7 +20,14 @@ use crate::store::{self, Kind, Recorded};
 
 /// An idempotent ledger of deliveries, in its own database.
 pub struct Receiver {
-    conn: Connection,
+    ledger: Ledger,
+}
+
+/// Where the ledger's rows live, as [`crate::Queue`]'s engines.
+enum Ledger {
+    Sqlite(Connection),
+    #[cfg(not(target_arch = "wasm32"))]
+    Postgres(crate::postgres::Ledger),
 }
 
 impl std::fmt::Debug for Receiver {
@@ -52,21 +59,49 @@ impl Receiver {
     /// Opens a receiver ledger file, creating it if needed.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Receiver> {
+        let conn = store::open_file(path.as_ref(), Kind::Receiver, store::Create::IfEmpty)?;
         Ok(Receiver {
-            conn: store::open_file(path.as_ref(), Kind::Receiver, store::Create::IfEmpty)?,
+            ledger: Ledger::Sqlite(conn),
         })
     }
 
-    /// Takes the deliveries of `ids` back out (the census's rewind).
+    /// Connects to a receiver's ledger in a PostgreSQL database
+    /// (`postgres://…` or `postgresql://…`), creating its `deliveries`
+    /// table there if the database has none; one another program made is
+    /// [`crate::Error::NotOurDatabase`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn connect(url: &str) -> Result<Receiver> {
+        Ok(Receiver {
+            ledger: Ledger::Postgres(crate::postgres::Ledger::connect(url)?),
+        })
+    }
+
+    /// Takes the deliveries of `ids` back out (the census's rewind, on
+    /// the replay's in-memory ledger).
     pub(crate) fn take_back(&self, ids: &[String]) -> Result<()> {
-        store::take_back_deliveries(&self.conn, ids)
+        match &self.ledger {
+            Ledger::Sqlite(conn) => store::take_back_deliveries(conn, ids),
+            #[cfg(not(target_arch = "wasm32"))]
+            Ledger::Postgres(_) => Err(crate::Error::Internal {
+                what: "only the replay's in-memory ledger goes back".into(),
+            }),
+        }
     }
 
     /// Opens a fresh in-memory ledger.
     pub fn open_in_memory() -> Result<Receiver> {
         Ok(Receiver {
-            conn: store::open_memory(Kind::Receiver)?,
+            ledger: Ledger::Sqlite(store::open_memory(Kind::Receiver)?),
         })
+    }
+
+    /// The ledger in arrival order: (job id, qty applied, repeats ignored).
+    fn deliveries(&self) -> Result<Vec<(String, u64, u64)>> {
+        match &self.ledger {
+            Ledger::Sqlite(conn) => store::deliveries(conn),
+            #[cfg(not(target_arch = "wasm32"))]
+            Ledger::Postgres(ledger) => ledger.deliveries(),
+        }
     }
 
     /// Records one delivery. Returns `true` when it was applied, `false` for
@@ -75,13 +110,17 @@ impl Receiver {
     pub fn deliver(&self, id: &str, qty: u64) -> Result<bool> {
         check_name("id", id)?;
         check_int("qty", qty, 1)?;
-        Ok(store::deliver(&self.conn, id, qty)? == Recorded::Applied)
+        match &self.ledger {
+            Ledger::Sqlite(conn) => Ok(store::deliver(conn, id, qty)? == Recorded::Applied),
+            #[cfg(not(target_arch = "wasm32"))]
+            Ledger::Postgres(ledger) => ledger.deliver(id, qty),
+        }
     }
 
     /// Job id -> applied qty, sorted by id.
     pub fn applied(&self) -> Result<BTreeMap<String, u64>> {
         let mut applied = BTreeMap::new();
-        for (id, qty, _repeats) in store::deliveries(&self.conn)? {
+        for (id, qty, _repeats) in self.deliveries()? {
             applied.insert(id, qty);
         }
         Ok(applied)
@@ -91,7 +130,7 @@ impl Receiver {
     /// (see [`Totals::qty`]).
     pub fn totals(&self) -> Result<Totals> {
         let mut totals = Totals::default();
-        for (id, qty, repeats) in store::deliveries(&self.conn)? {
+        for (id, qty, repeats) in self.deliveries()? {
             totals.jobs += 1;
             let sum = totals.qty.saturating_add(qty);
             totals.capped |= sum > MAX_INT;

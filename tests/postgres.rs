@@ -155,3 +155,54 @@ fn no_statement_reads_the_servers_clock() {
         );
     }
 }
+
+/// R12 with deliveries at once from several connections: each id counts
+/// once, and each row's running total counts every row before it (a
+/// delivery reads the last total and adds to it, so two may not interleave
+/// there).
+#[test]
+fn concurrent_deliveries_count_once_and_keep_running_totals() {
+    let url = fresh_url();
+    leasefence::Receiver::connect(&url).expect("creates the ledger");
+    std::thread::scope(|scope| {
+        for sender in 0..8u64 {
+            let url = &url;
+            scope.spawn(move || {
+                let receiver = leasefence::Receiver::connect(url).expect("connects");
+                for n in 0..30u64 {
+                    // Every sender delivers the shared ids too: repeats.
+                    let id = if n % 3 == 0 {
+                        format!("shared-{n}")
+                    } else {
+                        format!("own-{sender}-{n}")
+                    };
+                    receiver.deliver(&id, n + 1).expect("delivers");
+                }
+            });
+        }
+    });
+    let totals = leasefence::Receiver::connect(&url)
+        .expect("connects")
+        .totals()
+        .expect("totals");
+    // 10 shared ids, each delivered 8 times; 20 own ids per sender.
+    check!(
+        (totals.jobs, totals.repeats),
+        (10 + 8 * 20, 7 * 10),
+        "R12: (jobs, repeats) after 8 senders"
+    );
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("connects");
+    let rows = client
+        .query("SELECT qty, total FROM deliveries ORDER BY seq", &[])
+        .expect("reads the ledger");
+    let mut sum = 0i64;
+    for (index, row) in rows.iter().enumerate() {
+        sum += row.get::<_, i64>(0);
+        check!(
+            row.get::<_, i64>(1),
+            sum,
+            "the running total of row {index}"
+        );
+    }
+    check!(sum as u64, totals.qty, "the last running total is the sum");
+}

@@ -1,5 +1,5 @@
-//! The receiver's ledger (R12), on an in-memory database (and, natively,
-//! on an older ledger file). Runs natively and in headless Chromium
+//! The receiver's ledger (R12), on every engine (and, natively, on an
+//! older ledger file). Runs natively and in headless Chromium
 //! (`wasm-pack test`), like `rules.rs`.
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
@@ -9,7 +9,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod engines;
 mod support;
+
+use engines::on_each_engine;
 
 use leasefence::{Error, MAX_INT, Receiver};
 
@@ -18,28 +21,30 @@ type TestResult = Result<(), Error>;
 /// R12: a repeated delivery adds nothing; another qty is refused.
 #[test]
 fn receiver_applies_each_job_once_and_refuses_another_qty() -> TestResult {
-    let receiver = Receiver::open_in_memory()?;
-    check!(receiver.deliver("snack-1", 2)?, true, "R12: first delivery");
-    check!(receiver.deliver("snack-1", 2)?, false, "R12: repeat");
-    let conflict = receiver.deliver("snack-1", 5);
-    assert!(
-        matches!(
-            conflict,
-            Err(Error::DeliveryConflict {
-                stored: 2,
-                offered: 5,
-                ..
-            })
-        ),
-        "R12: another qty for a known id must be refused, got {conflict:?}"
-    );
-    let totals = receiver.totals()?;
-    check!(
-        (totals.jobs, totals.qty, totals.repeats),
-        (1, 2, 1),
-        "R12: totals"
-    );
-    Ok(())
+    on_each_engine(|engine| {
+        let receiver = engine.receiver()?;
+        check!(receiver.deliver("snack-1", 2)?, true, "R12: first delivery");
+        check!(receiver.deliver("snack-1", 2)?, false, "R12: repeat");
+        let conflict = receiver.deliver("snack-1", 5);
+        assert!(
+            matches!(
+                conflict,
+                Err(Error::DeliveryConflict {
+                    stored: 2,
+                    offered: 5,
+                    ..
+                })
+            ),
+            "R12: another qty for a known id must be refused, got {conflict:?}"
+        );
+        let totals = receiver.totals()?;
+        check!(
+            (totals.jobs, totals.qty, totals.repeats),
+            (1, 2, 1),
+            "R12: totals"
+        );
+        Ok(())
+    })
 }
 
 /// Each qty is at most 2^53 - 1; their sum need not be. A receiver that
@@ -49,33 +54,35 @@ fn receiver_applies_each_job_once_and_refuses_another_qty() -> TestResult {
 /// bound and says so (R12).
 #[test]
 fn a_total_past_its_bound_is_held_there_and_every_later_delivery_still_lands() -> TestResult {
-    let receiver = Receiver::open_in_memory()?;
-    check!(receiver.deliver("big-1", MAX_INT)?, true, "the first lands");
-    let totals = receiver.totals()?;
-    check!(
-        (totals.qty, totals.capped),
-        (MAX_INT, false),
-        "the total at the bound"
-    );
-    check!(receiver.deliver("big-2", MAX_INT)?, true, "a second lands");
-    check!(receiver.deliver("small", 1)?, true, "one more lands");
-    check!(
-        receiver.deliver("small", 1)?,
-        false,
-        "R12: its repeat is a repeat"
-    );
-    let totals = receiver.totals()?;
-    check!(
-        (totals.jobs, totals.qty, totals.capped, totals.repeats),
-        (3, MAX_INT, true, 1),
-        "(jobs, qty, capped, repeats) past the bound"
-    );
-    check!(
-        totals.applied.get("big-2"),
-        Some(&MAX_INT),
-        "the ledger keeps each qty exactly"
-    );
-    Ok(())
+    on_each_engine(|engine| {
+        let receiver = engine.receiver()?;
+        check!(receiver.deliver("big-1", MAX_INT)?, true, "the first lands");
+        let totals = receiver.totals()?;
+        check!(
+            (totals.qty, totals.capped),
+            (MAX_INT, false),
+            "the total at the bound"
+        );
+        check!(receiver.deliver("big-2", MAX_INT)?, true, "a second lands");
+        check!(receiver.deliver("small", 1)?, true, "one more lands");
+        check!(
+            receiver.deliver("small", 1)?,
+            false,
+            "R12: its repeat is a repeat"
+        );
+        let totals = receiver.totals()?;
+        check!(
+            (totals.jobs, totals.qty, totals.capped, totals.repeats),
+            (3, MAX_INT, true, 1),
+            "(jobs, qty, capped, repeats) past the bound"
+        );
+        check!(
+            totals.applied.get("big-2"),
+            Some(&MAX_INT),
+            "the ledger keeps each qty exactly"
+        );
+        Ok(())
+    })
 }
 
 /// A ledger file written before its rows kept running totals is given

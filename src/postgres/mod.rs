@@ -8,7 +8,10 @@
 //! claim's commit and the finish). A lock another session holds is waited
 //! for at most [`LOCK_TIMEOUT`], then [`Error::Busy`], as a SQLite file's.
 
+mod ledger;
 mod sql;
+
+pub(crate) use ledger::Ledger;
 
 use std::cell::RefCell;
 
@@ -26,6 +29,68 @@ use sql::*;
 /// claim or finish that holds its job's row, which is short.
 const LOCK_TIMEOUT: &str = "10s";
 
+/// One of the two tables leasefence keeps in a database: its name, how it
+/// is created, the comment that marks it as ours, and the advisory lock
+/// that serializes creating it.
+pub(super) struct Table {
+    name: &'static str,
+    schema: &'static str,
+    mark: &'static str,
+    key: i64,
+    /// What it holds, as a refusal says it.
+    holds: &'static str,
+}
+
+const QUEUE: Table = Table {
+    name: "jobs",
+    schema: JOBS_SCHEMA,
+    mark: JOBS_MARK,
+    key: QUEUE_SCHEMA_KEY,
+    holds: "no queue yet (no `jobs` table): enqueue a job to create one",
+};
+
+pub(super) const LEDGER: Table = Table {
+    name: "deliveries",
+    schema: DELIVERIES_SCHEMA,
+    mark: DELIVERIES_MARK,
+    key: LEDGER_KEY,
+    holds: "no ledger yet (no `deliveries` table)",
+};
+
+/// Connects to `url` (`postgres://…` or `postgresql://…`) and makes sure
+/// `table` is there: created in a database (or schema, by the URL's
+/// `search_path`) that has none if `create` allows, checked in one that
+/// has. A table of that name that is not ours is [`Error::NotOurDatabase`],
+/// and nothing is written to it.
+pub(super) fn connect(url: &str, table: &Table, create: Create) -> Result<Client> {
+    let shown = shown(url);
+    let refused = |why: String| Error::NotOurDatabase {
+        path: shown.clone(),
+        why,
+    };
+    let config: postgres::Config = (url.parse())
+        .map_err(|err: postgres::Error| refused(format!("not a PostgreSQL URL: {err}")))?;
+    let mut client = config.connect(NoTls).map_err(failed)?;
+    (client.batch_execute(&format!("SET lock_timeout = '{LOCK_TIMEOUT}'"))).map_err(failed)?;
+    let mut tx = client.transaction().map_err(failed)?;
+    tx.execute(LOCK_SCHEMA, &[&table.key]).map_err(failed)?;
+    let mark = tx.query_one(TABLE_MARK, &[&table.name]).map_err(failed)?;
+    let (exists, comment): (bool, Option<String>) = (mark.get(0), mark.get(1));
+    match (exists, comment.as_deref(), create) {
+        (false, _, Create::IfEmpty) => tx.batch_execute(table.schema).map_err(failed)?,
+        (false, _, Create::Never) => return Err(refused(format!("it holds {}", table.holds))),
+        (true, Some(mark), _) if mark == table.mark => {}
+        (true, _, _) => {
+            return Err(refused(format!(
+                "it has a `{}` table that leasefence did not create",
+                table.name
+            )));
+        }
+    }
+    tx.commit().map_err(failed)?;
+    Ok(client)
+}
+
 /// One connection to a PostgreSQL database holding (or about to hold) a
 /// queue.
 pub(crate) struct Server {
@@ -33,48 +98,10 @@ pub(crate) struct Server {
 }
 
 impl Server {
-    /// Connects to `url` (`postgres://…` or `postgresql://…`) and makes
-    /// sure the queue's schema is there: created in a database (or schema,
-    /// by the URL's `search_path`) that has no `jobs` table if `create`
-    /// allows, checked in one that has. A `jobs` table that is not ours is
-    /// [`Error::NotOurDatabase`], and nothing is written to it.
+    /// Connects to the queue at `url` (see [`connect`]).
     pub(crate) fn connect(url: &str, create: Create) -> Result<Server> {
-        let shown = shown(url);
-        let config: postgres::Config =
-            url.parse()
-                .map_err(|err: postgres::Error| Error::NotOurDatabase {
-                    path: shown.clone(),
-                    why: format!("not a PostgreSQL URL: {err}"),
-                })?;
-        let mut client = config.connect(NoTls).map_err(failed)?;
-        client
-            .batch_execute(&format!("SET lock_timeout = '{LOCK_TIMEOUT}'"))
-            .map_err(failed)?;
-        let mut tx = client.transaction().map_err(failed)?;
-        tx.execute(LOCK_SCHEMA, &[&QUEUE_SCHEMA_KEY])
-            .map_err(failed)?;
-        let mark = tx.query_one(TABLE_MARK, &[&"jobs"]).map_err(failed)?;
-        let (exists, comment): (bool, Option<String>) = (mark.get(0), mark.get(1));
-        match (exists, comment.as_deref(), create) {
-            (false, _, Create::IfEmpty) => tx.batch_execute(JOBS_SCHEMA).map_err(failed)?,
-            (false, _, Create::Never) => {
-                return Err(Error::NotOurDatabase {
-                    path: shown,
-                    why: "it holds no queue yet (no `jobs` table): enqueue a job to create one"
-                        .into(),
-                });
-            }
-            (true, Some(JOBS_MARK), _) => {}
-            (true, _, _) => {
-                return Err(Error::NotOurDatabase {
-                    path: shown,
-                    why: "it has a `jobs` table that leasefence did not create".into(),
-                });
-            }
-        }
-        tx.commit().map_err(failed)?;
         Ok(Server {
-            client: RefCell::new(client),
+            client: RefCell::new(connect(url, &QUEUE, create)?),
         })
     }
 
@@ -191,11 +218,11 @@ fn one_value(client: &mut impl GenericClient, sql: &str) -> Result<i64> {
 
 /// A number the queue stores: every one it is given was checked to be at
 /// most [`crate::MAX_INT`], so it fits PostgreSQL's `bigint`.
-fn int(value: u64) -> i64 {
+pub(super) fn int(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-fn read_u64(row: &Row, index: usize) -> Result<u64> {
+pub(super) fn read_u64(row: &Row, index: usize) -> Result<u64> {
     let value: i64 = row.try_get(index).map_err(failed)?;
     Ok(value.max(0) as u64)
 }
@@ -232,7 +259,7 @@ fn read_claim(row: &Row) -> Result<Claim> {
 
 /// A lock held past [`LOCK_TIMEOUT`] is [`Error::Busy`]; anything else the
 /// server or the connection reports is [`Error::Database`].
-fn failed(err: postgres::Error) -> Error {
+pub(super) fn failed(err: postgres::Error) -> Error {
     if err.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) {
         Error::Busy
     } else {

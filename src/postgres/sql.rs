@@ -50,16 +50,16 @@ COMMENT ON TABLE jobs IS 'leasefence queue';
 /// What [`JOBS_SCHEMA`] writes as the table's comment.
 pub(super) const JOBS_MARK: &str = "leasefence queue";
 
-/// Serializes creating the schema between processes that connect to a new
-/// database at once (a transaction-scoped advisory lock, "LFjq"). `$1`:
-/// the lock's key.
+/// Serializes creating a schema between processes that connect to a new
+/// database at once (a transaction-scoped advisory lock). `$1`: the lock's
+/// key.
 pub(super) const LOCK_SCHEMA: &str = "SELECT pg_advisory_xact_lock($1)";
 
-/// The key [`LOCK_SCHEMA`] takes for the queue's schema.
+/// The key [`LOCK_SCHEMA`] takes for the queue's schema ("LFjq").
 pub(super) const QUEUE_SCHEMA_KEY: i64 = 0x4C46_6A71;
 
-/// Whether a `jobs` table is on the search path, and its comment. `$1`:
-/// the table's name.
+/// Whether a table is on the search path, and its comment. `$1`: the
+/// table's name.
 pub(super) const TABLE_MARK: &str = "
 SELECT to_regclass($1) IS NOT NULL, obj_description(to_regclass($1), 'pg_class')";
 
@@ -136,3 +136,44 @@ SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadli
 /// How many jobs can still be claimed or finished.
 pub(super) const LIVE_COUNT: &str = "
 SELECT count(*) FROM jobs WHERE state IN ('pending', 'leased')";
+
+/// The receiver's ledger (R12), as [`crate::store::DELIVERIES_SCHEMA`] for
+/// SQLite: one row per job id, never overwritten, each keeping the
+/// ledger's running total up to it, held at 2^53 - 1.
+pub(super) const DELIVERIES_SCHEMA: &str = "
+CREATE TABLE deliveries (
+    seq     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- arrival order
+    id      text   NOT NULL UNIQUE,
+    qty     bigint NOT NULL CHECK (qty >= 1),
+    repeats bigint NOT NULL DEFAULT 0,        -- deliveries ignored as repeats
+    total   bigint NOT NULL                   -- sum of qty up to this row
+);
+COMMENT ON TABLE deliveries IS 'leasefence ledger';
+";
+
+/// What [`DELIVERIES_SCHEMA`] writes as the table's comment.
+pub(super) const DELIVERIES_MARK: &str = "leasefence ledger";
+
+/// The key [`LOCK_SCHEMA`] takes for the ledger's schema, and each
+/// delivery for the ledger's running total: a delivery reads the last
+/// row's total and adds to it, so two may not do it at once ("LFrc").
+pub(super) const LEDGER_KEY: i64 = 0x4C46_7263;
+
+/// R12: the first delivery of an id is recorded, with the ledger's new
+/// total (the last row's plus its qty, held at `$3`), and returns its
+/// `seq`; a repeat changes nothing and returns no row. `$1` id, `$2` qty,
+/// `$3` the most a total may be.
+pub(super) const DELIVER: &str = "
+INSERT INTO deliveries (id, qty, total)
+SELECT $1, $2, LEAST($3, $2 + coalesce((SELECT total FROM deliveries ORDER BY seq DESC LIMIT 1), 0))
+    ON CONFLICT (id) DO NOTHING
+RETURNING seq";
+
+/// Counts a repeated delivery of an id the ledger holds, and returns the
+/// qty it holds. `$1` id.
+pub(super) const COUNT_REPEAT: &str = "
+UPDATE deliveries SET repeats = repeats + 1 WHERE id = $1 RETURNING qty";
+
+/// The ledger, in arrival order.
+pub(super) const DELIVERIES: &str = "
+SELECT id, qty, repeats FROM deliveries ORDER BY seq";

@@ -8,7 +8,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod postgres;
 
-use leasefence::{Error, Queue};
+use leasefence::{Error, Queue, Receiver};
 
 /// One engine under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,15 @@ impl Engine {
             Engine::Sqlite => Queue::open_in_memory(),
             #[cfg(not(target_arch = "wasm32"))]
             Engine::Postgres => Queue::connect(&postgres::fresh_url()),
+        }
+    }
+
+    /// A new, empty receiver's ledger on this engine.
+    pub fn receiver(self) -> Result<Receiver, Error> {
+        match self {
+            Engine::Sqlite => Receiver::open_in_memory(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Postgres => Receiver::connect(&postgres::fresh_url()),
         }
     }
 }

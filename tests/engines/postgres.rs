@@ -65,20 +65,29 @@ fn is_root() -> bool {
         .is_ok_and(|out| out.stdout.trim_ascii() == b"0")
 }
 
-/// Where PostgreSQL's server programs are.
+/// Where PostgreSQL's server programs are: where `pg_config` says, or
+/// Debian's folder of the newest version installed.
 fn bindir() -> Result<PathBuf, String> {
-    let out = Command::new("pg_config")
+    let said = Command::new("pg_config")
         .arg("--bindir")
         .output()
-        .map_err(|err| format!("pg_config --bindir: {err} (is PostgreSQL installed?)"))?;
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    if dir.join("initdb").exists() {
-        return Ok(dir);
-    }
-    Err(format!(
-        "no initdb in {} (pg_config --bindir); install PostgreSQL's server",
-        dir.display()
-    ))
+        .ok()
+        .map(|out| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
+    let debian = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()
+        .and_then(|versions| {
+            (versions.filter_map(|entry| entry.ok()))
+                .filter_map(|entry| Some((entry.file_name().to_str()?.parse::<u32>().ok()?, entry)))
+                .max_by_key(|(version, _)| *version)
+                .map(|(_, entry)| entry.path().join("bin"))
+        });
+    (said.into_iter().chain(debian))
+        .find(|dir| dir.join("initdb").exists())
+        .ok_or_else(|| {
+            "no initdb (pg_config --bindir, /usr/lib/postgresql/*/bin): install \
+             PostgreSQL's server (scripts/setup.sh does), or set LEASEFENCE_POSTGRES_URL"
+                .to_owned()
+        })
 }
 
 fn run(command: &mut Command, what: &str) -> Result<(), String> {

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
-use leasefence::{Error, NewJob, Queue, Scenario, Stamp, replay_json, replay_on};
+use leasefence::{Error, NewJob, Queue, Receiver, Scenario, Stamp, replay_json, replay_on};
 use leasefence_course::lab::{self, Graded, LEVELS, Level, Shortest};
 use leasefence_course::playground::{Lang, chapter_scenarios, lesson, view};
 use serde_json::json;
@@ -24,9 +24,9 @@ use crate::{http, work};
 #[derive(Debug, Parser)]
 #[command(name = "leasefence", version, about, long_about = None)]
 struct Cli {
-    /// The queue: a SQLite file (rollback journal; created by `enqueue`),
-    /// or a PostgreSQL database's `postgres://` or `postgresql://` URL
-    /// (its `jobs` table created by `enqueue`).
+    /// The queue (for `receiver`, its ledger): a SQLite file (rollback
+    /// journal; created by `enqueue`), or a PostgreSQL database's
+    /// `postgres://` or `postgresql://` URL (its table created likewise).
     #[arg(long, global = true, value_name = "PATH|URL")]
     db: Option<PathBuf>,
 
@@ -309,13 +309,11 @@ fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Receiver { listen } => {
             let path = db_path(db)?;
-            if server_url(path).is_some() {
-                return Err(invalid(
-                    "--db",
-                    "the receiver's ledger is a SQLite file; it does not run on PostgreSQL yet",
-                ));
-            }
-            http::run_receiver(&listen, path)?;
+            let receiver = match server_url(path) {
+                Some(url) => Receiver::connect(url)?,
+                None => Receiver::open(path)?,
+            };
+            http::run_receiver(&listen, receiver)?;
         }
         Command::Work(args) => return work::run(open(db)?, &args),
         Command::Grade { level, file } => return grade(&level, &read_file(&file)?),

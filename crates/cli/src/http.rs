@@ -165,8 +165,8 @@ type Ledger = Arc<Mutex<Receiver>>;
 /// * `POST /deliveries` with `{"id", "qty"}`: 200 `{"applied": true}` the
 ///   first time, 200 `{"applied": false}` for a repeat, 409 for another qty.
 /// * `GET /totals`: what the ledger holds.
-pub fn run_receiver(listen: &str, db: &Path) -> Result<(), Failure> {
-    let ledger: Ledger = Arc::new(Mutex::new(Receiver::open(db)?));
+pub fn run_receiver(listen: &str, receiver: Receiver) -> Result<(), Failure> {
+    let ledger: Ledger = Arc::new(Mutex::new(receiver));
     let app = Router::new()
         .route("/totals", get(totals))
         .route("/deliveries", post(deliver))
