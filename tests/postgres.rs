@@ -206,3 +206,34 @@ fn concurrent_deliveries_count_once_and_keep_running_totals() {
     }
     check!(sum as u64, totals.qty, "the last running total is the sum");
 }
+
+/// A session the server ends (an administrator's `pg_terminate_backend`, a
+/// restart) fails at most the call it was in; the next call connects
+/// again, and the queue is as it was.
+#[test]
+fn a_session_the_server_ends_fails_one_call_and_the_next_connects_again() {
+    let url = format!("{}&application_name=ended-session", fresh_url());
+    let queue = Queue::connect(&url).expect("connects");
+    queue
+        .enqueue(&NewJob::new("snack-1", 2, 5000))
+        .expect("enqueues");
+    let before = queue.rows().expect("rows");
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("connects");
+    let ended: i64 = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE application_name = 'ended-session' AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .expect("ends the queue's session")
+        .get(0);
+    check!(ended, 1, "sessions ended (the queue's one)");
+    let first = queue.rows();
+    assert!(
+        matches!(&first, Ok(rows) if *rows == before) || matches!(&first, Err(Error::Database(_))),
+        "the call cut off: expected the rows or a database error, got {first:?}"
+    );
+    check!(queue.rows().expect("connects again"), before, "the rows after");
+    let claim = queue.claim("A", 0, 1000).expect("claims after reconnecting");
+    check!(claim.map(|claim| claim.token), Some(1), "R2: the first token");
+}

@@ -1,19 +1,15 @@
 //! The receiver's ledger (R12) in a PostgreSQL database, as
 //! [`crate::Receiver`] keeps it in a SQLite file.
 
-use std::cell::RefCell;
-
-use postgres::Client;
-
 use super::sql::{COUNT_REPEAT, DELIVER, DELIVERIES, LEDGER_KEY, LOCK_SCHEMA};
-use super::{LEDGER, connect, failed, int, read_u64};
+use super::{LEDGER, Session, failed, int, read_u64};
 use crate::error::{Error, Result};
 use crate::model::MAX_INT;
 use crate::store::Create;
 
 /// One connection to a database holding a receiver's ledger.
 pub(crate) struct Ledger {
-    client: RefCell<Client>,
+    session: Session,
 }
 
 impl Ledger {
@@ -21,7 +17,7 @@ impl Ledger {
     /// none.
     pub(crate) fn connect(url: &str) -> Result<Ledger> {
         Ok(Ledger {
-            client: RefCell::new(connect(url, &LEDGER, Create::IfEmpty)?),
+            session: Session::open(url, &LEDGER, Create::IfEmpty)?,
         })
     }
 
@@ -30,7 +26,7 @@ impl Ledger {
     /// and changes nothing. Deliveries take their turn on the ledger's
     /// lock, so each row's running total counts every row before it.
     pub(crate) fn deliver(&self, id: &str, qty: u64) -> Result<bool> {
-        let mut client = self.client.borrow_mut();
+        let mut client = self.session.client()?;
         let mut tx = client.transaction().map_err(failed)?;
         tx.execute(LOCK_SCHEMA, &[&LEDGER_KEY]).map_err(failed)?;
         let applied = (tx.query_opt(DELIVER, &[&id, &int(qty), &int(MAX_INT)])).map_err(failed)?;
@@ -54,7 +50,7 @@ impl Ledger {
 
     /// The ledger in arrival order: (job id, qty applied, repeats ignored).
     pub(crate) fn deliveries(&self) -> Result<Vec<(String, u64, u64)>> {
-        let rows = (self.client.borrow_mut().query(DELIVERIES, &[])).map_err(failed)?;
+        let rows = (self.session.client()?.query(DELIVERIES, &[])).map_err(failed)?;
         rows.iter()
             .map(|row| {
                 Ok((

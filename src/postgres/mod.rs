@@ -13,7 +13,7 @@ mod sql;
 
 pub(crate) use ledger::Ledger;
 
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 
 use postgres::error::SqlState;
 use postgres::{Client, GenericClient, NoTls, Row};
@@ -91,23 +91,59 @@ pub(super) fn connect(url: &str, table: &Table, create: Create) -> Result<Client
     Ok(client)
 }
 
+/// A connection to one of our tables that comes back: a server that
+/// restarts, or a session an administrator ends, fails the call it was in
+/// ([`Error::Database`]), and the next call connects again. No call is
+/// retried: whether a claim cut off at its commit took a job is not
+/// known, and a job a lost claim took is reclaimed once its lease is over,
+/// as a dead worker's is (R5).
+pub(super) struct Session {
+    url: String,
+    table: &'static Table,
+    client: RefCell<Option<Client>>,
+}
+
+impl Session {
+    /// Connects to `table` at `url` (see [`connect`]).
+    pub(super) fn open(url: &str, table: &'static Table, create: Create) -> Result<Session> {
+        let client = connect(url, table, create)?;
+        Ok(Session {
+            url: url.to_owned(),
+            table,
+            client: RefCell::new(Some(client)),
+        })
+    }
+
+    /// The connection, made again if the last one closed.
+    pub(super) fn client(&self) -> Result<RefMut<'_, Client>> {
+        let mut slot = self.client.borrow_mut();
+        if slot.as_ref().is_none_or(Client::is_closed) {
+            *slot = None;
+            *slot = Some(connect(&self.url, self.table, Create::Never)?);
+        }
+        RefMut::filter_map(slot, Option::as_mut).map_err(|_| Error::Internal {
+            what: "a PostgreSQL session with no connection".into(),
+        })
+    }
+}
+
 /// One connection to a PostgreSQL database holding (or about to hold) a
 /// queue.
 pub(crate) struct Server {
-    client: RefCell<Client>,
+    session: Session,
 }
 
 impl Server {
     /// Connects to the queue at `url` (see [`connect`]).
     pub(crate) fn connect(url: &str, create: Create) -> Result<Server> {
         Ok(Server {
-            client: RefCell::new(connect(url, &QUEUE, create)?),
+            session: Session::open(url, &QUEUE, create)?,
         })
     }
 
     /// Inserts a job and returns it as stored.
     pub(crate) fn enqueue(&self, job: &NewJob) -> Result<JobRow> {
-        let mut client = self.client.borrow_mut();
+        let mut client = self.session.client()?;
         let row = client.query_one(
             ENQUEUE,
             &[
@@ -129,7 +165,7 @@ impl Server {
     /// Sets aside dead jobs, then claims the first claimable one, in one
     /// transaction (R6, R10).
     pub(crate) fn claim(&self, owner: &str, now: u64, lease_ms: u64) -> Result<Option<Claim>> {
-        let mut client = self.client.borrow_mut();
+        let mut client = self.session.client()?;
         let mut tx = client.transaction().map_err(failed)?;
         tx.execute(QUARANTINE, &[&int(now)]).map_err(failed)?;
         tx.execute(EXPIRE, &[&int(now)]).map_err(failed)?;
@@ -146,7 +182,7 @@ impl Server {
     /// Locks the job's row, runs the fenced finish, and says why when
     /// nothing changed (R4, R14).
     pub(crate) fn finish(&self, stamp: &Stamp, now: u64) -> Result<Finish> {
-        let mut client = self.client.borrow_mut();
+        let mut client = self.session.client()?;
         let mut tx = client.transaction().map_err(failed)?;
         let locked = tx
             .query_opt(LOCK_ROW, &[&stamp.id])
@@ -193,20 +229,20 @@ impl Server {
 
     /// Every job, in enqueue order.
     pub(crate) fn rows(&self) -> Result<Vec<JobRow>> {
-        let rows = self.client.borrow_mut().query(ROWS, &[]).map_err(failed)?;
+        let rows = self.session.client()?.query(ROWS, &[]).map_err(failed)?;
         rows.iter().map(read_job).collect()
     }
 
     /// One job by id.
     pub(crate) fn row(&self, id: &str) -> Result<Option<JobRow>> {
-        let mut client = self.client.borrow_mut();
+        let mut client = self.session.client()?;
         let row = client.query_opt(ROW, &[&id]).map_err(failed)?;
         row.as_ref().map(read_job).transpose()
     }
 
     /// How many jobs are still pending or leased.
     pub(crate) fn live_count(&self) -> Result<u64> {
-        let mut client = self.client.borrow_mut();
+        let mut client = self.session.client()?;
         let count: i64 = one_value(&mut *client, LIVE_COUNT)?;
         Ok(count.max(0) as u64)
     }
