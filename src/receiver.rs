@@ -26,8 +26,9 @@ pub struct Receiver {
 /// Where the ledger's rows live, as [`crate::Queue`]'s engines.
 enum Ledger {
     Sqlite(Connection),
+    /// Boxed: a client is large beside a SQLite connection.
     #[cfg(not(target_arch = "wasm32"))]
-    Postgres(crate::postgres::Ledger),
+    Postgres(Box<crate::postgres::Ledger>),
 }
 
 impl std::fmt::Debug for Receiver {
@@ -72,7 +73,7 @@ impl Receiver {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn connect(url: &str) -> Result<Receiver> {
         Ok(Receiver {
-            ledger: Ledger::Postgres(crate::postgres::Ledger::connect(url)?),
+            ledger: Ledger::Postgres(Box::new(crate::postgres::Ledger::connect(url)?)),
         })
     }
 

@@ -233,7 +233,17 @@ fn a_session_the_server_ends_fails_one_call_and_the_next_connects_again() {
         matches!(&first, Ok(rows) if *rows == before) || matches!(&first, Err(Error::Database(_))),
         "the call cut off: expected the rows or a database error, got {first:?}"
     );
-    check!(queue.rows().expect("connects again"), before, "the rows after");
-    let claim = queue.claim("A", 0, 1000).expect("claims after reconnecting");
-    check!(claim.map(|claim| claim.token), Some(1), "R2: the first token");
+    check!(
+        queue.rows().expect("connects again"),
+        before,
+        "the rows after"
+    );
+    let claim = queue
+        .claim("A", 0, 1000)
+        .expect("claims after reconnecting");
+    check!(
+        claim.map(|claim| claim.token),
+        Some(1),
+        "R2: the first token"
+    );
 }

@@ -14,7 +14,7 @@ mod support;
 
 use engines::on_each_engine;
 
-use leasefence::{Error, MAX_INT, Receiver};
+use leasefence::{Error, MAX_INT};
 
 type TestResult = Result<(), Error>;
 
@@ -104,7 +104,7 @@ fn an_older_ledger_file_gets_its_running_totals_when_opened() -> TestResult {
         0x4C46_7263 // the receiver's (src/store/open.rs)
     ))?;
     drop(old);
-    let receiver = Receiver::open(&path)?;
+    let receiver = leasefence::Receiver::open(&path)?;
     check!(
         receiver.totals()?.qty,
         MAX_INT - 2,

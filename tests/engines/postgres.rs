@@ -13,18 +13,49 @@
 //! socket in the cluster's own temporary folder, so two test processes
 //! never meet.
 
+#![allow(dead_code)] // each test file uses a different part of this module
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The URL of the test process's server, its database `postgres`.
-pub fn server() -> &'static str {
-    static SERVER: OnceLock<String> = OnceLock::new();
+/// The test process's server: its URL (the database `postgres`), and the
+/// cluster's programs and data when this process started it.
+struct Server {
+    url: String,
+    cluster: Option<(PathBuf, PathBuf)>,
+}
+
+fn the_server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
     SERVER.get_or_init(|| match std::env::var("LEASEFENCE_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => url,
+        Ok(url) if !url.is_empty() => Server { url, cluster: None },
         _ => start().unwrap_or_else(|why| panic!("no PostgreSQL server for the tests: {why}")),
     })
+}
+
+/// The URL of the test process's server, its database `postgres`.
+pub fn server() -> &'static str {
+    &the_server().url
+}
+
+/// Stops the test server at once, as a crash would (`-m immediate`: no
+/// checkpoint, sessions cut), and starts it again, recovering from its
+/// write-ahead log. Only a server this process started can be restarted.
+pub fn restart_server_now() -> Result<(), String> {
+    let (bin, data) = (the_server().cluster.as_ref())
+        .ok_or("the server is LEASEFENCE_POSTGRES_URL's, not this process's")?;
+    run(
+        as_server_user(&bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(data)
+            .args(["-m", "immediate", "-w", "restart", "-l"])
+            // The log, as at the start: a server left writing to this
+            // process's output would hold it open.
+            .arg(data.with_file_name("log")),
+        "pg_ctl restart",
+    )
 }
 
 /// A URL whose queue lives in a new, empty schema of the test server: each
@@ -109,7 +140,7 @@ fn run(command: &mut Command, what: &str) -> Result<(), String> {
 /// Makes a cluster in a new temporary folder, starts its server on a
 /// socket there, and leaves a watcher that stops it and removes the folder
 /// once this process is gone.
-fn start() -> Result<String, String> {
+fn start() -> Result<Server, String> {
     let bin = bindir()?;
     let dir = tempfile::Builder::new()
         .prefix("leasefence-pg-")
@@ -147,10 +178,14 @@ fn start() -> Result<String, String> {
             .args(["-w", "start"]),
         "pg_ctl start",
     )?;
-    Ok(format!(
+    let url = format!(
         "postgresql://postgres@{}/postgres",
         dir.display().to_string().replace('/', "%2F")
-    ))
+    );
+    Ok(Server {
+        url,
+        cluster: Some((bin, data)),
+    })
 }
 
 /// A shell that waits for this process to end, then stops the server at

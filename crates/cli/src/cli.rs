@@ -315,7 +315,16 @@ fn execute(cli: Cli) -> Result<ExitCode, Failure> {
             };
             http::run_receiver(&listen, receiver)?;
         }
-        Command::Work(args) => return work::run(open(db)?, &args),
+        Command::Work(args) => {
+            let path = db_path(db)?;
+            let queue = work::patiently(|| {
+                Ok(match server_url(path) {
+                    Some(url) => Queue::connect(url)?,
+                    None => Queue::open(path)?,
+                })
+            })?;
+            return work::run(queue, &args);
+        }
         Command::Grade { level, file } => return grade(&level, &read_file(&file)?),
         Command::Check { file } => return check(&read_file(&file)?),
         Command::Serve { listen, dir } => http::serve_dir(&listen, &dir)?,

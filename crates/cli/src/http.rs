@@ -212,18 +212,30 @@ fn answered(body: Value) -> Response {
     (StatusCode::OK, axum::Json(body)).into_response()
 }
 
-/// Runs `f` on the ledger. A panic while it was held poisons the lock;
-/// the ledger is a database, not the memory the panic left, so it is used
-/// again.
-fn with_ledger<T>(ledger: &Ledger, f: impl FnOnce(&Receiver) -> T) -> T {
-    let guard = ledger
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    f(&guard)
+/// Runs `f` on the ledger, on a thread of its own: a database that waits
+/// (a file another process holds, a server far away) keeps the one thread
+/// that answers every connection free, and the PostgreSQL client, which
+/// runs its own small runtime, may not be driven from inside this one. A
+/// panic while the ledger was held poisons the lock; the ledger is a
+/// database, not the memory the panic left, so it is used again.
+async fn with_ledger<T: Send + 'static>(
+    ledger: &Ledger,
+    f: impl FnOnce(&Receiver) -> leasefence::Result<T> + Send + 'static,
+) -> leasefence::Result<T> {
+    let ledger = Arc::clone(ledger);
+    let run = tokio::task::spawn_blocking(move || {
+        let guard = (ledger.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&guard)
+    });
+    run.await.unwrap_or_else(|panicked| {
+        Err(Error::Internal {
+            what: format!("the ledger's call panicked: {panicked}"),
+        })
+    })
 }
 
 async fn totals(State(ledger): State<Ledger>) -> Response {
-    match with_ledger(&ledger, Receiver::totals) {
+    match with_ledger(&ledger, Receiver::totals).await {
         Ok(totals) => answered(json!(totals)),
         Err(err) => refused(StatusCode::INTERNAL_SERVER_ERROR, err),
     }
@@ -250,14 +262,17 @@ async fn deliver(State(ledger): State<Ledger>, body: Body) -> Response {
         Ok(delivery) => delivery,
         Err(message) => return refused(StatusCode::BAD_REQUEST, message),
     };
-    match with_ledger(&ledger, |receiver| {
-        receiver.deliver(&delivery.id, delivery.qty)
-    }) {
+    let deliver = move |receiver: &Receiver| receiver.deliver(&delivery.id, delivery.qty);
+    match with_ledger(&ledger, deliver).await {
         Ok(applied) => answered(json!({ "applied": applied })),
         Err(err @ Error::DeliveryConflict { .. }) => refused(StatusCode::CONFLICT, err),
         Err(err @ Error::InvalidInput { .. }) => refused(StatusCode::BAD_REQUEST, err),
-        // The ledger's file is held by another process: worth a retry.
-        Err(err @ Error::Busy) => refused(StatusCode::SERVICE_UNAVAILABLE, err),
+        // The ledger's file is held by another process, or its database
+        // server is away for a moment (the next call connects again):
+        // worth a retry.
+        Err(err @ (Error::Busy | Error::Database(_))) => {
+            refused(StatusCode::SERVICE_UNAVAILABLE, err)
+        }
         Err(err) => refused(StatusCode::INTERNAL_SERVER_ERROR, err),
     }
 }

@@ -7,13 +7,12 @@
 //! the receiver's answer were slow, so its lease can run out and another
 //! worker can reclaim the job before its finish arrives.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use leasefence::{Claim, ProcessError, Queue};
+use leasefence::{Claim, Queue};
 use serde::Serialize;
 use serde_json::json;
 
@@ -54,6 +53,12 @@ pub struct WorkArgs {
 /// forever.
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long `work` waits before it asks a database server that failed
+/// again, and how many times in a row it asks: a server restarting is back
+/// within seconds, and each call after a lost connection connects again.
+const SERVER_RETRY: Duration = Duration::from_millis(100);
+const SERVER_TRIES: u32 = 100;
+
 /// One processed job, printed as a JSON line (fields in contract order).
 #[derive(Serialize)]
 struct Line<'a> {
@@ -66,7 +71,7 @@ struct Line<'a> {
 /// What the receiver said: `true` applied, `false` a repeat.
 #[derive(Serialize)]
 struct Delivered {
-    applied: Option<bool>,
+    applied: bool,
 }
 
 /// Runs the worker loop; prints one JSON line per job and a summary.
@@ -78,59 +83,66 @@ pub fn run(queue: Queue, args: &WorkArgs) -> Result<ExitCode, Failure> {
         .into();
     let url = format!("{}/deliveries", args.receiver.trim_end_matches('/'));
     let (mut finished, mut rejected, mut stalls_left) = (0u64, 0u64, args.stall_jobs);
-    // The clock's error, when the queue was handed a time it refuses
-    // instead (process_one's clock returns a time, not a result).
-    let clock_failed = RefCell::new(None);
-    let now = || {
-        clock.now().unwrap_or_else(|err| {
-            clock_failed.borrow_mut().get_or_insert(err);
-            leasefence::MAX_INT + 1
-        })
-    };
+    // One worker step, as `Queue::process_one` takes it: claim, commit,
+    // deliver with no transaction open (R7), finish with the claim's
+    // stamp. Each call to the queue is asked again while a database
+    // server is away (a restart, an ended session): a finish whose
+    // connection broke is sent again, and is refused if the first one
+    // took effect (the job is then done) or came too late.
     loop {
-        let mut applied = None;
-        let send = |claim: &Claim| -> Result<(), String> {
-            applied = Some(deliver(&agent, &url, claim)?);
-            if args.stall_ms > 0 && stalls_left > 0 {
-                stalls_left -= 1;
-                clock.wait(args.stall_ms).map_err(|err| {
-                    clock_failed.borrow_mut().get_or_insert(err);
-                    "the clock stopped".to_owned()
-                })?;
+        let claim = patiently(|| Ok(queue.claim(&args.owner, clock.now()?, args.lease_ms)?))?;
+        let Some(claim) = claim else {
+            if patiently(|| Ok(queue.live_jobs()?))? == 0 {
+                break;
             }
-            Ok(())
+            clock.wait(args.poll_ms)?;
+            continue;
         };
-        let processed = queue.process_one(&args.owner, args.lease_ms, now, send);
-        if let Some(err) = clock_failed.borrow_mut().take() {
-            return Err(err);
-        }
-        match processed {
-            Ok(Some(processed)) => {
-                if processed.finish.accepted() {
-                    finished += 1;
-                } else {
-                    rejected += 1;
-                }
-                print_json(&Line {
-                    worker: &args.owner,
-                    claim: &processed.claim,
-                    delivered: Delivered { applied },
-                    finish: &processed.finish,
-                })?;
-            }
-            Ok(None) if queue.live_jobs()? == 0 => break,
-            Ok(None) => clock.wait(args.poll_ms)?,
-            Err(ProcessError::Queue(err)) => return Err(err.into()),
-            Err(ProcessError::Send(message)) => {
+        let applied = match deliver(&agent, &url, &claim) {
+            Ok(applied) => applied,
+            Err(message) => {
                 // Not bad input: the receiver is down, silent or refused.
                 // The job stays leased and is reclaimed after its lease.
                 eprintln!("leasefence: --receiver: {message}");
                 return Ok(ExitCode::from(3));
             }
+        };
+        if args.stall_ms > 0 && stalls_left > 0 {
+            stalls_left -= 1;
+            clock.wait(args.stall_ms)?;
         }
+        let finish = patiently(|| Ok(queue.finish(&claim.stamp(), clock.now()?)?))?;
+        if finish.accepted() {
+            finished += 1;
+        } else {
+            rejected += 1;
+        }
+        print_json(&Line {
+            worker: &args.owner,
+            claim: &claim,
+            delivered: Delivered { applied },
+            finish: &finish,
+        })?;
     }
     print_json(&json!({ "worker": args.owner, "finished": finished, "rejected": rejected }))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `call` again while a database server fails it, at most
+/// [`SERVER_TRIES`] times, [`SERVER_RETRY`] apart: a worker started or
+/// polling while the server restarts carries on once it is back.
+pub fn patiently<T>(mut call: impl FnMut() -> Result<T, Failure>) -> Result<T, Failure> {
+    let mut tries = 1;
+    loop {
+        match call() {
+            Err(err @ Failure::Queue(leasefence::Error::Database(_))) if tries < SERVER_TRIES => {
+                eprintln!("leasefence: {err}; trying again");
+                std::thread::sleep(SERVER_RETRY);
+                tries += 1;
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Posts one delivery; returns whether the receiver applied it.
