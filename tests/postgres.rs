@@ -247,3 +247,56 @@ fn a_session_the_server_ends_fails_one_call_and_the_next_connects_again() {
         "R2: the first token"
     );
 }
+
+/// What the popular PostgreSQL queues check when a worker completes a job
+/// (README, "What other queues check"): the id, or the id and that the job
+/// is running. Played on the canonical race (A claims at 0 ms with a
+/// 1000 ms lease, its job is rescued and B claims it at 1000 ms, A's
+/// finish arrives at 1001 ms), both accept A's stale finish over B's
+/// claim; leasefence's refuses it and leaves the job B's.
+#[test]
+fn a_rescued_workers_late_finish_is_accepted_by_id_checks_and_refused_by_the_fence() {
+    let completions = [
+        (
+            "the id only",
+            Some("UPDATE jobs SET state = 'done' WHERE id = $1"),
+        ),
+        (
+            "the id and the state",
+            Some("UPDATE jobs SET state = 'done' WHERE id = $1 AND state = 'leased'"),
+        ),
+        ("leasefence's fence", None),
+    ];
+    let mut accepted = Vec::new();
+    for (name, completion) in completions {
+        let url = fresh_url();
+        let queue = Queue::connect(&url).expect("connects");
+        queue
+            .enqueue(&NewJob::new("snack-1", 2, 5000))
+            .expect("enqueues");
+        let a = queue.claim("A", 0, 1000).expect("claims").expect("a job");
+        let b = queue
+            .claim("B", 1000, 1000)
+            .expect("claims")
+            .expect("rescued");
+        check!(b.token, 2, "{name}: B's claim is the job's second");
+        let took = match completion {
+            Some(sql) => {
+                let mut client =
+                    postgres::Client::connect(&url, postgres::NoTls).expect("connects");
+                client.execute(sql, &[&a.id]).expect("completes") == 1
+            }
+            None => queue.finish(&a.stamp(), 1001).expect("finishes").accepted(),
+        };
+        accepted.push((name, took));
+    }
+    check!(
+        accepted,
+        vec![
+            ("the id only", true),
+            ("the id and the state", true),
+            ("leasefence's fence", false),
+        ],
+        "R4, R8: whose completion accepts A's stale finish over B's claim"
+    );
+}

@@ -1,6 +1,6 @@
 //! Throughput and fairness of the queue on real files and real processes.
 //!
-//! `cargo bench --bench throughput` prints four tables (copied into
+//! `cargo bench --bench throughput` prints these tables (copied into
 //! BENCHMARKS.md):
 //!
 //! 1. claim+finish cycles per second in one process on a file database
@@ -12,6 +12,11 @@
 //! 3. Claim cost with 1,000 and with 100,000 finished rows in the table.
 //! 4. Replay of a generated 10,000-event scenario (the native half of
 //!    `make replay-speed`).
+//! 5. 1, 2, 4, 8 and 16 worker processes on a SQLite file and on
+//!    PostgreSQL (a throwaway cluster with its durable defaults), ~1 ms in
+//!    `send`: jobs/s and p50/p99 wait on each.
+//! 6. On PostgreSQL, the fence's cost: claim + finish with leasefence's
+//!    finish, with an id-only and with an id-and-state completion.
 //!
 //! The course's timings (the page's frames, every ordering of each
 //! chapter) are its own bench: `cargo bench -p leasefence-course`.
@@ -19,6 +24,8 @@
 //! The process that runs the benchmark also plays the workers: it starts
 //! copies of itself with `worker` as the first argument.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod engines;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 

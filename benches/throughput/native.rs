@@ -6,16 +6,17 @@ use std::time::{Duration, Instant};
 
 use leasefence::{NewJob, Queue, Receiver};
 
-const FAR: u64 = 1 << 50; // a deadline nobody reaches
+pub const FAR: u64 = 1 << 50; // a deadline nobody reaches
 
 pub fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("worker") {
-        worker(Path::new(&args[2]), &args[3]);
+        worker(&args[2], &args[3]);
         return;
     }
     // `cargo bench --bench throughput -- single` runs only the tables whose
-    // name contains a given word (single, contention, growth, replay, ledger).
+    // name contains a given word (single, contention, growth, replay, ledger,
+    // engines, fence).
     let filter = args.iter().skip(1).find(|arg| !arg.starts_with("--"));
     let wanted = |name: &str| filter.is_none_or(|word| name.contains(word.as_str()));
     let dir = tempfile::tempdir_in(std::env::var("BENCH_DIR").unwrap_or_else(|_| "target".into()))
@@ -34,6 +35,12 @@ pub fn main() {
     }
     if wanted("ledger") {
         ledger_growth();
+    }
+    if wanted("engines") {
+        super::engines::workers_on_both(dir.path());
+    }
+    if wanted("fence") {
+        super::engines::fence_cost();
     }
 }
 
@@ -101,8 +108,8 @@ fn single_process(dir: &Path) {
 
 /// One worker process: claims until nothing is left, spending ~1 ms in
 /// `send`; prints `jobs errors wait_us...` on one line.
-fn worker(db: &Path, owner: &str) {
-    let queue = Queue::open(db).expect("worker opens");
+fn worker(db: &str, owner: &str) {
+    let queue = super::engines::open(db);
     let clock = Instant::now();
     let (mut jobs, mut errors, mut waits) = (0u64, 0u64, Vec::new());
     loop {
@@ -131,7 +138,7 @@ fn worker(db: &Path, owner: &str) {
     println!("{jobs} {errors} {}", waits.join(" "));
 }
 
-fn percentile(sorted: &[u64], p: f64) -> u64 {
+pub fn percentile(sorted: &[u64], p: f64) -> u64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 

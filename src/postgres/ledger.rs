@@ -26,15 +26,18 @@ impl Ledger {
     /// and changes nothing. Deliveries take their turn on the ledger's
     /// lock, so each row's running total counts every row before it.
     pub(crate) fn deliver(&self, id: &str, qty: u64) -> Result<bool> {
-        let mut client = self.session.client()?;
-        let mut tx = client.transaction().map_err(failed)?;
-        tx.execute(LOCK_SCHEMA, &[&LEDGER_KEY]).map_err(failed)?;
-        let applied = (tx.query_opt(DELIVER, &[&id, &int(qty), &int(MAX_INT)])).map_err(failed)?;
+        let mut connected = self.session.client()?;
+        let [lock, deliver, repeat] =
+            [LOCK_SCHEMA, DELIVER, COUNT_REPEAT].map(|sql| connected.statement(sql));
+        let (lock, deliver, repeat) = (lock?, deliver?, repeat?);
+        let mut tx = connected.client.transaction().map_err(failed)?;
+        tx.execute(&lock, &[&LEDGER_KEY]).map_err(failed)?;
+        let applied = (tx.query_opt(&deliver, &[&id, &int(qty), &int(MAX_INT)])).map_err(failed)?;
         if applied.is_some() {
             tx.commit().map_err(failed)?;
             return Ok(true);
         }
-        let stored = tx.query_one(COUNT_REPEAT, &[&id]).map_err(failed)?;
+        let stored = tx.query_one(&repeat, &[&id]).map_err(failed)?;
         let stored = read_u64(&stored, 0)?;
         if stored != qty {
             // Dropping the transaction rolls the repeat count back.
@@ -50,7 +53,7 @@ impl Ledger {
 
     /// The ledger in arrival order: (job id, qty applied, repeats ignored).
     pub(crate) fn deliveries(&self) -> Result<Vec<(String, u64, u64)>> {
-        let rows = (self.session.client()?.query(DELIVERIES, &[])).map_err(failed)?;
+        let rows = self.session.client()?.query(DELIVERIES, &[])?;
         rows.iter()
             .map(|row| {
                 Ok((

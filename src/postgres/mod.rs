@@ -14,9 +14,11 @@ mod sql;
 pub(crate) use ledger::Ledger;
 
 use std::cell::{RefCell, RefMut};
+use std::collections::HashMap;
 
 use postgres::error::SqlState;
-use postgres::{Client, GenericClient, NoTls, Row};
+use postgres::types::ToSql;
+use postgres::{Client, NoTls, Row, Statement};
 
 use crate::error::{Error, Result};
 use crate::fence::{Conditions, Finish, Verdict};
@@ -100,7 +102,7 @@ pub(super) fn connect(url: &str, table: &Table, create: Create) -> Result<Client
 pub(super) struct Session {
     url: String,
     table: &'static Table,
-    client: RefCell<Option<Client>>,
+    connected: RefCell<Option<Connected>>,
 }
 
 impl Session {
@@ -110,20 +112,61 @@ impl Session {
         Ok(Session {
             url: url.to_owned(),
             table,
-            client: RefCell::new(Some(client)),
+            connected: RefCell::new(Some(Connected::new(client))),
         })
     }
 
     /// The connection, made again if the last one closed.
-    pub(super) fn client(&self) -> Result<RefMut<'_, Client>> {
-        let mut slot = self.client.borrow_mut();
-        if slot.as_ref().is_none_or(Client::is_closed) {
+    pub(super) fn client(&self) -> Result<RefMut<'_, Connected>> {
+        let mut slot = self.connected.borrow_mut();
+        if slot.as_ref().is_none_or(|now| now.client.is_closed()) {
             *slot = None;
-            *slot = Some(connect(&self.url, self.table, Create::Never)?);
+            let client = connect(&self.url, self.table, Create::Never)?;
+            *slot = Some(Connected::new(client));
         }
         RefMut::filter_map(slot, Option::as_mut).map_err(|_| Error::Internal {
             what: "a PostgreSQL session with no connection".into(),
         })
+    }
+}
+
+/// A live connection, and the statements it has prepared: each of the
+/// queue's few statements is parsed once per connection, not once per
+/// call (a round trip saved on every call, as SQLite's statement cache
+/// saves the compiling).
+pub(super) struct Connected {
+    pub(super) client: Client,
+    prepared: HashMap<&'static str, Statement>,
+}
+
+type Params<'a> = [&'a (dyn ToSql + Sync)];
+
+impl Connected {
+    fn new(client: Client) -> Connected {
+        Connected {
+            client,
+            prepared: HashMap::new(),
+        }
+    }
+
+    /// `sql`, prepared on this connection.
+    pub(super) fn statement(&mut self, sql: &'static str) -> Result<Statement> {
+        if let Some(statement) = self.prepared.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.client.prepare(sql).map_err(failed)?;
+        self.prepared.insert(sql, statement.clone());
+        Ok(statement)
+    }
+
+    pub(super) fn query(&mut self, sql: &'static str, params: &Params) -> Result<Vec<Row>> {
+        let statement = self.statement(sql)?;
+        self.client.query(&statement, params).map_err(failed)
+    }
+
+    pub(super) fn query_opt(&mut self, sql: &'static str, params: &Params) -> Result<Option<Row>> {
+        let statement = self.statement(sql)?;
+        self.client.query_opt(&statement, params).map_err(failed)
     }
 }
 
@@ -143,17 +186,15 @@ impl Server {
 
     /// Inserts a job and returns it as stored.
     pub(crate) fn enqueue(&self, job: &NewJob) -> Result<JobRow> {
-        let mut client = self.session.client()?;
-        let row = client.query_one(
-            ENQUEUE,
-            &[
-                &job.id,
-                &int(job.qty),
-                &int(job.max_attempts),
-                &int(job.deadline),
-            ],
-        );
-        match row {
+        let mut connected = self.session.client()?;
+        let enqueue = connected.statement(ENQUEUE)?;
+        let params: &Params = &[
+            &job.id,
+            &int(job.qty),
+            &int(job.max_attempts),
+            &int(job.deadline),
+        ];
+        match connected.client.query_one(&enqueue, params) {
             Ok(row) => read_job(&row),
             Err(err) if err.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
                 Err(Error::DuplicateJob { id: job.id.clone() })
@@ -165,13 +206,16 @@ impl Server {
     /// Sets aside dead jobs, then claims the first claimable one, in one
     /// transaction (R6, R10).
     pub(crate) fn claim(&self, owner: &str, now: u64, lease_ms: u64) -> Result<Option<Claim>> {
-        let mut client = self.session.client()?;
-        let mut tx = client.transaction().map_err(failed)?;
-        tx.execute(QUARANTINE, &[&int(now)]).map_err(failed)?;
-        tx.execute(EXPIRE, &[&int(now)]).map_err(failed)?;
+        let mut connected = self.session.client()?;
+        let [quarantine, expire, claim] =
+            [QUARANTINE, EXPIRE, CLAIM].map(|sql| connected.statement(sql));
+        let (quarantine, expire, claim) = (quarantine?, expire?, claim?);
+        let mut tx = connected.client.transaction().map_err(failed)?;
+        tx.execute(&quarantine, &[&int(now)]).map_err(failed)?;
+        tx.execute(&expire, &[&int(now)]).map_err(failed)?;
         let until = int(now.saturating_add(lease_ms));
         let claim = tx
-            .query_opt(CLAIM, &[&int(now), &owner, &until])
+            .query_opt(&claim, &[&int(now), &owner, &until])
             .map_err(failed)?
             .map(|row| read_claim(&row))
             .transpose()?;
@@ -179,49 +223,47 @@ impl Server {
         Ok(claim)
     }
 
-    /// Locks the job's row, runs the fenced finish, and says why when
-    /// nothing changed (R4, R14).
+    /// Runs the fenced finish, and says why when nothing changed (R4,
+    /// R14).
+    ///
+    /// The row a refusal is explained by is read after the guard decided,
+    /// so another session may have changed it in between; the reason stays
+    /// true. A row with the stamp's token is the stamp's own claim (only a
+    /// claim changes the token, and it only grows), so the row the guard
+    /// saw had that claim too, and since then only a finish or a sweep can
+    /// have changed it, each taking it out of `leased` for good: the row
+    /// read fails at least what the guard saw fail. A row with another
+    /// token fails the token whatever else changed.
     pub(crate) fn finish(&self, stamp: &Stamp, now: u64) -> Result<Finish> {
-        let mut client = self.session.client()?;
-        let mut tx = client.transaction().map_err(failed)?;
-        let locked = tx
-            .query_opt(LOCK_ROW, &[&stamp.id])
-            .map_err(failed)?
-            .map(|row| read_job(&row))
-            .transpose()?;
-        let params: [&(dyn postgres::types::ToSql + Sync); 5] = [
+        let params: &Params = &[
             &stamp.id,
             &stamp.owner,
             &int(stamp.token),
             &int(stamp.attempt),
             &int(now),
         ];
-        let changed = tx.execute(FINISH, &params).map_err(failed)?;
-        tx.commit().map_err(failed)?;
-        let verdict = if changed == 1 {
-            Verdict::Accepted
-        } else {
-            let failed = Conditions::failed(stamp, locked.as_ref(), now);
-            if failed.is_empty() {
-                return Err(Error::Internal {
-                    what: format!(
-                        "finish of {:?} changed nothing, yet every condition holds",
-                        stamp.id
-                    ),
-                });
-            }
-            Verdict::Refused(failed)
-        };
-        // The row as the finish left it: the locked row, done if accepted.
-        let current = locked.map(|row| match verdict {
-            Verdict::Accepted => JobRow {
-                state: JobState::Done,
-                ..row
-            },
-            _ => row,
-        });
+        let mut connected = self.session.client()?;
+        if let Some(done) = connected.query_opt(FINISH, params)? {
+            return Ok(Finish {
+                verdict: Verdict::Accepted,
+                expected: Some(stamp.clone()),
+                current: Some(read_job(&done)?),
+            });
+        }
+        let current = (connected.query_opt(ROW, &[&stamp.id])?)
+            .map(|row| read_job(&row))
+            .transpose()?;
+        let failed = Conditions::failed(stamp, current.as_ref(), now);
+        if failed.is_empty() {
+            return Err(Error::Internal {
+                what: format!(
+                    "finish of {:?} changed nothing, yet every condition holds",
+                    stamp.id
+                ),
+            });
+        }
         Ok(Finish {
-            verdict,
+            verdict: Verdict::Refused(failed),
             expected: Some(stamp.clone()),
             current,
         })
@@ -229,27 +271,25 @@ impl Server {
 
     /// Every job, in enqueue order.
     pub(crate) fn rows(&self) -> Result<Vec<JobRow>> {
-        let rows = self.session.client()?.query(ROWS, &[]).map_err(failed)?;
+        let rows = self.session.client()?.query(ROWS, &[])?;
         rows.iter().map(read_job).collect()
     }
 
     /// One job by id.
     pub(crate) fn row(&self, id: &str) -> Result<Option<JobRow>> {
-        let mut client = self.session.client()?;
-        let row = client.query_opt(ROW, &[&id]).map_err(failed)?;
+        let row = self.session.client()?.query_opt(ROW, &[&id])?;
         row.as_ref().map(read_job).transpose()
     }
 
     /// How many jobs are still pending or leased.
     pub(crate) fn live_count(&self) -> Result<u64> {
-        let mut client = self.session.client()?;
-        let count: i64 = one_value(&mut *client, LIVE_COUNT)?;
+        let rows = self.session.client()?.query(LIVE_COUNT, &[])?;
+        let count: i64 = match rows.first() {
+            Some(row) => row.try_get(0).map_err(failed)?,
+            None => 0,
+        };
         Ok(count.max(0) as u64)
     }
-}
-
-fn one_value(client: &mut impl GenericClient, sql: &str) -> Result<i64> {
-    Ok(client.query_one(sql, &[]).map_err(failed)?.get(0))
 }
 
 /// A number the queue stores: every one it is given was checked to be at

@@ -14,9 +14,8 @@
 //!   ([`crate::ClaimCondition::ALL`]): here the sweeps before it skip rows
 //!   another transaction holds, so the claim cannot lean on them to have
 //!   set aside every dead job (R9, R10).
-//! * A finish locks the job's row, then runs the one guarded `UPDATE`:
-//!   "0 rows changed" is the refusal, and the row it read is the row the
-//!   guard decided on (R4, R14).
+//! * A finish is one guarded `UPDATE`: "0 rows changed" is the refusal
+//!   (R4). A refused finish then reads the job's row to say why (R14).
 //! * Time is a parameter everywhere: no statement calls `now()` or reads
 //!   the server's clock.
 //!
@@ -109,19 +108,15 @@ UPDATE jobs
  WHERE jobs.seq = chosen.seq
 RETURNING jobs.id, jobs.qty, jobs.owner, jobs.token, jobs.attempts, jobs.lease_until";
 
-/// The job's row, locked until the finish's transaction ends, so the
-/// guarded `UPDATE` after it decides on exactly this row. `$1` id.
-pub(super) const LOCK_ROW: &str = "
-SELECT id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline
-  FROM jobs WHERE id = $1
-   FOR UPDATE";
-
-/// R4: the fenced finish, as [`crate::store::FINISH`]. `$1` id, `$2` owner,
-/// `$3` token, `$4` attempt, `$5` now.
+/// R4: the fenced finish, as [`crate::store::FINISH`]: one guarded
+/// `UPDATE`, and "no row" is the refusal. An accepted finish returns the
+/// row it left, in the one round trip an unfenced completion takes.
+/// `$1` id, `$2` owner, `$3` token, `$4` attempt, `$5` now.
 pub(super) const FINISH: &str = "
 UPDATE jobs SET state = 'done'
  WHERE id = $1 AND owner = $2 AND token = $3 AND attempts = $4
-   AND state = 'leased' AND $5 < lease_until AND $5 < deadline";
+   AND state = 'leased' AND $5 < lease_until AND $5 < deadline
+RETURNING id, qty, state, owner, token, attempts, max_attempts, lease_until, deadline";
 
 /// One row by id. `$1` id.
 pub(super) const ROW: &str = "

@@ -31,7 +31,30 @@ fn the_server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
     SERVER.get_or_init(|| match std::env::var("LEASEFENCE_POSTGRES_URL") {
         Ok(url) if !url.is_empty() => Server { url, cluster: None },
-        _ => start().unwrap_or_else(|why| panic!("no PostgreSQL server for the tests: {why}")),
+        _ => start(Durability::Test)
+            .unwrap_or_else(|why| panic!("no PostgreSQL server for the tests: {why}")),
+    })
+}
+
+/// Whether the server writes to disk as a production server does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// `fsync=off`: the data are a test's, and a crash of this machine
+    /// takes the test with it.
+    Test,
+    /// PostgreSQL's defaults (`fsync=on`, `synchronous_commit=on`): for a
+    /// benchmark beside a SQLite file with `synchronous=FULL`.
+    Durable,
+}
+
+/// A server of its own with PostgreSQL's durable defaults, started for a
+/// benchmark (`LEASEFENCE_POSTGRES_URL` names one instead): its URL.
+pub fn durable_server() -> &'static str {
+    static SERVER: OnceLock<String> = OnceLock::new();
+    SERVER.get_or_init(|| match std::env::var("LEASEFENCE_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => url,
+        _ => (start(Durability::Durable).map(|server| server.url))
+            .unwrap_or_else(|why| panic!("no PostgreSQL server: {why}")),
     })
 }
 
@@ -61,13 +84,17 @@ pub fn restart_server_now() -> Result<(), String> {
 /// A URL whose queue lives in a new, empty schema of the test server: each
 /// test its own tables, on one server.
 pub fn fresh_url() -> String {
+    fresh_url_on(server())
+}
+
+/// A URL for a new, empty schema of the server at `base`.
+pub fn fresh_url_on(base: &str) -> String {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let schema = format!(
         "t{}_{}",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     );
-    let base = server();
     let mut client = postgres::Client::connect(base, postgres::NoTls)
         .unwrap_or_else(|err| panic!("connecting to the test server {base}: {err}"));
     client
@@ -140,7 +167,7 @@ fn run(command: &mut Command, what: &str) -> Result<(), String> {
 /// Makes a cluster in a new temporary folder, starts its server on a
 /// socket there, and leaves a watcher that stops it and removes the folder
 /// once this process is gone.
-fn start() -> Result<Server, String> {
+fn start(durability: Durability) -> Result<Server, String> {
     let bin = bindir()?;
     let dir = tempfile::Builder::new()
         .prefix("leasefence-pg-")
@@ -163,10 +190,13 @@ fn start() -> Result<Server, String> {
         "initdb",
     )?;
     watch(&bin, &dir)?;
-    // No TCP: only the socket in the folder. fsync off: the data are a
-    // test's, and a crash of this machine takes the test with it.
+    // No TCP: only the socket in the folder.
+    let fsync = match durability {
+        Durability::Test => "off",
+        Durability::Durable => "on",
+    };
     let options = format!(
-        "-k {} -c listen_addresses='' -c fsync=off -c max_connections=200",
+        "-k {} -c listen_addresses='' -c fsync={fsync} -c max_connections=200",
         dir.display()
     );
     run(
