@@ -1,5 +1,5 @@
-//! leasefence: a SQLite job queue that shows why a queue needs leases *and*
-//! fencing tokens.
+//! leasefence: a job queue, on SQLite or PostgreSQL, that shows why a
+//! queue needs leases *and* fencing tokens.
 //!
 //! A worker claims a job and gets a lease (the right to hold it for a while)
 //! and a token (which claim that right belongs to). If the worker stalls past
@@ -20,10 +20,14 @@
 //!   them, and [`store::Statements`], the one seam through which SQL
 //!   written elsewhere (a teaching variant's, a learner's) runs on the
 //!   queue's schema in place of the queue's own.
-//! * [`queue`]: the queue API; checks input, supplies nothing but `now`.
+//! * `postgres` (native only, private): the queue and the ledger on a
+//!   PostgreSQL server, its statements in its own `sql.rs`, behind
+//!   [`Queue::connect`] and [`Receiver::connect`].
+//! * [`queue`]: the queue API over either engine; checks input, supplies
+//!   nothing but `now`.
 //! * [`receiver`]: the idempotent receiver's ledger (R12).
 //! * [`scenario`]: timelines as JSON, parsed and checked.
-//! * [`replay`]: a scenario played on an in-memory queue and receiver.
+//! * [`replay`](mod@replay): a scenario played on an in-memory queue and receiver.
 //!
 //! The course that teaches with this queue (its chapters, the naive
 //! variants it warns about, every ordering, the learner's session and the
@@ -67,7 +71,8 @@
 //!   (R4, [`Condition::ALL`]). A rejected finish changes nothing, and its
 //!   verdict lists every condition that failed.
 //! * Choosing and writing happen in one `BEGIN IMMEDIATE` transaction (R6);
-//!   nothing waits on the network inside it (R7).
+//!   on PostgreSQL the choosing `SELECT` locks the row it takes (`FOR
+//!   UPDATE SKIP LOCKED`). Nothing waits on the network inside it (R7).
 //! * The core never reads a clock: every operation takes `now` in
 //!   milliseconds.
 //!
