@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
 use crate::claimable::within_lease;
+use crate::error::{Error, Result};
 use crate::model::{JobRow, JobState, Reason, Stamp};
 
 /// One condition of R4: what the row must agree with, or what time must
@@ -333,6 +334,28 @@ impl Finish {
     /// The reason the document names, `None` when accepted.
     pub fn reason(&self) -> Option<Reason> {
         self.verdict.reason()
+    }
+
+    /// The finish of `stamp` at `now` that changed nothing, explained by
+    /// the row `current` (what it failed, R4, R14). Every engine's finish
+    /// ends here when its guarded `UPDATE` changed no row; a row that fails
+    /// nothing would mean the guard and [`Condition::ALL`] disagree, a bug
+    /// ([`Error::Internal`]), never a refusal without a reason.
+    pub(crate) fn refused(stamp: &Stamp, current: Option<JobRow>, now: u64) -> Result<Finish> {
+        let failed = Conditions::failed(stamp, current.as_ref(), now);
+        if failed.is_empty() {
+            return Err(Error::Internal {
+                what: format!(
+                    "finish of {:?} changed nothing, yet every condition holds",
+                    stamp.id
+                ),
+            });
+        }
+        Ok(Finish {
+            verdict: Verdict::Refused(failed),
+            expected: Some(stamp.clone()),
+            current,
+        })
     }
 }
 

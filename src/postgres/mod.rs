@@ -21,7 +21,7 @@ use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
 
 use crate::error::{Error, Result};
-use crate::fence::{Conditions, Finish, Verdict};
+use crate::fence::{Finish, Verdict};
 use crate::model::{Claim, JobRow, JobState, NewJob, Stamp};
 use crate::store::Create;
 use sql::*;
@@ -253,20 +253,7 @@ impl Server {
         let current = (connected.query_opt(ROW, &[&stamp.id])?)
             .map(|row| read_job(&row))
             .transpose()?;
-        let failed = Conditions::failed(stamp, current.as_ref(), now);
-        if failed.is_empty() {
-            return Err(Error::Internal {
-                what: format!(
-                    "finish of {:?} changed nothing, yet every condition holds",
-                    stamp.id
-                ),
-            });
-        }
-        Ok(Finish {
-            verdict: Verdict::Refused(failed),
-            expected: Some(stamp.clone()),
-            current,
-        })
+        Finish::refused(stamp, current, now)
     }
 
     /// Every job, in enqueue order.

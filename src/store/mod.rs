@@ -29,7 +29,7 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
 
 use crate::error::{Error, Result};
 use crate::fence::Finish;
-use crate::fence::{Conditions, Verdict};
+use crate::fence::Verdict;
 use crate::model::{Claim, JobRow, JobState, MAX_INT, NewJob, Stamp};
 use log::{Params, bind, int, text};
 use open::immediate;
@@ -241,22 +241,11 @@ pub(crate) fn finish(
     commit(tx, log)?;
     // The row was read after the UPDATE, inside the same transaction, so it
     // is exactly the row the guard decided on.
-    let verdict = if changed == 1 {
-        Verdict::Accepted
-    } else {
-        let failed = Conditions::failed(stamp, current.as_ref(), now);
-        if failed.is_empty() {
-            return Err(Error::Internal {
-                what: format!(
-                    "finish of {:?} changed nothing, yet every condition holds",
-                    stamp.id
-                ),
-            });
-        }
-        Verdict::Refused(failed)
-    };
+    if changed != 1 {
+        return Finish::refused(stamp, current, now);
+    }
     Ok(Finish {
-        verdict,
+        verdict: Verdict::Accepted,
         expected: Some(stamp.clone()),
         current,
     })

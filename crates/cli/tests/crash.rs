@@ -435,11 +435,14 @@ fn crash(dir: &Path, home: (PathBuf, PathBuf), server: Option<String>) {
     );
 }
 
-fn open_queue(home: &Path) -> Queue {
-    match home
-        .to_str()
+/// The URL `home` is, when the cast's databases are on PostgreSQL.
+fn server_url(home: &Path) -> Option<&str> {
+    home.to_str()
         .filter(|home| home.starts_with("postgresql://"))
-    {
+}
+
+fn open_queue(home: &Path) -> Queue {
+    match server_url(home) {
         Some(url) => Queue::connect(url),
         None => Queue::open(home),
     }
@@ -447,10 +450,7 @@ fn open_queue(home: &Path) -> Queue {
 }
 
 fn open_receiver(home: &Path) -> Receiver {
-    match home
-        .to_str()
-        .filter(|home| home.starts_with("postgresql://"))
-    {
+    match server_url(home) {
         Some(url) => Receiver::connect(url),
         None => Receiver::open(home),
     }
