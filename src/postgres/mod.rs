@@ -31,6 +31,11 @@ use sql::*;
 /// claim or finish that holds its job's row, which is short.
 const LOCK_TIMEOUT: &str = "10s";
 
+/// How long connecting may take when the URL sets no `connect_timeout`:
+/// a server that does not answer fails the call, as a lock held too long
+/// does, instead of waiting for the system's own timeout (minutes).
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// One of the two tables leasefence keeps in a database: its name, how it
 /// is created, the comment that marks it as ours, and the advisory lock
 /// that serializes creating it.
@@ -70,8 +75,11 @@ pub(super) fn connect(url: &str, table: &Table, create: Create) -> Result<Client
         path: shown.clone(),
         why,
     };
-    let config: postgres::Config = (url.parse())
+    let mut config: postgres::Config = (url.parse())
         .map_err(|err: postgres::Error| refused(format!("not a PostgreSQL URL: {err}")))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
     let mut client = config.connect(NoTls).map_err(failed)?;
     (client.batch_execute(&format!("SET lock_timeout = '{LOCK_TIMEOUT}'"))).map_err(failed)?;
     let mut tx = client.transaction().map_err(failed)?;

@@ -154,6 +154,7 @@ fn check_screen(session: &Session, how: &str) -> usize {
     if let Some(answer) = lab.as_ref().and_then(|lab| lab.answer.as_ref()) {
         said.push(&answer.headline);
         said.extend(&answer.lines);
+        said.extend(answer.rows.as_ref().map(|rows| &rows.said));
     }
     let stepper = &session.stepper;
     let mut world = World::of(stepper.scenario(), stepper.position(), &guards).expect("replays");
@@ -482,6 +483,7 @@ fn every_sentence_on_every_lab_screen_holds_in_its_world() {
         "LabParted",
         "LabPassed",
         "LabRaced",
+        "LabTables",
         "Because/Condition",
         "Because/Held",
         "Because/Leased",

@@ -494,6 +494,18 @@ pub enum Assertion {
         /// How the script's run ends.
         current: RaceEnd,
     },
+    /// The two tables of the lab's answer `of` (a [`Assertion::LabParted`]
+    /// or a [`Assertion::LabRaced`]): the queue's and the learner's, whole,
+    /// after the event where the two part, or at the end of the race. The
+    /// side-by-side table is drawn from them.
+    LabTables {
+        /// The answer they belong to.
+        of: Rc<Assertion>,
+        /// The queue's table.
+        expected: Vec<JobRow>,
+        /// The learner's table.
+        current: Vec<JobRow>,
+    },
     /// In the timeline `scenario` (a document: the lab's counterexample),
     /// played to its end, `reason` holds: why the queue did what it did
     /// at its last event.

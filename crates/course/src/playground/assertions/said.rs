@@ -115,6 +115,17 @@ impl Said {
         }
     }
 
+    /// No words, stating of each assertion of this what `about` makes of
+    /// it: what a table drawn beside these words is drawn from.
+    pub(crate) fn underlying(&self, about: impl Fn(Rc<Assertion>) -> Assertion) -> Said {
+        Said {
+            text: String::new(),
+            asserts: (self.asserts.iter())
+                .map(|assertion| Rc::new(about(Rc::clone(assertion))))
+                .collect(),
+        }
+    }
+
     /// The words.
     pub fn text(&self) -> &str {
         &self.text

@@ -94,6 +94,27 @@ pub struct SideBySide {
     pub columns: Vec<&'static str>,
     /// Each row: the side's name, then its cells.
     pub rows: Vec<(String, Vec<String>)>,
+    /// What the cells are drawn from: the two tables, whole
+    /// ([`Assertion::LabTables`]). No words of its own.
+    #[serde(skip)]
+    pub said: Said,
+}
+
+impl SideBySide {
+    /// The rows of `expected` and `current` that differ, drawn from the
+    /// assertion that the answer `headline` states leaves these two
+    /// tables.
+    fn of(lang: Lang, headline: &Said, expected: &[JobRow], current: &[JobRow]) -> SideBySide {
+        SideBySide {
+            columns: COLUMNS.to_vec(),
+            rows: side_by_side(lang, expected, current),
+            said: headline.underlying(|of| Assertion::LabTables {
+                of,
+                expected: expected.to_vec(),
+                current: current.to_vec(),
+            }),
+        }
+    }
 }
 
 /// The lab's panel for `session`, when the lab is open.
@@ -186,7 +207,6 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
             ));
             match shortest.as_ref() {
                 Shortest::Events(shortest) => {
-                    let (verdicts, rows) = parted(lang, shortest);
                     let current = match &shortest.current {
                         Current::Observed(current) => Some(current.did.clone()),
                         Current::Stopped(_) => None,
@@ -203,6 +223,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         current,
                     };
                     let headline = Said::worded(failed_headline(session, shortest), said);
+                    let (verdicts, rows) = parted(lang, shortest, &headline);
                     let mut lines = vec![headline.reworded(verdicts)];
                     lines.extend(because);
                     lines.push(checked);
@@ -394,20 +415,18 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
         },
         said,
     );
+    let (expected, current) = (&race.expected.rows, &race.current.rows);
+    let rows = (expected != current).then(|| SideBySide::of(lang, &headline, expected, current));
     let mut lines: Vec<Said> = (line.into_iter())
         .map(|text| headline.reworded(text))
         .collect();
     lines.push(checked);
-    let (expected, current) = (&race.expected.rows, &race.current.rows);
     AnswerView {
         passed: false,
         headline,
         events: step_lines(lang, &race.current),
         lines,
-        rows: (expected != current).then(|| SideBySide {
-            columns: COLUMNS.to_vec(),
-            rows: side_by_side(lang, expected, current),
-        }),
+        rows,
         open: Some(lang.text("lab.open_race").to_owned()),
     }
 }
@@ -448,8 +467,9 @@ fn step_lines(lang: Lang, run: &Run) -> Vec<String> {
         .collect()
 }
 
-/// The two verdicts in a sentence, and the two tables when they differ.
-fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
+/// The two verdicts in a sentence, and the two tables when they differ,
+/// as the answer `headline` states leaves them.
+fn parted(lang: Lang, shortest: &Disagreement, headline: &Said) -> (String, Option<SideBySide>) {
     let verdict = |did: &Did| match did {
         Did::Finish { accepted: true } => lang.text("lab.accepted").to_owned(),
         Did::Finish { accepted: false } => lang.text("lab.refused_finish").to_owned(),
@@ -470,10 +490,8 @@ fn parted(lang: Lang, shortest: &Disagreement) -> (String, Option<SideBySide>) {
                     ("current", verdict(&current.did)),
                 ],
             );
-            let rows = (expected.rows != current.rows).then(|| SideBySide {
-                columns: COLUMNS.to_vec(),
-                rows: side_by_side(lang, &expected.rows, &current.rows),
-            });
+            let rows = (expected.rows != current.rows)
+                .then(|| SideBySide::of(lang, headline, &expected.rows, &current.rows));
             (sentence, rows)
         }
     }

@@ -63,6 +63,18 @@ impl World {
                     (worker, expected.as_ref(), current),
                 )
             }
+            Assertion::LabTables {
+                of,
+                expected,
+                current,
+            } => {
+                let (queue, learner) = self.lab_tables(of)?;
+                expect(
+                    (expected, current),
+                    (&queue, &learner),
+                    "(the queue's table, the learner's)",
+                )
+            }
             Assertion::Because { scenario, reason } => {
                 // The reason is the open level's: on its scenario the
                 // statement in the box parts from the queue's at the event
@@ -72,12 +84,50 @@ impl World {
                 let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
                 let last = scenario.events().len().checked_sub(1).ok_or("no events")?;
                 expect(Some(last), about(reason), "the event it is about")?;
-                let (queue, learner) = parting(&level, sql, &scenario, last)?;
+                let (queue, learner, _) = parting(&level, sql, &scenario, last)?;
                 expect(true, learner.as_ref() != Some(&queue), "the two part there")?;
                 let world = World::of(&scenario, last + 1, &[]).map_err(|err| err.to_string())?;
                 world.judge(reason)
             }
             other => Err(format!("not {other:?}")),
+        }
+    }
+
+    /// The two tables the lab's answer `of` leaves, played afresh: the
+    /// queue's and the learner's, after the event where they part, or at
+    /// the end of the race.
+    fn lab_tables(&self, of: &Assertion) -> std::result::Result<Tables, String> {
+        match of {
+            Assertion::LabParted {
+                level,
+                sql,
+                scenario,
+                event,
+                ..
+            } => {
+                let level = self.lab_level(level, sql)?;
+                let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
+                Ok(parting(&level, sql, &scenario, *event)?.2)
+            }
+            Assertion::LabRaced {
+                level,
+                sql,
+                from,
+                turns,
+                current,
+                ..
+            } => {
+                self.lab_level(level, sql)?;
+                let race = race(from)?;
+                let stops = match current {
+                    RaceEnd::Stopped { worker, .. } => Some(worker.as_str()),
+                    _ => None,
+                };
+                let (run, _) = interleaved(&race, sql, turns, stops)?;
+                let (_, queue) = serial(&race, &first_order(&race, turns)?)?;
+                Ok((queue, run.rows))
+            }
+            other => Err(format!("tables of {other:?}, which leaves none")),
         }
     }
 
@@ -117,20 +167,24 @@ fn parted(
     event: usize,
     (expected, current): (&Did, Option<&Did>),
 ) -> std::result::Result<(), String> {
-    let (wanted, got) = parting(level, sql, scenario, event)?;
+    let (wanted, got, _) = parting(level, sql, scenario, event)?;
     expect(expected, &wanted, "what the queue did")?;
     expect(current, got.as_ref(), "what the learner's statement did")
 }
 
+/// The queue's table and the learner's.
+type Tables = (Vec<JobRow>, Vec<JobRow>);
+
 /// What the queue and the learner's statement did at `event` of
 /// `scenario`, played from its start, once both agreed on every event
-/// before it (`None`: SQLite stopped the learner's).
+/// before it (`None`: SQLite stopped the learner's), and the two tables
+/// after it.
 fn parting(
     level: &Level,
     sql: &str,
     scenario: &Scenario,
     event: usize,
-) -> std::result::Result<(Did, Option<Did>), String> {
+) -> std::result::Result<(Did, Option<Did>, Tables), String> {
     let err = |err: leasefence::error::Error| err.to_string();
     let Writes::Statement(replaces) = level.writes else {
         return Err("a script is graded on interleavings, not events".to_owned());
@@ -169,12 +223,12 @@ fn parting(
             }
             _ => Some(did(learner.play(played).map_err(err)?)),
         };
-        let rows_agree = queue.rows().map_err(err)? == learner.rows().map_err(err)?;
+        let tables = (queue.rows().map_err(err)?, learner.rows().map_err(err)?);
         if index < event {
-            let agreed = got.as_ref() == Some(&wanted) && rows_agree;
+            let agreed = got.as_ref() == Some(&wanted) && tables.0 == tables.1;
             expect(true, agreed, &format!("the two agree at event {index}"))?;
         } else {
-            return Ok((wanted, got));
+            return Ok((wanted, got, tables));
         }
     }
     Err(format!("no event {event}"))
@@ -330,6 +384,20 @@ fn permutations(items: &[&'static str]) -> Vec<Vec<&'static str>> {
         .collect()
 }
 
+/// The order of whole claims that begins as the workers first stepped in
+/// `turns`.
+fn first_order(race: &LabRace, turns: &[String]) -> std::result::Result<Vec<&'static str>, String> {
+    let mut first: Vec<&str> = Vec::new();
+    for turn in turns {
+        if !first.contains(&turn.as_str()) {
+            first.push(turn);
+        }
+    }
+    (serial_orders(race).into_iter())
+        .find(|order| order.iter().zip(&first).all(|(a, b)| a == b))
+        .ok_or_else(|| "no order of whole claims begins as the steps do".to_owned())
+}
+
 /// Whether the script's `run` ends as said: as no order of whole claims
 /// does (or SQLite stopped it), `worker` the first worker (in the race's
 /// order) whose claim differs from the queue's run in the order the
@@ -342,16 +410,7 @@ fn raced(
     turns: &[String],
     (worker, expected, current): (&Option<String>, Option<&Claim>, &RaceEnd),
 ) -> std::result::Result<(), String> {
-    let mut first: Vec<&str> = Vec::new();
-    for turn in turns {
-        if !first.contains(&turn.as_str()) {
-            first.push(turn);
-        }
-    }
-    let order = (serial_orders(race).into_iter())
-        .find(|order| order.iter().zip(&first).all(|(a, b)| a == b))
-        .ok_or("no order of whole claims begins as the steps do")?;
-    let (claims, _) = serial(race, &order)?;
+    let (claims, _) = serial(race, &first_order(race, turns)?)?;
     if stopped.is_none() {
         for order in serial_orders(race) {
             let ends = serial(race, &order)?;

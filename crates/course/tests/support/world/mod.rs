@@ -177,6 +177,7 @@ impl World {
             Assertion::LabPassed { .. }
             | Assertion::LabParted { .. }
             | Assertion::LabRaced { .. }
+            | Assertion::LabTables { .. }
             | Assertion::Because { .. } => self.lab_fact(assertion),
             Assertion::Agree { .. }
             | Assertion::Differ { .. }

@@ -304,10 +304,12 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         ),
         Assertion::Leased { until, .. } => n(until),
         Assertion::Because { reason, .. } => say(lang, reason),
-        // The lab's panel words its answers itself (`Said::worded`).
-        Assertion::LabPassed { .. } | Assertion::LabParted { .. } | Assertion::LabRaced { .. } => {
-            String::new()
-        }
+        // The lab's panel words its answers itself (`Said::worded`), and
+        // draws its tables as cells.
+        Assertion::LabPassed { .. }
+        | Assertion::LabParted { .. }
+        | Assertion::LabRaced { .. }
+        | Assertion::LabTables { .. } => String::new(),
         Assertion::Orderings {
             actors,
             events,
