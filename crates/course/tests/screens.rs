@@ -148,6 +148,7 @@ fn check_screen(session: &Session, how: &str) -> usize {
             said.extend(side.now.as_ref().map(|now| &now.said));
             said.push(&side.lane.text);
             said.extend(side.verdict.as_ref().map(|verdict| &verdict.text));
+            said.extend(&side.done);
         }
     }
     let lab = view::lab(session);

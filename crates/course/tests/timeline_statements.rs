@@ -491,7 +491,7 @@ fn a_side_that_ends_first_says_so_while_the_other_goes_on() {
                 .filter(|step| step.sql.is_some() && step.kind == StepKind::Ran);
             let sql = sql.count();
             check!(
-                done.contains(&format!("SQL 문장 {sql}개")),
+                done.text().contains(&format!("SQL 문장 {sql}개")),
                 true,
                 "{done:?} counts the naive side's statements"
             );

@@ -361,7 +361,7 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
     }
     let mut parts = vec![El::new(doc, "h4").text(&side.title)];
     if let Some(done) = &side.done {
-        parts.push(p("lf-muted", done));
+        parts.push(p("lf-muted", done.text()));
     }
     parts.extend([
         lane_table(doc, lang, &side.lane),

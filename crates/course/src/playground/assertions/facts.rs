@@ -77,6 +77,18 @@ pub enum RunFact {
         /// What each holds.
         claims: Vec<(String, String, u64)>,
     },
+    /// After `applied` steps this side has run all its steps, `statements`
+    /// of them SQL statements (a send or a wait is a step, not one), while
+    /// the other side, at its `other` steps (as its own lines say), has
+    /// steps left.
+    AllRan {
+        /// Steps applied.
+        applied: usize,
+        /// Its SQL statements.
+        statements: usize,
+        /// The other side's steps applied at the same moment.
+        other: usize,
+    },
 }
 
 /// SQLite's write lock after a step of a statement run.

@@ -59,7 +59,7 @@ pub struct SideView {
     pub verdict: Option<Verdict>,
     /// While the other side goes on after this one has run all its
     /// statements, says so (a step changes nothing here then).
-    pub done: Option<String>,
+    pub done: Option<Said>,
 }
 
 /// An actor and its statements.
@@ -191,8 +191,13 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
         now: (applied.checked_sub(1)).map(|index| now(lang, race, kind == "naive", run, index)),
         holding: said(RunFact::Holding { applied, claims }),
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
-        done: (applied == run.steps.len() && panel.position < panel.total())
-            .then(|| lang.fill("stmt.side_done", &[("n", statements_in(run).to_string())])),
+        done: (applied == run.steps.len() && panel.position < panel.total()).then(|| {
+            said(RunFact::AllRan {
+                applied,
+                statements: statements_in(run),
+                other: panel.applied(1 - index),
+            })
+        }),
     }
 }
 

@@ -14,7 +14,24 @@ impl World {
             Assertion::Run { race, naive, fact } => {
                 let (world, _, runs) = self.statements.as_ref().ok_or("no statement panel")?;
                 expect(race, world, "the race")?;
-                run_fact(&runs[usize::from(*naive)], fact)
+                let (this, other) = (&runs[usize::from(*naive)], &runs[usize::from(!*naive)]);
+                if let RunFact::AllRan {
+                    applied,
+                    statements,
+                    other: at,
+                } = fact
+                {
+                    let ran = (this.steps.iter())
+                        .filter(|step| step.kind == StepKind::Ran)
+                        .count();
+                    let world = (this.steps.len(), ran, other.steps.len() > *at);
+                    return expect(
+                        (*applied, *statements, true),
+                        world,
+                        "(steps applied = all of this side's, its statements, the other has steps left)",
+                    );
+                }
+                run_fact(this, fact)
             }
             other => Err(format!("not {other:?}")),
         }
@@ -125,6 +142,7 @@ fn run_fact(run: &Run, fact: &RunFact) -> std::result::Result<(), String> {
             };
             expect(lock, &world, "the write lock")
         }
+        RunFact::AllRan { .. } => Err("all ran: judged with both sides".to_owned()),
         RunFact::Holding { applied, claims } => {
             let held = match applied.checked_sub(1) {
                 None => BTreeMap::new(),

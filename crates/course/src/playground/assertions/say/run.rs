@@ -69,6 +69,9 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
                 .collect();
             lang.fill("stmt.held", &[("claims", held.join(" · "))])
         }
+        RunFact::AllRan { statements, .. } => {
+            lang.fill("stmt.side_done", &[("n", statements.to_string())])
+        }
     }
 }
 
