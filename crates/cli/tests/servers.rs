@@ -487,3 +487,47 @@ fn a_client_that_never_reads_is_let_go() {
         "a new request is answered: {head:?}"
     );
 }
+
+/// The ledger's calls run beside the thread that answers connections: a
+/// delivery waiting on a lock another process holds on the ledger file
+/// (SQLite's busy wait, up to 10 s) holds up no other request. With the
+/// wait on that thread, an unknown path took 28.8 s to be refused.
+#[test]
+fn a_delivery_waiting_on_the_ledgers_lock_holds_up_no_other_request() {
+    let (dir, _receiver, url) = receiver();
+    let holder = rusqlite::Connection::open(dir.path().join("receiver.db")).expect("opens");
+    holder
+        .execute_batch("BEGIN EXCLUSIVE")
+        .expect("takes the lock");
+    let waiting = {
+        let url = url.clone();
+        std::thread::spawn(move || {
+            let mut answer = (agent().post(&format!("{url}/deliveries")))
+                .header("Content-Type", "application/json")
+                .send(json!({"id": "snack-1", "qty": 2}).to_string())
+                .expect("answers");
+            let body: Value = answer.body_mut().read_json().expect("JSON");
+            (answer.status().as_u16(), body)
+        })
+    };
+    // Let the delivery reach the ledger and wait there.
+    std::thread::sleep(Duration::from_millis(300));
+    let impatient: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(3)))
+        .build()
+        .into();
+    let other = impatient.get(&format!("{url}/nope")).call();
+    let status = other.as_ref().map(|answer| answer.status().as_u16());
+    holder.execute_batch("ROLLBACK").expect("lets go");
+    check!(
+        status.map_err(|err| err.to_string()),
+        Ok(404),
+        "an unknown path, asked while a delivery waits on the ledger's lock"
+    );
+    check!(
+        waiting.join().expect("the delivery's thread"),
+        (200, json!({"applied": true})),
+        "the delivery, once the lock is let go"
+    );
+}

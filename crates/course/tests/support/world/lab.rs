@@ -50,11 +50,7 @@ impl World {
             } => {
                 self.lab_level(level, sql)?;
                 let race = race(from)?;
-                let stops = match current {
-                    RaceEnd::Stopped { worker, .. } => Some(worker.as_str()),
-                    _ => None,
-                };
-                let (run, stopped) = interleaved(&race, sql, turns, stops)?;
+                let (run, stopped) = interleaved(&race, sql, turns, stops(current))?;
                 raced(
                     &race,
                     &run,
@@ -119,11 +115,7 @@ impl World {
             } => {
                 self.lab_level(level, sql)?;
                 let race = race(from)?;
-                let stops = match current {
-                    RaceEnd::Stopped { worker, .. } => Some(worker.as_str()),
-                    _ => None,
-                };
-                let (run, _) = interleaved(&race, sql, turns, stops)?;
+                let (run, _) = interleaved(&race, sql, turns, stops(current))?;
                 let (_, queue) = serial(&race, &first_order(&race, turns)?)?;
                 Ok((queue, run.rows))
             }
@@ -170,6 +162,14 @@ fn parted(
     let (wanted, got, _) = parting(level, sql, scenario, event)?;
     expect(expected, &wanted, "what the queue did")?;
     expect(current, got.as_ref(), "what the learner's statement did")
+}
+
+/// The worker whose statement SQLite stopped, when a race ends so.
+fn stops(ends: &RaceEnd) -> Option<&str> {
+    match ends {
+        RaceEnd::Stopped { worker, .. } => Some(worker.as_str()),
+        _ => None,
+    }
 }
 
 /// The queue's table and the learner's.
