@@ -58,7 +58,7 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
             (None, false, Some(7)),
             "asked: no reason named, no condition marked, seven fields offered"
         );
-        let heard = asked.announcement.unwrap_or_default();
+        let heard = asked.announcement.unwrap_or_default().to_string();
         let verdict = Lang::En.fill("predict.right", &values(&[("verdict", "rejected")]));
         check!(
             heard.starts_with(&verdict)

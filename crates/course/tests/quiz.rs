@@ -45,7 +45,7 @@ fn r8_the_quiz_is_right_only_for_the_values_that_differ_between_the_two_claims()
     let asked = quiz(&session).expect("the quiz is asked after both claims");
     assert!(asked.feedback.is_empty(), "no answer yet: {asked:#?}");
     assert_eq!(
-        asked.question,
+        asked.question.text(),
         format!(
             "A and A-restarted have each claimed {}. Which value tells their two claims apart?",
             old["id"].as_str().expect("an id")

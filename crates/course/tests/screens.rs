@@ -39,7 +39,8 @@ use support::world::World;
 
 /// Every sentence on the screen made from assertions.
 fn said(view: &PositionView) -> Vec<&Said> {
-    let mut all = vec![&view.narration];
+    let mut all = vec![&view.position_text, &view.narration];
+    all.extend(&view.announcement);
     if let Some(asked) = &view.prompt.question {
         all.push(&asked.text);
     }
@@ -92,6 +93,7 @@ fn said(view: &PositionView) -> Vec<&Said> {
     }
     let point = view.step.as_ref().and_then(|step| step.point.as_ref());
     if let Some(quiz) = point.and_then(|point| point.quiz.as_ref()) {
+        all.push(&quiz.question);
         all.extend(&quiz.feedback);
     }
     if let Some(readings) = point.and_then(|point| point.readings.as_ref()) {
@@ -142,6 +144,7 @@ fn check_screen(session: &Session, how: &str) -> usize {
         .collect();
     let statements = view::statements(&session.statement_panel, session.lang);
     if let Some(panel) = &statements {
+        said.push(&panel.position_text);
         said.extend(&panel.cut);
         for side in &panel.sides {
             said.push(&side.holding);
@@ -153,7 +156,7 @@ fn check_screen(session: &Session, how: &str) -> usize {
     }
     let lab = view::lab(session);
     if let Some(answer) = lab.as_ref().and_then(|lab| lab.answer.as_ref()) {
-        said.push(&answer.headline);
+        said.extend([&answer.headline, &answer.played]);
         said.extend(&answer.lines);
         said.extend(answer.rows.as_ref().map(|rows| &rows.said));
     }
@@ -426,7 +429,9 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
     let met = KINDS.with(|kinds| kinds.borrow().clone());
     let every = [
         "Agree",
+        "At",
         "Blocks",
+        "BothHold",
         "Breaks",
         "Broke",
         "BreaksAtEnd",
@@ -449,6 +454,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Judged",
         "Kept",
         "Leased",
+        "Moment",
         "NoStamp",
         "Orderings",
         "Picked",
@@ -481,6 +487,7 @@ fn every_sentence_on_every_lab_screen_holds_in_its_world() {
     }
     let met = KINDS.with(|kinds| kinds.borrow().clone());
     let every = [
+        "LabEvents",
         "LabParted",
         "LabPassed",
         "LabRaced",

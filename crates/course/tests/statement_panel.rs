@@ -389,7 +389,10 @@ fn both_sides_of_a_race_stand_at_the_same_millisecond() {
                 })
                 .collect();
             check!(
-                (shown, drawn.position_text.ends_with(&format!("at {ms} ms"))),
+                (
+                    shown,
+                    drawn.position_text.text().ends_with(&format!("at {ms} ms"))
+                ),
                 (expected, true),
                 "{race:?} step {position}: statements run on each side by {ms} ms"
             );

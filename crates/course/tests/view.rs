@@ -39,13 +39,13 @@ fn every_view(mut check: impl FnMut(&str, &Session, &PositionView)) {
 
 /// Every text a view shows.
 fn texts(view: &PositionView) -> Vec<String> {
-    let mut all = vec![view.position_text.clone(), view.narration.to_string()];
+    let mut all = vec![view.position_text.to_string(), view.narration.to_string()];
     all.extend(view.marks.iter().map(|mark| mark.text.to_string()));
     if let Some(asked) = &view.prompt.question {
         all.push(asked.text.to_string());
         all.extend(asked.answers.iter().map(|answer| answer.label.clone()));
     }
-    all.extend(view.announcement.clone());
+    all.extend(view.announcement.as_ref().map(ToString::to_string));
     all.extend(view.lanes.shapes.iter().filter_map(|shape| match shape {
         Shape::Text { text, .. } => Some(text.to_string()),
         _ => None,

@@ -101,7 +101,7 @@ impl Page {
         invariants::draw(&self.doc, invariants, lang, view.invariants.as_ref());
         boundary::draw((&parts.finish, &parts.lease), &view);
         if let Some(said) = &view.announcement {
-            parts.live.set_text_content(Some(said));
+            parts.live.set_text_content(Some(said.text()));
         }
         let asked = view.prompt.question.as_ref().map(|q| q.text.to_string());
         let new_question = asked.is_some() && asked != state.asked;

@@ -111,7 +111,7 @@ fn quiz_box(doc: &Document, quiz: &QuizView) -> El {
     });
     let mut block = El::new(doc, "div")
         .class("lf-quiz")
-        .child(El::new(doc, "p").text(&quiz.question))
+        .child(El::new(doc, "p").text(quiz.question.text()))
         .child(El::new(doc, "div").class("lf-controls").children(choices));
     for line in &quiz.feedback {
         block = block.child(El::new(doc, "p").class("lf-said").text(line.text()));

@@ -511,8 +511,10 @@ pub(super) fn show_controls(parts: &Parts, lang: Lang, view: &PositionView, play
     parts.seek.set_value(&view.position.to_string());
     let _ = parts
         .seek
-        .set_attribute("aria-valuetext", &view.position_text);
-    parts.position.set_text_content(Some(&view.position_text));
+        .set_attribute("aria-valuetext", view.position_text.text());
+    parts
+        .position
+        .set_text_content(Some(view.position_text.text()));
     mark_ends(&parts.steps, view.position, view.total);
     // Playing from the end starts over: the button says so there.
     let (icon, key) = if playing {

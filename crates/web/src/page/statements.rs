@@ -151,7 +151,9 @@ pub(super) fn draw(
     let Some(view) = view else { return Ok(()) };
     let _ = panel.details.set_attribute("open", "");
     panel.race.set_value(view.race.name());
-    panel.position.set_text_content(Some(&view.position_text));
+    panel
+        .position
+        .set_text_content(Some(view.position_text.text()));
     mark_ends(&panel.steps, view.position, view.total);
     for (button, side) in panel.switch.iter().zip(Side::ALL) {
         let named = view.sides.iter().find(|drawn| drawn.kind == side.name());

@@ -190,6 +190,32 @@ pub enum RaceEnd {
     },
 }
 
+/// One step of a claim script's interleaved run, as the lab's race answer
+/// lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Turn {
+    /// The step's time.
+    pub at: u64,
+    /// Whose statement it is.
+    pub worker: String,
+    /// What came of it.
+    pub did: Turned,
+}
+
+/// What came of one step of a claim script's run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Turned {
+    /// It ran: the statement's first line.
+    Ran(String),
+    /// It waits for the write lock another worker holds.
+    Waits,
+    /// Its `COMMIT` waits for a reader to go.
+    CommitWaits,
+    /// SQLite refused its write at once (`SQLITE_BUSY`).
+    Busy,
+}
+
 /// What one reading of the lease's end did at the boundary's instant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "read", rename_all = "snake_case")]

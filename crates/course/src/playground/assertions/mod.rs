@@ -17,18 +17,21 @@
 //! The word is *assertion*, not *claim*: in this course a claim is the
 //! queue's (선점), and one name means one thing.
 
+mod compared;
 mod facts;
 mod said;
 mod say;
 
-pub use facts::{DesignFact, LockNow, RaceEnd, ReadFact, RunFact, StepDid};
+pub use facts::{DesignFact, LockNow, RaceEnd, ReadFact, RunFact, StepDid, Turn, Turned};
 pub use said::Said;
 
 use std::rc::Rc;
 
-use leasefence::fence::Condition;
-use leasefence::model::{Claim, JobRow, JobState, Stamp};
 use serde::Serialize;
+
+use leasefence::fence::Condition;
+use leasefence::model::{Claim, JobRow, JobState};
+use leasefence::scenario::Event;
 
 use super::quiz::field::Field;
 use crate::lab::Did;
@@ -427,6 +430,16 @@ pub enum Assertion {
         /// The timeline's events.
         events: usize,
     },
+    /// The statement panel stands at moment `step` of its `steps`, when
+    /// both sides are at `at` (`None`: before the first).
+    Moment {
+        /// Moments passed.
+        step: usize,
+        /// Moments in all: both sides' steps on one clock.
+        steps: usize,
+        /// The time of the moment.
+        at: Option<u64>,
+    },
     /// The claim at `claim` asked for a lease of `lease_ms` and got one
     /// until `until`, cut short by the job's deadline (`capped`, R9) or not.
     Leased {
@@ -472,8 +485,8 @@ pub enum Assertion {
         current: Option<Did>,
     },
     /// The lab graded the claim script `sql` on `level`, and in the race
-    /// `from`, with its statements run in the order `turns` (the worker of
-    /// each step, waits included), it ended as no order of the queue's
+    /// `from`, with its statements run in the order `turns` (each step,
+    /// waits included, as the answer lists them), it ended as no order of the queue's
     /// whole claims does. `worker` is the first worker whose claim differs
     /// (`None`: only the table does); the queue's claims run whole, in the
     /// order the workers first stepped, give it `expected`; the script
@@ -485,8 +498,8 @@ pub enum Assertion {
         sql: String,
         /// The race.
         from: &'static str,
-        /// Whose statement ran at each step.
-        turns: Vec<String>,
+        /// Each step: its time, whose statement, what came of it.
+        turns: Vec<Turn>,
         /// The first worker whose claim differs.
         worker: Option<String>,
         /// What the queue's claims give it.
@@ -506,6 +519,17 @@ pub enum Assertion {
         /// The learner's table.
         current: Vec<JobRow>,
     },
+    /// The events of the lab's answer `of` (a [`Assertion::LabParted`]):
+    /// its ordering, every event in order, the last the one where the two
+    /// part. The counterexample's lines are drawn from them.
+    LabEvents {
+        /// The answer they belong to.
+        of: Rc<Assertion>,
+        /// The events, as the ordering has them (its document is the
+        /// answer's own).
+        #[serde(skip)]
+        events: Vec<Event>,
+    },
     /// In the timeline `scenario` (a document: the lab's counterexample),
     /// played to its end, `reason` holds: why the queue did what it did
     /// at its last event.
@@ -514,6 +538,26 @@ pub enum Assertion {
         scenario: String,
         /// What holds in it.
         reason: Rc<Assertion>,
+    },
+    /// The learner's place: `position` of the timeline's `total` events
+    /// are applied.
+    At {
+        /// Events applied.
+        position: usize,
+        /// Events in the timeline.
+        total: usize,
+    },
+    /// After `position` events, `first` and `second` each hold a claim on
+    /// `job`: the quiz asks what tells the two apart.
+    BothHold {
+        /// The learner's place.
+        position: usize,
+        /// One worker.
+        first: String,
+        /// The other.
+        second: String,
+        /// The job both claimed.
+        job: String,
     },
     /// The lease of the claim at `claim` ends at `until`, at or before the
     /// finish at `finish` (time `at`): before that finish another worker
@@ -530,53 +574,4 @@ pub enum Assertion {
         /// Where the lease ends.
         until: u64,
     },
-}
-
-impl Assertion {
-    /// Whether `stamp` meets `condition` against `row` (the row as the
-    /// finish at `event` found it, `None` when no row has the stamp's id)
-    /// at `now`, with both sides' values; a lease met names whose lease
-    /// the row holds.
-    pub fn compared(
-        event: usize,
-        condition: Condition,
-        stamp: &Stamp,
-        row: Option<&JobRow>,
-        now: u64,
-    ) -> Assertion {
-        let Some(row) = row else {
-            return Assertion::Condition {
-                event,
-                condition: Condition::Id,
-                held: false,
-                stamp: stamp.id.clone(),
-                row: String::new(),
-                holder: None,
-            };
-        };
-        let optional = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
-        let (stamp_side, row_side) = match condition {
-            Condition::Id => (stamp.id.clone(), row.id.clone()),
-            Condition::Owner => (stamp.owner.clone(), optional(row.owner.clone())),
-            Condition::Token => (stamp.token.to_string(), row.token.to_string()),
-            Condition::Attempt => (stamp.attempt.to_string(), row.attempts.to_string()),
-            Condition::State => (String::new(), row.state.as_str().to_owned()),
-            Condition::LeaseUntil => (
-                now.to_string(),
-                optional(row.lease_until.map(|until| until.to_string())),
-            ),
-            Condition::Deadline => (now.to_string(), row.deadline.to_string()),
-        };
-        let held = condition.holds(stamp, row, now);
-        Assertion::Condition {
-            event,
-            condition,
-            held,
-            stamp: stamp_side,
-            row: row_side,
-            holder: (held && condition == Condition::LeaseUntil)
-                .then(|| row.owner.clone())
-                .flatten(),
-        }
-    }
 }

@@ -10,13 +10,13 @@ use crate::lab::{
 };
 use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
-use crate::playground::assertions::{Assertion, RaceEnd, Said};
+use crate::playground::assertions::{Assertion, RaceEnd, Said, Turn, Turned};
 use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::session::Session;
 use crate::timeline::Timeline;
 use leasefence::fence::Condition;
 use leasefence::model::{Claim, JobRow, JobState};
-use leasefence::scenario::Action;
+use leasefence::scenario::{Action, Event};
 
 /// The SQL functions a statement may call in the browser's SQLite (its
 /// build keeps only these: vendor/sqlite/regen/keep-functions.txt; the
@@ -76,8 +76,14 @@ pub struct AnswerView {
     /// The answer in one sentence.
     pub headline: Said,
     /// The counterexample's events, one line each (`1000 ms · A ·
-    /// finish`), the last the one where the two part.
+    /// finish`), the last the one where the two part; or the race's
+    /// steps, drawn from the turns its headline states.
     pub events: Vec<String>,
+    /// What the event lines are drawn from: the counterexample's events
+    /// as its headline's ordering has them ([`Assertion::LabEvents`]). No
+    /// words of its own.
+    #[serde(skip)]
+    pub played: Said,
     /// Further sentences: the two verdicts, what was checked.
     pub lines: Vec<Said>,
     /// The tables after the event, side by side, when they differ.
@@ -170,6 +176,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                 lang.fill("lab.refused", &[("message", problem_text(lang, problem))]),
             ),
             events: Vec::new(),
+            played: Said::default(),
             lines: Vec::new(),
             rows: None,
             open: None,
@@ -193,6 +200,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                 },
             ),
             events: Vec::new(),
+            played: Said::default(),
             lines: Vec::new(),
             rows: None,
             open: None,
@@ -223,15 +231,22 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         current,
                     };
                     let headline = Said::worded(failed_headline(session, shortest), said);
+                    let events = shortest.scenario.events().to_vec();
+                    let lines = event_lines(lang, &events);
+                    let played = headline.underlying(|of| Assertion::LabEvents {
+                        of,
+                        events: events.clone(),
+                    });
                     let (verdicts, rows) = parted(lang, shortest, &headline);
-                    let mut lines = vec![headline.reworded(verdicts)];
-                    lines.extend(because);
-                    lines.push(checked);
+                    let mut said = vec![headline.reworded(verdicts)];
+                    said.extend(because);
+                    said.push(checked);
                     AnswerView {
                         passed: false,
-                        lines,
+                        lines: said,
                         headline,
-                        events: event_lines(lang, shortest),
+                        events: lines,
+                        played,
                         rows,
                         open: Some(lang.text("lab.open").to_owned()),
                     }
@@ -344,8 +359,9 @@ fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
 }
 
 /// The counterexample's events as the event list says them.
-fn event_lines(lang: Lang, shortest: &Disagreement) -> Vec<String> {
-    (shortest.scenario.events().iter())
+fn event_lines(lang: Lang, events: &[Event]) -> Vec<String> {
+    events
+        .iter()
         .map(|event| {
             let who = super::events::who(lang, event);
             let what = lang
@@ -397,13 +413,12 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
         }
         (None, None) => (RaceEnd::Claimed { claim: None }, None),
     };
+    let turns = turns(&race.current);
     let said = Assertion::LabRaced {
         level: bench.level.id,
         sql: bench.sql.clone(),
         from: race.from,
-        turns: (race.current.steps.iter())
-            .map(|step| step.actor.clone())
-            .collect(),
+        turns: turns.clone(),
         worker: race.worker.clone(),
         expected: (race.worker.as_ref()).and_then(|worker| claim(&race.expected, worker)),
         current,
@@ -424,7 +439,8 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
     AnswerView {
         passed: false,
         headline,
-        events: step_lines(lang, &race.current),
+        events: step_lines(lang, &turns),
+        played: Said::default(),
         lines,
         rows,
         open: Some(lang.text("lab.open_race").to_owned()),
@@ -446,23 +462,39 @@ fn claimed(lang: Lang, claim: Option<&Claim>) -> String {
     }
 }
 
-/// The learner's interleaved steps, one line each: the time, the worker,
-/// and the statement's first line, or that it waited or was refused.
-fn step_lines(lang: Lang, run: &Run) -> Vec<String> {
+/// The learner's interleaved steps: the time, the worker, and the
+/// statement's first line, or that it waited or was refused.
+fn turns(run: &Run) -> Vec<Turn> {
     (run.steps.iter())
-        .map(|step| {
-            let what = match step.kind {
-                StepKind::Waits if step.does == Does::Commit => {
-                    lang.text("lab.step_commit_waits").to_owned()
-                }
-                StepKind::Waits => lang.text("lab.step_waits").to_owned(),
-                StepKind::Busy => lang.text("lab.busy").to_owned(),
-                _ => (step.sql.as_ref())
-                    .and_then(|executed| executed.sql.lines().next())
-                    .unwrap_or_default()
-                    .to_owned(),
+        .map(|step| Turn {
+            at: step.at,
+            worker: step.actor.clone(),
+            did: match step.kind {
+                StepKind::Waits if step.does == Does::Commit => Turned::CommitWaits,
+                StepKind::Waits => Turned::Waits,
+                StepKind::Busy => Turned::Busy,
+                _ => Turned::Ran(
+                    (step.sql.as_ref())
+                        .and_then(|executed| executed.sql.lines().next())
+                        .unwrap_or_default()
+                        .to_owned(),
+                ),
+            },
+        })
+        .collect()
+}
+
+/// The steps `turns`, one line each.
+fn step_lines(lang: Lang, turns: &[Turn]) -> Vec<String> {
+    (turns.iter())
+        .map(|turn| {
+            let what = match &turn.did {
+                Turned::CommitWaits => lang.text("lab.step_commit_waits"),
+                Turned::Waits => lang.text("lab.step_waits"),
+                Turned::Busy => lang.text("lab.busy"),
+                Turned::Ran(first) => first,
             };
-            format!("{} ms · {} · {what}", step.at, step.actor)
+            format!("{} ms · {} · {what}", turn.at, turn.worker)
         })
         .collect()
 }

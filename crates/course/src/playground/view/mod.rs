@@ -84,7 +84,7 @@ pub struct PositionView {
     /// How many events there are.
     pub total: usize,
     /// "Step n of total".
-    pub position_text: String,
+    pub position_text: Said,
     /// The chapter's narration (or why it is hidden).
     pub narration: Said,
     /// The event list's marks that changed since the last drawing.
@@ -105,8 +105,9 @@ pub struct PositionView {
     pub receiver: ReceiverView,
     /// The comparison, when open.
     pub compare: Option<CompareView>,
-    /// What the screen reader hears, when it should hear something.
-    pub announcement: Option<String>,
+    /// What the screen reader hears, when it should hear something: the
+    /// sentences on screen it reads out, said again.
+    pub announcement: Option<Said>,
     /// What went wrong with what the page was asked to show.
     pub notice: Option<String>,
     /// The header's tagline and the footer's rule: while questions are
@@ -218,34 +219,33 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
     let stepper = &session.stepper;
     let lang = session.lang;
     let (position, total) = (stepper.position(), stepper.total());
-    let counted = [("n", position.to_string()), ("total", total.to_string())];
     let prompt = prompt(session);
     let step = step::card(session);
     let announcement = match (&prompt.question, stepper.frame()) {
         // Feedback beside a question is the verdict the field question
         // follows: heard first, as it is read first.
         (Some(question), _) => Some(match &prompt.feedback {
-            Some(feedback) => format!("{} {}", feedback.text(), question.text.text()),
-            None => question.text.text().to_owned(),
+            Some(feedback) => feedback.clone().then(question.text.clone()),
+            None => question.text.clone(),
         }),
         _ if drawn == Some(position) => None,
         (None, Some(frame)) => {
-            let mut said = describe(lang, frame).to_string();
+            let mut said = describe(lang, frame);
             if let Some(feedback) = &prompt.feedback {
-                said = format!("{} {said}", feedback.text());
+                said = feedback.clone().then(said);
             }
             // A course point appeared in the step card: say its heading.
             if let Some(point) = step.as_ref().and_then(|step| step.point.as_ref()) {
-                said = format!("{said} {}", point.title);
+                said = said.then(Said::plain(point.title.clone()));
             }
             Some(said)
         }
-        (None, None) => Some(lang.text("step.none").to_owned()),
+        (None, None) => Some(Said::plain(lang.text("step.none"))),
     };
     PositionView {
         position,
         total,
-        position_text: lang.fill("controls.position", &counted),
+        position_text: Said::of(lang, Assertion::At { position, total }),
         narration: narration(session),
         marks: events::marks(session, drawn),
         prompt,

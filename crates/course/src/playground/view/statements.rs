@@ -28,7 +28,7 @@ pub struct StatementsView {
     /// Moments at which either side runs a statement.
     pub total: usize,
     /// "Step n of total", with the time both sides stand at.
-    pub position_text: String,
+    pub position_text: Said,
     /// For a timeline longer than the panel takes apart, which part of it
     /// the statements are.
     pub cut: Option<Said>,
@@ -107,7 +107,6 @@ pub struct Verdict {
 pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
     let runs = panel.runs().filter(|_| panel.open)?;
     let (position, total) = (panel.position, panel.total());
-    let mut counted = vec![("n", position.to_string()), ("total", total.to_string())];
     let sides = (0..2)
         .map(|index| side(lang, panel, index, &runs[index]))
         .map(|mut side| {
@@ -138,13 +137,14 @@ pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
         race: panel.race,
         position,
         total,
-        position_text: match panel.now() {
-            None => lang.fill("controls.position", &counted),
-            Some((at, _)) => {
-                counted.push(("at", at.to_string()));
-                lang.fill("stmt.position", &counted)
-            }
-        },
+        position_text: Said::of(
+            lang,
+            Assertion::Moment {
+                step: position,
+                steps: total,
+                at: panel.now().map(|(at, _)| at),
+            },
+        ),
         cut,
         sides,
     })

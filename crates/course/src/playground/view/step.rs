@@ -72,7 +72,7 @@ pub struct PointView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuizView {
     /// The question, naming the two workers and the job.
-    pub question: String,
+    pub question: Said,
     /// Each choice: its field (the page's argument) and its label.
     pub choices: Vec<(&'static str, String)>,
     /// The field the learner picked, once answered.
@@ -298,13 +298,14 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
     let lang = session.lang;
     let pair = quiz::pair(&session.stepper)?;
     let [(first, claim), (second, _)] = pair;
-    let question = lang.fill(
-        "quiz.question",
-        &[
-            ("first", first.to_owned()),
-            ("second", second.to_owned()),
-            ("id", claim.id.clone()),
-        ],
+    let question = Said::of(
+        lang,
+        Assertion::BothHold {
+            position: session.stepper.position(),
+            first: first.to_owned(),
+            second: second.to_owned(),
+            job: claim.id.clone(),
+        },
     );
     let choices = (quiz::Field::ALL.into_iter())
         .map(|field| {

@@ -6,7 +6,7 @@ use leasefence::Queue;
 use leasefence::model::NewJob;
 use leasefence::store::Script;
 use leasefence_course::mechanism::statements::{Actor, Machine, Op};
-use leasefence_course::playground::assertions::RaceEnd;
+use leasefence_course::playground::assertions::{RaceEnd, Turn, Turned};
 
 impl World {
     /// Whether the world holds an assertion about the lab.
@@ -50,12 +50,14 @@ impl World {
             } => {
                 self.lab_level(level, sql)?;
                 let race = race(from)?;
-                let (run, stopped) = interleaved(&race, sql, turns, stops(current))?;
+                let workers = workers(turns);
+                let (run, stopped) = interleaved(&race, sql, &workers, stops(current))?;
+                expect(turns, &turned(&run), "the steps, as the run took them")?;
                 raced(
                     &race,
                     &run,
                     stopped,
-                    turns,
+                    &workers,
                     (worker, expected.as_ref(), current),
                 )
             }
@@ -69,6 +71,25 @@ impl World {
                     (expected, current),
                     (&queue, &learner),
                     "(the queue's table, the learner's)",
+                )
+            }
+            Assertion::LabEvents { of, events } => {
+                let Assertion::LabParted {
+                    scenario, event, ..
+                } = &**of
+                else {
+                    return Err(format!("events of {of:?}, which plays no ordering"));
+                };
+                let scenario = Scenario::parse(scenario).map_err(|err| err.to_string())?;
+                expect(
+                    events.as_slice(),
+                    scenario.events(),
+                    "the ordering's events",
+                )?;
+                expect(
+                    Some(*event),
+                    events.len().checked_sub(1),
+                    "the last event, where the two part",
                 )
             }
             Assertion::Because { scenario, reason } => {
@@ -115,8 +136,9 @@ impl World {
             } => {
                 self.lab_level(level, sql)?;
                 let race = race(from)?;
-                let (run, _) = interleaved(&race, sql, turns, stops(current))?;
-                let (_, queue) = serial(&race, &first_order(&race, turns)?)?;
+                let workers = workers(turns);
+                let (run, _) = interleaved(&race, sql, &workers, stops(current))?;
+                let (_, queue) = serial(&race, &first_order(&race, &workers)?)?;
                 Ok((queue, run.rows))
             }
             other => Err(format!("tables of {other:?}, which leaves none")),
@@ -162,6 +184,33 @@ fn parted(
     let (wanted, got, _) = parting(level, sql, scenario, event)?;
     expect(expected, &wanted, "what the queue did")?;
     expect(current, got.as_ref(), "what the learner's statement did")
+}
+
+/// Whose statement each of `turns` is.
+fn workers(turns: &[Turn]) -> Vec<String> {
+    turns.iter().map(|turn| turn.worker.clone()).collect()
+}
+
+/// The steps of `run` as a race's answer lists them: when, whose, and
+/// the statement's first line, or that it waited or SQLite refused it.
+fn turned(run: &Run) -> Vec<Turn> {
+    (run.steps.iter())
+        .map(|step| Turn {
+            at: step.at,
+            worker: step.actor.clone(),
+            did: match (step.kind, step.does, &step.sql) {
+                (StepKind::Waits, Does::Commit, _) => Turned::CommitWaits,
+                (StepKind::Waits, _, _) => Turned::Waits,
+                (StepKind::Busy, _, _) => Turned::Busy,
+                (_, _, sql) => Turned::Ran(
+                    (sql.iter().flat_map(|executed| executed.sql.lines()))
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                ),
+            },
+        })
+        .collect()
 }
 
 /// The worker whose statement SQLite stopped, when a race ends so.

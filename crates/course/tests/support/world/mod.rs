@@ -32,6 +32,7 @@ use leasefence_course::playground::statements::{Race, SEND_MS};
 use leasefence_course::variants::Guard;
 use leasefence_course::variants::unfenced::{self, Unfenced};
 
+mod by_hand;
 mod events;
 mod lab;
 mod panels;
@@ -172,16 +173,21 @@ impl World {
     /// `Ok` when the world holds `assertion`, else what it holds instead.
     fn judge(&self, assertion: &Assertion) -> std::result::Result<(), String> {
         match assertion {
-            Assertion::Run { .. } | Assertion::TakenApart { .. } => self.statement_fact(assertion),
+            Assertion::Run { .. } | Assertion::TakenApart { .. } | Assertion::Moment { .. } => {
+                self.statement_fact(assertion)
+            }
             Assertion::Read { .. } | Assertion::Designed { .. } => self.variant_fact(assertion),
             Assertion::LabPassed { .. }
             | Assertion::LabParted { .. }
             | Assertion::LabRaced { .. }
             | Assertion::LabTables { .. }
+            | Assertion::LabEvents { .. }
             | Assertion::Because { .. } => self.lab_fact(assertion),
             Assertion::Agree { .. }
             | Assertion::Differ { .. }
             | Assertion::Tells { .. }
+            | Assertion::At { .. }
+            | Assertion::BothHold { .. }
             | Assertion::Picked { .. }
             | Assertion::Values { .. }
             | Assertion::Kept { .. }

@@ -45,6 +45,27 @@ impl World {
                 second,
                 fields,
             } => expect(fields, &self.telling(*position, first, second)?, "fields"),
+            Assertion::At { position, total } => expect(
+                (*position, *total),
+                (self.position, self.scenario.events().len()),
+                "(events applied, events in the timeline)",
+            ),
+            Assertion::BothHold {
+                position,
+                first,
+                second,
+                job,
+            } => {
+                expect(self.position, *position, "the position")?;
+                expect(true, first != second, "two workers")?;
+                let held = self.held_after(*position);
+                let on = |worker: &str| held.get(worker).map(|claim| claim.id.as_str());
+                expect(
+                    (Some(job.as_str()), Some(job.as_str())),
+                    (on(first), on(second)),
+                    &format!("the jobs {first} and {second} hold claims on"),
+                )
+            }
             Assertion::Values {
                 position,
                 first,

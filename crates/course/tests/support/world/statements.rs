@@ -11,6 +11,18 @@ impl World {
                 let all = self.scenario.events().len();
                 expect((*taken, *events), (*world, all), "(taken, events)")
             }
+            Assertion::Moment { step, steps, at } => {
+                let (_, _, runs) = self.statements.as_ref().ok_or("no statement panel")?;
+                let clock = clock(runs);
+                let now = step
+                    .checked_sub(1)
+                    .map(|index| clock.get(index).map(|tick| tick.0));
+                expect(
+                    (*steps, at.map(Some)),
+                    (clock.len(), now),
+                    "(moments in all, the time of this one)",
+                )
+            }
             Assertion::Run { race, naive, fact } => {
                 let (world, _, runs) = self.statements.as_ref().ok_or("no statement panel")?;
                 expect(race, world, "the race")?;
@@ -36,6 +48,26 @@ impl World {
             other => Err(format!("not {other:?}")),
         }
     }
+}
+
+/// Both runs' steps on one clock: a moment is a time and, for steps at
+/// one time, its rank among them, so two steps of one side at one time
+/// are two moments and the two sides' steps at one rank are one.
+fn clock(runs: &[Run; 2]) -> Vec<(u64, usize)> {
+    let mut clock: Vec<(u64, usize)> = runs
+        .iter()
+        .flat_map(|run| {
+            (run.steps.iter().enumerate()).map(|(index, step)| {
+                let rank = (run.steps[..index].iter())
+                    .filter(|before| before.at == step.at)
+                    .count();
+                (step.at, rank)
+            })
+        })
+        .collect();
+    clock.sort_unstable();
+    clock.dedup();
+    clock
 }
 
 /// Whether `run` shows `fact`, read off its steps: who took which claim

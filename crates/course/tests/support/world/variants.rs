@@ -1,12 +1,10 @@
 //! What the world says of the teaching variants a point runs beside the
 //! queue: the lease's end read every way, and the designs the course turns
-//! down. Each is played again on the screen's scenario; the queue's own
-//! design is also checked against the world's own replay.
+//! down. Each is worked out by hand from the rules on the world's replay
+//! ([`super::by_hand`]), not by the variants' own code.
 
 use leasefence_course::playground::assertions::{DesignFact, ReadFact};
 use leasefence_course::playground::explain::cell;
-use leasefence_course::variants::boundary::Boundary;
-use leasefence_course::variants::designs::{Design, Designs};
 
 use super::*;
 
@@ -24,27 +22,23 @@ impl World {
                 fact,
             } => {
                 expect(self.position, *position, "the position")?;
-                let boundary = Boundary::at(&self.scenario, *position)
-                    .map_err(|error| error.to_string())?
-                    .ok_or("no boundary here")?;
-                expect(boundary.at, *at, "the instant")?;
-                let read = (boundary.readings.iter())
-                    .find(|read| read.reading == *reading)
-                    .ok_or(format!("no reading {reading:?}"))?;
+                let instant = self.instant(*position)?;
+                expect(instant.at, *at, "the instant")?;
+                let read = instant.read(*reading);
                 let world = match fact {
                     ReadFact::Finish { .. } => ReadFact::Finish {
-                        worker: boundary.holder.clone(),
+                        worker: instant.holder.clone(),
                         accepted: read.finished,
                     },
                     ReadFact::Claim { .. } => ReadFact::Claim {
-                        worker: boundary.claimant.clone(),
-                        job: read.claimed.as_ref().map(|claim| claim.id.clone()),
+                        worker: instant.claimant.clone(),
+                        job: read.claimed,
                     },
                     ReadFact::Holders { .. } => ReadFact::Holders {
-                        job: boundary.job.clone(),
-                        holder: boundary.holder.clone(),
-                        claimant: boundary.claimant.clone(),
-                        holders: read.holders.clone(),
+                        job: instant.job.clone(),
+                        holder: instant.holder.clone(),
+                        claimant: instant.claimant.clone(),
+                        holders: read.holders,
                         count: read.count,
                     },
                 };
@@ -56,26 +50,18 @@ impl World {
                 fact,
             } => {
                 expect(self.position, *events, "the events played")?;
-                let designs = Designs::at(&self.scenario, *events)
-                    .map_err(|error| error.to_string())?
-                    .ok_or("no designs here")?;
-                let run = (designs.runs.iter())
-                    .find(|run| run.design == *design)
-                    .ok_or(format!("no design {design:?}"))?;
+                let job = self.first_taken(*events)?;
+                let run = self.design(*design, *events, &job)?;
                 match fact {
                     DesignFact::Took { worker, at, claim } => {
                         let took = (run.took.iter())
-                            .find(|took| took.worker == *worker && took.at == *at)
+                            .find(|(who, when, _)| who == worker && when == at)
                             .ok_or(format!("no claim by {worker} at {at} ms"))?;
                         let got = |claim: &Claim| (claim.id.clone(), claim.token);
-                        expect(claim, &took.claim.as_ref().map(got), "what it took")?;
-                        if *design == Design::Queue {
-                            self.queue_took(worker, *at, claim.as_ref())?;
-                        }
-                        Ok(())
+                        expect(claim, &took.2.as_ref().map(got), "what it took")
                     }
-                    DesignFact::Row { job, cells } => {
-                        expect(job, &designs.job, "the job")?;
+                    DesignFact::Row { job: said, cells } => {
+                        expect(said, &job, "the job")?;
                         let world = run.row.as_ref().map(|row| {
                             (SHOWN.iter())
                                 .map(|column| ((*column).to_owned(), cell(row, column)))
@@ -84,13 +70,13 @@ impl World {
                         expect(cells, &world, "the row")
                     }
                     DesignFact::Fate {
-                        job,
+                        job: said,
                         fate,
                         named,
                         until,
                     } => {
-                        expect(job, &designs.job, "the job")?;
-                        expect(*fate, run.fate, "the fate")?;
+                        expect(said, &job, "the job")?;
+                        expect(Some(*fate), run.fate, "the fate")?;
                         let world: Vec<String> = match fate {
                             leasefence_course::variants::designs::Fate::Lost => {
                                 run.taker.iter().cloned().collect()
@@ -107,23 +93,16 @@ impl World {
         }
     }
 
-    /// Whether the queue's own claim by `worker` at `at`, in the world's
-    /// replay, took `claim` (job, token).
-    fn queue_took(
-        &self,
-        worker: &str,
-        at: u64,
-        claim: Option<&(String, u64)>,
-    ) -> std::result::Result<(), String> {
-        let seen = (self.seen[..self.position].iter())
-            .find(|seen| seen.result.worker == worker && seen.result.at == at)
-            .ok_or(format!("the replay has no event of {worker} at {at} ms"))?;
-        let world = match &seen.result.outcome {
-            Outcome::Claimed { claim } => {
-                claim.as_ref().map(|claim| (claim.id.clone(), claim.token))
-            }
-            other => return Err(format!("{worker} at {at} ms did {other:?}")),
-        };
-        expect(claim, world.as_ref(), "the queue's claim in the replay")
+    /// The job the first claim of the first `events` events took, in the
+    /// world's replay.
+    fn first_taken(&self, events: usize) -> std::result::Result<String, String> {
+        (self.seen[..events.min(self.seen.len())].iter())
+            .find_map(|seen| match &seen.result.outcome {
+                Outcome::Claimed { claim: Some(claim) } => Some(claim.id.clone()),
+                _ => None,
+            })
+            .ok_or(format!(
+                "no claim among the first {events} events took a job"
+            ))
     }
 }

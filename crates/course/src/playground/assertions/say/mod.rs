@@ -309,7 +309,32 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         Assertion::LabPassed { .. }
         | Assertion::LabParted { .. }
         | Assertion::LabRaced { .. }
-        | Assertion::LabTables { .. } => String::new(),
+        | Assertion::LabTables { .. }
+        | Assertion::LabEvents { .. } => String::new(),
+        Assertion::At { position, total } => lang.fill(
+            "controls.position",
+            &[("n", position.to_string()), ("total", total.to_string())],
+        ),
+        Assertion::Moment { step, steps, at } => {
+            let mut values = vec![("n", step.to_string()), ("total", steps.to_string())];
+            match at {
+                None => lang.fill("controls.position", &values),
+                Some(at) => {
+                    values.push(("at", at.to_string()));
+                    lang.fill("stmt.position", &values)
+                }
+            }
+        }
+        Assertion::BothHold {
+            first, second, job, ..
+        } => lang.fill(
+            "quiz.question",
+            &[
+                ("first", first.clone()),
+                ("second", second.clone()),
+                ("id", job.clone()),
+            ],
+        ),
         Assertion::Orderings {
             actors,
             events,
