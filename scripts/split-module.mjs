@@ -89,8 +89,9 @@ try {
   // the functions' names (the split needs them), and names hold back some
   // of binaryen's merging; the parts have none (1.9 KB gzip less in all,
   // BENCHMARKS.md). Exports and imports are kept, so the parts still fit.
+  // `--low-memory-unused` as before the split (crates/web/Cargo.toml).
   for (const part of [first, rest]) {
-    run(join(root, "e2e/node_modules/.bin/wasm-opt"), [...FEATURES, "-Oz", part, "-o", part]);
+    run(join(root, "e2e/node_modules/.bin/wasm-opt"), [...FEATURES, "-Oz", "--low-memory-unused", part, "-o", part]);
   }
   // The whole module without names, as wasm-pack would have left it.
   run(join(root, "e2e/node_modules/.bin/wasm-opt"), [...FEATURES, "--strip-debug", whole, "-o", whole]);

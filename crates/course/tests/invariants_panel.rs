@@ -317,7 +317,7 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     let params = link::params(&shared);
     let encoded = link::param(&params, "scenario").expect("a sandbox travels whole");
     check!(
-        link::decode(encoded, Lang::En).map(|lesson| lesson.scenario.to_json()),
+        link::decode(encoded).map(|lesson| lesson.scenario.to_json()),
         Ok(failing.scenario.to_json()),
         "the link carries the ordering"
     );

@@ -12,7 +12,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::Scenario;
-use leasefence_course::playground::session::{Session, StatusKind};
+use leasefence_course::playground::session::Session;
+use leasefence_course::playground::status::StatusKind;
 use leasefence_course::playground::{CHAPTERS, Lang, view};
 
 /// Latin words a Korean learner reads as code or as a name, not as

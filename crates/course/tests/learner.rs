@@ -12,7 +12,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use leasefence_course::playground::session::{Knob, Session, Start, StatusKind};
+use leasefence_course::playground::session::{Knob, Session, Start};
+use leasefence_course::playground::status::StatusKind;
 use leasefence_course::playground::stepper::{Question, Stepped};
 use leasefence_course::playground::view::{self, SliderView};
 use leasefence_course::playground::{CHAPTERS, Lang};
@@ -96,13 +97,9 @@ fn a_refused_edit_changes_nothing_and_says_where() {
         "nothing applied"
     );
     let status = view::scenario(&session).editor_status.expect("a status");
+    let text = &status.text;
     check!(status.kind, StatusKind::Refused, "refused");
-    check!(
-        status.text.contains("events[0]"),
-        true,
-        "the place: {}",
-        status.text
-    );
+    check!(text.contains("events[0]"), true, "the place: {text}");
     let added = session.add_to_editor("{\"jobs\": [], \"events\": []}", "claim");
     check!(
         session.editor_status.as_ref().map(|s| s.kind),

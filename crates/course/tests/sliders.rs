@@ -10,7 +10,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::session::{Knob, StatusKind};
+use leasefence_course::playground::session::Knob;
+use leasefence_course::playground::status::StatusKind;
 use leasefence_course::playground::view::{self, SliderView};
 use support::session;
 
@@ -56,12 +57,8 @@ fn r5_a_lease_of_zero_from_the_page_is_refused_and_changes_nothing() {
         .drag(Knob::Lease, 0)
         .expect("a refusal is not an error");
     let status = session.editor_status.clone().expect("said");
-    check!(status.kind, StatusKind::Refused, "refused: {}", status.text);
-    check!(
-        status.text.contains("lease_ms"),
-        true,
-        "names the field: {}",
-        status.text
-    );
+    let text = status.message.text(Lang::Ko);
+    check!(status.kind, StatusKind::Refused, "refused: {text}");
+    check!(text.contains("lease_ms"), true, "names the field: {text}");
     check!(session.stepper.scenario().to_json(), before, "unchanged");
 }

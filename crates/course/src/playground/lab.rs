@@ -2,9 +2,10 @@
 //! graded on every chapter, and the counterexample opened as a timeline
 //! they can step.
 
-use super::session::{Session, Status, StatusKind};
+use super::session::Session;
+use super::status::{Status, StatusKind};
 use super::stepper::SANDBOX;
-use super::{CHAPTERS, chapter_scenarios, chapters};
+use super::{CHAPTERS, Message, chapter_scenarios, chapters};
 use crate::lab::{Answer, Bench, Graded, LEVELS, Level, Shortest};
 use leasefence::error::Result;
 
@@ -88,7 +89,7 @@ impl Session {
         };
         self.editor_status = Some(Status {
             kind: StatusKind::Done,
-            text: self.lang.text(key).to_owned(),
+            message: Message::key(key),
         });
         Ok(())
     }

@@ -143,3 +143,47 @@ fn placeholder<'v>(inside: &str, values: &'v [(&str, String)]) -> Option<(&'v st
     };
     Some((value, form))
 }
+
+/// A sentence kept to be shown later (what the editor last said, a notice
+/// about the link), made in both languages when it is said: a language
+/// switch then shows it in the new language, never in the old one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Message {
+    en: String,
+    ko: String,
+}
+
+impl Message {
+    /// The sentence `say` makes in each language.
+    pub fn new(mut say: impl FnMut(Lang) -> String) -> Message {
+        Message {
+            en: say(Lang::En),
+            ko: say(Lang::Ko),
+        }
+    }
+
+    /// The message `key` of the message files.
+    pub fn key(key: &str) -> Message {
+        Message::fill(key, &[])
+    }
+
+    /// The message `key` filled with `values` (the same in either
+    /// language).
+    pub fn fill(key: &str, values: &[(&str, String)]) -> Message {
+        Message::new(|lang| lang.fill(key, values))
+    }
+
+    /// The message `key` around `inner` (its `{message}`), each language
+    /// around its own.
+    pub fn around(key: &str, inner: &Message) -> Message {
+        Message::new(|lang| lang.fill(key, &[("message", inner.text(lang).to_owned())]))
+    }
+
+    /// The sentence in `lang`.
+    pub fn text(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Ko => &self.ko,
+        }
+    }
+}

@@ -23,9 +23,10 @@ pub mod quiz;
 pub mod session;
 pub mod sqlite_words;
 pub mod statements;
+pub mod status;
 pub mod stepper;
 pub mod twist;
 pub mod view;
 
 pub use chapters::{CHAPTERS, Chapter, chapter_scenarios};
-pub use messages::Lang;
+pub use messages::{Lang, Message};

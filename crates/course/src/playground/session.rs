@@ -13,14 +13,14 @@ use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
 use crate::playground::quiz::Quiz;
 use crate::playground::statements::{Move, Race, StatementPanel};
+use crate::playground::status::{Status, StatusKind};
 use crate::playground::stepper::{SANDBOX, Stepper};
 use crate::playground::twist::{self, Twist};
-use crate::playground::{CHAPTERS, Lang, chapters, link};
+use crate::playground::{CHAPTERS, Lang, Message, chapters, link};
 use crate::variants::Guard;
 use crate::variants::unfenced::Unfenced;
 use leasefence::error::Result;
 use leasefence::scenario::Scenario;
-use serde::Serialize;
 
 /// One of the boundary panel's two sliders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,39 +29,6 @@ pub enum Knob {
     Finish,
     /// The length of the lease that finish presents.
     Lease,
-}
-
-/// A line from the editor (or a shared link): what became of the
-/// learner's change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Status {
-    /// Applied, waiting for Apply, or refused.
-    pub kind: StatusKind,
-    /// The message, in the learner's language.
-    pub text: String,
-}
-
-/// What a [`Status`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StatusKind {
-    /// The change was applied (an edit, a drag, a twist).
-    Done,
-    /// The text changed and waits for Apply.
-    Pending,
-    /// Refused, and why; nothing changed.
-    Refused,
-}
-
-impl StatusKind {
-    /// The name the page styles it by.
-    pub fn name(self) -> &'static str {
-        match self {
-            StatusKind::Done => "done",
-            StatusKind::Pending => "pending",
-            StatusKind::Refused => "refused",
-        }
-    }
 }
 
 /// Where a session starts: what the host asked for and what the browser
@@ -146,7 +113,8 @@ pub struct Session {
     /// told in their language, in `notice`).
     pub lesson_error: Option<String>,
     /// What went wrong with what the page was asked to show (an unknown
-    /// chapter, a broken lesson), said to the learner.
+    /// chapter, a broken lesson), said to the learner once, in the
+    /// language the page opened in: [`Session::switch_lang`] drops it.
     pub notice: Option<String>,
     /// The author's lesson, when the page has one.
     lesson: Option<Lesson>,
@@ -212,7 +180,7 @@ impl Session {
         .flatten()
         .find_map(Lang::from_tag)
         .unwrap_or(Lang::En);
-        let mut shared = param("scenario").map(|encoded| link::decode(encoded, lang));
+        let mut shared = param("scenario").map(link::decode);
         let mut refused = None;
         let mut notice = None;
         let mut lesson_error = None;
@@ -249,7 +217,7 @@ impl Session {
             }
             (other, _) => {
                 if let Some(Err(message)) = other {
-                    refused = Some(lang.fill("hash.error", &[("message", message)]));
+                    refused = Some(Message::around("hash.error", &message));
                 }
                 let chapter = shown(wanted);
                 if let Some(wanted) = wanted.filter(|wanted| *wanted != chapter.id) {
@@ -273,9 +241,9 @@ impl Session {
         session.set_predict(predict)?;
         session.stepper.seek(position.unwrap_or(0));
         session.statements(Move::Follow)?;
-        session.editor_status = refused.map(|text| Status {
+        session.editor_status = refused.map(|message| Status {
             kind: StatusKind::Refused,
-            text,
+            message,
         });
         session.unknown_chapter = wanted
             .filter(|id| *id != LESSON && chapters::find(id).is_none())
@@ -299,9 +267,10 @@ impl Session {
                 let values = [("wanted", level.to_owned())];
                 session.notice = session.notice.or(Some(lang.fill("lab.unknown", &values)));
             }
-            match param("sql").map(|encoded| link::decode_sql(encoded, lang)) {
+            match param("sql").map(link::decode_sql) {
                 Some(Ok(sql)) => session.set_lab_text(&sql),
                 Some(Err(message)) => {
+                    let message = message.text(lang).to_owned();
                     let refused = lang.fill("lab.link_error", &[("message", message)]);
                     session.notice = session.notice.or(Some(refused));
                 }
@@ -432,7 +401,7 @@ impl Session {
         let forked = match moved {
             Ok(forked) => forked,
             Err(err @ leasefence::Error::InvalidInput { .. }) => {
-                self.refuse_edit(error_text(self.lang, &err));
+                self.refuse_edit(&Message::new(|lang| error_text(lang, &err)));
                 return Ok(());
             }
             Err(err) => return Err(err),
@@ -440,7 +409,7 @@ impl Session {
         self.unfenced = None;
         self.editor_status = Some(Status {
             kind: StatusKind::Done,
-            text: self.lang.text(forked).to_owned(),
+            message: Message::key(forked),
         });
         self.refresh_panels()
     }
@@ -464,9 +433,17 @@ impl Session {
         self.unfenced = None;
         self.editor_status = Some(Status {
             kind: StatusKind::Done,
-            text: self.lang.text("twist.forked").to_owned(),
+            message: Message::key("twist.forked"),
         });
         self.refresh_panels()
+    }
+
+    /// Says everything in the other language from now on. What the editor
+    /// last said is kept (it is said in both); the notice about how the
+    /// page was opened was said once, and goes.
+    pub fn switch_lang(&mut self) {
+        self.lang = self.lang.other();
+        self.notice = None;
     }
 
     /// Applies the editor's text as the new timeline, or says why not and
@@ -479,21 +456,19 @@ impl Session {
             Ok(scenario) if &scenario == self.stepper.scenario() => {
                 self.editor_status = Some(Status {
                     kind: StatusKind::Done,
-                    text: self.lang.text("editor.unchanged").to_owned(),
+                    message: Message::key("editor.unchanged"),
                 });
             }
             Ok(scenario) => {
                 let count = scenario.events().len();
                 self.load(SANDBOX, scenario, 0)?;
-                let text = self
-                    .lang
-                    .fill("editor.applied", &[("events", count.to_string())]);
+                let values = [("events", count.to_string())];
                 self.editor_status = Some(Status {
                     kind: StatusKind::Done,
-                    text,
+                    message: Message::fill("editor.applied", &values),
                 });
             }
-            Err(refusal) => self.refuse_edit(refusal.text(self.lang)),
+            Err(refusal) => self.refuse_edit(&Message::new(|lang| refusal.text(lang))),
         }
         Ok(())
     }
@@ -506,7 +481,7 @@ impl Session {
         let mut document = match leasefence::scenario::read_json(text) {
             Ok(document) => document,
             Err(err) => {
-                self.refuse_edit(error_text(self.lang, &err));
+                self.refuse_edit(&Message::new(|lang| error_text(lang, &err)));
                 return None;
             }
         };
@@ -537,7 +512,7 @@ impl Session {
         }
         self.editor_status = Some(Status {
             kind: StatusKind::Pending,
-            text: self.lang.text("editor.pending").to_owned(),
+            message: Message::key("editor.pending"),
         });
         serde_json::to_string_pretty(&document).ok()
     }
@@ -567,11 +542,11 @@ impl Session {
         )
     }
 
-    fn refuse_edit(&mut self, message: String) {
-        let text = self.lang.fill("editor.error", &[("message", message)]);
+    /// Says why an edit was refused.
+    fn refuse_edit(&mut self, why: &Message) {
         self.editor_status = Some(Status {
             kind: StatusKind::Refused,
-            text,
+            message: Message::around("editor.error", why),
         });
     }
 }

@@ -59,15 +59,20 @@ pub(super) fn copy_link(page: &Rc<Page>) {
     err.forget();
 }
 
+/// Keeps what became of the copy (as a message key, so a language switch
+/// says it in the new language) and shows it.
 fn show(page: &Page, copied: bool) {
-    let lang = page.state.borrow().session.lang;
-    let message = lang.text(if copied {
+    let key = if copied {
         "share.copied"
     } else {
         "share.failed"
-    });
-    page.state.borrow_mut().share_status = Some(message.to_owned());
+    };
+    let lang = {
+        let mut state = page.state.borrow_mut();
+        state.share_status = Some(key);
+        state.session.lang
+    };
     if let Some(parts) = page.parts.borrow().as_ref() {
-        parts.share_status.set_text_content(Some(message));
+        parts.share_status.set_text_content(Some(lang.text(key)));
     }
 }

@@ -41,10 +41,15 @@ impl Slider {
     }
 
     fn show(&self, view: &SliderView) {
+        // A slider with nothing to move shows only why: a disabled knob
+        // would sit at an old value, and its old readout (a verdict the
+        // learner has yet to predict) would stay in `aria-valuetext`.
         let waiting = matches!(view, SliderView::Waiting {});
+        let enabled = matches!(view, SliderView::Enabled { .. });
+        let _ = self.label.toggle_attribute_with_force("hidden", waiting);
         let input: &Element = &self.input;
-        for part in [&self.label, input, &self.value, &self.cost] {
-            let _ = part.toggle_attribute_with_force("hidden", waiting);
+        for part in [input, &self.value, &self.cost] {
+            let _ = part.toggle_attribute_with_force("hidden", !enabled);
         }
         match view {
             SliderView::Enabled {
@@ -68,6 +73,8 @@ impl Slider {
             }
             SliderView::Disabled { why } => {
                 self.input.set_disabled(true);
+                let _ = self.input.remove_attribute("aria-valuetext");
+                let _ = self.input.remove_attribute("aria-label");
                 self.label.set_text_content(Some(why));
                 self.value.set_text_content(None);
                 self.cost.set_text_content(None);

@@ -57,6 +57,7 @@ impl El {
     /// `createElement` never refuses (it throws only for a name that is
     /// not an XML name), so the builder does not make each of its ~180
     /// call sites handle an error that cannot happen.
+    #[inline(never)]
     pub fn new(doc: &Document, tag: &str) -> El {
         El(doc
             .create_element(tag)
@@ -74,6 +75,7 @@ impl El {
     /// refuses (it throws only for names that are not XML names), so the
     /// builder does not make every call site handle an error that cannot
     /// happen: each `?` costs code in the module learners download.
+    #[inline(never)]
     pub fn attr(self, name: &str, value: &str) -> El {
         let _ = self.0.set_attribute(name, value);
         self
@@ -85,6 +87,7 @@ impl El {
     }
 
     /// Sets the text content (as text, never markup).
+    #[inline(never)]
     pub fn text(self, text: &str) -> El {
         self.0.set_text_content(Some(text));
         self
@@ -92,6 +95,7 @@ impl El {
 
     /// Appends a child. The child is always a fresh element, which the DOM
     /// never refuses (it throws only for cycles and documents).
+    #[inline(never)]
     pub fn child(self, child: El) -> El {
         let _ = self.0.append_child(&child.0);
         self

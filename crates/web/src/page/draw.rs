@@ -23,6 +23,21 @@ impl Page {
         self.show_scenario(true)
     }
 
+    /// Draws the whole frame again in the other language, keeping the
+    /// drafts only the page holds: the editor's text and the lab's
+    /// statement as the learner left them, not yet applied or graded.
+    pub(super) fn rebuild(self: &Rc<Self>) -> Result<(), JsValue> {
+        let drafts = self.parts.borrow().as_ref().map(drafts);
+        self.build()?;
+        if let (Some([editor, lab]), Some(parts)) = (drafts, self.parts.borrow().as_ref()) {
+            parts.editor.set_value(&editor);
+            if let Some(area) = lab_box(parts) {
+                area.set_value(&lab);
+            }
+        }
+        Ok(())
+    }
+
     /// Draws the lab's panel (closed when the lab is).
     pub(super) fn show_lab(&self) {
         let state = self.state.borrow();
@@ -53,7 +68,7 @@ impl Page {
             parts,
             &view,
             refill_editor,
-            state.share_status.as_deref(),
+            state.share_status.map(|key| state.session.lang.text(key)),
         )?;
         drop((state, borrowed));
         self.show_statements()
@@ -140,4 +155,16 @@ impl Page {
         let drawn = view::lanes(&state.session, self.lanes_width.get());
         lanes::draw(&self.doc, &parts.lanes, &drawn)
     }
+}
+
+/// The editor's text and the lab's statement, as they stand.
+fn drafts(parts: &skeleton::Parts) -> [String; 2] {
+    let lab = lab_box(parts).map(|area| area.value()).unwrap_or_default();
+    [parts.editor.value(), lab]
+}
+
+/// The lab's statement box, while the lab is open.
+fn lab_box(parts: &skeleton::Parts) -> Option<web_sys::HtmlTextAreaElement> {
+    let found = parts.lab.query_selector("textarea").ok()??;
+    Some(wasm_bindgen::JsCast::unchecked_into(found))
 }

@@ -252,8 +252,10 @@ fn action_for(event: &Event) -> Option<UserAction> {
         "guess" => UserAction::Guess(arg == "accept"),
         "stmt" => UserAction::Statements(statement_move(&arg)?),
         "stmt-side" => UserAction::ShowSide(Side::from_name(&arg)?),
+        // A choice that is no race (the lab's, shown only while the lab's
+        // race is) changes nothing, and the panel is drawn again to say so.
         "race" if kind == "change" => {
-            UserAction::Statements(Move::Race(Race::from_name(&value())?))
+            UserAction::Statements(Race::from_name(&value()).map_or(Move::Follow, Move::Race))
         }
         "field" => UserAction::Field(arg),
         "quiz" => UserAction::Quiz(arg),

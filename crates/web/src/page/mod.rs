@@ -155,7 +155,8 @@ struct State {
     session: Session,
     playing: bool,
     speed_ms: i32,
-    share_status: Option<String>,
+    /// What became of the last Copy link, as its message's key.
+    share_status: Option<&'static str>,
     compact: bool,
     use_hash: bool,
     /// The position the event list was last drawn at (`None`: redraw all).
@@ -284,6 +285,7 @@ impl Page {
         match redraw {
             Redraw::Nothing if moves_address => return address::write(self),
             Redraw::Nothing => return Ok(()),
+            Redraw::All if switched => self.rebuild()?,
             Redraw::All => self.build()?,
             Redraw::Scenario => self.show_scenario(false)?,
             Redraw::ScenarioAndEditor => self.show_scenario(true)?,
@@ -426,7 +428,7 @@ impl Page {
                 return Ok(Redraw::ScenarioAndEditor);
             }
             UserAction::SwitchLang => {
-                session.lang = session.lang.other();
+                session.switch_lang();
                 Redraw::All
             }
             UserAction::Guard(guard) => {

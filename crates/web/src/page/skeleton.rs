@@ -13,7 +13,8 @@ use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::session::{Knob, Status, StatusKind};
+use leasefence_course::playground::session::Knob;
+use leasefence_course::playground::status::{StatusKind, StatusLine};
 use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
 use leasefence_course::variants::Guard;
 
@@ -475,7 +476,7 @@ pub(super) fn show_chapters(
 }
 
 /// The editor's status line; a refusal opens the editor so it is seen.
-fn show_status(parts: &Parts, status: Option<&Status>) {
+fn show_status(parts: &Parts, status: Option<&StatusLine>) {
     let Some(status) = status else {
         parts.editor_status.set_text_content(None);
         return;
@@ -502,7 +503,10 @@ pub(super) fn show_editor(page: &Page, text: Option<&str>) {
     if let Some(text) = text {
         parts.editor.set_value(text);
     }
-    show_status(parts, page.state.borrow().session.editor_status.as_ref())
+    let state = page.state.borrow();
+    let session = &state.session;
+    let line = (session.editor_status.as_ref()).map(|status| status.line(session.lang));
+    show_status(parts, line.as_ref())
 }
 
 /// The controls' position label, scrub bar and play button.

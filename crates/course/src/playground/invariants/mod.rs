@@ -16,7 +16,9 @@
 use crate::mechanism::Refusal;
 use crate::mechanism::invariants::{Side, along};
 use crate::mechanism::orderings::{Census, census, lanes};
-use crate::playground::session::{Session, Status, StatusKind};
+use crate::playground::Message;
+use crate::playground::session::Session;
+use crate::playground::status::{Status, StatusKind};
 use crate::playground::stepper::SANDBOX;
 use crate::variants::Guard;
 use crate::variants::Variant;
@@ -185,7 +187,7 @@ impl Session {
         });
         self.editor_status = Some(Status {
             kind: StatusKind::Done,
-            text: self.lang.text("invariants.opened_status").to_owned(),
+            message: Message::key("invariants.opened_status"),
         });
         match side {
             Side::Unfenced(guard) => self.set_guard(guard),

@@ -47,7 +47,8 @@ pub use step::{ChangeView, PointView, QuizView, StatementView, StepView, Summary
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{COLUMNS, cell, describe};
 use crate::playground::lesson::LESSON;
-use crate::playground::session::{Session, Status};
+use crate::playground::session::Session;
+use crate::playground::status::StatusLine;
 use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question, SANDBOX};
 use crate::playground::{CHAPTERS, Lang, twist};
 use leasefence::fence::Condition;
@@ -69,7 +70,7 @@ pub struct ScenarioView {
     /// The scenario as pretty JSON, for the editor.
     pub editor_text: String,
     /// What the editor last said.
-    pub editor_status: Option<Status>,
+    pub editor_status: Option<StatusLine>,
     /// Whether the fencing off vs on comparison is open.
     pub compare_open: bool,
     /// The workers the lanes' tools can stall, crash or restart.
@@ -203,7 +204,7 @@ pub fn scenario(session: &Session) -> ScenarioView {
         title: session.title_of(stepper.chapter()),
         events: events::lines(session),
         editor_text: pretty(&stepper.scenario().to_json()),
-        editor_status: session.editor_status.clone(),
+        editor_status: (session.editor_status.as_ref()).map(|status| status.line(session.lang)),
         compare_open: session.compare_open(),
         actors: twist::actors(stepper.scenario())
             .into_iter()
