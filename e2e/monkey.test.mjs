@@ -9,14 +9,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { done, serving, watched } from "./harness.mjs";
-import { drag, monkey } from "./random-input.mjs";
+import { CHAPTERS, drag, monkey } from "./random-input.mjs";
 
 const site = serving();
-const CHAPTERS = [
-  "canonical", "expiry-boundary", "deadline-caps-lease", "quarantine", "polling-cannot-steal",
-  "restart-same-name", "late-delivery", "deadline-expired", "fencing-off-vs-on", "write-lock",
-  "every-ordering",
-];
 const ACTIONS = Number(process.env.MONKEY_ACTIONS ?? 2000);
 
 describe("random input never traps the playground", () => {

@@ -2,6 +2,13 @@
 // slider moves, picker changes and timeline edits inside the page, and
 // real mouse drags of the sliders from outside it.
 
+/** Every chapter's id, in the course's order: where the random runs go. */
+export const CHAPTERS = [
+  "canonical", "expiry-boundary", "deadline-caps-lease", "quarantine", "polling-cannot-steal",
+  "restart-same-name", "late-delivery", "deadline-expired", "fencing-off-vs-on", "write-lock",
+  "every-ordering",
+];
+
 /**
  * Run in the page: `count` random actions on the playground's root, from
  * `seed`; `hangul: false` types no Korean into the text boxes (so Korean

@@ -10,14 +10,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { done, serving, watched } from "./harness.mjs";
-import { monkey } from "./random-input.mjs";
+import { CHAPTERS, monkey } from "./random-input.mjs";
 
 const site = serving();
-const CHAPTERS = [
-  "canonical", "expiry-boundary", "deadline-caps-lease", "quarantine", "polling-cannot-steal",
-  "restart-same-name", "late-delivery", "deadline-expired", "fencing-off-vs-on", "write-lock",
-  "every-ordering",
-];
 const ROUNDS = Number(process.env.REDRAW_ROUNDS ?? 20);
 const ACTIONS = 25;
 
