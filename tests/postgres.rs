@@ -221,7 +221,10 @@ fn a_session_the_server_ends_fails_one_call_and_the_next_connects_again() {
     let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("connects");
     let ended: i64 = admin
         .query_one(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+            // The timeout makes the call wait until the session has ended:
+            // without it the signal may land after the next call has
+            // already been answered, and the call cut off is a later one.
+            "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity \
              WHERE application_name = 'ended-session' AND pid <> pg_backend_pid()",
             &[],
         )
