@@ -80,19 +80,19 @@ test("a lesson document carries its own title and narration, in an embed and in 
     ...LESSON,
   });
   const page = await host(`
-    <div id="own" data-leasefence data-predict="off" data-scenario-json='${titled}'></div>
+    <div id="own" data-leasefence data-predict="off" data-show="chapters" data-scenario-json='${titled}'></div>
     <iframe id="frame" src="index.html?compact#v=1&scenario=${base64url(titled)}&lang=ko&predict=0" style="width:100%;height:900px"></iframe>`);
   await lessonPlayground(page, "#own");
   assert.equal(await page.$eval("#own select[data-action=chapter] option[value=lesson]", (el) => el.textContent), "Mina is late");
   assert.match(await page.textContent("#own .lf-narration"), /The finish from Mina arrives after her lease ends\./);
   const frame = page.frameLocator("#frame");
   await frame.locator("[data-event]").nth(2).waitFor();
-  // Compact mode hides the picker and shows what is shown by its title.
+  // An iframe's ?compact hides the picker and heads it with what it shows.
   assert.equal(await frame.locator(".lf-shown").textContent(), "늦게 돌아온 미나");
   assert.equal(await frame.locator(".lf-shown").isVisible(), true, "the title is on screen");
   assert.equal(await frame.locator(".lf-chapter").isVisible(), false, "the picker is not");
   assert.match(await frame.locator(".lf-narration").textContent(), /미나의 완료 요청은 임대가 만료된 뒤에 도착합니다\./);
-  assert.equal(await page.locator("#own .lf-shown").isVisible(), false, "a full embed titles it in its picker only");
+  assert.equal(await page.locator("#own .lf-shown").isVisible(), false, "an embed with the picker titles it in its picker only");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -250,7 +250,7 @@ test("styles are isolated both ways: the host's CSS does not restyle an embed, t
   const look = (page) => page.evaluate(() => {
     const inside = document.querySelector("#one").shadowRoot;
     const style = (element) => getComputedStyle(element);
-    const [root, button, details, heading] = [".lf", "button", "details", "h3"].map((selector) => inside.querySelector(selector));
+    const [root, button, details, heading] = [".lf", "button", "details:not([hidden])", "h3"].map((selector) => inside.querySelector(selector));
     return {
       root: [style(root).letterSpacing, style(root).fontSize, style(root).textTransform, style(root).color],
       button: [style(button).backgroundColor, style(button).fontSize, style(button).minHeight],
@@ -263,7 +263,7 @@ test("styles are isolated both ways: the host's CSS does not restyle an embed, t
     };
   });
   const body = `<div id="host-panel" class="lf-panel lf">a host's own box <button id="host-button">host</button></div>
-    <div class="course"><div id="one" data-leasefence data-scenario="canonical"><p id="fallback">Fallback text</p></div></div>`;
+    <div class="course"><div id="one" data-leasefence data-scenario="canonical" data-show="tools"><p id="fallback">Fallback text</p></div></div>`;
   const plain = await host(body);
   await plain.waitForSelector("#one [data-event]");
   const before = await look(plain);

@@ -51,6 +51,8 @@ const PAGES = {
 <div data-leasefence data-scenario="canonical" lang="ko"></div>
 
 <div data-leasefence lang="en" data-predict="off" id="own"><template data-lesson>${JSON.stringify(LESSON)}</template></div>
+
+<div data-leasefence data-scenario="canonical" lang="en" data-show="chapters sandbox" id="asked"></div>
 `,
 };
 
@@ -135,4 +137,51 @@ test("Material's palette toggle turns the embeds dark and back", async () => {
   await page.getByRole("button", { name: "Light mode" }).or(page.locator("label[title='Light mode']")).first().click();
   assert.equal(await background(), light, "and back");
   await context.close();
+});
+
+test("an embed is a lesson: its chapter alone, on about one screen at 1280×800, one column at 360 px; data-show adds what it names", async () => {
+  for (const width of [1280, 360]) {
+    const context = await site.browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${site.base}/lesson/`);
+    await page.waitForSelector("#asked [data-event]");
+    await page.waitForSelector("#own [data-event]");
+    const embeds = await page.$$eval("[data-leasefence]", (hosts) => hosts.map((host) => {
+      const root = host.shadowRoot ?? host;
+      const seen = (selector) => [...root.querySelectorAll(selector)].some((element) => element.checkVisibility());
+      // Panels beside one another: a pair whose rows on screen overlap.
+      const boxes = [...root.querySelectorAll(".lf-panel")].filter((panel) => panel.checkVisibility())
+        .map((panel) => panel.getBoundingClientRect());
+      const beside = boxes.flatMap((one, i) => boxes.slice(i + 1)
+        .filter((other) => one.top < other.bottom - 1 && other.top < one.bottom - 1)).length;
+      return {
+        id: host.id || host.dataset.scenario,
+        height: Math.round(host.getBoundingClientRect().height),
+        beside,
+        parts: {
+          picker: seen(".lf-chapter select"),
+          twists: seen(".lf-twists button"),
+          editor: seen(".lf-editor"),
+          tools: seen(".lf-boundary") || seen(".lf-compare") || seen(".lf-statements"),
+          lab: seen(".lf-lab"),
+        },
+      };
+    }));
+    const none = { picker: false, twists: false, editor: false, tools: false, lab: false };
+    const [chapter, own, asked] = embeds;
+    assert.deepEqual(chapter.parts, none, `${width}: the chapter's embed shows the chapter alone`);
+    assert.deepEqual(own.parts, none, `${width}: the author's lesson alone, no chapter picker`);
+    assert.deepEqual(asked.parts, { ...none, picker: true, twists: true, editor: true }, `${width}: data-show="chapters sandbox"`);
+    if (width === 1280) {
+      // "About one screen": the lesson's lanes, steps and rows, without
+      // scrolling inside it, on a laptop's 800 px.
+      for (const lesson of [chapter, own]) {
+        assert.ok(lesson.height <= 800, `${lesson.id}: ${lesson.height} px at 1280 px (expected at most 800)`);
+      }
+    } else {
+      for (const lesson of embeds) assert.equal(lesson.beside, 0, `${lesson.id}: no panel beside another at 360 px: read top to bottom`);
+    }
+    await page.screenshot({ path: `${SHOTS}/mkdocs-lessons-${width}.png`, fullPage: true });
+    await context.close();
+  }
 });

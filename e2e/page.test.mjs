@@ -346,7 +346,10 @@ describe("the playground", () => {
         ? [/Right: the owner condition failed/, /owner is B, the stamp's is A/, /This finish failed 3 of them: owner, token, attempt\./, /Right so far: 3\/4/]
         : [/맞았습니다\. owner 조건이 충족되지 않았습니다/, /owner는 B인데 표식의 owner는 A/, /충족하지 못한 조건은 3개로, owner, token, attempt입니다/, /4번 중 3번/];
       for (const pattern of expected) assert.match(said, pattern, lang);
-      assert.equal(await page.$eval(".lf-step .lf-reason-chip code", (el) => el.textContent), "token_mismatch", "answered: the chip is back");
+      // The chip names the reason in the learner's words; the replay's
+      // own code beside it in English only.
+      const chip = await page.$eval(".lf-step .lf-reason-chip", (el) => el.textContent);
+      assert.equal(chip, lang === "en" ? "token mismatchtoken_mismatch" : "선점 토큰 불일치", "answered: the chip is back");
       await page.locator(".lf-prompt").screenshot({ path: `${SHOTS}/field-answered-${shot}.png` });
       await done(page);
     }
@@ -474,6 +477,10 @@ describe("the playground", () => {
         .map((el) => `${el.tagName}.${el.className} ${(el.textContent ?? "").slice(0, 20)}`);
     });
     assert.deepEqual(outside, [], "everything printed fits the page's width");
+    const overrun = await page.$$eval(".lf :is(th, td)", (cells) => cells
+      .filter((cell) => cell.getClientRects().length > 0 && cell.scrollWidth > cell.clientWidth + 1)
+      .map((cell) => `${cell.textContent}: ${cell.scrollWidth} > ${cell.clientWidth} px`));
+    assert.deepEqual(overrun, [], "no cell's words run over the next cell");
     await page.screenshot({ path: `${SHOTS}/print-ko-700.png`, fullPage: true });
     await done(page);
   });

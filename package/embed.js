@@ -6,8 +6,11 @@
 //   <div data-leasefence data-scenario="canonical" lang="ko"></div>
 //
 // Attributes: data-scenario (a chapter id), lang (ko | en; else the page's
-// lang or the browser's), data-compact (no editor and extras), data-hash
-// (read/write the scenario in the URL hash; the full page uses it),
+// lang or the browser's), data-show (what is shown beyond the chapter:
+// "chapters sandbox tools lab", any of them; none unless named),
+// data-compact (none of them, on the full page too), data-hash
+// (read/write the scenario in the URL hash; the full page uses it, and
+// shows every part unless its address has ?show= or ?compact),
 // data-predict="off" (open showing each verdict instead of asking first),
 // data-lab (a level of the lab to open: finish, boundary, reclaim, claim).
 // The author's own scenario, instead of a chapter: a <template
@@ -229,15 +232,20 @@ async function optionsOf(element) {
   return {
     ...(await authored(element)),
     lang: element.getAttribute("lang") || undefined,
-    // The full page (data-hash) also takes ?compact, for iframes.
-    compact: element.hasAttribute("data-compact")
-      || (element.hasAttribute("data-hash") && new URLSearchParams(location.search).has("compact")),
+    // The full page (data-hash) also takes ?show= and ?compact, for iframes.
+    show: element.dataset.show ?? query(element).get("show") ?? undefined,
+    compact: element.hasAttribute("data-compact") || query(element).has("compact"),
     hash: element.hasAttribute("data-hash"),
     // data-predict="off": the embed opens showing, not asking.
     predict: element.dataset.predict === "off" ? false : undefined,
     // data-lab="finish": open the lab at that level.
     lab: element.dataset.lab,
   };
+}
+
+/** The page address's query, for the full page (data-hash) only. */
+function query(element) {
+  return new URLSearchParams(element.hasAttribute("data-hash") ? location.search : "");
 }
 
 /** Mounts `element`'s playground, adding it to `mounted`, unless it left the document meanwhile. */

@@ -274,3 +274,28 @@ fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
         "the chapters' refusals: the named reason, and every condition failed"
     );
 }
+
+/// A refusal's reason is named in the learner's words; the replay's code
+/// for it (`token_mismatch`) stands beside the name in English only, since
+/// Korean text carries no English codes.
+#[test]
+fn a_refusals_reason_is_named_in_the_learners_words_and_coded_only_in_english() {
+    for (lang, expected) in [
+        (Lang::En, (Some("token mismatch"), Some("token_mismatch"))),
+        (Lang::Ko, (Some("선점 토큰 불일치"), None)),
+    ] {
+        let scenario = Scenario::parse(CHAPTERS[0].scenario()).expect("valid");
+        let mut session = Session::new(lang, CHAPTERS[0].id, scenario).expect("replays");
+        session.stepper.seek(3);
+        let shown = view::position(&session, None, 640.0);
+        let verdict = shown
+            .step
+            .and_then(|step| step.verdict)
+            .expect("A's refusal");
+        check!(
+            (verdict.reason_name.as_deref(), verdict.reason),
+            expected,
+            "{lang:?}: the reason's (name, code)"
+        );
+    }
+}

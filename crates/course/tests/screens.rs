@@ -46,6 +46,7 @@ fn said(view: &PositionView) -> Vec<&Said> {
     }
     all.extend(&view.prompt.feedback);
     all.extend(view.marks.iter().map(|mark| &mark.text));
+    all.push(&view.lanes.summary);
     all.extend(view.lanes.shapes.iter().filter_map(|shape| match shape {
         Shape::Text { text, .. } => Some(text),
         _ => None,
@@ -462,6 +463,7 @@ fn every_sentence_on_every_chapter_screen_holds_in_its_world() {
         "Reclaimed",
         "Run",
         "Sends",
+        "Spans",
         "Swept",
         "TakenApart",
         "Tells",

@@ -63,6 +63,15 @@ export interface MountOptions {
   narration?: { ko?: string; en?: string };
   /** Why the author's scenario could not be fetched (said in the learner's language). */
   scenarioError?: string;
+  /**
+   * What is shown beyond the chapter or lesson, as names separated by
+   * spaces: "chapters" (the course's header and chapter picker),
+   * "sandbox" (the lanes' tools and the scenario editor), "tools" (every
+   * panel, not only the chapter's own), "lab". Left out: all of them with
+   * `hash`, none without.
+   */
+  show?: string;
+  /** None of the parts `show` names, with `hash` too (not with `show`). */
   compact?: boolean;
   /** Predict each claim and finish before it is shown (default: on for a chapter or a lesson). */
   predict?: boolean;

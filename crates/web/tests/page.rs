@@ -207,6 +207,74 @@ fn mount_refuses_bad_options_with_a_message() {
     assert!(message.starts_with("options"), "{message}");
 }
 
+#[test]
+fn mount_refuses_a_part_it_does_not_know_and_show_beside_compact() {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    for (options, expected) in [
+        (
+            r#"{"show": "chapters tool"}"#,
+            r#"options.show: unknown part "tool"; expected one of chapters, sandbox, tools, lab"#,
+        ),
+        (
+            r#"{"show": "lab", "compact": true}"#,
+            "options.compact: not with options.show, which says what is shown",
+        ),
+        (
+            r#"{"show": ["lab"]}"#,
+            "options.show: expected a string, got an array",
+        ),
+    ] {
+        let root = doc.create_element("div").expect("creates");
+        let options = js_sys::JSON::parse(options).expect("json");
+        let err = mount(root.clone().into(), Some(options))
+            .err()
+            .expect("refused");
+        let message = String::from(err.unchecked_into::<js_sys::Error>().message());
+        assert_eq!(message, expected, "expected (right) vs current (left)");
+        assert_eq!(root.child_element_count(), 0, "nothing drawn");
+    }
+}
+
+/// Whether the element of class `class` in `root` is on screen (not
+/// `hidden`).
+fn shown(root: &Element, class: &str) -> bool {
+    let part = root
+        .query_selector(&format!(".{class}"))
+        .expect("query")
+        .unwrap_or_else(|| panic!("no .{class}"));
+    !part.has_attribute("hidden")
+}
+
+#[test]
+fn an_embed_hides_the_parts_its_author_did_not_ask_for() {
+    let parts = [
+        "lf-twists",
+        "lf-editor",
+        "lf-boundary",
+        "lf-compare",
+        "lf-lab",
+    ];
+    let lesson = playground(r#"{"scenario": "canonical", "lang": "en"}"#);
+    for class in parts {
+        assert!(!shown(&lesson, class), "{class} hidden in a lesson embed");
+    }
+    assert!(
+        lesson.class_list().contains("lf-lesson"),
+        "headed as a lesson"
+    );
+    let asked = playground(r#"{"scenario": "canonical", "show": "sandbox tools lab"}"#);
+    for class in parts {
+        assert!(shown(&asked, class), "{class} shown when asked for");
+    }
+    let full = playground(r#"{"scenario": "canonical", "hash": false, "show": "chapters"}"#);
+    assert!(
+        !full.class_list().contains("lf-lesson"),
+        "the course's header"
+    );
+}
+
 /// A host page may answer the playground's events by driving it again
 /// (an auto-advancing course, say): nothing is borrowed while events fire.
 #[test]

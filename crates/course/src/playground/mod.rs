@@ -21,6 +21,7 @@ mod panels;
 pub mod parser_words;
 pub mod quiz;
 pub mod session;
+pub mod show;
 pub mod sqlite_words;
 pub mod statements;
 pub mod status;

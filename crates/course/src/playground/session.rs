@@ -12,6 +12,7 @@ use crate::lab::Bench;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
 use crate::playground::quiz::Quiz;
+use crate::playground::show::Show;
 use crate::playground::statements::{Move, Race, StatementPanel};
 use crate::playground::status::{Status, StatusKind};
 use crate::playground::stepper::{SANDBOX, Stepper};
@@ -55,6 +56,9 @@ pub struct Start {
     pub predict: Option<bool>,
     /// `mount`'s `lab` option: a level of the lab to open (`finish`).
     pub lab: Option<String>,
+    /// What the playground shows beyond its timeline. A lab opened by the
+    /// `lab` option or by the link is shown whatever this says.
+    pub show: Show,
 }
 
 impl Start {
@@ -134,6 +138,8 @@ pub struct Session {
     pub(crate) labs_passed: Vec<&'static str>,
     /// The quiz's answer ([`super::quiz`]).
     pub quiz: Quiz,
+    /// What the playground shows beyond its timeline ([`super::show`]).
+    pub show: Show,
 }
 
 impl Session {
@@ -157,6 +163,7 @@ impl Session {
             lab: None,
             labs_passed: Vec::new(),
             quiz: Quiz::default(),
+            show: Show::EVERYTHING,
         };
         session.open_panels_for_chapter()?;
         Ok(session)
@@ -251,6 +258,7 @@ impl Session {
         session.notice = notice;
         session.lesson = lesson;
         session.lesson_error = lesson_error;
+        session.show = start.show;
         if let Some((race, position)) = param("stmt").and_then(link::read_statement_place) {
             for change in [Move::Race(race), Move::Open(true), Move::Seek(position)] {
                 session.statements(change)?;
@@ -263,6 +271,7 @@ impl Session {
             session.notice = session.notice.or(Some(lang.fill("link.unread", &values)));
         }
         if let Some(level) = param("lab").or(start.lab.as_deref()) {
+            session.show.lab = true;
             if !session.open_lab(level) {
                 let values = [("wanted", level.to_owned())];
                 session.notice = session.notice.or(Some(lang.fill("lab.unknown", &values)));

@@ -65,7 +65,7 @@ impl Page {
         twists::draw(&self.doc, &parts.twists, state.session.lang, &view.actors);
         skeleton::show_scenario(
             &self.doc,
-            parts,
+            (&self.root, parts),
             &view,
             refill_editor,
             state.share_status.map(|key| state.session.lang.text(key)),

@@ -20,7 +20,7 @@ pub(super) struct Observer {
 
 /// Draws `view` into the panel's body.
 pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) {
-    let mut shapes = vec![El::svg(doc, "title").text(&view.summary)];
+    let mut shapes = vec![El::svg(doc, "title").text(view.summary.text())];
     for shape in &view.shapes {
         shapes.push(element(doc, shape));
     }
@@ -34,7 +34,7 @@ pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) {
             ),
         )
         .attr("role", "img")
-        .attr("aria-label", &view.summary)
+        .attr("aria-label", view.summary.text())
         .class("lf-svg")
         .children(shapes);
     replace_children(container, [svg])

@@ -53,6 +53,7 @@ use web_sys::{Document, Element, Window};
 
 use input::{Listeners, UserAction};
 use leasefence_course::playground::session::Session;
+use leasefence_course::playground::show::Show;
 use leasefence_course::playground::stepper::Stepped;
 use leasefence_course::playground::{CHAPTERS, view};
 use options::Options;
@@ -157,7 +158,11 @@ struct State {
     speed_ms: i32,
     /// What became of the last Copy link, as its message's key.
     share_status: Option<&'static str>,
-    compact: bool,
+    /// The parts the author asked to show, kept for a new start from a
+    /// changed hash.
+    show: Show,
+    /// Whether "Copy link" is offered ([`Options::shares`]).
+    shares: bool,
     use_hash: bool,
     /// The position the event list was last drawn at (`None`: redraw all).
     drawn: Option<usize>,
@@ -193,7 +198,8 @@ impl State {
             playing: false,
             speed_ms: SPEEDS[1].0,
             share_status: None,
-            compact: options.compact,
+            show: options.show(),
+            shares: options.shares(),
             use_hash: options.hash,
             drawn: None,
             asked: None,
@@ -520,13 +526,17 @@ impl Page {
             return Ok(Redraw::Nothing);
         }
         self.set_playing(false)?;
+        let (show, shares) = {
+            let state = self.state.borrow();
+            (state.show, state.shares)
+        };
         let options = Options {
             hash: true,
-            compact: self.state.borrow().compact,
+            show: Some(show),
             ..Options::default()
         };
         let fresh = State::initial(&self.window, &self.root, &options)?;
-        *self.state.borrow_mut() = fresh;
+        *self.state.borrow_mut() = State { shares, ..fresh };
         Ok(Redraw::All)
     }
 

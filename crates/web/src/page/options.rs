@@ -1,7 +1,7 @@
 //! `mount`'s options, read from the JavaScript object property by property:
 //! each has one type, and a wrong one is a `TypeError` naming it
 //! (`options.compact: expected a boolean, got a string ("yes")`). Read by
-//! hand rather than through serde: eight plain properties do not need a
+//! hand rather than through serde: ten plain properties do not need a
 //! deserializer of their own in the module learners download.
 
 use wasm_bindgen::JsCast;
@@ -10,17 +10,19 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Window};
 
 use super::dom;
-use crate::convert::{error, keys, wrong_type};
+use crate::convert::{error, keys, type_error, wrong_type};
 use leasefence_course::playground::lesson;
 use leasefence_course::playground::session::Start;
+use leasefence_course::playground::show::Show;
 
 /// The options' names, as `MountOptions` declares them.
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
     "lang",
     "scenario",
     "title",
     "narration",
     "scenarioError",
+    "show",
     "compact",
     "predict",
     "hash",
@@ -42,7 +44,13 @@ pub(super) struct Options {
     /// Why the author's scenario could not be fetched (the bootstrap's
     /// `data-src`), to be said in the learner's language.
     pub scenario_error: Option<String>,
-    /// Hide the editor and the extras (for small embeds and iframes).
+    /// The parts shown beyond the timeline, as the author named them;
+    /// left out, all of them on the full page ([`Options::hash`]) and none
+    /// in an embed.
+    pub show: Option<Show>,
+    /// None of the parts, on the full page too (an iframe's `?compact`);
+    /// the same as an empty [`Options::show`], which it may not be given
+    /// with.
     pub compact: bool,
     /// Read and write the scenario in the URL hash (the full page only).
     pub hash: bool,
@@ -79,17 +87,45 @@ impl Options {
         } else {
             return Err(wrong_type("options.narration", "an object", &narration));
         };
+        let compact = flag(value, "compact")?;
+        let show = text(value, "show", "options.show")?
+            .map(|names| read_show(&names, "options.show"))
+            .transpose()?;
+        if compact && show.is_some() {
+            return Err(error(
+                "options.compact: not with options.show, which says what is shown",
+            ));
+        }
         Ok(Options {
             lang: text(value, "lang", "options.lang")?,
             scenario: scenario(&property(value, "scenario", "options.scenario")?)?,
             title: text(value, "title", "options.title")?,
             narration,
             scenario_error: text(value, "scenarioError", "options.scenarioError")?,
-            compact: flag(value, "compact")?,
+            show,
+            compact,
             hash: flag(value, "hash")?,
             predict: optional_flag(value, "predict")?,
             lab: text(value, "lab", "options.lab")?,
         })
+    }
+
+    /// The parts shown beyond the timeline: as the author named them,
+    /// none when compact, else all of them on the full page and none in
+    /// an embed.
+    pub fn show(&self) -> Show {
+        match self.show {
+            Some(show) => show,
+            None if self.hash && !self.compact => Show::EVERYTHING,
+            None => Show::default(),
+        }
+    }
+
+    /// Whether the page offers a link to what the learner sees: only the
+    /// full page as it is, whose address is the learner's (an iframe's,
+    /// which says what it shows, is the host's).
+    pub fn shares(&self) -> bool {
+        self.hash && self.show.is_none() && !self.compact
     }
 
     /// What the author asked for: a chapter id, or their own lesson.
@@ -125,6 +161,7 @@ impl Options {
             browser_lang: window.navigator().language(),
             predict: self.predict,
             lab: self.lab.clone(),
+            show: self.show(),
         }
     }
 }
@@ -162,6 +199,18 @@ pub fn waits_for_rest(
     let (root, options) = mount_args(&root, options)?;
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
     Ok(!options.start(&window, &root).draws_without_sqlite())
+}
+
+/// The parts named in `names` (separated by spaces or commas), for
+/// `field`; an unknown name is a `TypeError` naming it and the parts.
+pub(super) fn read_show(names: &str, field: &str) -> Result<Show, JsValue> {
+    let names = names.split([' ', ',']).filter(|name| !name.is_empty());
+    Show::read(names).map_err(|unknown| {
+        type_error(&format!(
+            "{field}: unknown part {unknown:?}; expected one of {}",
+            Show::NAMES.join(", ")
+        ))
+    })
 }
 
 /// A property's value, read through `Reflect`, which catches a throwing

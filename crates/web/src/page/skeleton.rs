@@ -14,6 +14,7 @@ use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::session::Knob;
+use leasefence_course::playground::show::Layout;
 use leasefence_course::playground::status::{StatusKind, StatusLine};
 use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
 use leasefence_course::variants::Guard;
@@ -24,7 +25,8 @@ pub(super) struct Parts {
     pub notice: Element,
     pub narration: Element,
     pub chapter_select: HtmlSelectElement,
-    /// The title of what is shown (compact mode's, in place of the picker).
+    /// The title of what is shown (an embed's heading, in place of the
+    /// course's and the picker).
     pub shown: Element,
     /// The header's tagline and the footer, worded by the learner's place.
     pub tagline: Element,
@@ -41,7 +43,12 @@ pub(super) struct Parts {
     pub twists: Element,
     pub step: Element,
     pub table: Element,
+    /// The receiver's panel and its body.
+    pub receiver_panel: Element,
     pub receiver: Element,
+    /// The boundary's panel, whose sliders are [`Parts::finish`] and
+    /// [`Parts::lease`].
+    pub boundary_panel: Element,
     pub compare_panel: Element,
     pub compare: Element,
     /// The invariants panel and its body ([`super::invariants`]).
@@ -79,11 +86,8 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let state = page.state.borrow();
     let lang = state.session.lang;
     let root = &page.root;
-    dress_root(root, lang, state.compact);
-
-    // A link to share only where the URL is the learner's (not an iframe's).
-    let shares = state.use_hash && !state.compact;
-    let (header, chapter_select, [shown, tagline], share_status) = header(doc, lang, shares);
+    dress_root(root, lang);
+    let (header, chapter_select, [shown, tagline], share_status) = header(doc, lang, state.shares);
     let footer = El::new(doc, "p").class("lf-footer");
     let notice = El::new(doc, "p")
         .class("lf-notice")
@@ -128,7 +132,9 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         twists: bodies.twists,
         step: bodies.step,
         table: bodies.table,
+        receiver_panel: bodies.receiver_panel,
         receiver: bodies.receiver,
+        boundary_panel: boundary_panel.0.clone(),
         compare_panel: compare_panel.0.clone(),
         compare,
         invariants_panel: invariants_panel.0.clone(),
@@ -175,11 +181,33 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
 
 /// The playground's own element: its language, a place in the tab order
 /// (its keys work once it has the focus) and its name.
-fn dress_root(root: &Element, lang: Lang, compact: bool) {
+fn dress_root(root: &Element, lang: Lang) {
     let _ = root.set_attribute("lang", lang.tag());
     let _ = root.set_attribute("tabindex", "0");
     let _ = root.set_attribute("aria-label", lang.text("app.title"));
-    let _ = root.set_attribute("class", if compact { "lf lf-compact" } else { "lf" });
+}
+
+/// Shows the parts `layout` has on screen and hides the others; without
+/// the course's header the playground is a lesson (`lf-lesson`), headed
+/// by the title of what it shows.
+fn show_layout(root: &Element, parts: &Parts, layout: &Layout) {
+    let class = if layout.course { "lf" } else { "lf lf-lesson" };
+    let _ = root.set_attribute("class", class);
+    for (part, shown) in [
+        (&parts.twists, layout.twists),
+        (&parts.editor_panel, layout.editor),
+        (&parts.boundary_panel, layout.boundary),
+        (parts.statements.details(), layout.statements),
+        (&parts.invariants_panel, layout.invariants),
+        (&parts.compare_panel, layout.compare),
+        (&parts.lab_panel, layout.lab),
+        (&parts.receiver_panel, layout.receiver),
+    ] {
+        let _ = match shown {
+            true => part.remove_attribute("hidden"),
+            false => part.set_attribute("hidden", ""),
+        };
+    }
 }
 
 /// Where announcements are made for screen readers (politely: after what
@@ -198,8 +226,8 @@ fn live_region(doc: &Document) -> El {
 fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, [Element; 2], El) {
     let t = |key: &str| lang.text(key).to_owned();
     let chapter_select = chapter_select(doc);
-    // What is shown, for compact mode, which hides the picker.
-    let shown = El::new(doc, "p").class("lf-shown").0;
+    // What is shown: an embed's heading, where the course's is hidden.
+    let shown = El::new(doc, "h2").class("lf-shown").0;
     let tagline = El::new(doc, "p").class("lf-tagline").0;
     let share_status = El::new(doc, "span")
         .class("lf-share-status")
@@ -238,6 +266,7 @@ struct Bodies {
     twists: Element,
     step: Element,
     table: Element,
+    receiver_panel: Element,
     receiver: Element,
 }
 
@@ -267,6 +296,7 @@ fn grid(doc: &Document, lang: Lang) -> (El, El, Bodies) {
     let (step_panel, step) = panel("lf-step", "step.title");
     let (table_panel, table) = panel("lf-table", "table.title");
     let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title");
+    let receiver_section = receiver_panel.0.clone();
     let grid = El::new(doc, "div").class("lf-grid").children([
         El::new(doc, "div").class("lf-col").children([timeline]),
         El::new(doc, "div")
@@ -279,6 +309,7 @@ fn grid(doc: &Document, lang: Lang) -> (El, El, Bodies) {
         twists: twists_ref,
         step,
         table,
+        receiver_panel: receiver_section,
         receiver,
     };
     (grid, lanes_panel, bodies)
@@ -438,11 +469,12 @@ fn editor_panel(doc: &Document, lang: Lang) -> (El, HtmlTextAreaElement, Element
 /// the comparison's and the editor's state, the share status.
 pub(super) fn show_scenario(
     doc: &Document,
-    parts: &Parts,
+    (root, parts): (&Element, &Parts),
     view: &ScenarioView,
     refill_editor: bool,
     share_status: Option<&str>,
 ) -> Result<(), JsValue> {
+    show_layout(root, parts, &view.layout);
     show_chapters(doc, parts, &view.chapters, &view.chapter);
     parts.shown.set_text_content(Some(&view.title));
     if view.compare_open {

@@ -49,6 +49,13 @@ pub(super) struct Panel {
     body: Element,
 }
 
+impl Panel {
+    /// The panel's own element.
+    pub(super) fn details(&self) -> &Element {
+        &self.details
+    }
+}
+
 /// Builds the panel, closed and empty, `shown` the side shown where only
 /// one fits: [`draw`] fills it.
 pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {

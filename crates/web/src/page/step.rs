@@ -40,11 +40,13 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
                     .class("lf-reason")
                     .text(verdict.words.text()),
             );
-        if let (Some(name), Some(code)) = (&verdict.reason_name, verdict.reason) {
-            let chip = El::new(doc, "span")
+        if let Some(name) = &verdict.reason_name {
+            let mut chip = El::new(doc, "span")
                 .class("lf-reason-chip")
-                .child(El::new(doc, "span").text(name))
-                .child(El::new(doc, "code").text(code));
+                .child(El::new(doc, "span").text(name));
+            if let Some(code) = verdict.reason {
+                chip = chip.child(El::new(doc, "code").text(code));
+            }
             card = card.child(chip);
         }
         blocks.push(card);

@@ -547,6 +547,16 @@ pub enum Assertion {
         /// Events in the timeline.
         total: usize,
     },
+    /// The lanes' time axis, at the learner's place `position`, runs from
+    /// `from` to `to`: the last event applied and the next one lie on it.
+    Spans {
+        /// Events applied.
+        position: usize,
+        /// Where the axis starts.
+        from: u64,
+        /// Where it ends.
+        to: u64,
+    },
     /// After `position` events, `first` and `second` each hold a claim on
     /// `job`: the quiz asks what tells the two apart.
     BothHold {

@@ -35,7 +35,7 @@ pub struct LanesView {
     /// Height of the drawing in CSS pixels.
     pub height: f64,
     /// What the drawing shows, for its title and accessible name.
-    pub summary: String,
+    pub summary: Said,
     /// Everything drawn, back to front.
     pub shapes: Vec<Shape>,
 }
@@ -135,12 +135,13 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
     let window = window(stepper.total(), stepper.position());
     let axis = axis(stepper, window.clone(), width);
-    let summary = lang.fill(
-        "lanes.summary",
-        &[
-            ("from", axis.start.to_string()),
-            ("to", (axis.end as u64).to_string()),
-        ],
+    let summary = Said::of(
+        lang,
+        Assertion::Spans {
+            position: stepper.position(),
+            from: axis.start,
+            to: axis.end as u64,
+        },
     );
     let lanes = Lanes {
         axis,

@@ -12,7 +12,7 @@ use crate::playground::explain::{
 };
 use crate::playground::session::Session;
 use crate::playground::stepper::Question;
-use crate::playground::{chapters, quiz};
+use crate::playground::{Lang, chapters, quiz};
 use crate::variants::boundary::Boundary;
 use crate::variants::designs::Designs;
 use leasefence::replay::Outcome;
@@ -99,9 +99,11 @@ pub struct VerdictView {
     pub accepted: bool,
     /// Why, in words (who finished what, or the refusal's numbers).
     pub words: Said,
-    /// The reason's code (`token_mismatch`, ...) when refused.
+    /// The reason's code (`token_mismatch`, ...) when refused, in
+    /// English: the replay's own word, shown after its name. A Korean
+    /// learner reads the name alone (no English code in Korean text).
     pub reason: Option<&'static str>,
-    /// The reason's name in the learner's words, shown before its code.
+    /// The reason's name in the learner's words.
     pub reason_name: Option<String>,
 }
 
@@ -172,7 +174,8 @@ pub fn card(session: &Session) -> Option<StepView> {
             let mut verdict = VerdictView {
                 accepted: finish.accepted(),
                 words,
-                reason: finish.reason().map(|reason| reason.as_str()),
+                reason: (finish.reason().filter(|_| lang == Lang::En))
+                    .map(|reason| reason.as_str()),
                 reason_name: finish.reason().map(|reason| reason_name(lang, reason)),
             };
             let mut conditions = side_by_side(finish, frame.result.at);

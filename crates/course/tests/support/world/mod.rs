@@ -187,6 +187,7 @@ impl World {
             | Assertion::Differ { .. }
             | Assertion::Tells { .. }
             | Assertion::At { .. }
+            | Assertion::Spans { .. }
             | Assertion::BothHold { .. }
             | Assertion::Picked { .. }
             | Assertion::Values { .. }

@@ -50,6 +50,23 @@ impl World {
                 (self.position, self.scenario.events().len()),
                 "(events applied, events in the timeline)",
             ),
+            Assertion::Spans { position, from, to } => {
+                expect(self.position, *position, "the position")?;
+                expect(true, from <= to, "the axis runs forward")?;
+                // The event just applied and the one the learner meets
+                // next: the two the learner's eye is on.
+                let near = self.position.saturating_sub(1)..=self.position;
+                let events = self.scenario.events();
+                for event in near.filter_map(|index| events.get(index)) {
+                    let on_axis = (*from..=*to).contains(&event.at);
+                    expect(
+                        true,
+                        on_axis,
+                        &format!("the event at {} ms on the axis", event.at),
+                    )?;
+                }
+                Ok(())
+            }
             Assertion::BothHold {
                 position,
                 first,

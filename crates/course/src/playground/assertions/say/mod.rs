@@ -315,6 +315,10 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             "controls.position",
             &[("n", position.to_string()), ("total", total.to_string())],
         ),
+        Assertion::Spans { from, to, .. } => lang.fill(
+            "lanes.summary",
+            &[("from", from.to_string()), ("to", to.to_string())],
+        ),
         Assertion::Moment { step, steps, at } => {
             let mut values = vec![("n", step.to_string()), ("total", steps.to_string())];
             match at {
