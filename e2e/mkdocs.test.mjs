@@ -144,8 +144,9 @@ test("an embed is a lesson: its chapter alone, on about one screen at 1280×800,
     const context = await site.browser.newContext({ viewport: { width, height: 800 } });
     const page = await context.newPage();
     await page.goto(`${site.base}/lesson/`);
-    await page.waitForSelector("#asked [data-event]");
-    await page.waitForSelector("#own [data-event]");
+    for (const embed of ["[data-scenario=canonical]:not(#asked)", "#own", "#asked"]) {
+      await page.waitForSelector(`${embed} [data-event]`);
+    }
     const embeds = await page.$$eval("[data-leasefence]", (hosts) => hosts.map((host) => {
       const root = host.shadowRoot ?? host;
       const seen = (selector) => [...root.querySelectorAll(selector)].some((element) => element.checkVisibility());
@@ -162,7 +163,7 @@ test("an embed is a lesson: its chapter alone, on about one screen at 1280×800,
           picker: seen(".lf-chapter select"),
           twists: seen(".lf-twists button"),
           editor: seen(".lf-editor"),
-          tools: seen(".lf-boundary") || seen(".lf-compare") || seen(".lf-statements"),
+          tools: [".lf-boundary", ".lf-compare", ".lf-statements", ".lf-invariants"].some(seen),
           lab: seen(".lf-lab"),
         },
       };

@@ -7,12 +7,14 @@
 //
 // Attributes: data-scenario (a chapter id), lang (ko | en; else the page's
 // lang or the browser's), data-show (what is shown beyond the chapter:
-// "chapters sandbox tools lab", any of them; none unless named),
-// data-compact (none of them, on the full page too), data-hash
-// (read/write the scenario in the URL hash; the full page uses it, and
-// shows every part unless its address has ?show= or ?compact),
+// "chapters sandbox tools lab", any of them, separated by spaces or
+// commas; none unless named), data-compact (none of them: an embed's
+// default, and the full page's too), data-hash (read/write the scenario
+// in the URL hash; the full page uses it, and shows every part unless
+// data-show, else its address's ?show= or ?compact, says otherwise),
 // data-predict="off" (open showing each verdict instead of asking first),
-// data-lab (a level of the lab to open: finish, boundary, reclaim, claim).
+// data-lab (a level of the lab to open: finish, boundary, reclaim, claim,
+// transaction; shown whatever data-show says).
 // The author's own scenario, instead of a chapter: a <template
 // data-lesson> (or a <script type="application/json">) inside the element, or
 // data-scenario-json="{...}", or data-src="lesson.json"; with data-title,
@@ -233,7 +235,9 @@ async function optionsOf(element) {
     ...(await authored(element)),
     lang: element.getAttribute("lang") || undefined,
     // The full page (data-hash) also takes ?show= and ?compact, for iframes.
-    show: element.dataset.show ?? query(element).get("show") ?? undefined,
+    // Names as an author writes them, by spaces, commas or lines; mount
+    // reads them separated by spaces.
+    show: (element.dataset.show ?? query(element).get("show") ?? undefined)?.split(/[\s,]+/).filter(Boolean).join(" "),
     compact: element.hasAttribute("data-compact") || query(element).has("compact"),
     hash: element.hasAttribute("data-hash"),
     // data-predict="off": the embed opens showing, not asking.
@@ -257,12 +261,30 @@ async function mountNow(element, options, mounted) {
     if (!element.isConnected) return;
     const root = await drawingRoot(element);
     if (!element.isConnected) return;
-    element.leasefence = mount(root, options);
+    element.leasefence = mountOrUnread(element, root, options);
     mounted.push(element.leasefence);
   } catch (error) {
     failed(element, error);
   } finally {
     mounting.delete(element);
+  }
+}
+
+/**
+ * `mount(root, options)`; on the full page, whose address may say what it
+ * shows (`?show=`, `?compact`), a refusal of that is a link's typo: the
+ * page then shows every part and says why in the console, as it does for
+ * other parts of a link it cannot read.
+ */
+function mountOrUnread(element, root, options) {
+  try {
+    return mount(root, options);
+  } catch (error) {
+    const fromAddress = element.dataset.show === undefined && !element.hasAttribute("data-compact")
+      && (query(element).has("show") || query(element).has("compact"));
+    if (!fromAddress) throw error;
+    console.warn(`leasefence: ${error.message ?? error}; ?show and ?compact left unread`);
+    return mount(root, { ...options, show: undefined, compact: false });
   }
 }
 

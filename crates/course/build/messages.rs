@@ -1,9 +1,10 @@
 //! Turns `src/playground/messages/{en,ko}.json` into tables in
-//! `OUT_DIR/messages.rs`: the keys, sorted, once, and each language's texts
-//! in the same order, each table one string with the ends of its entries
-//! (one run of text compresses better than many literals). The page then
-//! finds a message by a binary search, with no JSON parser or hash map for
-//! it in the module learners download, and no key stored twice. A key
+//! `OUT_DIR/messages.rs`: the keys' hashes, sorted, and each language's
+//! texts in the same order, each table one string with the ends of its
+//! entries (one run of text compresses better than many literals). The
+//! page then finds a message by a binary search of its key's hash, with no
+//! JSON parser or hash map for it in the module learners download, and no
+//! copy of the keys beside the ones its code asks for. A key
 //! missing from either file stops the build here, naming it. Each
 //! chapter's title and text (its folder's `en.json` and `ko.json`) join
 //! the tables as `chapter.<id>.title` and `chapter.<id>.text`, and its
@@ -13,6 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::chapters::Folder;
+
+include!("../src/playground/messages/key_hash.rs");
 
 /// Each table's name, its language's code in the chapter folders, and its
 /// message file.
@@ -71,7 +74,20 @@ pub fn generate(chapters: &[Folder]) {
             );
         }
     }
+    // The keys in the order of their hashes, which the page searches.
+    let mut hashed: Vec<(u32, &String)> = keys.iter().map(|key| (key_hash(key), *key)).collect();
+    hashed.sort();
+    for pair in hashed.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            panic!(
+                "message keys {} and {} share a hash: rename one",
+                pair[0].1, pair[1].1
+            );
+        }
+    }
     let mut code = String::new();
+    let hashes: Vec<u32> = hashed.iter().map(|(hash, _)| *hash).collect();
+    let _ = writeln!(code, "const HASHES: &[u32] = &{hashes:?};");
     let mut table = |name: &str, items: &mut dyn Iterator<Item = &String>| {
         let (mut text, mut ends) = (String::new(), Vec::new());
         for item in items {
@@ -87,9 +103,8 @@ pub fn generate(chapters: &[Folder]) {
             "const {name}: Table = Table {{ text: {text:?}, ends: &{ends:?} }};"
         );
     };
-    table("KEYS", &mut keys.iter().copied());
     for (name, texts) in &tables {
-        table(name, &mut texts.values());
+        table(name, &mut hashed.iter().map(|(_, key)| &texts[*key]));
     }
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(format!("{out}/messages.rs"), code).expect("OUT_DIR is writable");

@@ -11,23 +11,26 @@ use leasefence_course::playground::session::{Session, Start};
 use leasefence_course::playground::show::{Layout, Show};
 use leasefence_course::playground::view;
 
-/// The layout of a playground started on `chapter` showing `show`.
-fn layout(chapter: &str, show: Show) -> Layout {
+/// A playground started on `chapter` showing `show`, in Korean.
+fn started(chapter: &str, show: Show) -> Session {
     let start = Start {
         chapter: Some(chapter.to_owned()),
         lang: Some("ko".to_owned()),
         show,
         ..Start::default()
     };
-    let session = Session::start(&start).expect("starts");
-    view::scenario(&session).layout
+    Session::start(&start).expect("starts")
+}
+
+/// The layout of a playground started on `chapter` showing `show`.
+fn layout(chapter: &str, show: Show) -> Layout {
+    view::scenario(&started(chapter, show)).layout
 }
 
 /// Only the chapter: the lanes, the events, the step and its rows.
 const BARE: Layout = Layout {
     course: false,
-    twists: false,
-    editor: false,
+    sandbox: false,
     boundary: false,
     statements: false,
     invariants: false,
@@ -100,8 +103,7 @@ fn each_part_an_author_names_is_shown() {
         (
             "sandbox",
             Layout {
-                twists: true,
-                editor: true,
+                sandbox: true,
                 receiver: true,
                 ..BARE
             },
@@ -133,8 +135,7 @@ fn the_full_page_shows_every_part() {
     let shown = layout("canonical", Show::EVERYTHING);
     let every = Layout {
         course: true,
-        twists: true,
-        editor: true,
+        sandbox: true,
         boundary: true,
         statements: true,
         invariants: true,
@@ -165,6 +166,77 @@ fn a_lab_the_author_opens_is_shown_without_being_named() {
 fn an_unknown_part_is_refused_by_its_name() {
     assert_eq!(Show::read(["chapters", "tool"]), Err("tool"));
     assert_eq!(Show::read([]), Ok(Show::default()));
-    let all = Show::read(Show::NAMES).expect("every name is a part");
+    let all = Show::read(["chapters", "sandbox", "tools", "lab"]).expect("every name is a part");
     assert_eq!(all, Show::EVERYTHING, "the names cover every part");
+}
+
+#[test]
+fn nothing_in_an_embed_without_the_picker_leads_to_another_chapter() {
+    let mut session = started("fencing-off-vs-on", Show::default());
+    session.set_predict(false).expect("shows");
+    session.stepper.seek(session.stepper.total());
+    let shown = view::position(&session, None, 640.0);
+    assert_eq!(shown.prompt.next, None, "no next chapter at the end");
+    let compare = shown.compare.expect("the chapter's comparison");
+    let links = (compare.breaks.iter()).chain(shown.invariants.iter().flat_map(|panel| {
+        let table = panel.orderings.table.as_ref();
+        table.into_iter().flat_map(|table| &table.breaks)
+    }));
+    for link in links {
+        assert_eq!(link.opens, None, "{}: named, not opened", link.said.text());
+    }
+    let offered: Vec<&str> = (view::scenario(&session).chapters.iter())
+        .map(|option| option.id)
+        .collect();
+    assert!(
+        !offered.contains(&"sandbox"),
+        "no sandbox offered: {offered:?}"
+    );
+    let mut course = started("canonical", Show::read(["chapters"]).expect("a part"));
+    course.set_predict(false).expect("shows");
+    course.stepper.seek(course.stepper.total());
+    let next = view::position(&course, None, 640.0)
+        .prompt
+        .next
+        .map(|next| next.id);
+    assert_eq!(
+        next,
+        Some("expiry-boundary"),
+        "with the picker: the next chapter"
+    );
+}
+
+#[test]
+fn a_chapters_panels_stay_when_its_timeline_is_changed() {
+    let mut session = started("write-lock", Show::read(["sandbox"]).expect("a part"));
+    let before = view::scenario(&session).layout;
+    assert!(before.statements, "the write-lock chapter's panel");
+    let worker = session.stepper.scenario().events()[0].worker.clone();
+    let twist = leasefence_course::playground::twist::Twist::Stall;
+    session.twist(&worker, twist).expect("stalls");
+    assert_eq!(
+        session.stepper.chapter(),
+        "sandbox",
+        "the timeline is the learner's now"
+    );
+    assert_eq!(
+        view::scenario(&session).layout,
+        before,
+        "the same parts on screen"
+    );
+}
+
+#[test]
+fn panels_a_new_chapter_hides_are_closed_not_run_out_of_sight() {
+    let mut session = started("write-lock", Show::read(["chapters"]).expect("a part"));
+    assert!(view::statements(&session).is_some(), "open in its chapter");
+    session.load_chapter("canonical").expect("loads");
+    assert!(
+        !view::scenario(&session).layout.statements,
+        "hidden in canonical"
+    );
+    assert!(
+        view::statements(&session).is_none(),
+        "and closed: nothing replays"
+    );
 }

@@ -42,7 +42,7 @@ fn a_playground_drawn_without_sqlite_runs_none_before_its_first_drawing() {
                     // What the page computes for its first drawing.
                     let session = Session::start(&start).expect("a chapter starts");
                     let _ = view::scenario(&session);
-                    let _ = view::statements(&session.statement_panel, session.lang);
+                    let _ = view::statements(&session);
                     let _ = view::position(&session, None, 1280.0);
                     let _ = view::lanes(&session, 1280.0);
                     let _ = view::lab(&session);

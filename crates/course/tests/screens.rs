@@ -143,7 +143,7 @@ fn check_screen(session: &Session, how: &str) -> usize {
         .then(|| session.guard())
         .into_iter()
         .collect();
-    let statements = view::statements(&session.statement_panel, session.lang);
+    let statements = view::statements(session);
     if let Some(panel) = &statements {
         said.push(&panel.position_text);
         said.extend(&panel.cut);

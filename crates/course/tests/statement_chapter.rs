@@ -91,7 +91,7 @@ fn while_predicting_the_timeline_race_shows_only_the_events_seen() {
         .statements(Move::Race(Race::Timeline))
         .expect("runs");
     let cut = |session: &Session| {
-        let cut = view::statements(&session.statement_panel, Lang::En).and_then(|v| v.cut);
+        let cut = view::statements(session).and_then(|v| v.cut);
         cut.map(|cut| cut.asserts().into_iter().cloned().collect::<Vec<_>>())
     };
     check!(

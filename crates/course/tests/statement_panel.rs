@@ -27,7 +27,7 @@ fn at(race: Race, position: usize, lang: Lang) -> (Session, StatementsView) {
     for _ in 0..position {
         session.statements(Move::Step).expect("steps");
     }
-    let drawn = view::statements(&session.statement_panel, lang).expect("the panel is open");
+    let drawn = view::statements(&session).expect("the panel is open");
     (session, drawn)
 }
 
@@ -434,7 +434,7 @@ fn stepping_stops_at_both_ends_and_a_new_race_starts_from_its_first_statement() 
 fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
     for chapter in CHAPTERS {
         let mut session = session(chapter.id, Lang::En);
-        let open = view::statements(&session.statement_panel, Lang::En).is_some();
+        let open = view::statements(&session).is_some();
         check!(
             open,
             chapter.id == support::statement_chapter(),
@@ -442,7 +442,7 @@ fn the_panel_is_open_in_its_chapter_and_opens_on_request_elsewhere() {
             chapter.id
         );
         session.statements(Move::Open(true)).expect("opens");
-        let opened = view::statements(&session.statement_panel, Lang::En).map(|v| v.sides.len());
+        let opened = view::statements(&session).map(|v| v.sides.len());
         check!(opened, Some(2), "{}: opened by the learner", chapter.id);
     }
 }

@@ -192,9 +192,9 @@ fn the_panel_draws_every_statement_of_random_timelines() {
             for change in [Move::Race(Race::Timeline), Move::Open(true)] {
                 session.statements(change).expect("opens");
             }
-            for _ in 0..panel(&session, lang).total {
+            for _ in 0..panel(&session).total {
                 session.statements(Move::Step).expect("steps");
-                let drawn = panel(&session, lang);
+                let drawn = panel(&session);
                 let said: Vec<String> = drawn
                     .sides
                     .iter()
@@ -321,7 +321,7 @@ fn a_long_timeline_is_taken_apart_up_to_the_bound_and_the_panel_says_so() {
     for change in [Move::Race(Race::Timeline), Move::Open(true)] {
         session.statements(change).expect("the panel opens");
     }
-    let drawn = view::statements(&session.statement_panel, Lang::Ko).expect("open");
+    let drawn = view::statements(&session).expect("open");
     let cut = drawn
         .cut
         .expect("the panel says it took part of the timeline");
@@ -333,8 +333,8 @@ fn a_long_timeline_is_taken_apart_up_to_the_bound_and_the_panel_says_so() {
     );
 }
 
-fn panel(session: &Session, lang: Lang) -> StatementsView {
-    view::statements(&session.statement_panel, lang).expect("the panel is open")
+fn panel(session: &Session) -> StatementsView {
+    view::statements(session).expect("the panel is open")
 }
 
 /// The timeline race follows the timeline: a changed timeline starts the
@@ -346,12 +346,12 @@ fn the_timeline_race_follows_the_timeline_and_travels_in_a_link() {
     for change in [Move::Race(Race::Timeline), Move::Open(true), Move::End] {
         session.statements(change).expect("moves");
     }
-    let canonical = panel(&session, Lang::En);
+    let canonical = panel(&session);
     check!(canonical.position, canonical.total, "at the end");
     session
         .load_chapter(support::statement_chapter())
         .expect("loads");
-    let write_lock = panel(&session, Lang::En);
+    let write_lock = panel(&session);
     let expected = timeline(&chapter(support::statement_chapter()), false)
         .expect("runs")
         .steps
@@ -373,11 +373,7 @@ fn the_timeline_race_follows_the_timeline_and_travels_in_a_link() {
         ..Start::default()
     })
     .expect("starts from the link");
-    check!(
-        panel(&back, Lang::En),
-        panel(&session, Lang::En),
-        "the panel from the link"
-    );
+    check!(panel(&back), panel(&session), "the panel from the link");
 }
 
 /// In both languages the naive side of the write-lock chapter's timeline
@@ -389,7 +385,7 @@ fn the_timeline_verdicts_name_the_shared_token_in_both_languages() {
         for change in [Move::Race(Race::Timeline), Move::End] {
             session.statements(change).expect("moves");
         }
-        let drawn = panel(&session, lang);
+        let drawn = panel(&session);
         let verdicts: Vec<(bool, bool)> = drawn
             .sides
             .iter()
@@ -419,7 +415,7 @@ fn the_timeline_verdict_names_the_refused_finish_and_why_the_naive_side_agreed_r
         for change in [Move::Race(Race::Timeline), Move::Open(true), Move::End] {
             session.statements(change).expect("moves");
         }
-        let drawn = panel(&session, lang);
+        let drawn = panel(&session);
         let said: Vec<(bool, bool, bool)> = drawn
             .sides
             .iter()
@@ -449,7 +445,7 @@ fn a_side_that_ends_first_says_so_while_the_other_goes_on() {
     session
         .statements(Move::Race(Race::Timeline))
         .expect("moves");
-    let opened = panel(&session, Lang::Ko);
+    let opened = panel(&session);
     let runs = session.statement_panel.runs().expect("open").clone();
     let lengths: Vec<usize> = runs.iter().map(|run| run.steps.len()).collect();
     let (real, naive) = (lengths[0], lengths[1]);
@@ -474,7 +470,7 @@ fn a_side_that_ends_first_says_so_while_the_other_goes_on() {
         .expect("on the clock");
     for position in 0..=opened.total {
         session.statements(Move::Seek(position)).expect("seeks");
-        let drawn = panel(&session, Lang::Ko);
+        let drawn = panel(&session);
         let said: Vec<bool> = drawn.sides.iter().map(|side| side.done.is_some()).collect();
         let expected = vec![false, position >= ended && position < opened.total];
         check!(

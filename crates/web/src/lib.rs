@@ -66,9 +66,10 @@ export interface MountOptions {
   /**
    * What is shown beyond the chapter or lesson, as names separated by
    * spaces: "chapters" (the course's header and chapter picker),
-   * "sandbox" (the lanes' tools and the scenario editor), "tools" (every
-   * panel, not only the chapter's own), "lab". Left out: all of them with
-   * `hash`, none without.
+   * "sandbox" (the workers' buttons on the lanes and the scenario editor),
+   * "tools" (every panel, not only the chapter's own), "lab" (shown anyway
+   * when `lab` opens a level). Left out: all of them with `hash`, none
+   * without.
    */
   show?: string;
   /** None of the parts `show` names, with `hash` too (not with `show`). */

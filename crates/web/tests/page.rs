@@ -261,17 +261,32 @@ fn an_embed_hides_the_parts_its_author_did_not_ask_for() {
         assert!(!shown(&lesson, class), "{class} hidden in a lesson embed");
     }
     assert!(
-        lesson.class_list().contains("lf-lesson"),
-        "headed as a lesson"
+        lesson.class_list().contains("lf-single"),
+        "headed by its chapter"
     );
     let asked = playground(r#"{"scenario": "canonical", "show": "sandbox tools lab"}"#);
     for class in parts {
         assert!(shown(&asked, class), "{class} shown when asked for");
     }
-    let full = playground(r#"{"scenario": "canonical", "hash": false, "show": "chapters"}"#);
+    // The full page: every part, and a link to share, unless it is told
+    // what to show (an iframe's address, whose link is not the learner's).
+    let copy = |root: &Element| shown(root, "lf-head [data-action=copy-link][data-hidden=false]");
+    let full = playground(r#"{"scenario": "canonical", "hash": true}"#);
+    for class in parts {
+        assert!(shown(&full, class), "{class} shown on the full page");
+    }
     assert!(
-        !full.class_list().contains("lf-lesson"),
+        !full.class_list().contains("lf-single"),
         "the course's header"
+    );
+    assert!(copy(&full), "Copy link offered");
+    let told = playground(r#"{"scenario": "canonical", "hash": true, "show": "chapters tools"}"#);
+    assert!(!shown(&told, "lf-editor"), "the sandbox not asked for");
+    assert!(
+        told.query_selector("[data-action=copy-link][data-hidden=false]")
+            .expect("query")
+            .is_none(),
+        "no Copy link on a page told what to show"
     );
 }
 

@@ -18,8 +18,8 @@ mod scenarios;
 use leasefence::store::{CLAIM, FINISH, Replaces};
 
 use crate::variants::sql::{
-    CLAIM_SCRIPT, CLAIM_SCRIPT_READ_FIRST, NAIVE_CLAIM_AFTER_LEASE_END, NAIVE_CLAIM_UNCAPPED,
-    NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID,
+    CLAIM_SCRIPT, CLAIM_SCRIPT_READ_FIRST, NAIVE_CLAIM_AFTER_LEASE_END, NAIVE_CLAIM_READ,
+    NAIVE_CLAIM_UNCAPPED, NAIVE_CLAIM_WRITE, NAIVE_FINISH_AT_LEASE_END, NAIVE_FINISH_BY_ID,
 };
 
 pub use bench::{Answer, Bench};
@@ -121,5 +121,24 @@ impl Level {
     /// The level with this id.
     pub fn find(id: &str) -> Option<Level> {
         LEVELS.into_iter().find(|level| level.id == id)
+    }
+
+    /// Whether `sql`, a statement or a condition the page would show, is
+    /// part of what this level's learner writes. A claim's conditions are
+    /// the same in the queue's one statement and in the course's read and
+    /// write (the statement panel's), so every claim level keeps back all
+    /// three, and the transaction level its whole script. While the level
+    /// is open the page keeps it back, or the answer would be on screen
+    /// beside the task. The page shows these statements as the queue and
+    /// the course run them, and a condition as these statements write it:
+    /// each is found in them as it is.
+    pub fn keeps_back(self, sql: &str) -> bool {
+        let shown = sql.trim();
+        let answers: &[&str] = match self.writes {
+            Writes::Statement(Replaces::Claim) => &[CLAIM, NAIVE_CLAIM_READ, NAIVE_CLAIM_WRITE],
+            Writes::Statement(_) => &[self.reference],
+            Writes::ClaimScript => &[self.reference, CLAIM],
+        };
+        !shown.is_empty() && answers.iter().any(|answer| answer.contains(shown))
     }
 }

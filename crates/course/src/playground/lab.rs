@@ -40,6 +40,12 @@ impl Session {
         self.lab.as_ref()
     }
 
+    /// Whether `sql`, about to be shown, is kept back because the open
+    /// lab level asks the learner to write it ([`crate::lab::Level::keeps_back`]).
+    pub fn keeps_back(&self, sql: &str) -> bool {
+        (self.lab.as_ref()).is_some_and(|bench| bench.level.keeps_back(sql))
+    }
+
     /// The levels passed so far, in the lab's order.
     pub fn labs_passed(&self) -> &[&'static str] {
         &self.labs_passed

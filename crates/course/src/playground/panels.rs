@@ -41,18 +41,27 @@ impl Session {
     }
 
     /// Opens the panels the chapter on screen is about
-    /// ([`chapters::Chapter::opens`]).
+    /// ([`chapters::Chapter::opens`]), and closes those the screen does
+    /// not show ([`super::show`]), which would otherwise go on replaying
+    /// out of sight.
     pub(super) fn open_panels_for_chapter(&mut self) -> Result<()> {
-        let opens = chapters::find(self.stepper.chapter()).map_or(&[][..], |chapter| chapter.opens);
-        for panel in opens {
+        let chapter = self.stepper.chapter();
+        let opens = chapters::find(chapter).map_or(&[][..], |chapter| chapter.opens);
+        let chapter = self.stepper.forked_from().unwrap_or(chapter);
+        for panel in [Panel::Compare, Panel::Statements, Panel::Invariants] {
+            let open = match opens.contains(&panel) {
+                true => true,
+                false if !self.show.panel(chapter, panel) => false,
+                false => continue,
+            };
             match panel {
-                Panel::Compare => self.compare_open = true,
+                Panel::Compare => self.compare_open = open,
                 Panel::Statements => {
                     let shown = self.shown_events();
                     self.statement_panel
-                        .apply(Move::Open(true), self.stepper.scenario(), shown)?;
+                        .apply(Move::Open(open), self.stepper.scenario(), shown)?;
                 }
-                Panel::Invariants => self.invariants_panel.open = true,
+                Panel::Invariants => self.invariants_panel.open = open,
             }
         }
         self.refresh_panels()

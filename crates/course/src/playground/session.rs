@@ -139,7 +139,7 @@ pub struct Session {
     /// The quiz's answer ([`super::quiz`]).
     pub quiz: Quiz,
     /// What the playground shows beyond its timeline ([`super::show`]).
-    pub show: Show,
+    pub(crate) show: Show,
 }
 
 impl Session {

@@ -5,9 +5,10 @@
 //! scenario editor and five panels under it wanders off the lesson. So an
 //! embed shows the timeline, its step and its rows, and the panels its
 //! chapter is about; every other part is off unless the author asks for
-//! it ([`Show`]). The full page, which is the whole course, shows them
-//! all. [`Layout`] is the decision for one screen, which the page only
-//! draws.
+//! it ([`Show`]), and nothing on screen leads to another chapter unless
+//! the picker is shown too. The full page, which is the whole course,
+//! shows them all. [`Layout`] is the decision for one screen, which the
+//! page only draws.
 
 use serde::Serialize;
 
@@ -20,9 +21,9 @@ pub struct Show {
     /// The course's header (its title and tagline) and the chapter picker:
     /// the learner may go to another chapter.
     pub chapters: bool,
-    /// The sandbox: the lanes' tools (stall, crash, restart a worker) and
-    /// the scenario editor, which turn the chapter into the learner's own
-    /// timeline.
+    /// The sandbox: the workers' buttons on the lanes (stall, crash,
+    /// restart) and the scenario editor, which turn the chapter into the
+    /// learner's own timeline.
     pub sandbox: bool,
     /// Every panel (the boundary's sliders, the statements, the invariants
     /// and orderings, the comparison), not only those the chapter is about.
@@ -32,10 +33,6 @@ pub struct Show {
 }
 
 impl Show {
-    /// The parts' names, as an author writes them (`data-show="chapters
-    /// tools"`, `show: ["lab"]`).
-    pub const NAMES: [&'static str; 4] = ["chapters", "sandbox", "tools", "lab"];
-
     /// Every part: the full page, the whole course.
     pub const EVERYTHING: Show = Show {
         chapters: true,
@@ -44,8 +41,10 @@ impl Show {
         lab: true,
     };
 
-    /// The parts named by `names`, one of [`Show::NAMES`] each; the error
-    /// is the first name that is none of them.
+    /// The parts named by `names`, as an author writes them
+    /// (`data-show="chapters tools"`, `show: "lab"`): `chapters`,
+    /// `sandbox`, `tools` or `lab` each; the error is the first name that
+    /// is none of them.
     pub fn read<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Show, &'a str> {
         let mut show = Show::default();
         for name in names {
@@ -60,6 +59,14 @@ impl Show {
         }
         Ok(show)
     }
+
+    /// Whether a panel is on screen: every one with [`Show::tools`], else
+    /// those the chapter (or the chapter a timeline was forked from) is
+    /// about.
+    pub(crate) fn panel(self, chapter: &str, panel: Panel) -> bool {
+        let about = chapters::find(chapter).map_or(&[][..], |chapter| chapter.opens);
+        self.tools || about.contains(&panel)
+    }
 }
 
 /// What one screen shows, part by part (each `false` is hidden).
@@ -68,10 +75,8 @@ pub struct Layout {
     /// The course's title, tagline, chapter picker, key help and footer;
     /// else the title of what is shown stands in their place.
     pub course: bool,
-    /// The lanes' tools: stall, crash, restart a worker.
-    pub twists: bool,
-    /// The scenario editor.
-    pub editor: bool,
+    /// The sandbox: the workers' buttons on the lanes and the editor.
+    pub sandbox: bool,
     /// The boundary's sliders.
     pub boundary: bool,
     /// The statement panel.
@@ -86,23 +91,21 @@ pub struct Layout {
     pub receiver: bool,
 }
 
-/// The layout of a screen showing `chapter`'s `scenario`: what `show`
-/// asks for, the panels the chapter is about, and the receiver when the
-/// timeline sends.
-pub fn layout(show: Show, chapter: &str, scenario: &Scenario) -> Layout {
-    let about = chapters::find(chapter).map_or(&[][..], |chapter| chapter.opens);
-    let tool = |panel| show.tools || about.contains(&panel);
+/// The layout of a screen showing `scenario`, a timeline of `chapter`
+/// (forked from it, or the chapter itself): what `show` asks for, the
+/// panels the chapter is about, the statement panel while it shows the
+/// lab's race (`lab_race`), and the receiver when the timeline sends.
+pub fn layout(show: Show, chapter: &str, scenario: &Scenario, lab_race: bool) -> Layout {
     let sends = (scenario.events())
         .iter()
         .any(|event| matches!(event.action, Action::Send));
     Layout {
         course: show.chapters,
-        twists: show.sandbox,
-        editor: show.sandbox,
+        sandbox: show.sandbox,
         boundary: show.tools,
-        statements: tool(Panel::Statements),
-        invariants: tool(Panel::Invariants),
-        compare: tool(Panel::Compare),
+        statements: show.panel(chapter, Panel::Statements) || lab_race,
+        invariants: show.panel(chapter, Panel::Invariants),
+        compare: show.panel(chapter, Panel::Compare),
         lab: show.lab,
         receiver: show.sandbox || sends,
     }

@@ -133,10 +133,13 @@ impl El {
 /// Where a naive side breaks, said, with the button that opens that
 /// chapter.
 pub(super) fn break_link(doc: &Document, link: &BreakLink) -> El {
-    El::new(doc, "p")
-        .class("lf-breaks")
-        .text(link.said.text())
-        .child(El::button(doc, "open-chapter", &link.label).attr("data-arg", link.chapter))
+    let said = El::new(doc, "p").class("lf-breaks").text(link.said.text());
+    match link.opens {
+        Some(chapter) => {
+            said.child(El::button(doc, "open-chapter", &link.label).attr("data-arg", chapter))
+        }
+        None => said,
+    }
 }
 
 /// Code (SQL) in a `<pre>`, one block per line, so that a line too long

@@ -82,7 +82,7 @@ impl Page {
             return Ok(());
         };
         let lang = state.session.lang;
-        let view = view::statements(&state.session.statement_panel, lang);
+        let view = view::statements(&state.session);
         statements::draw(&self.doc, &parts.statements, lang, view.as_ref())
     }
 

@@ -77,9 +77,16 @@ impl Page {
                 session.set_lab_text(&kept);
             }
         }
+        let now_open = state.session.lab().map(|bench| bench.level.id);
         drop(state);
         if redraw == Redraw::Nothing {
             self.show_lab();
+        }
+        // Another level open, or none: the statement the learner writes is
+        // kept back from the step and the statement panel, or shown again.
+        if redraw == Redraw::Nothing && now_open != open {
+            self.show_statements()?;
+            return Ok(Redraw::Position);
         }
         Ok(redraw)
     }

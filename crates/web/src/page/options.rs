@@ -89,7 +89,7 @@ impl Options {
         };
         let compact = flag(value, "compact")?;
         let show = text(value, "show", "options.show")?
-            .map(|names| read_show(&names, "options.show"))
+            .map(|names| read_show(&names))
             .transpose()?;
         if compact && show.is_some() {
             return Err(error(
@@ -201,14 +201,14 @@ pub fn waits_for_rest(
     Ok(!options.start(&window, &root).draws_without_sqlite())
 }
 
-/// The parts named in `names` (separated by spaces or commas), for
-/// `field`; an unknown name is a `TypeError` naming it and the parts.
-pub(super) fn read_show(names: &str, field: &str) -> Result<Show, JsValue> {
-    let names = names.split([' ', ',']).filter(|name| !name.is_empty());
+/// The parts named in `names`, separated by spaces (the bootstrap also
+/// takes commas and line breaks, and passes them on as spaces); an
+/// unknown name is a `TypeError` naming it and the parts.
+fn read_show(names: &str) -> Result<Show, JsValue> {
+    let names = names.split(' ').filter(|name| !name.is_empty());
     Show::read(names).map_err(|unknown| {
         type_error(&format!(
-            "{field}: unknown part {unknown:?}; expected one of {}",
-            Show::NAMES.join(", ")
+            "options.show: unknown part \"{unknown}\"; expected one of chapters, sandbox, tools, lab"
         ))
     })
 }

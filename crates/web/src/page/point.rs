@@ -35,7 +35,7 @@ pub(super) fn point_box(doc: &Document, point: &PointView) -> El {
 fn readings_box(doc: &Document, view: &ReadingsView) -> El {
     let readings = view.readings.iter().map(|reading| {
         let conditions = reading.conditions.iter().map(|condition| {
-            let code = El::new(doc, "code").text(condition.sql);
+            let code = El::new(doc, "code").text(&condition.sql);
             let code = match condition.changed {
                 true => code.class("lf-changed"),
                 false => code,

@@ -188,14 +188,14 @@ fn dress_root(root: &Element, lang: Lang) {
 }
 
 /// Shows the parts `layout` has on screen and hides the others; without
-/// the course's header the playground is a lesson (`lf-lesson`), headed
-/// by the title of what it shows.
+/// the course's header the playground shows a single chapter or lesson
+/// (`lf-single`), headed by its title.
 fn show_layout(root: &Element, parts: &Parts, layout: &Layout) {
-    let class = if layout.course { "lf" } else { "lf lf-lesson" };
+    let class = if layout.course { "lf" } else { "lf lf-single" };
     let _ = root.set_attribute("class", class);
     for (part, shown) in [
-        (&parts.twists, layout.twists),
-        (&parts.editor_panel, layout.editor),
+        (&parts.twists, layout.sandbox),
+        (&parts.editor_panel, layout.sandbox),
         (&parts.boundary_panel, layout.boundary),
         (parts.statements.details(), layout.statements),
         (&parts.invariants_panel, layout.invariants),
@@ -203,10 +203,7 @@ fn show_layout(root: &Element, parts: &Parts, layout: &Layout) {
         (&parts.lab_panel, layout.lab),
         (&parts.receiver_panel, layout.receiver),
     ] {
-        let _ = match shown {
-            true => part.remove_attribute("hidden"),
-            false => part.set_attribute("hidden", ""),
-        };
+        let _ = part.toggle_attribute_with_force("hidden", !shown);
     }
 }
 

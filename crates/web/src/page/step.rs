@@ -112,7 +112,11 @@ fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> El {
 }
 
 fn statement_item(doc: &Document, statement: &StatementView) -> El {
-    let mut item = El::new(doc, "li").child(code(doc, &statement.sql));
+    let sql = match statement.kept_back {
+        true => El::new(doc, "p").class("lf-muted").text(&statement.sql),
+        false => code(doc, &statement.sql),
+    };
+    let mut item = El::new(doc, "li").child(sql);
     if !statement.params.is_empty() {
         item = item.child(El::new(doc, "p").class("lf-params").text(&statement.params));
     }

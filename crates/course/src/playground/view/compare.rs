@@ -5,9 +5,9 @@
 use super::names::variant_name;
 use crate::mechanism::invariants::Side;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::breaks;
 use crate::playground::explain::cell;
 use crate::playground::session::Session;
-use crate::playground::{Lang, breaks};
 use crate::variants::unfenced::{Unfenced, UnfencedFinish};
 use crate::variants::{Guard, Variant};
 use leasefence::model::JobRow;
@@ -37,14 +37,17 @@ pub struct CompareView {
 pub struct BreakLink {
     /// The sentence.
     pub said: Said,
-    /// The chapter it names, which the button opens.
-    pub chapter: &'static str,
+    /// The chapter it names, which the button opens; `None` in an embed
+    /// without the chapter picker, which stays on its lesson (the sentence
+    /// still names it).
+    pub opens: Option<&'static str>,
     /// What the button says.
     pub label: String,
 }
 
 /// The link to where `side` breaks, if it breaks anywhere.
-pub(super) fn break_link(lang: Lang, side: Side) -> Option<BreakLink> {
+pub(super) fn break_link(session: &Session, side: Side) -> Option<BreakLink> {
+    let lang = session.lang;
     let found = breaks::shortest(side)?;
     let title = lang
         .text(&format!("chapter.{}.title", found.chapter))
@@ -58,7 +61,7 @@ pub(super) fn break_link(lang: Lang, side: Side) -> Option<BreakLink> {
                 event: found.event,
             },
         ),
-        chapter: found.chapter,
+        opens: session.show.chapters.then_some(found.chapter),
         label: lang.fill("breaks.open", &[("title", title)]),
     })
 }
@@ -125,7 +128,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
         .iter()
         .any(|said| matches!(said, Assertion::Agree { .. }));
     let breaks = (at_end && agrees)
-        .then(|| break_link(lang, Side::Unfenced(naive.guard)))
+        .then(|| break_link(session, Side::Unfenced(naive.guard)))
         .flatten();
     let variant = variant_name(lang, Variant::finish(session.guard()));
     Some(CompareView {

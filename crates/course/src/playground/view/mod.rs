@@ -51,6 +51,7 @@ use crate::playground::explain::{COLUMNS, cell, describe};
 use crate::playground::lesson::LESSON;
 use crate::playground::session::Session;
 use crate::playground::show::{self, Layout};
+use crate::playground::statements::Race;
 use crate::playground::status::StatusLine;
 use crate::playground::stepper::SANDBOX;
 use crate::playground::{CHAPTERS, twist};
@@ -181,7 +182,12 @@ pub fn scenario(session: &Session) -> ScenarioView {
             .into_iter()
             .map(str::to_owned)
             .collect(),
-        layout: show::layout(session.show, stepper.chapter(), stepper.scenario()),
+        layout: show::layout(
+            session.show,
+            stepper.forked_from().unwrap_or(stepper.chapter()),
+            stepper.scenario(),
+            session.statement_panel.race == Race::Lab,
+        ),
     }
 }
 
@@ -357,14 +363,16 @@ fn story(session: &Session) -> Said {
 }
 
 /// The picker's choices: the author's lesson (if any), every chapter in
-/// course order, then the sandbox.
+/// course order, then the sandbox where it is offered (or where the
+/// learner's timeline already is one: a dragged finish).
 pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
     let lang = session.lang;
     let lesson = session.lesson().map(|_| LESSON);
     let ids = lesson
         .into_iter()
         .chain(CHAPTERS.iter().map(|chapter| chapter.id));
-    ids.chain([SANDBOX])
+    let sandbox = session.show.sandbox || session.stepper.chapter() == SANDBOX;
+    ids.chain(sandbox.then_some(SANDBOX))
         .map(|id| {
             let title = session.title_of(id);
             let label = if session.progress().contains(&id) {
@@ -375,26 +383,6 @@ pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
             ChapterOption { id, label }
         })
         .collect()
-}
-
-/// At the end of a chapter (not while a question waits), the next one;
-/// while predicting, only once every question is answered.
-fn next_chapter(session: &Session) -> Option<NextChapter> {
-    let stepper = &session.stepper;
-    let answered = !stepper.predict() || stepper.complete();
-    if stepper.position() < stepper.total() || stepper.question().is_some() || !answered {
-        return None;
-    }
-    let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter())?;
-    let next = CHAPTERS.get(index + 1)?;
-    let title = session
-        .lang
-        .text(&format!("chapter.{}.title", next.id))
-        .to_owned();
-    Some(NextChapter {
-        id: next.id,
-        label: session.lang.fill("chapter.next", &[("title", title)]),
-    })
 }
 
 fn receiver(session: &Session) -> ReceiverView {

@@ -10,7 +10,6 @@
 
 use crate::mechanism::invariants::Side;
 use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS};
-use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::invariants::{Countable, countable};
 use crate::playground::session::Session;
@@ -121,7 +120,7 @@ pub fn view(session: &Session) -> OrderingsView {
         count: (can_count && !waits && census.is_none())
             .then(|| lang.text("invariants.count").to_owned()),
         waiting: waits.then(|| lang.text("predict.orderings_hidden").to_owned()),
-        table: census.map(|census| table(lang, census)),
+        table: census.map(|census| table(session, census)),
         opened,
     }
 }
@@ -136,7 +135,8 @@ const KINDS: [&str; 5] = [
     "invariants.reused",
 ];
 
-fn table(lang: Lang, census: &Census) -> CountTable {
+fn table(session: &Session, census: &Census) -> CountTable {
+    let lang = session.lang;
     let counted: Vec<(Side, [usize; 5])> = (census.sides.iter())
         .map(|t| {
             let counts = [
@@ -202,7 +202,7 @@ fn table(lang: Lang, census: &Census) -> CountTable {
     let note = columns[0].reworded(note);
     let breaks = (census.sides.iter())
         .filter(|tally| tally.side != Side::Fenced && tally.bad == 0)
-        .filter_map(|tally| break_link(lang, tally.side))
+        .filter_map(|tally| break_link(session, tally.side))
         .collect();
     CountTable {
         columns,

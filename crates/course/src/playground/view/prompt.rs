@@ -3,11 +3,11 @@
 
 use serde::Serialize;
 
-use super::{NextChapter, next_chapter, reasons};
-use crate::playground::Lang;
+use super::{NextChapter, reasons};
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
 use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question};
+use crate::playground::{CHAPTERS, Lang};
 use leasefence::fence::Condition;
 use leasefence::replay::Outcome;
 
@@ -183,4 +183,29 @@ fn feedback(session: &Session, guessed: Guessed) -> Option<Said> {
         return Some(said);
     }
     Some(said.then(reasons::why(session, frame.result.event)))
+}
+
+/// At the end of a chapter (not while a question waits), the next one;
+/// while predicting, only once every question is answered; never in an
+/// embed without the chapter picker.
+fn next_chapter(session: &Session) -> Option<NextChapter> {
+    let stepper = &session.stepper;
+    // A lesson embed (no chapter picker) stays on its lesson.
+    if !session.show.chapters {
+        return None;
+    }
+    let answered = !stepper.predict() || stepper.complete();
+    if stepper.position() < stepper.total() || stepper.question().is_some() || !answered {
+        return None;
+    }
+    let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter())?;
+    let next = CHAPTERS.get(index + 1)?;
+    let title = session
+        .lang
+        .text(&format!("chapter.{}.title", next.id))
+        .to_owned();
+    Some(NextChapter {
+        id: next.id,
+        label: session.lang.fill("chapter.next", &[("title", title)]),
+    })
 }

@@ -37,8 +37,8 @@ pub struct ReadingView {
 pub struct ConditionView {
     /// Whose condition: the finish's or the claim's.
     pub label: String,
-    /// The condition.
-    pub sql: &'static str,
+    /// The condition (or why it is kept back while the lab is open).
+    pub sql: String,
     /// Whether it differs from the queue's: the one comparison this
     /// reading changed.
     pub changed: bool,
@@ -116,7 +116,7 @@ fn condition(
 ) -> ConditionView {
     ConditionView {
         label: lang.text(label).to_owned(),
-        sql: of(reading),
+        sql: of(reading).to_owned(),
         changed: of(reading) != of(Reading::Queue),
     }
 }

@@ -12,18 +12,20 @@ use super::lock_lane::{LaneView, lane};
 use super::names::{variant_name, who};
 use serde::Serialize;
 
+use super::step::shown_sql;
 use crate::mechanism::races;
 use crate::mechanism::statements::{Does, Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, RunFact, Said, StepDid};
-use crate::playground::statements::{Race, StatementPanel, Tick};
+use crate::playground::session::Session;
+use crate::playground::statements::{Race, Tick};
 
 /// The panel at the learner's place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatementsView {
     /// The race on screen.
     pub race: Race,
-    /// Moments of the clock passed (see [`StatementPanel::clock`]).
+    /// Moments of the clock passed (see [`crate::playground::statements::StatementPanel::clock`]).
     pub position: usize,
     /// Moments at which either side runs a statement.
     pub total: usize,
@@ -103,12 +105,13 @@ pub struct Verdict {
     pub text: Said,
 }
 
-/// The panel, while it is open.
-pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
+/// The session's statement panel, while it is open.
+pub fn view(session: &Session) -> Option<StatementsView> {
+    let (panel, lang) = (&session.statement_panel, session.lang);
     let runs = panel.runs().filter(|_| panel.open)?;
     let (position, total) = (panel.position, panel.total());
     let sides = (0..2)
-        .map(|index| side(lang, panel, index, &runs[index]))
+        .map(|index| side(session, index, &runs[index]))
         .map(|mut side| {
             // A race cut while the learner predicts speaks for the events
             // shown, not the timeline: its verdict ("no token went to two
@@ -152,7 +155,8 @@ pub fn view(panel: &StatementPanel, lang: Lang) -> Option<StatementsView> {
 
 /// One side at the panel's moment (a side whose statements are over has
 /// run them all by then).
-fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView {
+fn side(session: &Session, index: usize, run: &Run) -> SideView {
+    let (lang, panel) = (session.lang, &session.statement_panel);
     let race = panel.race;
     let kind = ["real", "naive"][index];
     let ticks = panel.ticks(index);
@@ -184,11 +188,15 @@ fn side(lang: Lang, panel: &StatementPanel, index: usize, run: &Run) -> SideView
             .iter()
             .map(|name| ActorView {
                 name: who(lang, name),
-                lines: lines(lang, run, name, (applied, ticks), panel.now()),
+                lines: lines(session, run, name, (applied, ticks), panel.now()),
             })
             .collect(),
         lane: lane(lang, run, &names, (panel, ticks), kind == "naive"),
-        now: (applied.checked_sub(1)).map(|index| now(lang, race, kind == "naive", run, index)),
+        now: (applied.checked_sub(1)).map(|index| {
+            let mut now = now(lang, race, kind == "naive", run, index);
+            now.sql = shown_sql(session, &now.sql);
+            now
+        }),
         holding: said(RunFact::Holding { applied, claims }),
         verdict: (applied == run.steps.len()).then(|| verdict(lang, race, kind, run)),
         done: (applied == run.steps.len() && panel.position < panel.total()).then(|| {
@@ -225,7 +233,7 @@ fn actors(run: &Run) -> Vec<&str> {
 /// waits to run is marked instead). Only a statement run at the moment
 /// `now` is the one that just ran.
 fn lines(
-    lang: Lang,
+    session: &Session,
     run: &Run,
     actor: &str,
     (applied, ticks): (usize, &[Tick]),
@@ -251,9 +259,13 @@ fn lines(
                 "next"
             };
             let sql = step.sql.as_ref().map_or("", |executed| &executed.sql);
+            let first = sql.lines().next().unwrap_or("");
             LineView {
-                sql: sql.lines().next().unwrap_or("").to_owned(),
-                tag: lang.text(tag(step)).to_owned(),
+                sql: match session.keeps_back(sql) {
+                    true => shown_sql(session, sql),
+                    false => first.to_owned(),
+                },
+                tag: session.lang.text(tag(step)).to_owned(),
                 state,
             }
         })

@@ -110,8 +110,11 @@ pub struct VerdictView {
 /// One statement the queue ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatementView {
-    /// The SQL, as in the store.
+    /// The SQL, as in the store; or, while the lab asks the learner to
+    /// write it, why it is kept back ([`StatementView::kept_back`]).
     pub sql: String,
+    /// Whether the SQL is kept back: the open lab level's answer.
+    pub kept_back: bool,
     /// `:name = value, ...`; empty when nothing was bound.
     pub params: String,
     /// Rows changed or read; `None` for `BEGIN IMMEDIATE` and `COMMIT`.
@@ -288,11 +291,21 @@ fn designs_view(session: &Session) -> Option<DesignsView> {
 fn readings_view(session: &Session) -> Option<ReadingsView> {
     let stepper = &session.stepper;
     let boundary = Boundary::at(stepper.scenario(), stepper.position()).ok()??;
-    Some(super::readings::view(
-        session.lang,
-        stepper.position(),
-        &boundary,
-    ))
+    let mut view = super::readings::view(session.lang, stepper.position(), &boundary);
+    let conditions = (view.readings.iter_mut()).flat_map(|reading| &mut reading.conditions);
+    for condition in conditions {
+        condition.sql = shown_sql(session, &condition.sql);
+    }
+    Some(view)
+}
+
+/// `sql` as the page may show it: itself, or the words saying it is kept
+/// back while the open lab level asks the learner to write it.
+pub(super) fn shown_sql(session: &Session, sql: &str) -> String {
+    match session.keeps_back(sql) {
+        true => session.lang.text("lab.kept_back").to_owned(),
+        false => sql.to_owned(),
+    }
 }
 
 /// The quiz at the learner's place, its right answers read from the two
@@ -400,7 +413,8 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
     });
     let sweep = [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&&*executed.sql);
     StatementView {
-        sql: executed.sql.to_string(),
+        sql: shown_sql(session, &executed.sql),
+        kept_back: session.keeps_back(&executed.sql),
         params,
         effect,
         refusal,
