@@ -76,6 +76,10 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 # wasm-opt comes from npm's binaryen (e2e/node_modules): Debian's is too old.
 # package/freed.js is appended to wasm-bindgen's glue: a call on a freed
 # object says so, instead of the glue's "null pointer passed to rust".
+# package/messages.js too: the module carries no message text (the
+# `fetched-messages` feature), and the learner's language's texts, which
+# the course's build script wrote, are copied beside it
+# (leasefence.<lang>.json) for it to fetch (crates/web/src/page/texts.rs).
 # package/rest.js is appended too, and scripts/split-module.mjs cuts the
 # module in two (the first part: what crates/web/first-part.txt names; the
 # rest loaded once the page is drawn) with binaryen's wasm-split
@@ -86,9 +90,11 @@ WEB_STD_ARGS = $(if $(SMALL_STD),-Zbuild-std=std$(comma)panic_abort -Zbuild-std-
 # WEB_FEATURES: cargo features for the module (`make bench-page` adds
 # `bench`: census() and generatedScenario(), which the page leaves out).
 web: setup-web
-	$(WEB_BUILD) --out-dir $(CURDIR)/www/pkg --out-name leasefence crates/web -- $(WEB_STD_ARGS) $(if $(WEB_FEATURES),--features $(WEB_FEATURES))
+	$(WEB_BUILD) --out-dir $(CURDIR)/www/pkg --out-name leasefence crates/web -- $(WEB_STD_ARGS) --features fetched-messages$(if $(WEB_FEATURES),$(comma)$(WEB_FEATURES))
+	out=$$(dirname "$$(ls -t $(TARGET)/wasm32-unknown-unknown/web/build/leasefence-course-*/out/messages.en.json | head -n 1)") \
+		&& cp "$$out/messages.en.json" www/pkg/leasefence.en.json && cp "$$out/messages.ko.json" www/pkg/leasefence.ko.json
 	node scripts/package-repository.mjs www/pkg
-	cat package/freed.js package/rest.js >> www/pkg/leasefence.js
+	cat package/freed.js package/rest.js package/messages.js >> www/pkg/leasefence.js
 	node scripts/split-module.mjs www/pkg $(TARGET)/leasefence-named.wasm
 	e2e/node_modules/.bin/esbuild www/pkg/leasefence.js --minify --allow-overwrite --outfile=www/pkg/leasefence.js --log-level=warning
 	e2e/node_modules/.bin/esbuild www/leasefence.css --minify --outfile=www/pkg/leasefence.css --log-level=warning

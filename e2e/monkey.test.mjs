@@ -29,13 +29,16 @@ describe("random input never traps the playground", () => {
       await drag(page);
       assert.deepEqual(page.problems, [], `seed ${seed}: errors after these actions:\n${last.join("\n")}`);
       // Still alive: the language switch redraws the playground.
-      const switched = await page.evaluate(() => {
+      // (It waits for the other language's texts, fetched then.)
+      const before = await page.evaluate(() => {
         const lf = document.querySelector(".lf");
         const before = lf.getAttribute("lang");
         lf.querySelector("[data-action=lang]").click();
-        return [before, document.querySelector(".lf").getAttribute("lang")];
+        return before;
       });
-      assert.notEqual(switched[1], switched[0], `seed ${seed}: the playground still answers`);
+      const answered = await page.waitForFunction((before) => document.querySelector(".lf").getAttribute("lang") !== before, before, { timeout: 30_000 })
+        .then(() => true, () => false);
+      assert.ok(answered, `seed ${seed}: the playground still answers (its language switched from ${before})`);
       assert.ok(await page.$(".lf [data-event]"), `seed ${seed}: the event list is still drawn`);
       await done(page);
     });

@@ -189,7 +189,8 @@ describe("the playground", () => {
     assert.match(await live(page), /거절되었습니다/);
     await page.screenshot({ path: `${SHOTS}/canonical-1280-ko.png`, fullPage: true });
     await page.getByRole("button", { name: "English" }).click();
-    assert.equal(await page.getAttribute(".lf", "lang"), "en");
+    // The switch waits for the English texts, fetched now (e2e/texts.test.mjs).
+    await page.waitForSelector(".lf[lang=en]");
     assert.match(await page.textContent(".lf-narration"), /reclaims/);
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"], "the position survives");
     await done(page);

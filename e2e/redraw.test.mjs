@@ -63,9 +63,19 @@ async function openAll(page) {
  * while it was in the other language.
  */
 async function redrawAll(page) {
+  // The switch waits for the other language's texts (fetched the first time).
+  const switched = async () => {
+    const before = await page.evaluate(() => {
+      const lf = document.querySelector(".lf");
+      const before = lf.getAttribute("lang");
+      lf.querySelector("[data-action=lang]").click();
+      return before;
+    });
+    await page.waitForFunction((before) => document.querySelector(".lf").getAttribute("lang") !== before, before);
+  };
+  await switched();
   const between = await page.evaluate(() => {
     const lf = document.querySelector(".lf");
-    lf.querySelector("[data-action=lang]").click();
     // The language button names the other language in that language.
     const text = [...lf.querySelectorAll("*")]
       .filter((element) => element.closest("[lang]") === lf && element.checkVisibility({ checkVisibilityCSS: true }))
@@ -73,7 +83,7 @@ async function redrawAll(page) {
       .map((node) => node.data).join("\n");
     return { lang: lf.getAttribute("lang"), text };
   });
-  await page.evaluate(() => document.querySelector(".lf [data-action=lang]").click());
+  await switched();
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
   return between;
 }

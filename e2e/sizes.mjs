@@ -56,13 +56,22 @@ const rows = walk(WWW)
 
 console.log("| file | raw KB | gzip -9 KB | brotli KB |\n| --- | ---: | ---: | ---: |");
 for (const row of rows) console.log(`| ${row.file} | ${kb(row.raw)} | ${kb(row.gzip)} | ${kb(row.brotli)} |`);
-const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
-console.log(`| **total** | ${kb(total("raw"))} | ${kb(total("gzip"))} | ${kb(total("brotli"))} |`);
+// Each language's texts are a file of their own, and a learner's page
+// fetches one (crates/web/src/page/texts.rs): a page's total is the
+// shared files and one language's, the larger (the budget holds for
+// either language).
+const texts = (row) => /(^|\/)leasefence\.[a-z]+\.json$/.test(row.file);
+const shared = rows.filter((row) => !texts(row));
+const languages = rows.filter(texts);
+const largest = (key) => Math.max(0, ...languages.map((row) => row[key]));
+const total = (key) => shared.reduce((sum, row) => sum + row[key], 0) + largest(key);
+const what = languages.length ? "the page in one language (the larger)" : "total";
+console.log(`| **${what}** | ${kb(total("raw"))} | ${kb(total("gzip"))} | ${kb(total("brotli"))} |`);
 
 if (split) {
   // What a learner waits for before the first drawing: all but the rest.
-  const first = rows.filter((row) => row.file !== "pkg/leasefence_rest.wasm");
-  const sum = (key) => first.reduce((total, row) => total + row[key], 0);
+  const first = shared.filter((row) => row.file !== "pkg/leasefence_rest.wasm");
+  const sum = (key) => first.reduce((total, row) => total + row[key], 0) + largest(key);
   console.log(`| before the first drawing (all but the rest) | ${kb(sum("raw"))} | ${kb(sum("gzip"))} | ${kb(sum("brotli"))} |`);
 }
 if (!rows.some((row) => row.file.endsWith(".wasm"))) {

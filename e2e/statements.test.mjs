@@ -231,7 +231,7 @@ describe("statement panel", () => {
     assert.deepEqual(await pressed(narrow), ["실제 큐:false", "조회 후 갱신하는 선점:true"]);
     // A language switch rebuilds the page: the side picked stays.
     await narrow.locator("[data-action=lang]").click();
-    await narrow.waitForSelector(".lf-statements[open] .lf-side[data-side=naive]");
+    await narrow.waitForSelector(".lf[lang=en] .lf-statements[open] .lf-side[data-side=naive]");
     assert.deepEqual(await shown(narrow), ["naive"]);
     assert.deepEqual(await pressed(narrow), ["Real queue:false", "read-then-write claim:true"]);
     // What a step did comes first: the open panel follows the step card.

@@ -27,7 +27,7 @@
 // unmounted when they leave the document (a MutationObserver), so hosts
 // that swap pages in place need no glue; `mountAll(container)` mounts at
 // once and says when it is done.
-import init, { loadRest, mount, waitsForRest } from "./leasefence.js";
+import init, { langOf, loadMessages, loadRest, mount, waitsForRest } from "./leasefence.js";
 
 // Each URL is written `new URL("./file", import.meta.url)` in full, the
 // one form Vite, esbuild, webpack and Parcel all recognise: they copy the
@@ -38,6 +38,12 @@ import init, { loadRest, mount, waitsForRest } from "./leasefence.js";
 // that a chapter drawn from its written timeline needs, and the rest,
 // asked for once those are drawn (below).
 const ready = init({ module_or_path: new URL("./leasefence_first.wasm", import.meta.url) });
+// The module carries no message text: each playground's language's texts
+// (leasefence.<lang>.json, package/messages.js) are loaded before it is
+// mounted, once `langOf` has said which. The likely one is asked for
+// now, beside the module: a guess from the page (a wrong one costs a
+// file more, never a wrong word).
+loadMessages(likelyLang()).catch(() => {});
 // The module's second part (SQLite among it) is asked for once the page's
 // first mountAll has drawn what it can draw at once (a chapter, from its
 // timeline written down): fetched and compiled then, it does not hold up
@@ -79,6 +85,14 @@ function addToDocument(href) {
     link.href = href;
     document.head.append(link);
   }
+}
+
+/** The language the page's first playground likely draws in: its address's, its element's, the browser's. */
+function likelyLang() {
+  const element = document.querySelector("[data-leasefence]");
+  const fromAddress = element?.hasAttribute("data-hash") ? new URLSearchParams(location.hash.slice(1)).get("lang") : null;
+  const tag = fromAddress || element?.closest("[lang]")?.getAttribute("lang") || navigator.language || "";
+  return tag.toLowerCase().startsWith("ko") ? "ko" : "en";
 }
 
 /** The shadow roots this script made: another's is never taken over. */
@@ -208,6 +222,7 @@ async function mountUnder(scope, first) {
   await ready;
   const now = [];
   const later = [];
+  const langs = new Set();
   for (const element of within(scope)) {
     // Mounted, or being mounted by another call (an element added while
     // the module loaded is seen by both the first call and the observer).
@@ -216,10 +231,16 @@ async function mountUnder(scope, first) {
     try {
       const options = await optionsOf(element);
       (waitsForRest(element, options) ? later : now).push({ element, options });
+      langs.add(langOf(element, options));
     } catch (error) {
       failed(element, error);
     }
   }
+  // A language whose texts do not come is asked for again, synchronously,
+  // by the first drawing that needs them.
+  await Promise.all([...langs].map((lang) => loadMessages(lang).catch((error) => {
+    console.error(`leasefence: the ${lang} texts did not load in the background:`, error);
+  })));
   if (first && now.length === 0) askForRest();
   const mounted = [];
   for (const { element, options } of now) await mountNow(element, options, mounted);

@@ -88,6 +88,30 @@ pub fn generate(chapters: &[Folder]) {
     let mut code = String::new();
     let hashes: Vec<u32> = hashed.iter().map(|(hash, _)| *hash).collect();
     let _ = writeln!(code, "const HASHES: &[u32] = &{hashes:?};");
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    // Each language's texts as a file of their own (`messages.<lang>.json`,
+    // in the order of HASHES), which `make web` copies beside the page's
+    // module: with the `fetched-messages` feature the module carries no
+    // text and fetches its learner's language alone. The fingerprint ties
+    // a file to the HASHES it was written for, so a file left from another
+    // build is refused rather than read out of order.
+    let fingerprint = hashes
+        .iter()
+        .flat_map(|hash| hash.to_le_bytes())
+        .fold(0x811c_9dc5_u32, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        });
+    for ((_, lang, _), (_, texts)) in FILES.iter().zip(&tables) {
+        let ordered: Vec<&String> = hashed.iter().map(|(_, key)| &texts[*key]).collect();
+        let file = serde_json::json!({ "fingerprint": fingerprint, "texts": ordered });
+        std::fs::write(format!("{out}/messages.{lang}.json"), file.to_string())
+            .expect("OUT_DIR is writable");
+    }
+    if std::env::var_os("CARGO_FEATURE_FETCHED_MESSAGES").is_some() {
+        let _ = writeln!(code, "const FINGERPRINT: u32 = {fingerprint};");
+        std::fs::write(format!("{out}/messages.rs"), code).expect("OUT_DIR is writable");
+        return;
+    }
     let mut table = |name: &str, items: &mut dyn Iterator<Item = &String>| {
         let (mut text, mut ends) = (String::new(), Vec::new());
         for item in items {
@@ -106,6 +130,5 @@ pub fn generate(chapters: &[Folder]) {
     for (name, texts) in &tables {
         table(name, &mut hashed.iter().map(|(_, key)| &texts[*key]));
     }
-    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(format!("{out}/messages.rs"), code).expect("OUT_DIR is writable");
 }

@@ -25,11 +25,13 @@ pub enum Lang {
 }
 
 /// Strings stored as one text and the end of each entry in it.
+#[cfg(not(feature = "fetched-messages"))]
 struct Table {
     text: &'static str,
     ends: &'static [u16],
 }
 
+#[cfg(not(feature = "fetched-messages"))]
 impl Table {
     fn get(&self, index: usize) -> &'static str {
         let end = |at: usize| usize::from(self.ends[at]);
@@ -39,8 +41,25 @@ impl Table {
 }
 
 // `HASHES` (sorted) and the `EN` and `KO` texts in the same order, made by
-// the build script from the message files (build/messages.rs).
+// the build script from the message files (build/messages.rs); with the
+// `fetched-messages` feature, `HASHES` and the texts' `FINGERPRINT` alone.
 include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+
+#[cfg(feature = "fetched-messages")]
+pub mod fetched;
+
+/// The text at `index` of `lang`'s table, in the order of `HASHES`.
+#[cfg(not(feature = "fetched-messages"))]
+fn text_at(lang: Lang, index: usize) -> Option<&'static str> {
+    let texts = match lang {
+        Lang::En => &EN,
+        Lang::Ko => &KO,
+    };
+    Some(texts.get(index))
+}
+
+#[cfg(feature = "fetched-messages")]
+use fetched::text_at;
 
 impl Lang {
     /// Picks a language from a tag like `ko`, `ko-KR` or `en-US`.
@@ -69,17 +88,14 @@ impl Lang {
         }
     }
 
-    /// The message for `key`; the key itself when missing, so a gap is
+    /// The message for `key`; the key itself when missing (or when its
+    /// language's texts could not be fetched), so a gap is
     /// visible on the page instead of blank. (Every key the code asks for
     /// is in the files, which tests check; a missing one would share a
     /// known key's 32-bit hash about once in nine million.)
     pub fn text(self, key: &str) -> &str {
-        let texts = match self {
-            Lang::En => &EN,
-            Lang::Ko => &KO,
-        };
-        let found = HASHES.binary_search(&key_hash::key_hash(key));
-        found.map_or(key, |index| texts.get(index))
+        let found = HASHES.binary_search(&key_hash::key_hash(key)).ok();
+        found.and_then(|index| text_at(self, index)).unwrap_or(key)
     }
 
     /// The message for `key` with its placeholders filled in, in one pass

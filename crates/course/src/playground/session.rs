@@ -84,6 +84,26 @@ impl Start {
             && shown(self.wanted(&params)).drawn_without_sqlite()
     }
 
+    /// The language the session begins in: the option, the link's, the
+    /// host element's, the browser's, else English.
+    pub fn lang(&self) -> Lang {
+        self.lang_in(&self.hash.as_deref().map(link::params).unwrap_or_default())
+    }
+
+    /// [`Start::lang`], the link's parameters read.
+    fn lang_in(&self, params: &[(String, String)]) -> Lang {
+        [
+            self.lang.as_deref(),
+            link::param(params, "lang"),
+            self.host_lang.as_deref(),
+            self.browser_lang.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(Lang::from_tag)
+        .unwrap_or(Lang::En)
+    }
+
     /// The chapter a link, else the host, asks for.
     fn wanted<'a>(&'a self, params: &'a [(String, String)]) -> Option<&'a str> {
         link::param(params, "chapter").or(self.chapter.as_deref())
@@ -177,16 +197,7 @@ impl Session {
     pub fn start(start: &Start) -> Result<Session> {
         let params = start.hash.as_deref().map(link::params).unwrap_or_default();
         let param = |name| link::param(&params, name);
-        let lang = [
-            start.lang.as_deref(),
-            param("lang"),
-            start.host_lang.as_deref(),
-            start.browser_lang.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .find_map(Lang::from_tag)
-        .unwrap_or(Lang::En);
+        let lang = start.lang_in(&params);
         let mut shared = param("scenario").map(link::decode);
         let mut refused = None;
         let mut notice = None;

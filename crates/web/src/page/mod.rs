@@ -40,6 +40,7 @@ mod skeleton;
 mod statements;
 mod step;
 mod tables;
+mod texts;
 mod timeline;
 mod twists;
 
@@ -119,6 +120,7 @@ pub fn mount(
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<Playground, JsValue> {
     let (root, options) = options::mount_args(&root, options)?;
+    texts::provide();
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
     let doc = window
         .document()
@@ -239,6 +241,14 @@ impl Page {
     /// An action that arrives while another is applied waits for it to
     /// finish, then is applied in turn: never two at once.
     fn run(self: &Rc<Self>, action: UserAction) {
+        if action == UserAction::SwitchLang && texts::switch_later(self) {
+            return;
+        }
+        self.run_now(action);
+    }
+
+    /// [`Page::run`], with whatever it needs in.
+    fn run_now(self: &Rc<Self>, action: UserAction) {
         {
             let mut pending = self.pending.borrow_mut();
             if let Some(waiting) = pending.as_mut() {

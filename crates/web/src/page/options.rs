@@ -201,6 +201,20 @@ pub fn waits_for_rest(
     Ok(!options.start(&window, &root).draws_without_sqlite())
 }
 
+/// The language `mount(root, options)` would draw in, `"ko"` or `"en"`:
+/// the bootstrap (`embed.js`) fetches its texts (`loadMessages`) before it
+/// mounts, so the first drawing waits for no request of its own. Throws
+/// as `mount` does for a root or an option it would refuse.
+#[wasm_bindgen(js_name = langOf, unchecked_return_type = "\"ko\" | \"en\"")]
+pub fn lang_of(
+    #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
+) -> Result<String, JsValue> {
+    let (root, options) = mount_args(&root, options)?;
+    let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
+    Ok(options.start(&window, &root).lang().tag().to_owned())
+}
+
 /// The parts named in `names`, separated by spaces (the bootstrap also
 /// takes commas and line breaks, and passes them on as spaces); an
 /// unknown name is a `TypeError` naming it and the parts.
