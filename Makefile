@@ -31,6 +31,7 @@ lint:
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --all-targets --no-default-features -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --no-default-features --features bench -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p leasefence-web --lib --features fetched-messages -- -D warnings
 
 native-test:
 	cargo test --workspace

@@ -130,9 +130,11 @@ test("iframes send their steps, verdicts and height to the host, take its comman
   assert.equal(await page.evaluate(() => document.activeElement?.id), "search", "the host's autofocus keeps the focus");
   const heights = await page.evaluate(() => heard.filter((m) => m.type === "height").map((m) => m.detail.height));
   assert.ok(heights.every((h) => h > 300), `content heights: ${heights}`);
+  // A compact iframe is a lesson, walked in scenes: A's claim, what a
+  // claim hands its worker, B's reclaim, no heartbeat, then A's finish.
   await page.evaluate(() => {
     const one = document.getElementById("one").contentWindow;
-    for (let i = 0; i < 3; i++) one.postMessage({ source: "leasefence-host", command: "step" }, "*");
+    for (let i = 0; i < 5; i++) one.postMessage({ source: "leasefence-host", command: "step" }, "*");
   });
   await page.waitForFunction(() => heard.some((m) => m.frame === "one" && m.type === "verdict"));
   const verdict = await page.evaluate(() => heard.find((m) => m.frame === "one" && m.type === "verdict").detail);

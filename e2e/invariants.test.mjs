@@ -141,6 +141,10 @@ describe("invariants and every ordering", () => {
     await page.goto(`${site.base}/embed-invariants.html`);
     await page.waitForFunction(everyPlaygroundDrawn);
     const [chapter, other] = await page.$$("[data-leasefence] .lf-invariants");
+    // A lesson shows one view at a time: the chapter's panel is its last
+    // scene's, and one press of the view switcher away from the first.
+    assert.equal(await chapter.isVisible(), false, "every-ordering: not the first scene's view");
+    await page.locator("[data-leasefence]").first().locator(".lf-panes [data-arg=orderings]").click();
     assert.equal(await chapter.isVisible(), true, "every-ordering: the panel is open and shown");
     assert.equal(await other.isVisible(), false, "canonical: the closed panel is hidden in a compact embed");
     await page.locator("[data-leasefence]").first().getByRole("button", { name: "모든 실행 순서 세기" }).click();

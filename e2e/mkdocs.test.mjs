@@ -147,6 +147,9 @@ test("an embed is a lesson: its chapter alone, on about one screen at 1280×800,
     for (const embed of ["[data-scenario=canonical]:not(#asked)", "#own", "#asked"]) {
       await page.waitForSelector(`${embed} [data-event]`);
     }
+    // A lesson shows one view at a time: the workers' buttons are on the
+    // lanes, one press of the view switcher away.
+    await page.locator("#asked .lf-panes [data-arg=lanes]").click();
     const embeds = await page.$$eval("[data-leasefence]", (hosts) => hosts.map((host) => {
       const root = host.shadowRoot ?? host;
       const seen = (selector) => [...root.querySelectorAll(selector)].some((element) => element.checkVisibility());

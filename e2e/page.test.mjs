@@ -189,8 +189,7 @@ describe("the playground", () => {
     assert.match(await live(page), /거절되었습니다/);
     await page.screenshot({ path: `${SHOTS}/canonical-1280-ko.png`, fullPage: true });
     await page.getByRole("button", { name: "English" }).click();
-    // The switch waits for the English texts, fetched now (e2e/texts.test.mjs).
-    await page.waitForSelector(".lf[lang=en]");
+    await page.waitForSelector(".lf[lang=en]"); // the English texts are fetched first (e2e/texts.test.mjs)
     assert.match(await page.textContent(".lf-narration"), /reclaims/);
     assert.deepEqual(await results(page), ["claimed", "claimed", "rejected"], "the position survives");
     await done(page);

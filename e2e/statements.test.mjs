@@ -362,6 +362,9 @@ describe("statement panel", () => {
       const { mountAll } = await import("./pkg/embed.js");
       await mountAll(host.parentElement);
     });
+    // A lesson shows one view at a time: the statement panel, its last
+    // scene's, is one press of the view switcher away.
+    await page.locator("#mine .lf-panes [data-arg=statements]").click();
     await page.waitForSelector("#mine .lf-statements[open] .lf-side");
     await page.locator("#mine .lf-statements [data-arg=end]").click();
     const naive = await side(page, "naive", "#mine");

@@ -106,9 +106,12 @@ fn a_chapter_opens_on_its_question_and_the_end_key_does_not_skip_it() {
     );
 }
 
+/// On the workbench (every panel shown) a press is an event; a lesson's
+/// presses walk its scenes (crates/course/tests/scenes.rs).
 #[test]
 fn arrow_keys_step_the_canonical_timeline_and_announce_the_refusal() {
-    let root = playground(r#"{"predict": false, "scenario": "canonical", "lang": "en"}"#);
+    let root =
+        playground(r#"{"predict": false, "scenario": "canonical", "lang": "en", "show": "tools"}"#);
     assert_eq!(results(&root), some(&["", "", ""]));
     for _ in 0..3 {
         press(&root, "ArrowRight");
@@ -129,7 +132,9 @@ fn arrow_keys_step_the_canonical_timeline_and_announce_the_refusal() {
 
 #[test]
 fn buttons_found_by_accessible_name_step_back_and_forth() {
-    let root = playground(r#"{"predict": false, "scenario": "late-delivery", "lang": "en"}"#);
+    let root = playground(
+        r#"{"predict": false, "scenario": "late-delivery", "lang": "en", "show": "tools"}"#,
+    );
     click(&root, "Step forward");
     click(&root, "Step forward");
     assert_eq!(
@@ -298,7 +303,8 @@ fn a_host_listener_may_drive_the_playground_from_its_events() {
     use std::rc::Rc;
     use wasm_bindgen::closure::Closure;
 
-    let root = playground(r#"{"predict": false, "scenario": "canonical", "lang": "en"}"#);
+    let root =
+        playground(r#"{"predict": false, "scenario": "canonical", "lang": "en", "show": "tools"}"#);
     let (target, pressed) = (root.clone(), Rc::new(Cell::new(false)));
     let once = Rc::clone(&pressed);
     let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {

@@ -20,6 +20,7 @@ pub mod messages;
 mod panels;
 pub mod parser_words;
 pub mod quiz;
+pub mod scenes;
 pub mod session;
 pub mod show;
 pub mod sqlite_words;

@@ -12,6 +12,7 @@ use crate::lab::Bench;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
 use crate::playground::quiz::Quiz;
+use crate::playground::scenes::Cursor;
 use crate::playground::show::Show;
 use crate::playground::statements::{Move, Race, StatementPanel};
 use crate::playground::status::{Status, StatusKind};
@@ -160,6 +161,8 @@ pub struct Session {
     pub quiz: Quiz,
     /// What the playground shows beyond its timeline ([`super::show`]).
     pub(crate) show: Show,
+    /// The learner's scene, in a lesson ([`super::scenes`]).
+    pub(crate) scene: Cursor,
 }
 
 impl Session {
@@ -184,6 +187,7 @@ impl Session {
             labs_passed: Vec::new(),
             quiz: Quiz::default(),
             show: Show::EVERYTHING,
+            scene: Cursor::default(),
         };
         session.open_panels_for_chapter()?;
         Ok(session)

@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Page, boundary, compare, dom, invariants, lab, lanes, prompt, skeleton, statements, step,
-    tables, timeline, twists,
+    Page, boundary, compare, dom, invariants, lab, lanes, panes, prompt, skeleton, statements,
+    step, tables, timeline, twists,
 };
 use leasefence_course::playground::view;
 
@@ -106,6 +106,7 @@ impl Page {
         skeleton::show_controls(parts, lang, &view, state.playing);
         timeline::draw_marks(parts, &view);
         prompt::draw(&self.doc, parts, &view.prompt);
+        panes::draw(&self.doc, &self.root, &parts.panes, view.scene.as_ref());
         lanes::draw(&self.doc, &parts.lanes, &view.lanes);
         twists::enable(&parts.twists, &view.idle_twists);
         step::draw(&self.doc, parts, lang, view.step.as_ref());

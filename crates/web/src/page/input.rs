@@ -17,6 +17,7 @@ use super::Page;
 use super::dom;
 use super::lab::LabAction;
 use super::statements::Side;
+use leasefence_course::playground::scenes::Pane;
 use leasefence_course::playground::session::Knob;
 use leasefence_course::playground::statements::{Move, Race};
 use leasefence_course::playground::twist::Twist;
@@ -76,6 +77,10 @@ pub(super) enum UserAction {
     ShowSide(Side),
     /// Something done in the lab's panel.
     Lab(LabAction),
+    /// Show a view in place of the scene's own: the switcher's button, or
+    /// its place among them (the keys 1 to 9, from 0).
+    Look(Pane),
+    LookNth(usize),
 }
 
 /// Where a listener is attached.
@@ -259,6 +264,7 @@ fn action_for(event: &Event) -> Option<UserAction> {
         }
         "field" => UserAction::Field(arg),
         "quiz" => UserAction::Quiz(arg),
+        "pane" => UserAction::Look(Pane::from_arg(&arg)?),
         "count-orderings" => UserAction::CountOrderings,
         "lab-level" => UserAction::Lab(LabAction::Level(arg)),
         "lab-grade" => UserAction::Lab(LabAction::Grade(lab_text(&source)?)),
@@ -309,6 +315,9 @@ fn key_action(event: &Event, target: &Element) -> Option<UserAction> {
         " " => UserAction::TogglePlay,
         "Home" => UserAction::Reset,
         "End" => UserAction::End,
+        digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
+            UserAction::LookNth(usize::from(digit.as_bytes()[0] - b'1'))
+        }
         _ => return None,
     };
     // Inside the statement panel the keys step statements (and a key the

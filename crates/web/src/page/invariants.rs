@@ -14,7 +14,8 @@ use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.
 pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
-    El::panel(doc, "lf-invariants", lang.text("invariants.title"))
+    let (panel, body) = El::panel(doc, "lf-invariants", lang.text("invariants.title"));
+    (panel.attr("data-pane", "orderings"), body)
 }
 
 /// Draws the panel, opening it if the session did (a chapter about it);

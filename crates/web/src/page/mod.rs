@@ -12,7 +12,8 @@
 //! * [`skeleton`]: the frame of panels, built on mount and on a language
 //!   switch; one file per panel draws its part of the core's view
 //!   ([`timeline`], [`lanes`], [`step`], [`tables`], [`compare`],
-//!   [`boundary`], [`prompt`], [`statements`], [`invariants`]);
+//!   [`boundary`], [`prompt`], [`statements`], [`invariants`]), and
+//!   [`panes`] a lesson's one view at a time; [`texts`]: the fetched texts;
 //! * [`address`]: the URL hash and the share link; [`notify`]: the DOM
 //!   events a host page hears.
 //!
@@ -32,6 +33,7 @@ mod lab;
 mod lanes;
 mod notify;
 mod options;
+mod panes;
 pub use options::waits_for_rest;
 mod point;
 mod progress;
@@ -82,13 +84,8 @@ impl Playground {
     /// The scenario on screen, as contract JSON.
     #[wasm_bindgen(js_name = scenarioJson)]
     pub fn scenario_json(&self) -> String {
-        self.page
-            .state
-            .borrow()
-            .session
-            .stepper
-            .scenario()
-            .to_json()
+        let state = self.page.state.borrow();
+        state.session.stepper.scenario().to_json()
     }
 
     /// Stops the playground and empties its element (for hosts that
@@ -241,10 +238,10 @@ impl Page {
     /// An action that arrives while another is applied waits for it to
     /// finish, then is applied in turn: never two at once.
     fn run(self: &Rc<Self>, action: UserAction) {
-        if action == UserAction::SwitchLang && texts::switch_later(self) {
-            return;
+        // The language switch may wait for the other language's texts.
+        if action != UserAction::SwitchLang || !texts::switch_later(self) {
+            self.run_now(action);
         }
-        self.run_now(action);
     }
 
     /// [`Page::run`], with whatever it needs in.
@@ -378,33 +375,33 @@ impl Page {
     /// Moves through the timeline (or starts and stops playing it).
     fn play(self: &Rc<Self>, action: UserAction) -> Result<(), JsValue> {
         let mut state = self.state.borrow_mut();
-        let stepper = &mut state.session.stepper;
+        let session = &mut state.session;
         let stop = match action {
             UserAction::Step | UserAction::Tick => {
-                matches!(stepper.step(), Stepped::AtEnd | Stepped::AskFirst)
+                matches!(session.forward(), Stepped::AtEnd | Stepped::AskFirst)
             }
             UserAction::Guess(accept) => {
-                stepper.guess(accept);
+                session.stepper.guess(accept);
                 false
             }
             UserAction::Field(field) => {
-                stepper.answer_field(&field);
+                session.stepper.answer_field(&field);
                 false
             }
             UserAction::Back => {
-                stepper.back();
+                session.backward();
                 false
             }
             UserAction::Reset => {
-                stepper.seek(0);
+                session.stepper.seek(0);
                 true
             }
             UserAction::End => {
-                stepper.seek(stepper.total());
+                session.stepper.seek(session.stepper.total());
                 false
             }
             UserAction::Seek(position) => {
-                stepper.seek(position);
+                session.stepper.seek(position);
                 false
             }
             UserAction::TogglePlay => {
@@ -447,6 +444,8 @@ impl Page {
                 session.switch_lang();
                 Redraw::All
             }
+            UserAction::Look(pane) if session.look(pane) => Redraw::Position,
+            UserAction::LookNth(n) if panes::look_nth(session, n) => Redraw::Position,
             UserAction::Guard(guard) => {
                 session.set_guard(guard).map_err(to_js_error)?;
                 Redraw::Position

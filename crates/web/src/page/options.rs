@@ -196,9 +196,7 @@ pub fn waits_for_rest(
     #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<bool, JsValue> {
-    let (root, options) = mount_args(&root, options)?;
-    let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
-    Ok(!options.start(&window, &root).draws_without_sqlite())
+    Ok(!start_of(&root, options)?.draws_without_sqlite())
 }
 
 /// The language `mount(root, options)` would draw in, `"ko"` or `"en"`:
@@ -210,9 +208,14 @@ pub fn lang_of(
     #[wasm_bindgen(unchecked_param_type = "Element")] root: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: Option<JsValue>,
 ) -> Result<String, JsValue> {
-    let (root, options) = mount_args(&root, options)?;
+    Ok(start_of(&root, options)?.lang().tag().to_owned())
+}
+
+/// What `mount(root, options)` would start from, or its error.
+fn start_of(root: &JsValue, options: Option<JsValue>) -> Result<Start, JsValue> {
+    let (root, options) = mount_args(root, options)?;
     let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
-    Ok(options.start(&window, &root).lang().tag().to_owned())
+    Ok(options.start(&window, &root))
 }
 
 /// The parts named in `names`, separated by spaces (the bootstrap also

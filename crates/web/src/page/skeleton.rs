@@ -37,6 +37,8 @@ pub(super) struct Parts {
     pub steps: [Element; 4],
     pub seek: HtmlInputElement,
     pub prompt: Element,
+    /// A lesson's view switcher ([`super::panes`]).
+    pub panes: Element,
     pub events: Element,
     pub lanes: Element,
     /// The lanes' tools (stall, crash, restart a worker).
@@ -107,6 +109,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let prompt = (El::new(doc, "div").class("lf-prompt"))
         .attr("role", "group")
         .attr("tabindex", "-1");
+    let panes = super::panes::build(doc, lang);
     let (grid, lanes_panel, bodies) = grid(doc, lang);
     let (boundary_panel, finish, lease) = boundary::build(doc, lang);
     let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
@@ -127,6 +130,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
         steps,
         seek,
         prompt: prompt.0.clone(),
+        panes: panes.0.clone(),
         events: bodies.events,
         lanes: bodies.lanes,
         twists: bodies.twists,
@@ -163,6 +167,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
             // opens predicting, and this is how a learner just watches.
             predict,
             prompt,
+            panes,
             lanes_panel,
             // Right under the lanes it moves, on a phone as on a desktop.
             boundary_panel,
@@ -271,28 +276,32 @@ struct Bodies {
 /// table and the receiver.
 fn grid(doc: &Document, lang: Lang) -> (El, El, Bodies) {
     let t = |key: &str| lang.text(key).to_owned();
-    let panel = |class: &str, title_key: &str| -> (El, Element) {
+    // Each marked with the view of a lesson's scene it belongs to (the
+    // step card with none: it is every scene's).
+    let panel = |class: &str, title_key: &str, pane: &str| -> (El, Element) {
         let body = El::new(doc, "div").class("lf-body");
         let body_ref = body.0.clone();
-        let section = El::new(doc, "section")
-            .class(&format!("lf-panel {class}"))
-            .child(El::new(doc, "h3").text(&t(title_key)))
-            .child(body);
+        let mut section = El::new(doc, "section").class(&format!("lf-panel {class}"));
+        if !pane.is_empty() {
+            section = section.attr("data-pane", pane);
+        }
+        let section = (section.child(El::new(doc, "h3").text(&t(title_key)))).child(body);
         (section, body_ref)
     };
     let events = El::new(doc, "ol").class("lf-events");
     let events_ref = events.0.clone();
     let timeline = El::new(doc, "section")
         .class("lf-panel lf-timeline")
+        .attr("data-pane", "events")
         .child(El::new(doc, "h3").text(&t("timeline.title")))
         .child(events);
-    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title");
+    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title", "lanes");
     let twists = El::new(doc, "div").class("lf-twists");
     let twists_ref = twists.0.clone();
     let lanes_panel = lanes_panel.child(twists);
-    let (step_panel, step) = panel("lf-step", "step.title");
-    let (table_panel, table) = panel("lf-table", "table.title");
-    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title");
+    let (step_panel, step) = panel("lf-step", "step.title", "");
+    let (table_panel, table) = panel("lf-table", "table.title", "events");
+    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title", "receiver");
     let receiver_section = receiver_panel.0.clone();
     let grid = El::new(doc, "div").class("lf-grid").children([
         El::new(doc, "div").class("lf-col").children([timeline]),
@@ -424,6 +433,7 @@ fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
     let body_ref = body.0.clone();
     let panel = El::new(doc, "details")
         .class("lf-panel lf-compare")
+        .attr("data-pane", "compare")
         .child(El::new(doc, "summary").text(&t("compare.title")))
         .child(
             El::new(doc, "label")

@@ -105,6 +105,7 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
         // step its statements, not the timeline.
         details: El::new(doc, "details")
             .class("lf-panel lf-statements")
+            .attr("data-pane", "statements")
             .attr("tabindex", "-1")
             .0,
         race: race.0.clone().unchecked_into(),

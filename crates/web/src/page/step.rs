@@ -54,16 +54,19 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
     if let Some(point) = &view.point {
         blocks.push(point_box(doc, point));
     }
+    // In a lesson, the stamp beside the row and the rows before and after
+    // are the row's view, the SQL its own ([`super::panes`]).
+    let mut row = Vec::new();
     if !view.conditions.is_empty() {
-        blocks.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
-        blocks.push(conditions(doc, lang, &view.conditions));
+        row.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
+        row.push(conditions(doc, lang, &view.conditions));
         for note in &view.fence_notes {
-            blocks.push(El::new(doc, "p").class("lf-fence-note").text(note.text()));
+            row.push(El::new(doc, "p").class("lf-fence-note").text(note.text()));
         }
     }
-    blocks.push(El::new(doc, "h4").text(&t("sql.title")));
+    let mut sql = vec![El::new(doc, "h4").text(&t("sql.title"))];
     if let Some(said) = &view.no_sql {
-        blocks.push(El::new(doc, "p").class("lf-muted").text(said));
+        sql.push(El::new(doc, "p").class("lf-muted").text(said));
     } else {
         // The folded statements (sweeps that changed nothing) sit behind
         // one line, in the place of the first of them.
@@ -82,12 +85,14 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
         if let Some(note) = view.folded_note.as_deref().filter(|_| !folded.is_empty()) {
             items.push(folded_item(doc, note, folded));
         }
-        blocks.push(El::new(doc, "ol").class("lf-sql").children(items));
+        sql.push(El::new(doc, "ol").class("lf-sql").children(items));
     }
     if !view.changes.is_empty() {
-        blocks.push(El::new(doc, "h4").text(&t("row.title")));
-        blocks.extend(changes(doc, lang, &view.changes));
+        row.push(El::new(doc, "h4").text(&t("row.title")));
+        row.extend(changes(doc, lang, &view.changes));
     }
+    blocks.push(El::new(doc, "div").attr("data-pane", "row").children(row));
+    blocks.push(El::new(doc, "div").attr("data-pane", "sql").children(sql));
     replace_children(&parts.step, blocks)
 }
 

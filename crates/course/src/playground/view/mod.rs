@@ -26,6 +26,7 @@ mod orderings;
 mod prompt;
 mod readings;
 mod reasons;
+mod scene;
 mod sliders;
 mod statements;
 mod step;
@@ -40,6 +41,7 @@ pub use lock_lane::{LaneRow, LaneView};
 pub use orderings::{CountRow, CountTable, OpenButton, OrderingsView};
 pub use prompt::{Answer, Asked, PromptView};
 pub use readings::{ConditionView, ReadingView, ReadingsView};
+pub use scene::{PaneButton, SceneView};
 pub use sliders::SliderView;
 pub use statements::{
     ActorView, LineView, NowView, SideView, StatementsView, Verdict, view as statements,
@@ -50,8 +52,7 @@ use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{COLUMNS, cell, describe};
 use crate::playground::lesson::LESSON;
 use crate::playground::session::Session;
-use crate::playground::show::{self, Layout};
-use crate::playground::statements::Race;
+use crate::playground::show::Layout;
 use crate::playground::status::StatusLine;
 use crate::playground::stepper::SANDBOX;
 use crate::playground::{CHAPTERS, twist};
@@ -129,6 +130,9 @@ pub struct PositionView {
     pub lease: SliderView,
     /// The invariants and every ordering, when open.
     pub invariants: Option<InvariantsView>,
+    /// The scene on screen, in a lesson: which view shows and which the
+    /// learner may switch to. `None` on the workbench, which shows them all.
+    pub scene: Option<SceneView>,
 }
 
 /// A choice of the chapter picker.
@@ -182,12 +186,7 @@ pub fn scenario(session: &Session) -> ScenarioView {
             .into_iter()
             .map(str::to_owned)
             .collect(),
-        layout: show::layout(
-            session.show,
-            stepper.forked_from().unwrap_or(stepper.chapter()),
-            stepper.scenario(),
-            session.statement_panel.race == Race::Lab,
-        ),
+        layout: session.layout(),
     }
 }
 
@@ -255,6 +254,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         finish: sliders::finish(session),
         lease: sliders::lease(session),
         invariants: invariants::view(session),
+        scene: scene::view(session),
     }
 }
 

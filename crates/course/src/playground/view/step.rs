@@ -10,6 +10,7 @@ use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, reason_name, row_changes, side_by_side,
 };
+use crate::playground::scenes::Idea;
 use crate::playground::session::Session;
 use crate::playground::stepper::Question;
 use crate::playground::{Lang, chapters, quiz};
@@ -228,7 +229,12 @@ pub fn card(session: &Session) -> Option<StepView> {
         folded_note,
         no_sql,
         changes,
-        point: point(session, frame),
+        // In a lesson a course point is a scene of its own, after its event's.
+        point: point(session, frame).filter(|_| {
+            session
+                .scene()
+                .is_none_or(|(scene, _)| matches!(scene.idea, Idea::Point(_)))
+        }),
     })
 }
 

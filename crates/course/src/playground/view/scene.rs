@@ -1,0 +1,58 @@
+//! The scene on screen in a lesson ([`crate::playground::scenes`]): the
+//! view it shows and the views the learner may switch to.
+
+use serde::Serialize;
+
+use crate::playground::Lang;
+use crate::playground::scenes::{self, Pane};
+use crate::playground::session::Session;
+
+/// The scene on screen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SceneView {
+    /// The view on screen: the scene's own, or the one the learner picked.
+    pub pane: Pane,
+    /// The views on offer, in the switcher's order (keys 1 to 9).
+    pub panes: Vec<PaneButton>,
+}
+
+/// A view the learner may switch to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PaneButton {
+    /// The view.
+    pub pane: Pane,
+    /// Its name in the learner's language.
+    pub label: &'static str,
+}
+
+/// The scene on screen; `None` off scenes (on the workbench).
+pub fn view(session: &Session) -> Option<SceneView> {
+    let (_, pane) = session.scene()?;
+    let panes = scenes::panes(session);
+    Some(SceneView {
+        pane,
+        panes: panes
+            .into_iter()
+            .map(|pane| PaneButton {
+                pane,
+                label: label(session.lang, pane),
+            })
+            .collect(),
+    })
+}
+
+/// The name of `pane` in `lang`.
+fn label(lang: Lang, pane: Pane) -> &'static str {
+    let key = match pane {
+        Pane::Lanes => "pane.lanes",
+        Pane::Row => "pane.row",
+        Pane::Sql => "pane.sql",
+        Pane::Events => "pane.events",
+        Pane::Receiver => "pane.receiver",
+        Pane::Point => "pane.point",
+        Pane::Compare => "pane.compare",
+        Pane::Statements => "pane.statements",
+        Pane::Orderings => "pane.orderings",
+    };
+    lang.text(key)
+}
