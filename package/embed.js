@@ -133,13 +133,17 @@ async function drawingRoot(element) {
           done();
         };
       });
-      shadow.replaceChildren(link, document.createElement("slot"));
+      const slot = document.createElement("slot");
+      shadow.replaceChildren(link, slot);
       // Not waited for past a few seconds (a slow network, an element
       // taken out meanwhile, whose link never loads): the playground then
       // draws, and its styles apply when they come.
       await Promise.race([loaded, new Promise((done) => setTimeout(done, 5000))]);
+      // The slot alone is replaced: a stylesheet's link taken out and put
+      // back loads its sheet again, and the playground would draw unstyled
+      // meanwhile.
       const root = document.createElement("div");
-      shadow.replaceChildren(link, root);
+      slot.replaceWith(root);
       return root;
     }
   }
