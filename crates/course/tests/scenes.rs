@@ -175,6 +175,15 @@ fn a_course_point_is_a_screen_of_its_own_in_a_lesson_and_on_the_step_card_of_the
                 chapter.id
             );
         }
+        for position in (0..workbench.stepper.total()).rev() {
+            workbench.backward();
+            assert_eq!(
+                position,
+                workbench.stepper.position(),
+                "{}: back, one event a move, past the course points",
+                chapter.id
+            );
+        }
     }
 }
 

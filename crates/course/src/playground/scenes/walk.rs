@@ -56,26 +56,50 @@ fn at(session: &Session, layout: &Layout, position: usize) -> Vec<Scene> {
     scenes
 }
 
+/// The learner's place in a lesson: the scenes at their position, the
+/// one they stand at, and the layout both were computed for (it does not
+/// depend on the position, so a move back reuses it).
+struct Place {
+    scenes: Vec<Scene>,
+    index: usize,
+    layout: Layout,
+}
+
+impl Place {
+    /// The scene the learner stands at.
+    fn scene(&self) -> Option<Scene> {
+        self.scenes.get(self.index).copied()
+    }
+
+    /// The panes the learner may switch to from `scene`: those with
+    /// something to show at this place.
+    fn offered(&self, session: &Session, scene: Scene) -> Vec<Pane> {
+        let layout = &self.layout;
+        let stepped = session.stepper.position() > 0;
+        Pane::ALL
+            .into_iter()
+            .filter(|pane| match pane {
+                Pane::Lanes | Pane::Events => true,
+                Pane::Row | Pane::Sql => stepped,
+                Pane::Receiver => layout.receiver,
+                Pane::Point => scene.pane == Pane::Point,
+                Pane::Compare => layout.compare,
+                Pane::Statements => layout.statements,
+                Pane::Orderings => layout.invariants,
+            })
+            .collect()
+    }
+}
+
 /// The panes the learner may switch to from the scene on screen: those
 /// with something to show at their place. None off scenes.
 pub fn panes(session: &Session) -> Vec<Pane> {
-    let Some((scene, _)) = session.scene() else {
+    let Some(place) = session.place() else {
         return Vec::new();
     };
-    let layout = session.layout();
-    let stepped = session.stepper.position() > 0;
-    Pane::ALL
-        .into_iter()
-        .filter(|pane| match pane {
-            Pane::Lanes | Pane::Events => true,
-            Pane::Row | Pane::Sql => stepped,
-            Pane::Receiver => layout.receiver,
-            Pane::Point => scene.pane == Pane::Point,
-            Pane::Compare => layout.compare,
-            Pane::Statements => layout.statements,
-            Pane::Orderings => layout.invariants,
-        })
-        .collect()
+    place
+        .scene()
+        .map_or_else(Vec::new, |scene| place.offered(session, scene))
 }
 
 impl Session {
@@ -96,43 +120,53 @@ impl Session {
         !self.show.tools
     }
 
-    /// The scenes at the learner's place and which of them they stand at
-    /// (the cursor's, if it was set here, else the first).
-    fn place(&self) -> (Vec<Scene>, usize) {
+    /// The learner's place: the scenes at their position and the one
+    /// they stand at (the cursor's, if it was set here, else the first);
+    /// `None` off scenes.
+    fn place(&self) -> Option<Place> {
+        if !self.in_scenes() {
+            return None;
+        }
         let position = self.stepper.position();
-        let scenes = at(self, &self.layout(), position);
+        let layout = self.layout();
+        let scenes = at(self, &layout, position);
         let set = (self.scene.position == position).then_some(self.scene.index);
         let index = set.unwrap_or(0).min(scenes.len().saturating_sub(1));
-        (scenes, index)
+        Some(Place {
+            scenes,
+            index,
+            layout,
+        })
     }
 
     /// The scene the learner stands at, and the pane on screen (theirs if
     /// they switched, else the scene's own); `None` off scenes.
     pub fn scene(&self) -> Option<(Scene, Pane)> {
-        if !self.in_scenes() {
-            return None;
-        }
-        let (scenes, index) = self.place();
-        let scene = *scenes.get(index)?;
-        let mine = self.scene.position == self.stepper.position() && self.scene.index == index;
-        let look = self.scene.look.filter(|_| mine);
-        Some((scene, look.unwrap_or(scene.pane)))
+        let place = self.place()?;
+        let scene = place.scene()?;
+        Some((scene, self.looking(&place).unwrap_or(scene.pane)))
+    }
+
+    /// The pane the learner switched to, if the cursor was set at the
+    /// scene they stand at.
+    fn looking(&self, place: &Place) -> Option<Pane> {
+        let mine =
+            self.scene.position == self.stepper.position() && self.scene.index == place.index;
+        self.scene.look.filter(|_| mine)
     }
 
     /// One move forward: to the next scene of the learner's place, else
     /// (and off scenes) one event forward, its question first when
     /// predicting ([`crate::playground::stepper::Stepper::step`]).
     pub fn forward(&mut self) -> Stepped {
-        if self.in_scenes() && self.stepper.question().is_none() {
-            let (scenes, index) = self.place();
-            if index + 1 < scenes.len() {
-                self.scene = Cursor {
-                    position: self.stepper.position(),
-                    index: index + 1,
-                    look: None,
-                };
-                return Stepped::Moved;
-            }
+        let place = self.place().filter(|_| self.stepper.question().is_none());
+        if let Some(place) = place.filter(|place| place.index + 1 < place.scenes.len()) {
+            self.scene = Cursor {
+                position: self.stepper.position(),
+                index: place.index + 1,
+                look: None,
+            };
+            return Stepped::Moved;
         }
         self.stepper.step()
     }
@@ -140,14 +174,16 @@ impl Session {
     /// One move back: to the previous scene of the learner's place, else
     /// one event back, to the last scene of the place before.
     pub fn backward(&mut self) {
-        let (_, index) = self.place();
-        let at_index = match index {
-            0 => {
+        let place = self.place();
+        let at_index = match place {
+            Some(Place { index, .. }) if index > 0 => index - 1,
+            _ => {
                 self.stepper.back();
-                let position = self.stepper.position();
-                at(self, &self.layout(), position).len().saturating_sub(1)
+                place.map_or(0, |place| {
+                    let position = self.stepper.position();
+                    at(self, &place.layout, position).len().saturating_sub(1)
+                })
             }
-            index => index - 1,
         };
         self.scene = Cursor {
             position: self.stepper.position(),
@@ -159,16 +195,18 @@ impl Session {
     /// Shows `pane` in place of the scene's own, until the scene changes.
     /// A pane not on offer there ([`panes`]) is refused: nothing changes.
     pub fn look(&mut self, pane: Pane) -> bool {
-        let Some((scene, _)) = self.scene() else {
+        let Some(place) = self.place() else {
             return false;
         };
-        if !panes(self).contains(&pane) {
+        let Some(scene) = place.scene() else {
+            return false;
+        };
+        if !place.offered(self, scene).contains(&pane) {
             return false;
         }
-        let (_, index) = self.place();
         self.scene = Cursor {
             position: self.stepper.position(),
-            index,
+            index: place.index,
             look: Some(pane).filter(|&pane| pane != scene.pane),
         };
         true
