@@ -2,7 +2,7 @@
 // the module carries none, a learner's page fetches the texts of the
 // language it is drawn in before its first drawing and no other, the
 // language switch fetches the other's once, and texts that cannot be had
-// (missing, or written for another build) leave their keys showing and
+// (missing, or written for another build) show as a gap (⋯) and
 // say so once, while the playground goes on working. Against the real
 // `leasefence serve`.
 import { test } from "node:test";
@@ -38,7 +38,7 @@ test("a page fetches its language's texts alone, in the background, before its f
     const page = await open(`/#v=1&chapter=canonical&lang=${lang}`);
     // The language switch names the other language in its own words.
     assert.equal((await page.locator(".lf [data-action=lang]").textContent()).trim(), button,
-      `the ${lang} page's language switch: expected its text, current (a key shows when the texts are missing)`);
+      `the ${lang} page's language switch: expected its text, current (⋯ shows when the texts are missing)`);
     assert.deepEqual(page.asked, [[lang, "fetch"]],
       `the ${lang} page's requests for texts: expected its own language's once, by fetch (not a synchronous request)`);
     assert.deepEqual(page.errors, []);
@@ -85,15 +85,15 @@ test("the language switch fetches the other language's texts once and then shows
   await page.context().close();
 });
 
-test("texts that cannot be had, or were written for another build, leave their keys showing, said once, and the playground works", async () => {
+test("texts that cannot be had, or were written for another build, show as a gap, said once, and the playground works", async () => {
   const answers = {
     missing: (route) => route.fulfill({ status: 404, body: "" }),
     stale: (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ fingerprint: 1, texts: [] }) }),
   };
   for (const [name, answer] of Object.entries(answers)) {
     const page = await open("/#v=1&chapter=canonical&lang=ko&predict=0", answer);
-    assert.equal((await page.locator(".lf [data-action=lang]").textContent()).trim(), "lang.switch",
-      `${name}: expected the switch's key where its text would be`);
+    assert.equal((await page.locator(".lf [data-action=lang]").textContent()).trim(), "⋯",
+      `${name}: expected a gap (⋯) where the switch's text would be`);
     await page.locator(".lf [data-action=step]").click();
     await page.waitForSelector(".lf [data-event='0'][aria-current]");
     const said = page.errors.filter((error) => error.includes("leasefence"));

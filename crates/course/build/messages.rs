@@ -2,9 +2,9 @@
 //! `OUT_DIR/messages.rs`: the keys' hashes, sorted, and each language's
 //! texts in the same order, each table one string with the ends of its
 //! entries (one run of text compresses better than many literals). The
-//! page then finds a message by a binary search of its key's hash, with no
-//! JSON parser or hash map for it in the module learners download, and no
-//! copy of the keys beside the ones its code asks for. A key
+//! code finds a message's place while it is compiled, by a binary search of
+//! its key's hash (`Key`), so the module learners download holds no key's
+//! text, no JSON parser and no hash map for them. A key
 //! missing from either file stops the build here, naming it. Each
 //! chapter's title and text (its folder's `en.json` and `ko.json`) join
 //! the tables as `chapter.<id>.title` and `chapter.<id>.text`, and its
@@ -52,6 +52,11 @@ pub fn generate(chapters: &[Folder]) {
                         panic!("{path}: {key} is said twice (it belongs in one chapter's folder)");
                     }
                 }
+            }
+            // `⋯` is what the page shows for a message it has no text
+            // for (`GAP` in src/playground/messages.rs): no text may use it.
+            if let Some((key, _)) = table.iter().find(|(_, text)| text.contains('⋯')) {
+                panic!("{path}: {key} uses ⋯, which marks a message with no text");
             }
             (*name, table)
         })

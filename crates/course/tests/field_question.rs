@@ -5,6 +5,8 @@
 //! (`fence::Conditions`). Each answer's feedback lasts until the next move.
 //! Rule numbers refer to `CONTRACT.md`.
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -59,7 +61,7 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
             "asked: no reason named, no condition marked, seven fields offered"
         );
         let heard = asked.announcement.unwrap_or_default().to_string();
-        let verdict = Lang::En.fill("predict.right", &values(&[("verdict", "rejected")]));
+        let verdict = Lang::En.fill(key!("predict.right"), &values(&[("verdict", "rejected")]));
         check!(
             heard.starts_with(&verdict)
                 && heard.ends_with(asked.prompt.question.expect("asked").text.text()),
@@ -90,26 +92,32 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
         pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
     }
     let all = Lang::En.fill(
-        "predict.field_all",
+        key!("predict.field_all"),
         &values(&[("n", "3"), ("fields", "owner, token, attempt")]),
     );
-    let right = |picked: &str, key: &str, expected: &str, current: &str| {
+    let right = |picked: &str, key: Key, expected: &str, current: &str| {
         let reason = Lang::En.fill(
             key,
             &values(&[("expected", expected), ("current", current)]),
         );
         let verdict = Lang::En.fill(
-            "predict.field_right",
+            key!("predict.field_right"),
             &values(&[("picked", picked), ("reason", &reason)]),
         );
         format!("{verdict} {all}")
     };
     for (picked, feedback) in [
-        ("token", right("token", "reason.token_mismatch", "1", "2")),
-        ("owner", right("owner", "reason.owner_mismatch", "A", "B")),
+        (
+            "token",
+            right("token", key!("reason.token_mismatch"), "1", "2"),
+        ),
+        (
+            "owner",
+            right("owner", key!("reason.owner_mismatch"), "A", "B"),
+        ),
         (
             "attempt",
-            right("attempt", "reason.attempt_mismatch", "1", "2"),
+            right("attempt", key!("reason.attempt_mismatch"), "1", "2"),
         ),
     ] {
         check!(
@@ -118,9 +126,12 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
             "{picked}: failed, so right; the card marks the same three"
         );
     }
-    let wrong = Lang::En.fill("predict.field_wrong", &values(&[("picked", "deadline")]));
+    let wrong = Lang::En.fill(
+        key!("predict.field_wrong"),
+        &values(&[("picked", "deadline")]),
+    );
     let met = Lang::En.fill(
-        "reason.met.deadline",
+        key!("reason.met.deadline"),
         &values(&[("deadline", "5000"), ("at", "1001")]),
     );
     check!(
@@ -146,7 +157,7 @@ fn a_later_prediction_gets_its_own_feedback_after_the_field_question() {
     session.stepper.guess(false);
     let told = view::position(&session, None, 640.0);
     let feedback = told.prompt.feedback.expect("feedback");
-    let wrong = Lang::En.fill("predict.wrong", &[("verdict", "accepted".to_owned())]);
+    let wrong = Lang::En.fill(key!("predict.wrong"), &[("verdict", "accepted".to_owned())]);
     check!(
         feedback.to_string().starts_with(&wrong),
         true,
@@ -181,7 +192,7 @@ fn turning_prediction_off_keeps_the_answered_predictions_feedback() {
         ),
         (
             true,
-            Some(Lang::En.fill("predict.right", &[("verdict", "rejected".to_owned())]))
+            Some(Lang::En.fill(key!("predict.right"), &[("verdict", "rejected".to_owned())]))
         ),
         "no question, and A's refusal still said to be predicted right"
     );

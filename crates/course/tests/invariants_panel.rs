@@ -10,6 +10,7 @@
 mod support;
 
 use leasefence::Scenario;
+use leasefence_course::key;
 use leasefence_course::mechanism::invariants::{Side, along};
 use leasefence_course::mechanism::orderings::{Tally, census};
 use leasefence_course::playground::assertions::Assertion;
@@ -55,7 +56,7 @@ fn with_the_fence_every_invariant_holds_at_every_step_of_every_chapter_r2_r4_r5_
                     .iter()
                     .filter(|row| {
                         !row.lights[0].holds
-                            || row.lights[0].text.text() != lang.text("invariants.holds")
+                            || row.lights[0].text.text() != lang.text(key!("invariants.holds"))
                     })
                     .map(|row| (row.name.clone(), row.lights[0].text.to_string()))
                     .collect();
@@ -305,7 +306,7 @@ fn the_shortest_failing_ordering_opens_as_a_timeline_that_breaks_at_its_last_ste
     // ordering came from, not "You changed “Every ordering”".
     session.stepper.seek(last);
     let narration = view::position(&session, None, 640.0).narration.to_string();
-    let variant = Lang::En.text("variant.id_only");
+    let variant = Lang::En.text(key!("variant.id_only"));
     check!(
         narration.starts_with(&format!(
             "An ordering of “Every ordering” that fails with the {variant}, opened"

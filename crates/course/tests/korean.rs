@@ -2,6 +2,7 @@
 //! every concept has its one word (the course's). That nothing in Latin
 //! script shows in Korean mode: tests/korean_script.rs.
 
+use leasefence_course::key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -92,7 +93,8 @@ fn each_particle_takes_the_form_that_fits_the_word_before_it() {
 /// it; values are inserted once, so a job called `{id|이}` stays so.
 #[test]
 fn a_placeholder_with_a_particle_is_filled_with_the_fitting_form() {
-    let twice = |id: &str| Lang::Ko.fill("problem.job_listed_twice", &[("id", id.to_owned())]);
+    let twice =
+        |id: &str| Lang::Ko.fill(key!("problem.job_listed_twice"), &[("id", id.to_owned())]);
     check!(
         [twice("snack-1"), twice("j"), twice("{id|이}")],
         [

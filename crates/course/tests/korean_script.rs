@@ -12,6 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use leasefence::Scenario;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::status::StatusKind;
 use leasefence_course::playground::{CHAPTERS, Lang, view};
@@ -130,7 +131,7 @@ fn korean_messages_have_no_latin_words_outside_the_allow_list() {
             .iter()
             .map(|name| (name.as_str(), sample(name)))
             .collect();
-        let text = Lang::Ko.fill(&key, &values);
+        let text = Lang::Ko.fill(Key::named(&key), &values);
         let words = latin_outside_the_allow_list(&text);
         if !words.is_empty() {
             found.push(format!("{key}: {words:?} in {text:?}"));

@@ -5,6 +5,8 @@
 //! crashed or restarted from the lanes. Rule numbers refer to
 //! `CONTRACT.md`.
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -21,7 +23,7 @@ use support::session;
 
 /// Whether `text` says the message `key` (in English; filled with
 /// `values`): the tests check what is said, not how it is worded.
-fn says(text: impl std::fmt::Display, key: &str, values: &[(&str, &str)]) -> bool {
+fn says(text: impl std::fmt::Display, key: Key, values: &[(&str, &str)]) -> bool {
     let values: Vec<(&str, String)> = values.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
     text.to_string().contains(&Lang::En.fill(key, &values))
 }
@@ -36,7 +38,7 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     let (at, before) = readout(&session);
     check!(at, 1001, "the slider starts on A's late finish");
     check!(
-        says(&before, "verdict.rejected", &[]),
+        says(&before, key!("verdict.rejected"), &[]),
         true,
         "refused at 1001: {before}"
     );
@@ -44,7 +46,7 @@ fn a_drag_rewrites_the_sliders_and_says_the_timeline_is_now_the_learners() {
     let (at, after) = readout(&session);
     check!(at, 999, "moved");
     check!(
-        says(&after, "verdict.accepted", &[]),
+        says(&after, key!("verdict.accepted"), &[]),
         true,
         "accepted at 999: {after}"
     );
@@ -79,7 +81,7 @@ fn applying_the_unchanged_timeline_keeps_the_chapter() {
         view::scenario(&session)
             .editor_status
             .map(|status| status.text),
-        Some(Lang::En.text("editor.unchanged").to_owned()),
+        Some(Lang::En.text(key!("editor.unchanged")).to_owned()),
         "says nothing changed"
     );
 }
@@ -207,9 +209,9 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
         [view.finish, view.lease]
     };
     let waiting = SliderView::Disabled {
-        why: Lang::En.text("predict.sliders_hidden").to_owned(),
+        why: Lang::En.text(key!("predict.sliders_hidden")).to_owned(),
     };
-    let hidden = Lang::En.text("predict.narration_hidden").to_owned();
+    let hidden = Lang::En.text(key!("predict.narration_hidden")).to_owned();
     let stamps: Vec<String> = view::scenario(&session)
         .events
         .iter()
@@ -256,7 +258,7 @@ fn predicting_hides_the_verdicts_until_the_last_answer() {
         panic!("the sliders are back");
     };
     check!(
-        says(&readout, "verdict.rejected", &[]),
+        says(&readout, key!("verdict.rejected"), &[]),
         true,
         "revealed: {readout}"
     );
@@ -269,19 +271,26 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
     session.drag(Knob::Finish, 999).expect("moves");
     let told = view::position(&session, None, 640.0).narration.to_string();
     check!(
-        says(&told, "story.accepted", &[("worker", "A"), ("at", "999")]),
+        says(
+            &told,
+            key!("story.accepted"),
+            &[("worker", "A"), ("at", "999")]
+        ),
         true,
         "{told}"
     );
     // The whole narration is the one accepted finish: no refusal is left.
     let story = Lang::En.fill(
-        "story.accepted",
+        key!("story.accepted"),
         &[("worker", "A".into()), ("at", "999".into())],
     );
-    let title = Lang::En.text("chapter.canonical.title").to_owned();
+    let title = Lang::En.text(key!("chapter.canonical.title")).to_owned();
     check!(
         told,
-        Lang::En.fill("chapter.forked", &[("title", title), ("story", story)]),
+        Lang::En.fill(
+            key!("chapter.forked"),
+            &[("title", title), ("story", story)]
+        ),
         "the old verdict is gone"
     );
     session.drag(Knob::Finish, 1000).expect("moves");
@@ -290,7 +299,7 @@ fn a_drag_rewrites_the_narration_from_the_new_verdicts() {
         // The refusal's reason ends the sentence; its start names who and when.
         says(
             &told,
-            "story.refused",
+            key!("story.refused"),
             &[("worker", "A"), ("at", "1000"), ("reason", "")]
         ),
         true,
@@ -309,7 +318,7 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
         panic!("the lease slider is enabled");
     };
     check!(
-        says(&readout, "verdict.accepted", &[]),
+        says(&readout, key!("verdict.accepted"), &[]),
         true,
         "saved: {readout}"
     );
@@ -317,7 +326,7 @@ fn the_lease_slider_shows_what_a_longer_lease_costs() {
     check!(
         says(
             &cost,
-            "lease.cost",
+            key!("lease.cost"),
             &[
                 ("worker", "A"),
                 ("at", "0"),
@@ -346,7 +355,7 @@ fn a_lease_too_short_for_the_finish_costs_the_live_workers_work() {
         check!(
             says(
                 &cost,
-                "lease.cost_short",
+                key!("lease.cost_short"),
                 &[("worker", "A"), ("at", "1001"), ("until", until.as_str())]
             ),
             at_the_end,
@@ -355,7 +364,7 @@ fn a_lease_too_short_for_the_finish_costs_the_live_workers_work() {
         check!(
             says(
                 &cost,
-                "lease.cost",
+                key!("lease.cost"),
                 &[
                     ("worker", "A"),
                     ("at", "0"),

@@ -4,6 +4,7 @@
 //! answered, not when its end is reached, and the header gives no verdict
 //! away before then.
 
+use leasefence_course::key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -165,7 +166,7 @@ fn every_orderings_counts_wait_for_the_last_answer_while_predicting() {
         (
             false,
             false,
-            Some(Lang::Ko.text("predict.orderings_hidden"))
+            Some(Lang::Ko.text(key!("predict.orderings_hidden")))
         ),
         "predicting: no button, no counts, and why"
     );

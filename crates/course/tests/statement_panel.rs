@@ -4,6 +4,7 @@
 //! computed natively from the mechanism's runs. Rule numbers refer to
 //! `CONTRACT.md`.
 
+use leasefence_course::key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -486,7 +487,7 @@ fn the_naive_claims_write_holds_the_write_lock_for_that_statement_alone() {
                 writer.name
             );
             check!(
-                naive.lane.text.text() == lang.text("stmt.lock.free"),
+                naive.lane.text.text() == lang.text(key!("stmt.lock.free")),
                 false,
                 "{lang:?} at {position}: the lane says nobody holds the lock while {}'s write runs: {}",
                 writer.name,

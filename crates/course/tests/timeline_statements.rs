@@ -11,6 +11,7 @@
 
 mod support;
 
+use leasefence_course::key;
 use std::collections::BTreeMap;
 
 use leasefence::store::{CLAIM, ENQUEUE, FINISH};
@@ -424,7 +425,10 @@ fn the_timeline_verdict_names_the_refused_finish_and_why_the_naive_side_agreed_r
                 let refused = ["1001", "A", "token=1"]
                     .iter()
                     .all(|w| verdict.text.text().contains(w));
-                let why = verdict.text.text().contains(lang.text("stmt.no_overlap"));
+                let why = verdict
+                    .text
+                    .text()
+                    .contains(lang.text(key!("stmt.no_overlap")));
                 (verdict.harm, refused, why)
             })
             .collect();

@@ -4,6 +4,8 @@
 //! page's behaviour short of the browser. Rule numbers refer to
 //! `CONTRACT.md`.
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -84,14 +86,10 @@ fn every_text_of_every_view_is_filled_in() {
     every_view(|chapter, session, view| {
         for text in texts(view) {
             let unfilled = text.contains('{') && text.contains('}');
-            // A missing message shows as its key: `step.claimed`, ...
-            let raw_key = text.contains('.')
-                && !text.contains(' ')
-                && text
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || "._-".contains(c));
+            // A message with no text shows as a gap: ⋯.
+            let gap = text.contains('⋯');
             assert!(
-                !unfilled && !raw_key,
+                !unfilled && !gap,
                 "{chapter} at {} ({}): {text:?}",
                 view.position,
                 session.lang.tag()
@@ -242,8 +240,8 @@ fn an_event_without_sql_says_why_from_its_outcome() {
         };
         let why = match &frame.result.outcome {
             _ if !frame.sql.is_empty() => None,
-            Outcome::Sent { reason: None, .. } => Some("sql.none_send"),
-            Outcome::Sent { .. } | Outcome::Finished(_) => Some("sql.none_no_claim"),
+            Outcome::Sent { reason: None, .. } => Some(key!("sql.none_send")),
+            Outcome::Sent { .. } | Outcome::Finished(_) => Some(key!("sql.none_no_claim")),
             other => panic!("{chapter}: {other:?} ran no SQL"),
         };
         check!(
@@ -253,11 +251,16 @@ fn an_event_without_sql_says_why_from_its_outcome() {
             session.stepper.position(),
             frame.result.outcome
         );
-        seen.extend(why);
+        seen.extend(why.map(|key| Lang::En.text(key)));
     });
     check!(
         seen.into_iter().collect::<Vec<_>>(),
-        vec!["sql.none_no_claim", "sql.none_send"],
+        std::collections::BTreeSet::from([
+            Lang::En.text(key!("sql.none_no_claim")),
+            Lang::En.text(key!("sql.none_send"))
+        ])
+        .into_iter()
+        .collect::<Vec<_>>(),
         "the chapters show both"
     );
 }
@@ -429,21 +432,21 @@ fn a_refused_token_is_told_apart_from_the_owner_and_the_attempt() {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
     };
-    let said = |keys: &[&str]| -> Vec<String> {
+    let said = |keys: &[Key]| -> Vec<String> {
         keys.iter()
-            .map(|key| Lang::En.text(key).to_owned())
+            .map(|&key| Lang::En.text(key).to_owned())
             .collect()
     };
     // Canonical: A's finish at 1001 ms after B's reclaim.
     check!(
         notes("canonical", 3),
-        said(&["fence.owner_too", "fence.attempt_with_token"]),
+        said(&[key!("fence.owner_too"), key!("fence.attempt_with_token")]),
         "owner, token and attempt all differ"
     );
     // Restart under the same name: A's old run finishes after A-restarted.
     check!(
         notes("restart-same-name", 3),
-        said(&["fence.owner_same", "fence.attempt_with_token"]),
+        said(&[key!("fence.owner_same"), key!("fence.attempt_with_token")]),
         "only token and attempt differ"
     );
     check!(
@@ -487,7 +490,7 @@ fn sweeps_that_changed_nothing_fold_and_one_that_changed_a_row_shows() {
         folded("canonical", 1),
         (
             vec![false, true, true, false, false],
-            Some(Lang::En.fill("sql.folded", &[("n", "2".to_owned())]))
+            Some(Lang::En.fill(key!("sql.folded"), &[("n", "2".to_owned())]))
         ),
         "A's claim: BEGIN, two idle sweeps folded, the claim, COMMIT"
     );
@@ -496,7 +499,9 @@ fn sweeps_that_changed_nothing_fold_and_one_that_changed_a_row_shows() {
     let mut shown_sweeps = 0;
     every_view(|chapter, session, view| {
         let Some(step) = &view.step else { return };
-        let none = session.lang.fill("sql.changed", &[("n", "0".to_owned())]);
+        let none = session
+            .lang
+            .fill(key!("sql.changed"), &[("n", "0".to_owned())]);
         for line in &step.statements {
             let sweep =
                 [store::QUARANTINE.trim(), store::EXPIRE.trim()].contains(&line.sql.as_str());
@@ -548,7 +553,7 @@ fn a_finish_at_the_deadline_is_told_with_the_deadline_and_the_time() {
     check!(
         Said::of(Lang::En, compared).to_string(),
         Lang::En.fill(
-            "reason.deadline_passed",
+            key!("reason.deadline_passed"),
             &[("deadline", "100".to_owned()), ("at", "100".to_owned())],
         ),
         "the deadline's words"

@@ -14,6 +14,8 @@
 //! footnote ([`Point`]). `tests/chapters.rs` states each point's facts
 //! against the chapter's replay.
 
+use crate::key;
+use crate::playground::messages::Key;
 use leasefence::{Action, Claim, NewJob, Outcome, Scenario};
 
 use crate::timeline::Timeline;
@@ -96,13 +98,13 @@ impl Chapter {
     /// (`tests/narration_templates.rs`), so a change to the scenario
     /// cannot leave the text telling the old story.
     pub fn narration(&self, lang: Lang) -> String {
-        self.fill(lang, &format!("chapter.{}.text", self.id), None)
+        self.fill(lang, Key::named(&format!("chapter.{}.text", self.id)), None)
     }
 
     /// The message `key` in `lang` filled from [`Chapter::facts`], and
     /// `{worker}` from `worker` when given: a chapter's narration, or a
     /// course point shown in it.
-    pub fn fill(&self, lang: Lang, key: &str, worker: Option<&str>) -> String {
+    pub fn fill(&self, lang: Lang, key: Key, worker: Option<&str>) -> String {
         let facts = self.facts();
         let values: Vec<(&str, String)> = (worker.map(|worker| ("worker", worker.to_owned())))
             .into_iter()
@@ -250,7 +252,7 @@ impl PageRefusal {
             PageRefusal::TooLarge { jobs, events } => {
                 let n = |value: &usize| value.to_string();
                 let problem = lang.fill(
-                    "problem.too_large_for_the_page",
+                    key!("problem.too_large_for_the_page"),
                     &[
                         ("jobs", n(jobs)),
                         ("events", n(events)),
@@ -338,7 +340,11 @@ impl Point {
     /// its place), its other numbers and names filled from `chapter`'s
     /// scenario and replay ([`Chapter::facts`]).
     pub fn text(&self, chapter: &Chapter, lang: Lang, worker: &str) -> String {
-        chapter.fill(lang, &format!("point.{}.text", self.key), Some(worker))
+        chapter.fill(
+            lang,
+            Key::named(&format!("point.{}.text", self.key)),
+            Some(worker),
+        )
     }
 }
 

@@ -2,8 +2,10 @@
 //! happened, the reason a finish was refused, the rows that changed, and
 //! the stamp beside the row (R14).
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::messages::Key;
 use crate::playground::parser_words::{parser_words, parser_words_at};
 use crate::playground::sqlite_words::sqlite_words;
 use crate::timeline::{Frame, Timeline};
@@ -96,7 +98,7 @@ pub fn error_text(lang: Lang, err: &Error) -> String {
     let problem = match problem {
         // A value that does not fit its field: the field's range is known.
         Problem::Unfit(message) => lang.fill(
-            "problem.unfit",
+            key!("problem.unfit"),
             &[("message", parser_words_at(lang, message, place))],
         ),
         problem => problem_text(lang, problem),
@@ -109,17 +111,17 @@ pub fn error_text(lang: Lang, err: &Error) -> String {
 /// code in either language.
 pub(crate) fn placed(lang: Lang, place: &str, problem: String) -> String {
     let place = if place == "(document)" {
-        lang.text("error.whole_document").to_owned()
+        lang.text(key!("error.whole_document")).to_owned()
     } else {
         place.to_owned()
     };
-    lang.fill("error.at", &[("place", place), ("problem", problem)])
+    lang.fill(key!("error.at"), &[("place", place), ("problem", problem)])
 }
 
 /// A refusal's reason as a short name (`선점 토큰 불일치`), for a chip
 /// beside its code (`token_mismatch`), which the learner may look up.
 pub fn reason_name(lang: Lang, reason: Reason) -> String {
-    lang.text(&format!("reason_name.{}", reason.as_str()))
+    lang.text(Key::named(&format!("reason_name.{}", reason.as_str())))
         .to_owned()
 }
 
@@ -128,97 +130,105 @@ pub fn reason_name(lang: Lang, reason: Reason) -> String {
 pub fn problem_text(lang: Lang, problem: &Problem) -> String {
     let n = |value: &dyn ToString| value.to_string();
     let (key, values) = match problem {
-        Problem::TooSmall { min, got } => {
-            ("problem.too_small", vec![("min", n(min)), ("got", n(got))])
-        }
-        Problem::TooLarge { got, max } => {
-            ("problem.too_large", vec![("got", n(got)), ("max", n(max))])
-        }
-        Problem::Empty => ("problem.empty", Vec::new()),
-        Problem::TooLong { len, max } => {
-            ("problem.too_long", vec![("len", n(len)), ("max", n(max))])
-        }
-        Problem::ControlCharacters => ("problem.control_characters", Vec::new()),
-        Problem::NulByte => ("problem.nul_byte", Vec::new()),
+        Problem::TooSmall { min, got } => (
+            key!("problem.too_small"),
+            vec![("min", n(min)), ("got", n(got))],
+        ),
+        Problem::TooLarge { got, max } => (
+            key!("problem.too_large"),
+            vec![("got", n(got)), ("max", n(max))],
+        ),
+        Problem::Empty => (key!("problem.empty"), Vec::new()),
+        Problem::TooLong { len, max } => (
+            key!("problem.too_long"),
+            vec![("len", n(len)), ("max", n(max))],
+        ),
+        Problem::ControlCharacters => (key!("problem.control_characters"), Vec::new()),
+        Problem::NulByte => (key!("problem.nul_byte"), Vec::new()),
         Problem::TimeGoesBack { at, previous } => (
-            "problem.time_goes_back",
+            key!("problem.time_goes_back"),
             vec![("at", n(at)), ("previous", n(previous))],
         ),
-        Problem::JobListedTwice { id } => ("problem.job_listed_twice", vec![("id", id.clone())]),
-        Problem::JobAlreadyInScenario { id } => {
-            ("problem.job_already_in_scenario", vec![("id", id.clone())])
+        Problem::JobListedTwice { id } => {
+            (key!("problem.job_listed_twice"), vec![("id", id.clone())])
         }
-        Problem::LeaseMissing => ("problem.lease_missing", Vec::new()),
-        Problem::LeaseNotTaken => ("problem.lease_not_taken", Vec::new()),
-        Problem::JobMissing => ("problem.job_missing", Vec::new()),
-        Problem::JobNotTaken => ("problem.job_not_taken", Vec::new()),
+        Problem::JobAlreadyInScenario { id } => (
+            key!("problem.job_already_in_scenario"),
+            vec![("id", id.clone())],
+        ),
+        Problem::LeaseMissing => (key!("problem.lease_missing"), Vec::new()),
+        Problem::LeaseNotTaken => (key!("problem.lease_not_taken"), Vec::new()),
+        Problem::JobMissing => (key!("problem.job_missing"), Vec::new()),
+        Problem::JobNotTaken => (key!("problem.job_not_taken"), Vec::new()),
         Problem::TooMany { what, max } => (
-            "problem.too_many",
+            key!("problem.too_many"),
             vec![("what", (*what).to_owned()), ("max", n(max))],
         ),
         Problem::NotPlayedThrough { applied, total } => (
-            "problem.not_played_through",
+            key!("problem.not_played_through"),
             vec![("applied", n(applied)), ("total", n(total))],
         ),
         // The JSON parser's words, said again in the learner's language.
         Problem::Syntax(message) => (
-            "problem.syntax",
+            key!("problem.syntax"),
             vec![("message", parser_words(lang, message))],
         ),
         Problem::Unfit(message) => (
-            "problem.unfit",
+            key!("problem.unfit"),
             vec![("message", parser_words(lang, message))],
         ),
-        Problem::NotOneStatement => ("problem.not_one_statement", Vec::new()),
+        Problem::NotOneStatement => (key!("problem.not_one_statement"), Vec::new()),
         Problem::UnknownParameter { name, allowed } => (
-            "problem.unknown_parameter",
+            key!("problem.unknown_parameter"),
             vec![("name", name.clone()), ("allowed", allowed.clone())],
         ),
         Problem::NotAllowed { what } => {
             let (key, name) = match what {
-                Forbidden::Table(table) => ("forbidden.table", table.as_str()),
-                Forbidden::Pragma(pragma) => ("forbidden.pragma", pragma.as_str()),
-                Forbidden::Transaction => ("forbidden.transaction", ""),
-                Forbidden::Attach => ("forbidden.attach", ""),
-                Forbidden::Schema => ("forbidden.schema", ""),
+                Forbidden::Table(table) => (key!("forbidden.table"), table.as_str()),
+                Forbidden::Pragma(pragma) => (key!("forbidden.pragma"), pragma.as_str()),
+                Forbidden::Transaction => (key!("forbidden.transaction"), ""),
+                Forbidden::Attach => (key!("forbidden.attach"), ""),
+                Forbidden::Schema => (key!("forbidden.schema"), ""),
             };
             let what = lang.fill(key, &[("name", name.to_owned())]);
-            ("problem.not_allowed", vec![("what", what)])
+            (key!("problem.not_allowed"), vec![("what", what)])
         }
-        Problem::ReturnsRows => ("problem.returns_rows", Vec::new()),
+        Problem::ReturnsRows => (key!("problem.returns_rows"), Vec::new()),
         Problem::ReturnsOtherColumns { expected } => (
-            "problem.returns_other_columns",
+            key!("problem.returns_other_columns"),
             vec![("expected", expected.clone())],
         ),
-        Problem::WritesNothing => ("problem.writes_nothing", Vec::new()),
-        Problem::ReadWrites => ("problem.read_writes", Vec::new()),
-        Problem::ReadsBadValue => ("problem.reads_bad_value", Vec::new()),
+        Problem::WritesNothing => (key!("problem.writes_nothing"), Vec::new()),
+        Problem::ReadWrites => (key!("problem.read_writes"), Vec::new()),
+        Problem::ReadsBadValue => (key!("problem.reads_bad_value"), Vec::new()),
         Problem::ReadsOtherColumns { expected } => (
-            "problem.reads_other_columns",
+            key!("problem.reads_other_columns"),
             vec![("expected", expected.clone())],
         ),
         Problem::Script(mistake) => {
             let key = match mistake {
-                ScriptMistake::NoRead => "problem.script.no_read",
-                ScriptMistake::NoWrite => "problem.script.no_write",
-                ScriptMistake::TwoReads => "problem.script.two_reads",
-                ScriptMistake::TwoWrites => "problem.script.two_writes",
-                ScriptMistake::WriteBeforeRead => "problem.script.write_before_read",
-                ScriptMistake::TwoTransactions => "problem.script.two_transactions",
-                ScriptMistake::NoCommit => "problem.script.no_commit",
-                ScriptMistake::NoBegin => "problem.script.no_begin",
-                ScriptMistake::Rollback => "problem.script.rollback",
-                ScriptMistake::WriteIgnoresRead => "problem.script.write_ignores_read",
-                ScriptMistake::Unsplittable => "problem.script.unsplittable",
+                ScriptMistake::NoRead => key!("problem.script.no_read"),
+                ScriptMistake::NoWrite => key!("problem.script.no_write"),
+                ScriptMistake::TwoReads => key!("problem.script.two_reads"),
+                ScriptMistake::TwoWrites => key!("problem.script.two_writes"),
+                ScriptMistake::WriteBeforeRead => key!("problem.script.write_before_read"),
+                ScriptMistake::TwoTransactions => key!("problem.script.two_transactions"),
+                ScriptMistake::NoCommit => key!("problem.script.no_commit"),
+                ScriptMistake::NoBegin => key!("problem.script.no_begin"),
+                ScriptMistake::Rollback => key!("problem.script.rollback"),
+                ScriptMistake::WriteIgnoresRead => key!("problem.script.write_ignores_read"),
+                ScriptMistake::Unsplittable => key!("problem.script.unsplittable"),
             };
             (key, Vec::new())
         }
         // SQLite's words, said again in the learner's language.
         Problem::Sqlite(message) => (
-            "problem.sqlite",
+            key!("problem.sqlite"),
             vec![("message", sqlite_words(lang, message))],
         ),
-        Problem::TooMuchWork { steps } => ("problem.too_much_work", vec![("steps", n(steps))]),
+        Problem::TooMuchWork { steps } => {
+            (key!("problem.too_much_work"), vec![("steps", n(steps))])
+        }
     };
     lang.fill(key, &values)
 }
@@ -274,7 +284,7 @@ fn describe_event(lang: Lang, frame: &Frame) -> Said {
         ),
         Outcome::Claimed { claim: None } => Said::worded(
             lang.fill(
-                "step.empty",
+                key!("step.empty"),
                 &[("worker", worker), ("at", result.at.to_string())],
             ),
             Assertion::FoundNothing { event },
@@ -291,7 +301,7 @@ fn describe_event(lang: Lang, frame: &Frame) -> Said {
         ),
         Outcome::Finished(finish) => Said::fill(
             lang,
-            "step.rejected",
+            key!("step.rejected"),
             &[("worker", worker.clone())],
             vec![("reason", refusal(lang, finish, event, &worker, result.at))],
         )
@@ -303,7 +313,7 @@ fn describe_event(lang: Lang, frame: &Frame) -> Said {
         Outcome::Sent {
             reason: Some(_), ..
         } => Said::worded(
-            lang.fill("step.send_none", &[("worker", worker.clone())]),
+            lang.fill(key!("step.send_none"), &[("worker", worker.clone())]),
             Assertion::NoStamp { event, worker },
         ),
         Outcome::Sent { applied, .. } => {

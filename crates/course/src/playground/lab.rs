@@ -6,7 +6,9 @@ use super::session::Session;
 use super::status::{Status, StatusKind};
 use super::stepper::SANDBOX;
 use super::{CHAPTERS, Message, chapter_scenarios, chapters};
+use crate::key;
 use crate::lab::{Answer, Bench, Graded, LEVELS, Level, Shortest};
+use crate::playground::messages::Key;
 use leasefence::error::Result;
 
 impl Session {
@@ -85,12 +87,12 @@ impl Session {
                 self.load(SANDBOX, scenario, event)?;
                 self.stepper.forked_from =
                     chapters::find(from).map(|chapter| chapter.id.to_owned());
-                "lab.opened_status"
+                key!("lab.opened_status")
             }
             Shortest::Statements(race) => {
                 let (expected, current) = (race.expected.clone(), race.current.clone());
                 self.statement_panel.show_lab(expected, current);
-                "lab.opened_race_status"
+                key!("lab.opened_race_status")
             }
         };
         self.editor_status = Some(Status {
@@ -105,7 +107,10 @@ impl Session {
     pub fn lab_scenario_title(&self, from: &str) -> String {
         match CHAPTERS.iter().find(|chapter| chapter.id == from) {
             Some(chapter) => self.title_of(chapter.id),
-            None => self.lang.text(&format!("lab.scenario.{from}")).to_owned(),
+            None => self
+                .lang
+                .text(Key::named(&format!("lab.scenario.{from}")))
+                .to_owned(),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! ([`leasefence::scenario::read_document`]), so a mistake anywhere in it
 //! is placed by path, line and column, as in a scenario.
 
+use crate::key;
 use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -211,7 +212,7 @@ impl Lesson {
     /// The lesson's title, or a plain one.
     pub fn title(&self, lang: Lang) -> String {
         (self.title.in_lang(lang))
-            .unwrap_or_else(|| lang.text("chapter.lesson.title"))
+            .unwrap_or_else(|| lang.text(key!("chapter.lesson.title")))
             .to_owned()
     }
 

@@ -9,6 +9,8 @@
 //! editor: a link that does not decode, parse or fit the page is refused
 //! with a message in the learner's language, and the page stays as it was.
 
+use crate::key;
+use crate::playground::messages::Key;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
@@ -128,7 +130,7 @@ pub fn decode_sql(encoded: &str) -> Result<String, Message> {
     let text = text_of(encoded, "sql")?;
     if text.len() > MAX_SQL {
         return Err(Message::new(|lang| {
-            format!("#sql: {}", lang.text("lab.link_too_long"))
+            format!("#sql: {}", lang.text(key!("lab.link_too_long")))
         }));
     }
     Ok(text)
@@ -137,11 +139,11 @@ pub fn decode_sql(encoded: &str) -> Result<String, Message> {
 /// The text a link's `key=` value carries as base64url UTF-8, or why it
 /// cannot be read.
 fn text_of(encoded: &str, key: &str) -> Result<String, Message> {
-    let in_link = |message: &str| Message::new(|lang| format!("#{key}: {}", lang.text(message)));
+    let in_link = |message: Key| Message::new(|lang| format!("#{key}: {}", lang.text(message)));
     let bytes = URL_SAFE_NO_PAD
         .decode(encoded.trim_end_matches('='))
-        .map_err(|_| in_link("hash.not_base64"))?;
-    String::from_utf8(bytes).map_err(|_| in_link("hash.not_utf8"))
+        .map_err(|_| in_link(key!("hash.not_base64")))?;
+    String::from_utf8(bytes).map_err(|_| in_link(key!("hash.not_utf8")))
 }
 
 /// The address of what is on screen: a chapter by its id, a lesson or
@@ -299,7 +301,7 @@ mod tests {
         for lang in [Lang::Ko, Lang::En] {
             assert_eq!(
                 refused.text(lang),
-                format!("#scenario: {}", lang.text("hash.not_base64"))
+                format!("#scenario: {}", lang.text(key!("hash.not_base64")))
             );
         }
     }

@@ -12,6 +12,8 @@
 mod key_hash;
 pub mod korean;
 
+use key_hash::key_hash;
+
 use serde::Serialize;
 
 /// A language of the page.
@@ -23,6 +25,71 @@ pub enum Lang {
     /// Korean, the course's language.
     Ko,
 }
+
+/// A message's key: where its text is in each language's table.
+///
+/// A key written in the code ([`key!`](crate::key)) is found while the
+/// program is compiled, so no key's text is in the page's module and a key
+/// the message files lack stops the build. A key made while the program
+/// runs (from a chapter's id, a reason's name) is found by its hash
+/// ([`Key::named`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key(u16);
+
+impl Key {
+    /// No message: what [`Key::named`] gives for a name the files lack.
+    const NONE: Key = Key(u16::MAX);
+
+    /// The key `name`, found at compile time by [`key!`](crate::key),
+    /// which is how the code should call it.
+    #[doc(hidden)]
+    pub const fn compiled(name: &str) -> Key {
+        match index_of(key_hash(name)) {
+            Some(index) => Key(index),
+            None => panic!("no message in the message files has this key"),
+        }
+    }
+
+    /// The key `name`, made while the program runs; a name the message
+    /// files lack finds no text ([`Lang::text`]).
+    pub fn named(name: &str) -> Key {
+        index_of(key_hash(name)).map_or(Key::NONE, Key)
+    }
+}
+
+/// Where `hash` is in `HASHES` (sorted): a binary search a constant can
+/// run.
+const fn index_of(hash: u32) -> Option<u16> {
+    let (mut low, mut high) = (0, HASHES.len());
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if HASHES[middle] == hash {
+            return Some(middle as u16);
+        }
+        if HASHES[middle] < hash {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    None
+}
+
+/// A message's [`Key`], found while the program is compiled: `key!("lab.title")`.
+/// A key the message files lack stops the build at the call.
+#[macro_export]
+macro_rules! key {
+    ($name:literal) => {{
+        const KEY: $crate::playground::messages::Key =
+            $crate::playground::messages::Key::compiled($name);
+        KEY
+    }};
+}
+
+/// What a message with no text shows: a gap the learner sees, not a blank
+/// (its language's texts could not be fetched, or a name made at run time
+/// has no message). No message uses it (the midline ellipsis, not `…`).
+const GAP: &str = "⋯";
 
 /// Strings stored as one text and the end of each entry in it.
 #[cfg(not(feature = "fetched-messages"))]
@@ -88,14 +155,13 @@ impl Lang {
         }
     }
 
-    /// The message for `key`; the key itself when missing (or when its
-    /// language's texts could not be fetched), so a gap is
-    /// visible on the page instead of blank. (Every key the code asks for
-    /// is in the files, which tests check; a missing one would share a
-    /// known key's 32-bit hash about once in nine million.)
-    pub fn text(self, key: &str) -> &str {
-        let found = HASHES.binary_search(&key_hash::key_hash(key)).ok();
-        found.and_then(|index| text_at(self, index)).unwrap_or(key)
+    /// The message for `key`; a visible gap (⋯) when it has none or its
+    /// language's texts could not be fetched. (A name made at run time
+    /// that the files lack would share a known key's 32-bit hash about
+    /// once in nine million.)
+    pub fn text(self, key: Key) -> &'static str {
+        let found = (key != Key::NONE).then_some(usize::from(key.0));
+        found.and_then(|index| text_at(self, index)).unwrap_or(GAP)
     }
 
     /// The message for `key` with its placeholders filled in, in one pass
@@ -108,7 +174,7 @@ impl Lang {
     /// ...; either form of a pair may be written). A placeholder with no
     /// such value, or an unknown particle, stays as written, so the gap
     /// shows.
-    pub fn fill(self, key: &str, values: &[(&str, String)]) -> String {
+    pub fn fill(self, key: Key, values: &[(&str, String)]) -> String {
         let template = self.text(key);
         let mut text = String::with_capacity(template.len());
         let mut rest = template;
@@ -169,19 +235,19 @@ impl Message {
     }
 
     /// The message `key` of the message files.
-    pub fn key(key: &str) -> Message {
+    pub fn key(key: Key) -> Message {
         Message::fill(key, &[])
     }
 
     /// The message `key` filled with `values` (the same in either
     /// language).
-    pub fn fill(key: &str, values: &[(&str, String)]) -> Message {
+    pub fn fill(key: Key, values: &[(&str, String)]) -> Message {
         Message::new(|lang| lang.fill(key, values))
     }
 
     /// The message `key` around `inner` (its `{message}`), each language
     /// around its own.
-    pub fn around(key: &str, inner: &Message) -> Message {
+    pub fn around(key: Key, inner: &Message) -> Message {
         Message::new(|lang| lang.fill(key, &[("message", inner.text(lang).to_owned())]))
     }
 

@@ -11,7 +11,9 @@
 //! field's true least value when the place is known (`qty` takes 1 and
 //! up, `at` 0 and up).
 
+use crate::key;
 use crate::playground::Lang;
+use crate::playground::messages::Key;
 
 /// `message` (a serde_json error's text) in `lang`.
 pub fn parser_words(lang: Lang, message: &str) -> String {
@@ -44,7 +46,7 @@ fn words(lang: Lang, message: &str, least: Option<u64>) -> String {
     let said = complaint(lang, said, least).unwrap_or_else(|| said.to_owned());
     match place {
         Some((line, column)) => lang.fill(
-            "json.at",
+            key!("json.at"),
             &[
                 ("said", said),
                 ("line", line.to_owned()),
@@ -57,11 +59,11 @@ fn words(lang: Lang, message: &str, least: Option<u64>) -> String {
 
 /// The complaint without its position, if it has a known shape.
 fn complaint(lang: Lang, said: &str, least: Option<u64>) -> Option<String> {
-    let named = |key: &str, field: &str, rest: &str| {
+    let named = |key: Key, field: &str, rest: &str| {
         let name = rest.strip_prefix('`')?.strip_suffix('`')?;
         Some(lang.fill(key, &[(field, name.to_owned())]))
     };
-    let listed = |key: &str, field: &str, rest: &str| {
+    let listed = |key: Key, field: &str, rest: &str| {
         let (name, expected) = rest.split_once(", expected ")?;
         let name = name.strip_prefix('`')?.strip_suffix('`')?;
         Some(lang.fill(
@@ -72,7 +74,7 @@ fn complaint(lang: Lang, said: &str, least: Option<u64>) -> Option<String> {
             ],
         ))
     };
-    let mismatched = |key: &str, rest: &str| {
+    let mismatched = |key: Key, rest: &str| {
         let (got, expected) = rest.split_once(", expected ")?;
         Some(lang.fill(
             key,
@@ -83,35 +85,35 @@ fn complaint(lang: Lang, said: &str, least: Option<u64>) -> Option<String> {
         ))
     };
     if let Some(rest) = said.strip_prefix("missing field ") {
-        return named("json.missing_field", "field", rest);
+        return named(key!("json.missing_field"), "field", rest);
     }
     if let Some(rest) = said.strip_prefix("duplicate field ") {
-        return named("json.duplicate_field", "field", rest);
+        return named(key!("json.duplicate_field"), "field", rest);
     }
     if let Some(rest) = said.strip_prefix("unknown field ") {
-        return listed("json.unknown_field", "field", rest);
+        return listed(key!("json.unknown_field"), "field", rest);
     }
     if let Some(rest) = said.strip_prefix("unknown variant ") {
-        return listed("json.unknown_variant", "value", rest);
+        return listed(key!("json.unknown_variant"), "value", rest);
     }
     if let Some(rest) = said.strip_prefix("invalid type: ") {
-        return mismatched("json.invalid_type", rest);
+        return mismatched(key!("json.invalid_type"), rest);
     }
     if let Some(rest) = said.strip_prefix("invalid value: ") {
-        return mismatched("json.invalid_value", rest);
+        return mismatched(key!("json.invalid_value"), rest);
     }
     if let Some(thing) = said.strip_prefix("EOF while parsing ") {
-        return Some(lang.fill("json.eof", &[("thing", thing.to_owned())]));
+        return Some(lang.fill(key!("json.eof"), &[("thing", thing.to_owned())]));
     }
     let key = match said {
-        "trailing comma" => "json.trailing_comma",
-        "trailing characters" => "json.trailing_characters",
-        "expected value" => "json.expected_value",
-        "expected `:`" => "json.expected_colon",
-        "expected `,` or `}`" => "json.expected_comma_or_brace",
-        "expected `,` or `]`" => "json.expected_comma_or_bracket",
-        "key must be a string" => "json.key_must_be_a_string",
-        "invalid number" => "json.invalid_number",
+        "trailing comma" => key!("json.trailing_comma"),
+        "trailing characters" => key!("json.trailing_characters"),
+        "expected value" => key!("json.expected_value"),
+        "expected `:`" => key!("json.expected_colon"),
+        "expected `,` or `}`" => key!("json.expected_comma_or_brace"),
+        "expected `,` or `]`" => key!("json.expected_comma_or_bracket"),
+        "key must be a string" => key!("json.key_must_be_a_string"),
+        "invalid number" => key!("json.invalid_number"),
         _ => return None,
     };
     Some(lang.text(key).to_owned())
@@ -120,10 +122,13 @@ fn complaint(lang: Lang, said: &str, least: Option<u64>) -> Option<String> {
 /// `one of `a`, `b`` or `` `a` or `b` ``: the names a field or value may take.
 fn choices(lang: Lang, expected: &str) -> String {
     if let Some(list) = expected.strip_prefix("one of ") {
-        return lang.fill("json.one_of", &[("list", list.to_owned())]);
+        return lang.fill(key!("json.one_of"), &[("list", list.to_owned())]);
     }
     match expected.split_once(" or ") {
-        Some((a, b)) => lang.fill("json.either", &[("a", a.to_owned()), ("b", b.to_owned())]),
+        Some((a, b)) => lang.fill(
+            key!("json.either"),
+            &[("a", a.to_owned()), ("b", b.to_owned())],
+        ),
         None => expected.to_owned(),
     }
 }
@@ -131,18 +136,18 @@ fn choices(lang: Lang, expected: &str) -> String {
 /// What was found instead: `string "1000"`, `integer `-5``, `map`, ...
 fn unexpected(lang: Lang, got: &str) -> String {
     for (kind, key) in [
-        ("string ", "json.got_string"),
-        ("integer ", "json.got_integer"),
-        ("floating point ", "json.got_float"),
-        ("boolean ", "json.got_boolean"),
+        ("string ", key!("json.got_string")),
+        ("integer ", key!("json.got_integer")),
+        ("floating point ", key!("json.got_float")),
+        ("boolean ", key!("json.got_boolean")),
     ] {
         if let Some(value) = got.strip_prefix(kind) {
             return lang.fill(key, &[("value", value.to_owned())]);
         }
     }
     match got {
-        "map" => lang.text("json.got_map").to_owned(),
-        "sequence" => lang.text("json.got_sequence").to_owned(),
+        "map" => lang.text(key!("json.got_map")).to_owned(),
+        "sequence" => lang.text(key!("json.got_sequence")).to_owned(),
         other => other.to_owned(),
     }
 }
@@ -151,18 +156,18 @@ fn unexpected(lang: Lang, got: &str) -> String {
 /// string`, `a sequence`, `struct NewJob`.
 fn expectation(lang: Lang, expected: &str, least: Option<u64>) -> String {
     match (expected, least) {
-        ("u64", Some(min)) => lang.fill("json.expect_u64_from", &[("min", min.to_string())]),
-        ("u64", None) => lang.text("json.expect_u64").to_owned(),
+        ("u64", Some(min)) => lang.fill(key!("json.expect_u64_from"), &[("min", min.to_string())]),
+        ("u64", None) => lang.text(key!("json.expect_u64")).to_owned(),
         (expected, _) => expected_kind(lang, expected),
     }
 }
 
 fn expected_kind(lang: Lang, expected: &str) -> String {
     match expected {
-        "a string" => lang.text("json.expect_string").to_owned(),
-        "a sequence" => lang.text("json.expect_sequence").to_owned(),
+        "a string" => lang.text(key!("json.expect_string")).to_owned(),
+        "a sequence" => lang.text(key!("json.expect_sequence")).to_owned(),
         other => match other.strip_prefix("struct ") {
-            Some(name) => lang.fill("json.expect_struct", &[("name", name.to_owned())]),
+            Some(name) => lang.fill(key!("json.expect_struct"), &[("name", name.to_owned())]),
             None => other.to_owned(),
         },
     }

@@ -8,9 +8,11 @@
 //! apply an edit) and check what would be drawn. The page only keeps what
 //! belongs to the browser: timers, elements, the clipboard.
 
+use crate::key;
 use crate::lab::Bench;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
+use crate::playground::messages::Key;
 use crate::playground::quiz::Quiz;
 use crate::playground::scenes::Cursor;
 use crate::playground::show::Show;
@@ -213,7 +215,7 @@ impl Session {
                         Err(fetching) => fetching.clone(),
                         Ok(_) => err.text(lang),
                     };
-                    notice = Some(lang.fill("lesson.error", &[("message", why)]));
+                    notice = Some(lang.fill(key!("lesson.error"), &[("message", why)]));
                     lesson_error = Some(match &source.scenario {
                         Err(fetching) => fetching.clone(),
                         Ok(_) => err.to_string(),
@@ -239,15 +241,15 @@ impl Session {
             }
             (other, _) => {
                 if let Some(Err(message)) = other {
-                    refused = Some(Message::around("hash.error", &message));
+                    refused = Some(Message::around(key!("hash.error"), &message));
                 }
                 let chapter = shown(wanted);
                 if let Some(wanted) = wanted.filter(|wanted| *wanted != chapter.id) {
                     let title = lang
-                        .text(&format!("chapter.{}.title", chapter.id))
+                        .text(Key::named(&format!("chapter.{}.title", chapter.id)))
                         .to_owned();
                     let values = [("wanted", wanted.to_owned()), ("title", title)];
-                    notice = notice.or(Some(lang.fill("chapter.unknown", &values)));
+                    notice = notice.or(Some(lang.fill(key!("chapter.unknown"), &values)));
                 }
                 (chapter.id.to_owned(), Scenario::parse(chapter.scenario())?)
             }
@@ -283,19 +285,23 @@ impl Session {
         let unread = link::unread(&params);
         if !unread.is_empty() {
             let values = [("what", unread.join(", "))];
-            session.notice = session.notice.or(Some(lang.fill("link.unread", &values)));
+            session.notice = session
+                .notice
+                .or(Some(lang.fill(key!("link.unread"), &values)));
         }
         if let Some(level) = param("lab").or(start.lab.as_deref()) {
             session.show.lab = true;
             if !session.open_lab(level) {
                 let values = [("wanted", level.to_owned())];
-                session.notice = session.notice.or(Some(lang.fill("lab.unknown", &values)));
+                session.notice = session
+                    .notice
+                    .or(Some(lang.fill(key!("lab.unknown"), &values)));
             }
             match param("sql").map(link::decode_sql) {
                 Some(Ok(sql)) => session.set_lab_text(&sql),
                 Some(Err(message)) => {
                     let message = message.text(lang).to_owned();
-                    let refused = lang.fill("lab.link_error", &[("message", message)]);
+                    let refused = lang.fill(key!("lab.link_error"), &[("message", message)]);
                     session.notice = session.notice.or(Some(refused));
                 }
                 None => {}
@@ -315,7 +321,7 @@ impl Session {
             (LESSON, Some(lesson)) => lesson.title(self.lang),
             _ => self
                 .lang
-                .text(&format!("chapter.{chapter}.title"))
+                .text(Key::named(&format!("chapter.{chapter}.title")))
                 .to_owned(),
         }
     }
@@ -417,8 +423,11 @@ impl Session {
     /// the lease it presents. The timeline becomes the learner's own.
     pub fn drag(&mut self, knob: Knob, value: u64) -> Result<()> {
         let moved = match knob {
-            Knob::Finish => self.stepper.move_finish(value).map(|()| "boundary.forked"),
-            Knob::Lease => self.stepper.set_lease(value).map(|()| "lease.forked"),
+            Knob::Finish => self
+                .stepper
+                .move_finish(value)
+                .map(|()| key!("boundary.forked")),
+            Knob::Lease => self.stepper.set_lease(value).map(|()| key!("lease.forked")),
         };
         // A value the slider's own range does not allow (a page that drew
         // a stale range, a script) is refused in words, changing nothing.
@@ -457,7 +466,7 @@ impl Session {
         self.unfenced = None;
         self.editor_status = Some(Status {
             kind: StatusKind::Done,
-            message: Message::key("twist.forked"),
+            message: Message::key(key!("twist.forked")),
         });
         self.refresh_panels()
     }
@@ -480,7 +489,7 @@ impl Session {
             Ok(scenario) if &scenario == self.stepper.scenario() => {
                 self.editor_status = Some(Status {
                     kind: StatusKind::Done,
-                    message: Message::key("editor.unchanged"),
+                    message: Message::key(key!("editor.unchanged")),
                 });
             }
             Ok(scenario) => {
@@ -489,7 +498,7 @@ impl Session {
                 let values = [("events", count.to_string())];
                 self.editor_status = Some(Status {
                     kind: StatusKind::Done,
-                    message: Message::fill("editor.applied", &values),
+                    message: Message::fill(key!("editor.applied"), &values),
                 });
             }
             Err(refusal) => self.refuse_edit(&Message::new(|lang| refusal.text(lang))),
@@ -536,7 +545,7 @@ impl Session {
         }
         self.editor_status = Some(Status {
             kind: StatusKind::Pending,
-            message: Message::key("editor.pending"),
+            message: Message::key(key!("editor.pending")),
         });
         serde_json::to_string_pretty(&document).ok()
     }
@@ -570,7 +579,7 @@ impl Session {
     fn refuse_edit(&mut self, why: &Message) {
         self.editor_status = Some(Status {
             kind: StatusKind::Refused,
-            message: Message::around("editor.error", why),
+            message: Message::around(key!("editor.error"), why),
         });
     }
 }

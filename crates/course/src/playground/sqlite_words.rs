@@ -11,42 +11,56 @@
 //! shape is said as a failure with SQLite's words quoted, marked as
 //! SQLite's.
 
+use crate::key;
 use crate::playground::Lang;
+use crate::playground::messages::Key;
 
 /// The shapes read: the text SQLite's message starts with, the text it
 /// ends with, and the message that says it again, whose `{quoted}` is
 /// what lies between (a name, a token, a `CHECK`'s expression).
-const SHAPES: &[(&str, &str, &str)] = &[
-    ("no such column: ", "", "sqlite.no_such_column"),
-    ("no such table: ", "", "sqlite.no_such_table"),
-    ("no such function: ", "", "sqlite.no_such_function"),
-    ("near \"", "\": syntax error", "sqlite.syntax_near"),
-    ("unrecognized token: ", "", "sqlite.unrecognized_token"),
-    ("CHECK constraint failed: ", "", "sqlite.check_failed"),
-    ("NOT NULL constraint failed: ", "", "sqlite.not_null_failed"),
-    ("UNIQUE constraint failed: ", "", "sqlite.unique_failed"),
+const SHAPES: &[(&str, &str, Key)] = &[
+    ("no such column: ", "", key!("sqlite.no_such_column")),
+    ("no such table: ", "", key!("sqlite.no_such_table")),
+    ("no such function: ", "", key!("sqlite.no_such_function")),
+    ("near \"", "\": syntax error", key!("sqlite.syntax_near")),
+    (
+        "unrecognized token: ",
+        "",
+        key!("sqlite.unrecognized_token"),
+    ),
+    ("CHECK constraint failed: ", "", key!("sqlite.check_failed")),
+    (
+        "NOT NULL constraint failed: ",
+        "",
+        key!("sqlite.not_null_failed"),
+    ),
+    (
+        "UNIQUE constraint failed: ",
+        "",
+        key!("sqlite.unique_failed"),
+    ),
     (
         "wrong number of arguments to function ",
         "",
-        "sqlite.wrong_arguments",
+        key!("sqlite.wrong_arguments"),
     ),
     (
         "misuse of aggregate function ",
         "",
-        "sqlite.misuse_of_aggregate",
+        key!("sqlite.misuse_of_aggregate"),
     ),
     (
         "sub-select returns ",
         " columns - expected 1",
-        "sqlite.sub_select_columns",
+        key!("sqlite.sub_select_columns"),
     ),
-    ("incomplete input", "", "sqlite.incomplete"),
-    ("row value misused", "", "sqlite.row_value_misused"),
-    ("string or blob too big", "", "sqlite.too_big"),
+    ("incomplete input", "", key!("sqlite.incomplete")),
+    ("row value misused", "", key!("sqlite.row_value_misused")),
+    ("string or blob too big", "", key!("sqlite.too_big")),
     (
         "Expression tree is too large (maximum depth ",
         ")",
-        "sqlite.expression_too_deep",
+        key!("sqlite.expression_too_deep"),
     ),
 ];
 
@@ -56,6 +70,6 @@ pub fn sqlite_words(lang: Lang, message: &str) -> String {
         let quoted = message.strip_prefix(starts)?.strip_suffix(ends)?;
         Some((key, quoted))
     });
-    let (key, quoted) = read.unwrap_or(("sqlite.other", message));
+    let (key, quoted) = read.unwrap_or((key!("sqlite.other"), message));
     lang.fill(key, &[("quoted", quoted.to_owned())])
 }

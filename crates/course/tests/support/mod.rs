@@ -67,6 +67,7 @@ pub mod world;
 /// chapter's title, text and points (from its folder, as the product
 /// carries them).
 pub fn korean_messages() -> Vec<(String, String)> {
+    use leasefence_course::playground::messages::Key;
     use leasefence_course::playground::{CHAPTERS, Lang};
     let table: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(message_file(Lang::Ko)).expect("ko.json parses");
@@ -82,7 +83,7 @@ pub fn korean_messages() -> Vec<(String, String)> {
         for owner in std::iter::once(format!("chapter.{}", chapter.id)).chain(points) {
             for part in ["title", "text"] {
                 let key = format!("{owner}.{part}");
-                let text = Lang::Ko.text(&key).to_owned();
+                let text = Lang::Ko.text(Key::named(&key)).to_owned();
                 messages.push((key, text));
             }
         }

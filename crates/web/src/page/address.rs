@@ -3,6 +3,7 @@
 //! address, with the step, on the clipboard. The format is the core's
 //! ([`leasefence_course::playground::link`]).
 
+use leasefence_course::key;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -63,9 +64,9 @@ pub(super) fn copy_link(page: &Rc<Page>) {
 /// says it in the new language) and shows it.
 fn show(page: &Page, copied: bool) {
     let key = if copied {
-        "share.copied"
+        key!("share.copied")
     } else {
-        "share.failed"
+        key!("share.failed")
     };
     let lang = {
         let mut state = page.state.borrow_mut();

@@ -2,6 +2,7 @@
 //! lease it presents, each with its readout (from the core's
 //! [`SliderView`]), and the course's warning about long leases.
 
+use leasefence_course::key;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlInputElement};
 
@@ -92,13 +93,13 @@ pub(super) fn build(doc: &Document, lang: Lang) -> (El, Slider, Slider) {
     let (lease, lease_els) = Slider::new(doc, "lease");
     let panel = El::new(doc, "details")
         .class("lf-panel lf-boundary")
-        .child(El::new(doc, "summary").text(lang.text("boundary.title")))
+        .child(El::new(doc, "summary").text(lang.text(key!("boundary.title"))))
         .children(finish_els)
         .children(lease_els)
         .child(
             El::new(doc, "p")
                 .class("lf-lease-note")
-                .text(lang.text("lease.note")),
+                .text(lang.text(key!("lease.note"))),
         );
     (panel, finish, lease)
 }

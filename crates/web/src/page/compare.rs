@@ -1,6 +1,7 @@
 //! The fencing off vs on panel's body: the naive statement, each finish on
 //! both queues with the harmful ones marked, and the conclusion so far.
 
+use leasefence_course::key;
 use web_sys::Document;
 
 use super::dom::{El, break_link, code, header_row, replace_children};
@@ -12,8 +13,8 @@ use leasefence_course::playground::view::CompareView;
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&CompareView>) {
     let Some(view) = view else { return };
     let titles = [
-        lang.text("compare.event"),
-        lang.text("compare.fenced"),
+        lang.text(key!("compare.event")),
+        lang.text(key!("compare.fenced")),
         &view.guard_name,
     ];
     let mut rows = vec![header_row(doc, titles)];

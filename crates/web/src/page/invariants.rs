@@ -4,6 +4,7 @@
 //! [`InvariantsView`] only; a state is said in words and a mark (✓, ✗), not
 //! by colour alone.
 
+use leasefence_course::key;
 use web_sys::{Document, Element};
 
 use super::dom::{El, break_link, header_row, replace_children};
@@ -14,7 +15,7 @@ use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};
 /// The panel, closed (drawing opens it when the session has), and its
 /// body.
 pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
-    let (panel, body) = El::panel(doc, "lf-invariants", lang.text("invariants.title"));
+    let (panel, body) = El::panel(doc, "lf-invariants", lang.text(key!("invariants.title")));
     (panel.attr("data-pane", "orderings"), body)
 }
 
@@ -28,7 +29,7 @@ pub(super) fn draw(
 ) {
     let Some(view) = view else { return };
     let _ = panel.set_attribute("open", "");
-    let titles = std::iter::once(lang.text("invariants.invariant"))
+    let titles = std::iter::once(lang.text(key!("invariants.invariant")))
         .chain(view.columns.iter().map(String::as_str));
     let mut rows = vec![header_row(doc, titles)];
     for row in &view.rows {
@@ -97,7 +98,7 @@ fn orderings(doc: &Document, lang: Lang, view: &OrderingsView, parts: &mut Vec<E
         let mut open = El::new(doc, "tr").child(
             El::new(doc, "th")
                 .attr("scope", "row")
-                .text(lang.text("invariants.shortest")),
+                .text(lang.text(key!("invariants.shortest"))),
         );
         for button in &table.open {
             let cell = El::new(doc, "td");

@@ -2,6 +2,7 @@
 //! the grade button and the answer. Drawn from [`LabView`] only; the
 //! answer is in a live region, so a screen reader hears it when it comes.
 
+use leasefence_course::key;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -98,7 +99,7 @@ impl Page {
         let lang = self.state.borrow().session.lang;
         if let Some(parts) = self.parts.borrow().as_ref() {
             if let Ok(Some(answer)) = parts.lab.query_selector(".lf-lab-answer") {
-                answer.set_text_content(Some(lang.text("lab.grading")));
+                answer.set_text_content(Some(lang.text(key!("lab.grading"))));
             }
             if let Ok(Some(button)) = parts.lab.query_selector("[data-action=lab-grade]") {
                 button.set_attribute("aria-disabled", "true")?;
@@ -139,7 +140,7 @@ impl Page {
 
 /// The panel, closed, and its body.
 pub(super) fn build(doc: &Document, lang: Lang) -> (El, Element) {
-    El::panel(doc, "lf-lab", lang.text("lab.title"))
+    El::panel(doc, "lf-lab", lang.text(key!("lab.title")))
 }
 
 /// Draws the panel: open with its view when the lab is, else closed.
@@ -158,13 +159,13 @@ pub(super) fn draw(
     let levels = El::new(doc, "div")
         .class("lf-lab-levels")
         .attr("role", "group")
-        .attr("aria-label", lang.text("lab.title"))
+        .attr("aria-label", lang.text(key!("lab.title")))
         .children(view.levels.iter().map(|level| {
             El::button(doc, "lab-level", &level.label)
                 .attr("data-arg", level.id)
                 .attr("aria-pressed", if level.current { "true" } else { "false" })
         }));
-    let label = lang.text("lab.sql_label");
+    let label = lang.text(key!("lab.sql_label"));
     let editor = El::new(doc, "textarea")
         .class("lf-lab-sql")
         .attr("aria-label", label)
@@ -172,8 +173,8 @@ pub(super) fn draw(
         .attr("rows", "5")
         .text(&view.sql);
     let buttons = El::new(doc, "div").class("lf-row").children([
-        El::button(doc, "lab-grade", lang.text("lab.grade")).class("lf-primary"),
-        El::button(doc, "lab-reset", lang.text("lab.reset")),
+        El::button(doc, "lab-grade", lang.text(key!("lab.grade"))).class("lf-primary"),
+        El::button(doc, "lab-reset", lang.text(key!("lab.reset"))),
     ]);
     let answer = El::new(doc, "div")
         .class("lf-lab-answer")
@@ -182,7 +183,7 @@ pub(super) fn draw(
     let mut children = vec![
         El::new(doc, "p")
             .class("lf-muted")
-            .text(lang.text("lab.intro")),
+            .text(lang.text(key!("lab.intro"))),
         levels,
         El::new(doc, "p").text(&view.goal),
         El::new(doc, "label").class("lf-lab-label").text(label),

@@ -55,6 +55,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Window};
 
 use input::{Listeners, UserAction};
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::show::Show;
 use leasefence_course::playground::stepper::Stepped;
@@ -156,7 +157,7 @@ struct State {
     playing: bool,
     speed_ms: i32,
     /// What became of the last Copy link, as its message's key.
-    share_status: Option<&'static str>,
+    share_status: Option<Key>,
     /// The parts the author asked to show, kept for a new start from a
     /// changed hash.
     show: Show,

@@ -4,6 +4,7 @@
 //! offers the others, one press (or key, 1 to 9) away. The core decides
 //! which; here are only the attributes and the buttons.
 
+use leasefence_course::key;
 use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
@@ -17,7 +18,7 @@ pub(super) fn build(doc: &Document, lang: Lang) -> El {
     El::new(doc, "div")
         .class("lf-panes")
         .attr("role", "toolbar")
-        .attr("aria-label", lang.text("pane.views"))
+        .attr("aria-label", lang.text(key!("pane.views")))
         .attr("hidden", "")
 }
 

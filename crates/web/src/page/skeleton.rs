@@ -3,6 +3,8 @@
 //! keeps the elements the panels redraw, so nothing is looked up by id
 //! (several playgrounds may share one page).
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -189,7 +191,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
 fn dress_root(root: &Element, lang: Lang) {
     let _ = root.set_attribute("lang", lang.tag());
     let _ = root.set_attribute("tabindex", "0");
-    let _ = root.set_attribute("aria-label", lang.text("app.title"));
+    let _ = root.set_attribute("aria-label", lang.text(key!("app.title")));
 }
 
 /// Shows the parts `layout` has on screen and hides the others; without
@@ -226,7 +228,7 @@ fn live_region(doc: &Document) -> El {
 /// picker, the title of what is shown and the tagline (both drawn with
 /// the position), and the status.
 fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, [Element; 2], El) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let chapter_select = chapter_select(doc);
     // What is shown: an embed's heading, where the course's is hidden.
     let shown = El::new(doc, "h2").class("lf-shown").0;
@@ -237,14 +239,14 @@ fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, [
     let tools = El::new(doc, "div").class("lf-tools").children([
         El::new(doc, "label")
             .class("lf-chapter")
-            .child(El::new(doc, "span").text(&t("chapter.label")))
+            .child(El::new(doc, "span").text(&t(key!("chapter.label"))))
             .child(El(chapter_select.clone().into())),
         // The name is the visible text (axe: label-content-name-mismatch);
         // what the button does is its title.
-        El::button(doc, "lang", &t("lang.switch"))
-            .attr("title", &t("lang.switch_label"))
+        El::button(doc, "lang", &t(key!("lang.switch")))
+            .attr("title", &t(key!("lang.switch_label")))
             .attr("lang", lang.other().tag()),
-        El::button(doc, "copy-link", &t("share.copy"))
+        El::button(doc, "copy-link", &t(key!("share.copy")))
             .attr("data-hidden", if shares { "false" } else { "true" }),
         El(share_status.0.clone()),
     ]);
@@ -252,7 +254,9 @@ fn header(doc: &Document, lang: Lang, shares: bool) -> (El, HtmlSelectElement, [
     // banner landmarks.
     let header = El::new(doc, "div").class("lf-head").children([
         El::new(doc, "div").class("lf-brand").children([
-            El::new(doc, "h2").class("lf-title").text(&t("app.title")),
+            El::new(doc, "h2")
+                .class("lf-title")
+                .text(&t(key!("app.title"))),
             El(tagline.clone()),
             El(shown.clone()),
         ]),
@@ -275,10 +279,10 @@ struct Bodies {
 /// The lanes panel, and the grid of the timeline beside the step, the
 /// table and the receiver.
 fn grid(doc: &Document, lang: Lang) -> (El, El, Bodies) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     // Each marked with the view of a lesson's scene it belongs to (the
     // step card with none: it is every scene's).
-    let panel = |class: &str, title_key: &str, pane: &str| -> (El, Element) {
+    let panel = |class: &str, title_key: Key, pane: &str| -> (El, Element) {
         let body = El::new(doc, "div").class("lf-body");
         let body_ref = body.0.clone();
         let mut section = El::new(doc, "section").class(&format!("lf-panel {class}"));
@@ -293,15 +297,15 @@ fn grid(doc: &Document, lang: Lang) -> (El, El, Bodies) {
     let timeline = El::new(doc, "section")
         .class("lf-panel lf-timeline")
         .attr("data-pane", "events")
-        .child(El::new(doc, "h3").text(&t("timeline.title")))
+        .child(El::new(doc, "h3").text(&t(key!("timeline.title"))))
         .child(events);
-    let (lanes_panel, lanes) = panel("lf-lanes", "lanes.title", "lanes");
+    let (lanes_panel, lanes) = panel("lf-lanes", key!("lanes.title"), "lanes");
     let twists = El::new(doc, "div").class("lf-twists");
     let twists_ref = twists.0.clone();
     let lanes_panel = lanes_panel.child(twists);
-    let (step_panel, step) = panel("lf-step", "step.title", "");
-    let (table_panel, table) = panel("lf-table", "table.title", "events");
-    let (receiver_panel, receiver) = panel("lf-receiver", "receiver.title", "receiver");
+    let (step_panel, step) = panel("lf-step", key!("step.title"), "");
+    let (table_panel, table) = panel("lf-table", key!("table.title"), "events");
+    let (receiver_panel, receiver) = panel("lf-receiver", key!("receiver.title"), "receiver");
     let receiver_section = receiver_panel.0.clone();
     let grid = El::new(doc, "div").class("lf-grid").children([
         El::new(doc, "div").class("lf-col").children([timeline]),
@@ -332,7 +336,7 @@ fn predict_toggle(doc: &Document, lang: Lang, on: bool) -> El {
     El::new(doc, "label")
         .class("lf-predict-toggle")
         .child(checkbox)
-        .child(El::new(doc, "span").text(lang.text("predict.toggle")))
+        .child(El::new(doc, "span").text(lang.text(key!("predict.toggle"))))
 }
 
 /// The chapter picker, empty: [`show_scenario`] fills it from the view.
@@ -351,12 +355,12 @@ struct Handles {
 
 /// The playback controls, and their [`Handles`].
 fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let speed = El::new(doc, "select").attr("data-action", "speed");
     for (ms, name) in SPEEDS {
         let option = El::new(doc, "option")
             .attr("value", &ms.to_string())
-            .text(lang.text(&format!("controls.speed.{name}")));
+            .text(lang.text(Key::named(&format!("controls.speed.{name}"))));
         if ms == speed_ms {
             let _ = option.0.set_attribute("selected", "");
         }
@@ -366,20 +370,20 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
         .attr("type", "range")
         .attr("min", "0")
         .attr("data-action", "seek")
-        .attr("aria-label", &t("controls.scrub"))
+        .attr("aria-label", &t(key!("controls.scrub")))
         .class("lf-seek");
-    let icon_button = |action: &str, icon: &str, key: &str| -> El {
+    let icon_button = |action: &str, icon: &str, key: Key| -> El {
         El::button(doc, action, icon)
             .attr("aria-label", &t(key))
             .attr("title", &t(key))
     };
-    let play = icon_button("play", "▶", "controls.play");
+    let play = icon_button("play", "▶", key!("controls.play"));
     let position = El::new(doc, "span").class("lf-position");
     let [reset, back, step, end] = [
-        icon_button("reset", "⇤", "controls.reset"),
-        icon_button("back", "←", "controls.back"),
-        icon_button("step", "→", "controls.step"),
-        icon_button("end", "⇥", "controls.end"),
+        icon_button("reset", "⇤", key!("controls.reset")),
+        icon_button("back", "←", key!("controls.back")),
+        icon_button("step", "→", key!("controls.step")),
+        icon_button("end", "⇥", key!("controls.end")),
     ];
     let handles = Handles {
         seek: seek.0.clone().unchecked_into(),
@@ -390,7 +394,7 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
     let controls = El::new(doc, "div")
         .class("lf-controls")
         .attr("role", "group")
-        .attr("aria-label", &t("controls.label"))
+        .attr("aria-label", &t(key!("controls.label")))
         .children([
             reset,
             back,
@@ -399,29 +403,29 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
             end,
             El::new(doc, "label")
                 .class("lf-speed")
-                .child(El::new(doc, "span").text(&t("controls.speed")))
+                .child(El::new(doc, "span").text(&t(key!("controls.speed"))))
                 .child(speed),
             seek,
             position,
             El::new(doc, "span")
                 .class("lf-keys")
-                .text(&t("controls.keys")),
+                .text(&t(key!("controls.keys"))),
         ]);
     (controls, handles)
 }
 
 /// The fencing off vs on panel, closed, and its body.
 fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let guard_select = El::new(doc, "select")
         .attr("data-action", "guard")
         .children([
             El::new(doc, "option")
                 .attr("value", "id_only")
-                .text(&t("variant.id_only")),
+                .text(&t(key!("variant.id_only"))),
             El::new(doc, "option")
                 .attr("value", "id_and_owner")
-                .text(&t("variant.id_and_owner")),
+                .text(&t(key!("variant.id_and_owner"))),
         ]);
     if guard == Guard::IdAndOwner {
         guard_select
@@ -434,11 +438,11 @@ fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
     let panel = El::new(doc, "details")
         .class("lf-panel lf-compare")
         .attr("data-pane", "compare")
-        .child(El::new(doc, "summary").text(&t("compare.title")))
+        .child(El::new(doc, "summary").text(&t(key!("compare.title"))))
         .child(
             El::new(doc, "label")
                 .class("lf-guard")
-                .child(El::new(doc, "span").text(&t("compare.intro")))
+                .child(El::new(doc, "span").text(&t(key!("compare.intro"))))
                 .child(guard_select),
         )
         .child(body);
@@ -448,24 +452,26 @@ fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
 /// The JSON editor, closed: its text area, the add buttons, Apply, and the
 /// status line.
 fn editor_panel(doc: &Document, lang: Lang) -> (El, HtmlTextAreaElement, Element) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let editor = El::new(doc, "textarea")
         .attr("rows", "14")
         .attr("spellcheck", "false")
-        .attr("aria-label", &t("editor.title"));
+        .attr("aria-label", &t(key!("editor.title")));
     let status = El::new(doc, "p")
         .class("lf-editor-status")
         .attr("role", "status");
     let handles = (editor.0.clone().unchecked_into(), status.0.clone());
     let mut tools = Vec::new();
     for what in ["job", "claim", "finish", "send"] {
-        tools
-            .push(El::button(doc, "add", &t(&format!("editor.add_{what}"))).attr("data-arg", what));
+        tools.push(
+            El::button(doc, "add", &t(Key::named(&format!("editor.add_{what}"))))
+                .attr("data-arg", what),
+        );
     }
-    tools.push(El::button(doc, "apply-editor", &t("editor.apply")).class("lf-primary"));
+    tools.push(El::button(doc, "apply-editor", &t(key!("editor.apply"))).class("lf-primary"));
     let panel = El::new(doc, "details")
         .class("lf-panel lf-editor")
-        .child(El::new(doc, "summary").text(&t("editor.title")))
+        .child(El::new(doc, "summary").text(&t(key!("editor.title"))))
         .child(editor)
         .child(El::new(doc, "div").class("lf-editor-tools").children(tools))
         .child(status);
@@ -561,11 +567,11 @@ pub(super) fn show_controls(parts: &Parts, lang: Lang, view: &PositionView, play
     mark_ends(&parts.steps, view.position, view.total);
     // Playing from the end starts over: the button says so there.
     let (icon, key) = if playing {
-        ("❚❚", "controls.pause")
+        ("❚❚", key!("controls.pause"))
     } else if view.position >= view.total {
-        ("▶", "controls.replay")
+        ("▶", key!("controls.replay"))
     } else {
-        ("▶", "controls.play")
+        ("▶", key!("controls.play"))
     };
     let button = &parts.play_button;
     button.set_text_content(Some(icon));

@@ -2,6 +2,8 @@
 //! real queue beside the naive one, each with its actors' statements and
 //! the write lock's lane. Drawn from [`StatementsView`] alone.
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
@@ -59,14 +61,14 @@ impl Panel {
 /// Builds the panel, closed and empty, `shown` the side shown where only
 /// one fits: [`draw`] fills it.
 pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let race = El::new(doc, "select").attr("data-action", "race");
     for choice in Race::ALL {
         let name = choice.name();
         let option = El::new(doc, "option").attr("value", name);
         let _ = race
             .0
-            .append_child(&option.text(&t(&format!("stmt.race.{name}"))).0);
+            .append_child(&option.text(&t(Key::named(&format!("stmt.race.{name}")))).0);
     }
     // The lab's counterexample is opened by the lab, never picked: its
     // option names it while it is shown.
@@ -74,9 +76,9 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
         .attr("value", Race::Lab.name())
         .attr("hidden", "")
         .attr("disabled", "")
-        .text(&t("stmt.race.lab"));
+        .text(&t(key!("stmt.race.lab")));
     let _ = race.0.append_child(&lab.0);
-    let button = |arg: &str, icon: &str, key: &str| -> El {
+    let button = |arg: &str, icon: &str, key: Key| -> El {
         El::button(doc, "stmt", icon)
             .attr("data-arg", arg)
             .attr("aria-label", &t(key))
@@ -89,10 +91,10 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
             .attr("aria-pressed", if side == shown { "true" } else { "false" })
     });
     let steps = [
-        button("reset", "⇤", "stmt.reset"),
-        button("back", "←", "stmt.back"),
-        button("step", "→", "stmt.step"),
-        button("end", "⇥", "stmt.end"),
+        button("reset", "⇤", key!("stmt.reset")),
+        button("back", "←", key!("stmt.back")),
+        button("step", "→", key!("stmt.step")),
+        button("end", "⇥", key!("stmt.end")),
     ];
     let cut = El::new(doc, "p")
         .class("lf-muted lf-cut")
@@ -120,7 +122,7 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
         .child(
             El::new(doc, "label")
                 .class("lf-guard")
-                .child(El::new(doc, "span").text(&t("stmt.race")))
+                .child(El::new(doc, "span").text(&t(key!("stmt.race"))))
                 .child(race),
         )
         .children(steps)
@@ -131,17 +133,21 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
     let switch = El::new(doc, "div")
         .class("lf-side-switch")
         .attr("role", "group")
-        .attr("aria-label", &t("stmt.show"))
+        .attr("aria-label", &t(key!("stmt.show")))
         .children(switch);
     let details = El(panel.details.clone())
-        .child(El::new(doc, "summary").text(&t("stmt.title")))
+        .child(El::new(doc, "summary").text(&t(key!("stmt.title"))))
         .child(tools)
-        .child(El::new(doc, "p").class("lf-muted").text(&t("stmt.legend")))
+        .child(
+            El::new(doc, "p")
+                .class("lf-muted")
+                .text(&t(key!("stmt.legend"))),
+        )
         // Course point 22: what this panel is, and where the real race is.
         .child(
             El::new(doc, "p")
                 .class("lf-muted")
-                .text(&t("stmt.modelled")),
+                .text(&t(key!("stmt.modelled"))),
         )
         .child(cut)
         .child(switch)
@@ -342,7 +348,7 @@ fn lane_table(doc: &Document, lang: Lang, lane: &LaneView) -> El {
     }
     let table = El::new(doc, "table")
         .class("lf-lock")
-        .attr("aria-label", lang.text("stmt.lane"))
+        .attr("aria-label", lang.text(key!("stmt.lane")))
         .children(rows);
     El::new(doc, "div")
         .class("lf-lock-scroll")

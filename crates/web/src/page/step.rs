@@ -2,6 +2,8 @@
 //! the SQL with its bound values (the refusal marked), and the rows before
 //! and after with the changed cells marked.
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 use web_sys::Document;
 
 use super::dom::{El, code, header_row, replace_children};
@@ -12,9 +14,11 @@ use leasefence_course::playground::explain::{COLUMNS, Compared};
 use leasefence_course::playground::view::{ChangeView, StatementView, StepView};
 
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let Some(view) = view else {
-        let none = El::new(doc, "p").class("lf-summary").text(&t("step.none"));
+        let none = El::new(doc, "p")
+            .class("lf-summary")
+            .text(&t(key!("step.none")));
         return replace_children(&parts.step, [none]);
     };
     let mut blocks = Vec::new();
@@ -28,9 +32,9 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
     }
     if let Some(verdict) = &view.verdict {
         let (class, key) = if verdict.accepted {
-            ("lf-verdict lf-accepted", "verdict.accepted")
+            ("lf-verdict lf-accepted", key!("verdict.accepted"))
         } else {
-            ("lf-verdict lf-rejected", "verdict.rejected")
+            ("lf-verdict lf-rejected", key!("verdict.rejected"))
         };
         let mut card = El::new(doc, "div")
             .class(class)
@@ -58,13 +62,13 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
     // are the row's view, the SQL its own ([`super::panes`]).
     let mut row = Vec::new();
     if !view.conditions.is_empty() {
-        row.push(El::new(doc, "h4").text(&t("verdict.side_by_side")));
+        row.push(El::new(doc, "h4").text(&t(key!("verdict.side_by_side"))));
         row.push(conditions(doc, lang, &view.conditions));
         for note in &view.fence_notes {
             row.push(El::new(doc, "p").class("lf-fence-note").text(note.text()));
         }
     }
-    let mut sql = vec![El::new(doc, "h4").text(&t("sql.title"))];
+    let mut sql = vec![El::new(doc, "h4").text(&t(key!("sql.title")))];
     if let Some(said) = &view.no_sql {
         sql.push(El::new(doc, "p").class("lf-muted").text(said));
     } else {
@@ -88,7 +92,7 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
         sql.push(El::new(doc, "ol").class("lf-sql").children(items));
     }
     if !view.changes.is_empty() {
-        row.push(El::new(doc, "h4").text(&t("row.title")));
+        row.push(El::new(doc, "h4").text(&t(key!("row.title"))));
         row.extend(changes(doc, lang, &view.changes));
     }
     blocks.push(El::new(doc, "div").attr("data-pane", "row").children(row));
@@ -98,7 +102,12 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
 
 /// The stamp and the row side by side, the failed conditions marked.
 fn conditions(doc: &Document, lang: Lang, lines: &[Compared]) -> El {
-    let titles = ["verdict.field", "verdict.expected", "verdict.current"].map(|key| lang.text(key));
+    let titles = [
+        key!("verdict.field"),
+        key!("verdict.expected"),
+        key!("verdict.current"),
+    ]
+    .map(|key| lang.text(key));
     let mut rows = vec![header_row(doc, titles)];
     for line in lines {
         let row = El::new(doc, "tr").children([
@@ -154,8 +163,8 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Vec<El> {
     )];
     for change in changes {
         for (label, cells, after) in [
-            ("row.before", &change.before, false),
-            ("row.after", &change.after, true),
+            (key!("row.before"), &change.before, false),
+            (key!("row.after"), &change.after, true),
         ] {
             let mut line = vec![
                 El::new(doc, "th")
@@ -166,14 +175,14 @@ fn changes(doc: &Document, lang: Lang, changes: &[ChangeView]) -> Vec<El> {
                 let td = El::new(doc, "td").text(text);
                 if after && *changed {
                     let _ = td.0.set_attribute("class", "lf-changed");
-                    let _ = td.0.set_attribute("title", lang.text("row.changed"));
+                    let _ = td.0.set_attribute("title", lang.text(key!("row.changed")));
                 }
                 line.push(td);
             }
             rows.push(El::new(doc, "tr").children(line));
         }
         if change.unchanged() {
-            let said = format!("{}: {}", change.id, lang.text("row.unchanged"));
+            let said = format!("{}: {}", change.id, lang.text(key!("row.unchanged")));
             blocks.push(El::new(doc, "p").class("lf-unchanged").text(&said));
         }
     }

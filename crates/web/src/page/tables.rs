@@ -1,5 +1,6 @@
 //! The jobs table as it is now, and the receiver's ledger.
 
+use leasefence_course::key;
 use web_sys::Document;
 
 use super::dom::{El, header_row, replace_children};
@@ -36,7 +37,7 @@ pub(super) fn draw_receiver(doc: &Document, parts: &Parts, lang: Lang, view: &Re
     let Some(total) = &view.total else {
         let empty = El::new(doc, "p")
             .class("lf-muted")
-            .text(lang.text("receiver.empty"));
+            .text(lang.text(key!("receiver.empty")));
         return replace_children(&parts.receiver, [empty]);
     };
     let mut items = Vec::with_capacity(view.items.len());

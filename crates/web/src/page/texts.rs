@@ -37,7 +37,7 @@ mod fetched {
 
     fn unread(lang: Lang) {
         let said = format!(
-            "leasefence: leasefence.{}.json is not this module's (another build's?); its keys are shown instead",
+            "leasefence: leasefence.{}.json is not this module's (another build's?); its texts show as ⋯",
             lang.tag()
         );
         web_sys::console::error_1(&said.into());

@@ -2,6 +2,8 @@
 //! under the same name from where the learner stands. The core rewrites
 //! the timeline ([`leasefence_course::playground::twist`]); here are only the buttons.
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
@@ -11,7 +13,7 @@ use leasefence_course::playground::twist::Twist;
 /// One group of buttons per worker, under a short title, drawn for each
 /// timeline; [`enable`] marks at each step which would change nothing.
 pub(super) fn draw(doc: &Document, container: &Element, lang: Lang, actors: &[String]) {
-    let mut groups = vec![El::new(doc, "span").text(lang.text("twist.title"))];
+    let mut groups = vec![El::new(doc, "span").text(lang.text(key!("twist.title")))];
     for worker in actors {
         let mut group = El::new(doc, "span")
             .class("lf-twist")
@@ -19,7 +21,9 @@ pub(super) fn draw(doc: &Document, container: &Element, lang: Lang, actors: &[St
             .attr("aria-label", worker)
             .child(El::new(doc, "strong").text(worker));
         for twist in Twist::ALL {
-            let label = lang.text(&format!("twist.{}", twist.name())).to_owned();
+            let label = lang
+                .text(Key::named(&format!("twist.{}", twist.name())))
+                .to_owned();
             let button = El::button(doc, "twist", &label).attr("data-arg", &twist.arg(worker));
             group = group.child(button.attr("aria-label", &format!("{worker}: {label}")));
         }

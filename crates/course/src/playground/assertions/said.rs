@@ -1,5 +1,6 @@
 //! A sentence and the assertions it was rendered from.
 
+use crate::playground::messages::Key;
 use std::rc::Rc;
 
 use serde::{Serialize, Serializer};
@@ -66,12 +67,7 @@ impl Said {
     /// The message `key` with `parts` put in its placeholders: its
     /// assertions are theirs. `values` fill the other placeholders and
     /// must be among what `parts` assert (a time, a worker).
-    pub fn fill(
-        lang: Lang,
-        key: &str,
-        values: &[(&str, String)],
-        parts: Vec<(&str, Said)>,
-    ) -> Said {
+    pub fn fill(lang: Lang, key: Key, values: &[(&str, String)], parts: Vec<(&str, Said)>) -> Said {
         let mut all: Vec<(&str, String)> = values.to_vec();
         let mut asserts = Vec::new();
         for (name, part) in parts {

@@ -13,6 +13,7 @@
 //! the census only when the learner asks (up to a few hundred
 //! milliseconds).
 
+use crate::key;
 use crate::mechanism::Refusal;
 use crate::mechanism::invariants::{Side, along};
 use crate::mechanism::orderings::{Census, census, lanes};
@@ -187,7 +188,7 @@ impl Session {
         });
         self.editor_status = Some(Status {
             kind: StatusKind::Done,
-            message: Message::key("invariants.opened_status"),
+            message: Message::key(key!("invariants.opened_status")),
         });
         match side {
             Side::Unfenced(guard) => self.set_guard(guard),

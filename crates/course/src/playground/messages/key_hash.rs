@@ -1,8 +1,8 @@
-/// A message key's 32-bit FNV-1a hash. The message tables are found by
-/// it, not by the key's text: the keys already sit in the module once, at
-/// the call sites that ask for them, and a table of them would be a second
-/// copy. The build script (`build/messages.rs`, which includes this file)
-/// stops the build if two keys share a hash.
+/// A message key's 32-bit FNV-1a hash. The message tables are ordered by
+/// it, and a key is found by it, not by its text: a key written in the
+/// code is found while the program is compiled ([`super::Key`]), so no
+/// key's text is in the module. The build script (`build/messages.rs`,
+/// which includes this file) stops the build if two keys share a hash.
 pub(crate) const fn key_hash(key: &str) -> u32 {
     let bytes = key.as_bytes();
     let mut hash: u32 = 0x811c_9dc5;

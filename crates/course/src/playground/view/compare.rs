@@ -3,10 +3,12 @@
 //! did harm.
 
 use super::names::variant_name;
+use crate::key;
 use crate::mechanism::invariants::Side;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::breaks;
 use crate::playground::explain::cell;
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::variants::unfenced::{Unfenced, UnfencedFinish};
 use crate::variants::{Guard, Variant};
@@ -50,7 +52,7 @@ pub(super) fn break_link(session: &Session, side: Side) -> Option<BreakLink> {
     let lang = session.lang;
     let found = breaks::shortest(side)?;
     let title = lang
-        .text(&format!("chapter.{}.title", found.chapter))
+        .text(Key::named(&format!("chapter.{}.title", found.chapter)))
         .to_owned();
     Some(BreakLink {
         said: Said::of(
@@ -62,7 +64,7 @@ pub(super) fn break_link(session: &Session, side: Side) -> Option<BreakLink> {
             },
         ),
         opens: session.show.chapters.then_some(found.chapter),
-        label: lang.fill("breaks.open", &[("title", title)]),
+        label: lang.fill(key!("breaks.open"), &[("title", title)]),
     })
 }
 
@@ -85,7 +87,7 @@ pub struct CompareRow {
 /// The comparison at the learner's place; `None` while it is closed.
 pub fn view(session: &Session) -> Option<CompareView> {
     let lang = session.lang;
-    let t = |key: &str| lang.text(key).to_owned();
+    let t = |key: Key| lang.text(key).to_owned();
     let stepper = &session.stepper;
     let naive = session.unfenced().filter(|_| session.compare_open())?;
     let mut rows = Vec::new();
@@ -101,7 +103,7 @@ pub fn view(session: &Session) -> Option<CompareView> {
         let shown = finish.event < stepper.position();
         let verdict = |guard: Option<Guard>, accepted: bool, row: Option<&JobRow>| {
             if !shown {
-                return Said::plain(t("timeline.pending"));
+                return Said::plain(t(key!("timeline.pending")));
             }
             let row = row.map(|row| (row.state.as_str().to_owned(), cell(row, "owner"), row.token));
             let judged = Assertion::Judged {
@@ -157,7 +159,7 @@ fn note(session: &Session, naive: &Unfenced) -> Said {
         )
         .collect();
     if shown.is_empty() {
-        return Said::plain(lang.text("compare.not_yet"));
+        return Said::plain(lang.text(key!("compare.not_yet")));
     }
     let differs = |(finish, fenced): &&(&UnfencedFinish, &leasefence::Finish)| {
         finish.accepted != fenced.accepted()

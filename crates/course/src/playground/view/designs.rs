@@ -3,6 +3,7 @@
 //! the course turns down, the claims it ran, the job's row afterwards,
 //! and what became of the job.
 
+use crate::key;
 use serde::Serialize;
 
 use super::names::variant_name;
@@ -52,7 +53,7 @@ pub(super) fn view(lang: Lang, events: usize, designs: &Designs) -> DesignsView 
 fn design(lang: Lang, events: usize, job: &str, run: &Run) -> DesignView {
     let name = match run.design.variant() {
         Some(variant) => variant_name(lang, variant),
-        None => lang.text("designs.queue").to_owned(),
+        None => lang.text(key!("designs.queue")).to_owned(),
     };
     let said = |fact| {
         let design = run.design;

@@ -1,8 +1,10 @@
 //! The event list: one line per event, and the result marks that appear as
 //! the learner steps past each one.
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use leasefence::scenario::{Action, Event};
 use serde::Serialize;
@@ -39,7 +41,7 @@ pub struct EventMark {
 pub(crate) fn who(lang: Lang, event: &Event) -> String {
     match event.owner.as_ref().filter(|owner| **owner != event.worker) {
         Some(owner) => lang.fill(
-            "timeline.owner",
+            key!("timeline.owner"),
             &[("worker", event.worker.clone()), ("owner", owner.clone())],
         ),
         None => event.worker.clone(),
@@ -83,7 +85,7 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
                 at: format!("{} ms", event.at),
                 who,
                 what: lang
-                    .text(&format!("action.{}", event.action.name()))
+                    .text(Key::named(&format!("action.{}", event.action.name())))
                     .to_owned(),
                 detail,
             }

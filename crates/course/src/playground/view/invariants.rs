@@ -8,9 +8,11 @@
 //! is not mended by what comes after, and the learner should see where it
 //! happened, not only that it did.
 
+use crate::key;
 use crate::mechanism::invariants::{Invariant, Side, StepCheck};
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use serde::Serialize;
 
@@ -93,14 +95,18 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
                     ("variant", variant_name(lang, variant)),
                     ("n", n.to_string()),
                 ];
-                lang.fill("invariants.variant_broke", &values)
+                lang.fill(key!("invariants.variant_broke"), &values)
             })
         })
         .collect();
     let note = match (broken(0), said.is_empty()) {
-        (0, true) => lang.text("invariants.all_hold").to_owned(),
-        (0, false) => format!("{} {}", lang.text("invariants.fenced_kept"), said.join(" ")),
-        (n, _) => lang.fill("invariants.fenced_broke", &[("n", n.to_string())]),
+        (0, true) => lang.text(key!("invariants.all_hold")).to_owned(),
+        (0, false) => format!(
+            "{} {}",
+            lang.text(key!("invariants.fenced_kept")),
+            said.join(" ")
+        ),
+        (n, _) => lang.fill(key!("invariants.fenced_broke"), &[("n", n.to_string())]),
     };
     // The note counts the lights: it states what each of them states.
     let lit_all = INVARIANTS.iter().flat_map(|&invariant| {
@@ -114,19 +120,19 @@ pub fn view(session: &Session) -> Option<InvariantsView> {
             .iter()
             .map(|(side, _)| side_name(lang, *side))
             .collect(),
-        columns_note: lang.text("invariants.columns_note").to_owned(),
+        columns_note: lang.text(key!("invariants.columns_note")).to_owned(),
         rows,
         note,
         orderings: orderings::view(session),
     })
 }
 
-fn key(invariant: Invariant) -> &'static str {
+fn key(invariant: Invariant) -> Key {
     match invariant {
-        Invariant::OneValidHolder => "invariants.one_holder",
-        Invariant::FinishPresentedCurrentToken => "invariants.current_token",
-        Invariant::TokensOnlyGrow => "invariants.tokens_grow",
-        Invariant::AppliedOnce => "invariants.applied_once",
+        Invariant::OneValidHolder => key!("invariants.one_holder"),
+        Invariant::FinishPresentedCurrentToken => key!("invariants.current_token"),
+        Invariant::TokensOnlyGrow => key!("invariants.tokens_grow"),
+        Invariant::AppliedOnce => key!("invariants.applied_once"),
     }
 }
 

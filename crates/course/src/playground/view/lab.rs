@@ -3,6 +3,8 @@
 //! first event where their queue and the reference part, the two
 //! verdicts and the two tables side by side.
 
+use crate::key;
+use crate::playground::messages::Key;
 use serde::Serialize;
 
 use crate::lab::{
@@ -130,8 +132,7 @@ pub fn lab(session: &Session) -> Option<LabView> {
     let levels = LEVELS
         .iter()
         .map(|level| {
-            let key = format!("lab.level.{}", level.id);
-            let name = lang.text(&key);
+            let name = lang.text(Key::named(&format!("lab.level.{}", level.id)));
             let passed = session.labs_passed().contains(&level.id);
             LevelButton {
                 id: level.id,
@@ -148,15 +149,15 @@ pub fn lab(session: &Session) -> Option<LabView> {
     Some(LabView {
         levels,
         goal: lang.fill(
-            &format!("lab.goal.{}", bench.level.id),
+            Key::named(&format!("lab.goal.{}", bench.level.id)),
             &[("conditions", beyond_the_stamp())],
         ),
         hints: vec![
             lang.fill(
-                "lab.parameters",
+                key!("lab.parameters"),
                 &[("names", names(&bench.level.writes.parameters()))],
             ),
-            lang.fill("lab.functions", &[("names", names(&FUNCTIONS))]),
+            lang.fill(key!("lab.functions"), &[("names", names(&FUNCTIONS))]),
         ],
         sql: bench.sql.clone(),
         answer: bench
@@ -172,9 +173,10 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
     match answer {
         Answer::Refused(problem) => AnswerView {
             passed: false,
-            headline: Said::plain(
-                lang.fill("lab.refused", &[("message", problem_text(lang, problem))]),
-            ),
+            headline: Said::plain(lang.fill(
+                key!("lab.refused"),
+                &[("message", problem_text(lang, problem))],
+            )),
             events: Vec::new(),
             played: Said::default(),
             lines: Vec::new(),
@@ -185,7 +187,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
             passed: true,
             headline: Said::worded(
                 lang.fill(
-                    "lab.passed",
+                    key!("lab.passed"),
                     &[
                         ("scenarios", checked.scenarios.to_string()),
                         ("orderings", checked.orderings.to_string()),
@@ -207,7 +209,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
         },
         Answer::Graded(Graded::Failed { checked, shortest }) => {
             let checked = Said::plain(lang.fill(
-                "lab.checked",
+                key!("lab.checked"),
                 &[
                     ("scenarios", checked.scenarios.to_string()),
                     ("orderings", checked.orderings.to_string()),
@@ -248,7 +250,7 @@ fn answer_view(session: &Session, bench: &Bench, answer: &Answer) -> AnswerView 
                         events: lines,
                         played,
                         rows,
-                        open: Some(lang.text("lab.open").to_owned()),
+                        open: Some(lang.text(key!("lab.open")).to_owned()),
                     }
                 }
                 Shortest::Statements(race) => raced(session, bench, race, checked),
@@ -284,9 +286,9 @@ pub fn because(lang: Lang, shortest: &Disagreement) -> Option<Said> {
             let until = queue.lease_until;
             let capped = until < played.at.saturating_add(lease_ms);
             let key = if capped {
-                "lab.why.capped"
+                key!("lab.why.capped")
             } else {
-                "lab.why.lease"
+                key!("lab.why.lease")
             };
             let values = [
                 ("lease", lease_ms.to_string()),
@@ -319,7 +321,7 @@ pub fn because(lang: Lang, shortest: &Disagreement) -> Option<Said> {
         }
     };
     (!reason.text().is_empty())
-        .then(|| Said::fill(lang, "lab.because", &[], vec![("reason", reason)]))
+        .then(|| Said::fill(lang, key!("lab.because"), &[], vec![("reason", reason)]))
 }
 
 /// Why no claim may take `job` at the claim `event`: a lease on it still
@@ -347,12 +349,16 @@ fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
     let event = &shortest.scenario.events()[shortest.event];
     let action = event.action.name();
     lang.fill(
-        "lab.failed",
+        key!("lab.failed"),
         &[
             ("title", session.lab_scenario_title(shortest.from)),
             ("event", (shortest.event + 1).to_string()),
             ("worker", event.worker.clone()),
-            ("action", lang.text(&format!("action.{action}")).to_owned()),
+            (
+                "action",
+                lang.text(Key::named(&format!("action.{action}")))
+                    .to_owned(),
+            ),
             ("at", event.at.to_string()),
         ],
     )
@@ -365,7 +371,7 @@ fn event_lines(lang: Lang, events: &[Event]) -> Vec<String> {
         .map(|event| {
             let who = super::events::who(lang, event);
             let what = lang
-                .text(&format!("action.{}", event.action.name()))
+                .text(Key::named(&format!("action.{}", event.action.name())))
                 .to_owned();
             match &event.action {
                 Action::Claim { lease_ms } => {
@@ -393,11 +399,11 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
             let ends = RaceEnd::Stopped {
                 worker: stopped.worker.clone(),
             };
-            (ends, Some(lang.fill("lab.stopped_race", &values)))
+            (ends, Some(lang.fill(key!("lab.stopped_race"), &values)))
         }
         (None, Some(worker)) => {
             let (ends, words) = if race.current.busy.contains(worker) {
-                (RaceEnd::Busy, lang.text("lab.busy").to_owned())
+                (RaceEnd::Busy, lang.text(key!("lab.busy")).to_owned())
             } else {
                 let got = claim(&race.current, worker);
                 let words = claimed(lang, got.as_ref());
@@ -409,7 +415,7 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
                 ("expected", expected),
                 ("current", words),
             ];
-            (ends, Some(lang.fill("lab.race_verdicts", &values)))
+            (ends, Some(lang.fill(key!("lab.race_verdicts"), &values)))
         }
         (None, None) => (RaceEnd::Claimed { claim: None }, None),
     };
@@ -425,8 +431,11 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
     };
     let headline = Said::worded(
         match &race.worker {
-            Some(worker) => lang.fill("lab.failed_race", &[title, ("worker", worker.clone())]),
-            None => lang.fill("lab.failed_race_rows", &[title]),
+            Some(worker) => lang.fill(
+                key!("lab.failed_race"),
+                &[title, ("worker", worker.clone())],
+            ),
+            None => lang.fill(key!("lab.failed_race_rows"), &[title]),
         },
         said,
     );
@@ -443,7 +452,7 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
         played: Said::default(),
         lines,
         rows,
-        open: Some(lang.text("lab.open_race").to_owned()),
+        open: Some(lang.text(key!("lab.open_race")).to_owned()),
     }
 }
 
@@ -451,14 +460,14 @@ fn raced(session: &Session, bench: &Bench, race: &Interleaving, checked: Said) -
 fn claimed(lang: Lang, claim: Option<&Claim>) -> String {
     match claim {
         Some(claim) => lang.fill(
-            "lab.claimed",
+            key!("lab.claimed"),
             &[
                 ("id", claim.id.clone()),
                 ("token", claim.token.to_string()),
                 ("until", claim.lease_until.to_string()),
             ],
         ),
-        None => lang.text("lab.claimed_nothing").to_owned(),
+        None => lang.text(key!("lab.claimed_nothing")).to_owned(),
     }
 }
 
@@ -489,9 +498,9 @@ fn step_lines(lang: Lang, turns: &[Turn]) -> Vec<String> {
     (turns.iter())
         .map(|turn| {
             let what = match &turn.did {
-                Turned::CommitWaits => lang.text("lab.step_commit_waits"),
-                Turned::Waits => lang.text("lab.step_waits"),
-                Turned::Busy => lang.text("lab.busy"),
+                Turned::CommitWaits => lang.text(key!("lab.step_commit_waits")),
+                Turned::Waits => lang.text(key!("lab.step_waits")),
+                Turned::Busy => lang.text(key!("lab.busy")),
                 Turned::Ran(first) => first,
             };
             format!("{} ms · {} · {what}", turn.at, turn.worker)
@@ -503,20 +512,23 @@ fn step_lines(lang: Lang, turns: &[Turn]) -> Vec<String> {
 /// as the answer `headline` states leaves them.
 fn parted(lang: Lang, shortest: &Disagreement, headline: &Said) -> (String, Option<SideBySide>) {
     let verdict = |did: &Did| match did {
-        Did::Finish { accepted: true } => lang.text("lab.accepted").to_owned(),
-        Did::Finish { accepted: false } => lang.text("lab.refused_finish").to_owned(),
+        Did::Finish { accepted: true } => lang.text(key!("lab.accepted")).to_owned(),
+        Did::Finish { accepted: false } => lang.text(key!("lab.refused_finish")).to_owned(),
         Did::Claim { claim } => claimed(lang, claim.as_ref()),
-        Did::Other => lang.text("lab.other_event").to_owned(),
+        Did::Other => lang.text(key!("lab.other_event")).to_owned(),
     };
     let expected = &shortest.expected;
     match &shortest.current {
         Current::Stopped(problem) => (
-            lang.fill("lab.stopped", &[("message", problem_text(lang, problem))]),
+            lang.fill(
+                key!("lab.stopped"),
+                &[("message", problem_text(lang, problem))],
+            ),
             None,
         ),
         Current::Observed(current) => {
             let sentence = lang.fill(
-                "lab.verdicts",
+                key!("lab.verdicts"),
                 &[
                     ("expected", verdict(&expected.did)),
                     ("current", verdict(&current.did)),
@@ -538,15 +550,18 @@ fn side_by_side(lang: Lang, expected: &[JobRow], current: &[JobRow]) -> Vec<(Str
         if got == Some(wanted) {
             continue;
         }
-        rows.push((lang.text("lab.rows_expected").to_owned(), cells(wanted)));
         rows.push((
-            lang.text("lab.rows_current").to_owned(),
+            lang.text(key!("lab.rows_expected")).to_owned(),
+            cells(wanted),
+        ));
+        rows.push((
+            lang.text(key!("lab.rows_current")).to_owned(),
             got.map(cells).unwrap_or_default(),
         ));
     }
     for extra in current.iter().skip(expected.len()) {
-        rows.push((lang.text("lab.rows_expected").to_owned(), Vec::new()));
-        rows.push((lang.text("lab.rows_current").to_owned(), cells(extra)));
+        rows.push((lang.text(key!("lab.rows_expected")).to_owned(), Vec::new()));
+        rows.push((lang.text(key!("lab.rows_current")).to_owned(), cells(extra)));
     }
     rows
 }

@@ -7,6 +7,8 @@
 //! drawing is tested natively; the page turns each [`Shape`] into one SVG
 //! element.
 
+use crate::key;
+use crate::playground::messages::Key;
 use serde::Serialize;
 use std::ops::Range;
 
@@ -271,8 +273,7 @@ impl Lanes<'_> {
             // The result, said with the lane's own symbol.
             let came = |mark: &str| {
                 let result = outcome.label();
-                let key = format!("result.{result}");
-                let word = self.lang.text(&key);
+                let word = self.lang.text(Key::named(&format!("result.{result}")));
                 Said::worded(format!("{mark} {word}"), Assertion::Came { event, result })
             };
             match outcome {
@@ -353,7 +354,7 @@ impl Lanes<'_> {
             return Vec::new();
         };
         let nx = self.axis.x(frame.result.at);
-        let label = Said::plain(self.lang.text("lanes.now"));
+        let label = Said::plain(self.lang.text(key!("lanes.now")));
         vec![
             line((nx, TOP - 10.0), (nx, self.height - 12.0), "lf-now"),
             text(

@@ -48,6 +48,7 @@ pub use statements::{
 };
 pub use step::{ChangeView, PointView, QuizView, StatementView, StepView, Summary, VerdictView};
 
+use crate::key;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{COLUMNS, cell, describe};
 use crate::playground::lesson::LESSON;
@@ -218,7 +219,7 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
             }
             Some(said)
         }
-        (None, None) => Some(Said::plain(lang.text("step.none"))),
+        (None, None) => Some(Said::plain(lang.text(key!("step.none")))),
     };
     PositionView {
         position,
@@ -244,12 +245,12 @@ pub fn position(session: &Session, drawn: Option<usize>, lanes_width: f64) -> Po
         announcement,
         notice: session.notice.clone(),
         tagline: lang.text(match stepper.answers_ahead() {
-            true => "app.tagline",
-            false => "app.tagline.told",
+            true => key!("app.tagline"),
+            false => key!("app.tagline.told"),
         }),
         footer: lang.text(match stepper.answers_ahead() {
-            true => "footer.rules",
-            false => "footer.rules.told",
+            true => key!("footer.rules"),
+            false => key!("footer.rules.told"),
         }),
         finish: sliders::finish(session),
         lease: sliders::lease(session),
@@ -289,7 +290,7 @@ fn narration(session: &Session) -> Said {
         .then(|| session.lesson()?.narration(lang))
         .flatten();
     if stepper.answers_ahead() {
-        return Said::plain(authors.unwrap_or(lang.text("predict.narration_hidden")));
+        return Said::plain(authors.unwrap_or(lang.text(key!("predict.narration_hidden"))));
     }
     // An ordering opened from the invariants panel is not the learner's
     // change of its chapter: say where it came from and why it was opened.
@@ -300,7 +301,7 @@ fn narration(session: &Session) -> Said {
         ];
         return Said::fill(
             lang,
-            "chapter.opened",
+            key!("chapter.opened"),
             &values,
             vec![("story", story(session))],
         );
@@ -310,13 +311,13 @@ fn narration(session: &Session) -> Said {
     match (stepper.forked_from(), stepper.chapter()) {
         (Some(chapter), _) => Said::fill(
             lang,
-            "chapter.forked",
+            key!("chapter.forked"),
             &[("title", session.title_of(chapter))],
             vec![("story", story(session))],
         ),
         (None, SANDBOX) => Said::fill(
             lang,
-            "chapter.sandbox.story",
+            key!("chapter.sandbox.story"),
             &[],
             vec![("story", story(session))],
         ),
@@ -351,15 +352,15 @@ fn story(session: &Session) -> Said {
                 accepted: finish.accepted(),
             };
             let said = if finish.accepted() {
-                Said::plain(lang.fill("story.accepted", &values))
+                Said::plain(lang.fill(key!("story.accepted"), &values))
             } else {
                 let why = reasons::why(session, event);
-                Said::fill(lang, "story.refused", &values, vec![("reason", why)])
+                Said::fill(lang, key!("story.refused"), &values, vec![("reason", why)])
             };
             Some(said.stating(verdict))
         })
         .reduce(Said::then);
-    told.unwrap_or_else(|| Said::plain(lang.text("story.no_finish")))
+    told.unwrap_or_else(|| Said::plain(lang.text(key!("story.no_finish"))))
 }
 
 /// The picker's choices: the author's lesson (if any), every chapter in
@@ -376,7 +377,7 @@ pub fn chapter_options(session: &Session) -> Vec<ChapterOption> {
         .map(|id| {
             let title = session.title_of(id);
             let label = if session.progress().contains(&id) {
-                lang.fill("chapter.done", &[("title", title)])
+                lang.fill(key!("chapter.done"), &[("title", title)])
             } else {
                 title
             };
@@ -402,7 +403,7 @@ fn receiver(session: &Session) -> ReceiverView {
             .map(|(id, qty)| format!("{id} → {qty}"))
             .collect(),
         total: Some(session.lang.fill(
-            "receiver.total",
+            key!("receiver.total"),
             &[("jobs", ledger.len().to_string()), ("qty", qty.to_string())],
         )),
     }

@@ -3,27 +3,30 @@
 //! panel that shows it (the message key `variant.<id>`;
 //! [`crate::variants`]).
 
+use crate::key;
 use crate::mechanism::invariants::Side;
 use crate::playground::Lang;
+use crate::playground::messages::Key;
 use crate::variants::Variant;
 
 /// A side's column header: the real system, or its variant's name.
 pub(crate) fn side_name(lang: Lang, side: Side) -> String {
     match side.variant() {
         Some(variant) => variant_name(lang, variant),
-        None => lang.text("invariants.fenced").to_owned(),
+        None => lang.text(key!("invariants.fenced")).to_owned(),
     }
 }
 
 /// A teaching variant's one name, the same on every panel.
 pub(crate) fn variant_name(lang: Lang, variant: Variant) -> String {
-    lang.text(&format!("variant.{}", variant.id())).to_owned()
+    lang.text(Key::named(&format!("variant.{}", variant.id())))
+        .to_owned()
 }
 
 /// An actor's name as the learner reads it: the producer by its role.
 pub(crate) fn who(lang: Lang, actor: &str) -> String {
     match actor {
-        "producer" => lang.text("stmt.producer").to_owned(),
+        "producer" => lang.text(key!("stmt.producer")).to_owned(),
         name => name.to_owned(),
     }
 }

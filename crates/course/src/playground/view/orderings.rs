@@ -8,10 +8,12 @@
 //! each queue, and the ordering a button opens, tell how the timeline's
 //! events end.
 
+use crate::key;
 use crate::mechanism::invariants::Side;
 use crate::mechanism::orderings::{Census, MAX_ACTORS, MAX_EVENTS};
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::invariants::{Countable, countable};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use serde::Serialize;
 
@@ -97,7 +99,10 @@ pub fn view(session: &Session) -> OrderingsView {
                 ("max_events", MAX_EVENTS.to_string()),
                 ("max_actors", MAX_ACTORS.to_string()),
             ];
-            (Said::plain(lang.fill("invariants.too_big", &values)), false)
+            (
+                Said::plain(lang.fill(key!("invariants.too_big"), &values)),
+                false,
+            )
         }
     };
     let waits = can_count && session.stepper.answers_ahead();
@@ -113,13 +118,13 @@ pub fn view(session: &Session) -> OrderingsView {
             side: opened.side,
             step,
         };
-        Said::worded(lang.fill("invariants.opened", &values), assertion)
+        Said::worded(lang.fill(key!("invariants.opened"), &values), assertion)
     });
     OrderingsView {
         summary,
         count: (can_count && !waits && census.is_none())
-            .then(|| lang.text("invariants.count").to_owned()),
-        waiting: waits.then(|| lang.text("predict.orderings_hidden").to_owned()),
+            .then(|| lang.text(key!("invariants.count")).to_owned()),
+        waiting: waits.then(|| lang.text(key!("predict.orderings_hidden")).to_owned()),
         table: census.map(|census| table(session, census)),
         opened,
     }
@@ -127,12 +132,12 @@ pub fn view(session: &Session) -> OrderingsView {
 
 /// The kinds of failure counted, in the order of [`Assertion::Counted`]'s
 /// counts.
-const KINDS: [&str; 5] = [
-    "invariants.bad",
-    "invariants.stale",
-    "invariants.twice",
-    "invariants.holders",
-    "invariants.reused",
+const KINDS: [Key; 5] = [
+    key!("invariants.bad"),
+    key!("invariants.stale"),
+    key!("invariants.twice"),
+    key!("invariants.holders"),
+    key!("invariants.reused"),
 ];
 
 fn table(session: &Session, census: &Census) -> CountTable {
@@ -162,7 +167,7 @@ fn table(session: &Session, census: &Census) -> CountTable {
     let rows = (KINDS.iter().enumerate())
         .map(|(kind, key)| {
             let mut row = CountRow {
-                label: lang.text(key).to_owned(),
+                label: lang.text(*key).to_owned(),
                 cells: Vec::new(),
                 zero: Vec::new(),
             };
@@ -185,7 +190,7 @@ fn table(session: &Session, census: &Census) -> CountTable {
             let steps = failing.scenario.events().len().to_string();
             Some(OpenButton {
                 id: variant.id(),
-                label: lang.fill("invariants.open", &[("step", steps)]),
+                label: lang.fill(key!("invariants.open"), &[("step", steps)]),
             })
         })
         .collect();
@@ -196,8 +201,8 @@ fn table(session: &Session, census: &Census) -> CountTable {
         ("n", fenced_bad.to_string()),
     ];
     let note = match fenced_bad {
-        0 => lang.fill("invariants.fenced_none", &values),
-        _ => lang.fill("invariants.fenced_some", &values),
+        0 => lang.fill(key!("invariants.fenced_none"), &values),
+        _ => lang.fill(key!("invariants.fenced_some"), &values),
     };
     let note = columns[0].reworded(note);
     let breaks = (census.sides.iter())

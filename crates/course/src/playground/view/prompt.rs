@@ -1,6 +1,8 @@
 //! The prediction strip: the question a step waits on, its answers, and
 //! what an answer was worth and why it came out so.
 
+use crate::key;
+use crate::playground::messages::Key;
 use serde::Serialize;
 
 use super::{NextChapter, reasons};
@@ -80,7 +82,7 @@ pub(super) fn prompt(session: &Session) -> PromptView {
     let (right, made) = stepper.score();
     let score = (stepper.predict() && made > 0).then(|| {
         lang.fill(
-            "predict.score",
+            key!("predict.score"),
             &[("right", right.to_string()), ("total", made.to_string())],
         )
     });
@@ -106,8 +108,8 @@ fn question_text(session: &Session, question: Question) -> Said {
     let at = stepper.scenario().events()[event].at;
     let values = [("worker", worker.clone()), ("at", at.to_string())];
     match question {
-        Question::Claim => Said::plain(lang.fill("predict.claim_question", &values)),
-        Question::Field => Said::plain(lang.fill("predict.field_question", &values)),
+        Question::Claim => Said::plain(lang.fill(key!("predict.claim_question"), &values)),
+        Question::Field => Said::plain(lang.fill(key!("predict.field_question"), &values)),
         Question::Finish => {
             let holds = event
                 .checked_sub(1)
@@ -116,7 +118,7 @@ fn question_text(session: &Session, question: Question) -> Said {
             if holds {
                 Said::of(lang, Assertion::Sends { event, worker })
             } else {
-                let asked = lang.fill("predict.question_no_claim", &values);
+                let asked = lang.fill(key!("predict.question_no_claim"), &values);
                 Said::worded(asked, Assertion::NoStamp { event, worker })
             }
         }
@@ -140,12 +142,12 @@ fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
     let verdict = if answer.right() {
         Said::fill(
             lang,
-            "predict.field_right",
+            key!("predict.field_right"),
             &[picked],
             vec![("reason", reason)],
         )
     } else {
-        Said::plain(lang.fill("predict.field_wrong", &[picked])).then(reason)
+        Said::plain(lang.fill(key!("predict.field_wrong"), &[picked])).then(reason)
     };
     let failed = Assertion::Failed {
         event,
@@ -157,10 +159,10 @@ fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
 /// The yes and no answers to a question, as the buttons say them.
 fn answer(lang: Lang, finish: bool, yes: bool) -> String {
     let key = match (finish, yes) {
-        (true, true) => "predict.accept",
-        (true, false) => "predict.reject",
-        (false, true) => "predict.gets_job",
-        (false, false) => "predict.finds_nothing",
+        (true, true) => key!("predict.accept"),
+        (true, false) => key!("predict.reject"),
+        (false, true) => key!("predict.gets_job"),
+        (false, false) => key!("predict.finds_nothing"),
     };
     lang.text(key).to_owned()
 }
@@ -202,10 +204,10 @@ fn next_chapter(session: &Session) -> Option<NextChapter> {
     let next = CHAPTERS.get(index + 1)?;
     let title = session
         .lang
-        .text(&format!("chapter.{}.title", next.id))
+        .text(Key::named(&format!("chapter.{}.title", next.id)))
         .to_owned();
     Some(NextChapter {
         id: next.id,
-        label: session.lang.fill("chapter.next", &[("title", title)]),
+        label: session.lang.fill(key!("chapter.next"), &[("title", title)]),
     })
 }

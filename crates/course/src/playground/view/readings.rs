@@ -3,6 +3,8 @@
 //! end, the two conditions it runs, what the holder's finish and the
 //! claimant's claim did, and who may work on the job at that instant.
 
+use crate::key;
+use crate::playground::messages::Key;
 use serde::Serialize;
 
 use super::names::variant_name;
@@ -56,7 +58,7 @@ pub(super) fn view(lang: Lang, position: usize, boundary: &Boundary) -> Readings
 fn reading(lang: Lang, position: usize, boundary: &Boundary, read: &Read) -> ReadingView {
     let name = match read.reading.variant() {
         Some(variant) => variant_name(lang, variant),
-        None => lang.text("readings.queue").to_owned(),
+        None => lang.text(key!("readings.queue")).to_owned(),
     };
     let said = |fact| {
         let (reading, at) = (read.reading, boundary.at);
@@ -90,13 +92,13 @@ fn reading(lang: Lang, position: usize, boundary: &Boundary, read: &Read) -> Rea
         conditions: [
             condition(
                 lang,
-                "readings.finish_reads",
+                key!("readings.finish_reads"),
                 read.reading,
                 Reading::finish_condition,
             ),
             condition(
                 lang,
-                "readings.claim_reads",
+                key!("readings.claim_reads"),
                 read.reading,
                 Reading::claim_condition,
             ),
@@ -110,7 +112,7 @@ fn reading(lang: Lang, position: usize, boundary: &Boundary, read: &Read) -> Rea
 /// `reading`'s condition read by `of`, labelled by the message `label`.
 fn condition(
     lang: Lang,
-    label: &str,
+    label: Key,
     reading: Reading,
     of: fn(Reading) -> &'static str,
 ) -> ConditionView {

@@ -3,8 +3,10 @@
 //! condition did it fail?". Read from the row just before the event and
 //! the claim its worker held, as the queue's one `UPDATE` read them.
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::timeline::Timeline;
 use leasefence::fence::{Condition, Verdict};
@@ -103,18 +105,18 @@ pub(super) fn fence_notes(session: &Session, event: usize) -> Vec<Said> {
     if !failed.contains(Condition::Token) {
         return Vec::new();
     }
-    let noted = |key: &str, compared: Condition| {
+    let noted = |key: Key, compared: Condition| {
         let said = condition(session, event, compared).unwrap_or_default();
         said.reworded(lang.text(key))
     };
     let owner = if failed.contains(Condition::Owner) {
-        "fence.owner_too"
+        key!("fence.owner_too")
     } else {
-        "fence.owner_same"
+        key!("fence.owner_same")
     };
     let mut notes = vec![noted(owner, Condition::Owner)];
     if failed.contains(Condition::Attempt) {
-        notes.push(noted("fence.attempt_with_token", Condition::Attempt));
+        notes.push(noted(key!("fence.attempt_with_token"), Condition::Attempt));
     }
     notes
 }

@@ -1,6 +1,7 @@
 //! The scene on screen in a lesson ([`crate::playground::scenes`]): the
 //! view it shows and the views the learner may switch to.
 
+use crate::key;
 use serde::Serialize;
 
 use crate::playground::Lang;
@@ -44,15 +45,15 @@ pub fn view(session: &Session) -> Option<SceneView> {
 /// The name of `pane` in `lang`.
 fn label(lang: Lang, pane: Pane) -> &'static str {
     let key = match pane {
-        Pane::Lanes => "pane.lanes",
-        Pane::Row => "pane.row",
-        Pane::Sql => "pane.sql",
-        Pane::Events => "pane.events",
-        Pane::Receiver => "pane.receiver",
-        Pane::Point => "pane.point",
-        Pane::Compare => "pane.compare",
-        Pane::Statements => "pane.statements",
-        Pane::Orderings => "pane.orderings",
+        Pane::Lanes => key!("pane.lanes"),
+        Pane::Row => key!("pane.row"),
+        Pane::Sql => key!("pane.sql"),
+        Pane::Events => key!("pane.events"),
+        Pane::Receiver => key!("pane.receiver"),
+        Pane::Point => key!("pane.point"),
+        Pane::Compare => key!("pane.compare"),
+        Pane::Statements => key!("pane.statements"),
+        Pane::Orderings => key!("pane.orderings"),
     };
     lang.text(key)
 }

@@ -2,6 +2,7 @@
 //! the lease it presents, made longer or shorter; each with a readout of
 //! the verdict it now gets.
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::session::Session;
@@ -50,7 +51,7 @@ fn waits(session: &Session) -> bool {
 
 fn wait_for_answers(session: &Session) -> Option<SliderView> {
     waits(session).then(|| SliderView::Disabled {
-        why: session.lang.text("predict.sliders_hidden").to_owned(),
+        why: session.lang.text(key!("predict.sliders_hidden")).to_owned(),
     })
 }
 
@@ -66,11 +67,11 @@ pub fn finish(session: &Session) -> SliderView {
         .and_then(|index| Some((index, stepper.scenario().events().get(index)?)))
     else {
         return SliderView::Disabled {
-            why: lang.text("boundary.none").to_owned(),
+            why: lang.text(key!("boundary.none")).to_owned(),
         };
     };
     let label = lang.fill(
-        "boundary.label",
+        key!("boundary.label"),
         &[
             ("worker", event.worker.clone()),
             ("n", (index + 1).to_string()),
@@ -78,7 +79,7 @@ pub fn finish(session: &Session) -> SliderView {
     );
     let readout = Said::fill(
         lang,
-        "boundary.value",
+        key!("boundary.value"),
         &[("at", event.at.to_string())],
         vec![("verdict", verdict(session).unwrap_or_default())],
     );
@@ -106,13 +107,13 @@ pub fn lease(session: &Session) -> SliderView {
     let (Some(lease), Some(finish), Some(finish_event)) = (stepper.lease(), finish, finish_event)
     else {
         let why = match finish {
-            Some(finish) => lang.fill("lease.none", &[("worker", finish.worker.clone())]),
-            None => lang.text("boundary.none").to_owned(),
+            Some(finish) => lang.fill(key!("lease.none"), &[("worker", finish.worker.clone())]),
+            None => lang.text(key!("boundary.none")).to_owned(),
         };
         return SliderView::Disabled { why };
     };
     let label = lang.fill(
-        "lease.label",
+        key!("lease.label"),
         &[
             ("worker", events[lease.event].worker.clone()),
             ("n", (lease.event + 1).to_string()),
@@ -124,9 +125,9 @@ pub fn lease(session: &Session) -> SliderView {
     let readout = Said::fill(
         lang,
         if capped {
-            "lease.value_capped"
+            key!("lease.value_capped")
         } else {
-            "lease.value"
+            key!("lease.value")
         },
         &[
             ("lease", lease.lease_ms.to_string()),
@@ -204,7 +205,7 @@ fn verdict(session: &Session) -> Option<Said> {
     }
     Some(Said::fill(
         lang,
-        "verdict.because",
+        key!("verdict.because"),
         &[],
         vec![
             ("verdict", said),

@@ -10,6 +10,8 @@
 
 use super::lock_lane::{LaneView, lane};
 use super::names::{variant_name, who};
+use crate::key;
+use crate::playground::messages::Key;
 use serde::Serialize;
 
 use super::step::shown_sql;
@@ -132,7 +134,7 @@ pub fn view(session: &Session) -> Option<StatementsView> {
             events: cut.events,
         };
         match cut.predicting {
-            true => Said::worded(lang.fill("stmt.cut_predicting", &values), taken),
+            true => Said::worded(lang.fill(key!("stmt.cut_predicting"), &values), taken),
             false => Said::of(lang, taken),
         }
     });
@@ -175,14 +177,14 @@ fn side(session: &Session, index: usize, run: &Run) -> SideView {
         name: match kind {
             "naive" => match race.variant() {
                 Some(variant) => variant_name(lang, variant),
-                None => lang.text("stmt.lab.naive.name").to_owned(),
+                None => lang.text(key!("stmt.lab.naive.name")).to_owned(),
             },
             _ => lang
-                .text(&format!("stmt.{}.{kind}.name", race.name()))
+                .text(Key::named(&format!("stmt.{}.{kind}.name", race.name())))
                 .to_owned(),
         },
         title: lang
-            .text(&format!("stmt.{}.{kind}", race.name()))
+            .text(Key::named(&format!("stmt.{}.{kind}", race.name())))
             .to_owned(),
         actors: names
             .iter()
@@ -273,23 +275,23 @@ fn lines(
 }
 
 /// The message key of what a step's statement does.
-fn tag(step: &Step) -> &'static str {
+fn tag(step: &Step) -> Key {
     match (step.kind, step.does) {
-        (StepKind::NoClaim, _) => "stmt.does.no_claim",
-        (StepKind::Busy, _) => "stmt.does.busy",
-        (_, Does::Begin) => "stmt.does.begin",
-        (_, Does::BeginDeferred) => "stmt.does.begin_deferred",
-        (_, Does::Commit) => "stmt.does.commit",
-        (_, Does::Rollback) => "stmt.does.rollback",
-        (_, Does::Quarantine) => "stmt.does.quarantine",
-        (_, Does::Expire) => "stmt.does.expire",
-        (_, Does::Claim) => "stmt.does.claim",
-        (_, Does::Read) => "stmt.does.read",
-        (_, Does::Write) => "stmt.does.write",
-        (_, Does::Enqueue) => "stmt.does.enqueue",
-        (_, Does::Finish) => "stmt.does.finish",
-        (_, Does::SendStarts) => "stmt.does.send_starts",
-        (_, Does::SendReturns) => "stmt.does.send_returns",
+        (StepKind::NoClaim, _) => key!("stmt.does.no_claim"),
+        (StepKind::Busy, _) => key!("stmt.does.busy"),
+        (_, Does::Begin) => key!("stmt.does.begin"),
+        (_, Does::BeginDeferred) => key!("stmt.does.begin_deferred"),
+        (_, Does::Commit) => key!("stmt.does.commit"),
+        (_, Does::Rollback) => key!("stmt.does.rollback"),
+        (_, Does::Quarantine) => key!("stmt.does.quarantine"),
+        (_, Does::Expire) => key!("stmt.does.expire"),
+        (_, Does::Claim) => key!("stmt.does.claim"),
+        (_, Does::Read) => key!("stmt.does.read"),
+        (_, Does::Write) => key!("stmt.does.write"),
+        (_, Does::Enqueue) => key!("stmt.does.enqueue"),
+        (_, Does::Finish) => key!("stmt.does.finish"),
+        (_, Does::SendStarts) => key!("stmt.does.send_starts"),
+        (_, Does::SendReturns) => key!("stmt.does.send_returns"),
     }
 }
 
@@ -404,7 +406,7 @@ fn verdict(lang: Lang, race: Race, kind: &str, run: &Run) -> Verdict {
         .fold(Said::default(), |text, fact| text.then(said(fact)));
     // A naive side that did no harm: why not, on this timeline.
     if race == Race::Timeline && naive && !harm {
-        text = text.then(Said::plain(lang.text("stmt.no_overlap")));
+        text = text.then(Said::plain(lang.text(key!("stmt.no_overlap"))));
     }
     Verdict {
         harm: harm || (race == Race::Lab && !run.busy.is_empty()),

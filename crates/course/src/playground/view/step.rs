@@ -6,10 +6,12 @@
 use super::designs::DesignsView;
 use super::readings::ReadingsView;
 use super::reasons;
+use crate::key;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, reason_name, row_changes, side_by_side,
 };
+use crate::playground::messages::Key;
 use crate::playground::scenes::Idea;
 use crate::playground::session::Session;
 use crate::playground::stepper::Question;
@@ -168,7 +170,7 @@ pub fn card(session: &Session) -> Option<StepView> {
             } else {
                 Said::fill(
                     lang,
-                    "verdict.refused_words",
+                    key!("verdict.refused_words"),
                     &[("worker", frame.result.worker.clone())],
                     vec![("reason", reasons::why(session, event))],
                 )
@@ -207,12 +209,13 @@ pub fn card(session: &Session) -> Option<StepView> {
         .map(|executed| statement(session, executed, refused))
         .collect();
     let folded = statements.iter().filter(|line| line.folded).count();
-    let folded_note = (folded > 0).then(|| lang.fill("sql.folded", &[("n", folded.to_string())]));
+    let folded_note =
+        (folded > 0).then(|| lang.fill(key!("sql.folded"), &[("n", folded.to_string())]));
     // Only a send, or an event by an actor holding no claim, runs no SQL.
     let no_sql = statements.is_empty().then(|| {
         let key = match &frame.result.outcome {
-            Outcome::Sent { reason: None, .. } => "sql.none_send",
-            _ => "sql.none_no_claim",
+            Outcome::Sent { reason: None, .. } => key!("sql.none_send"),
+            _ => key!("sql.none_no_claim"),
         };
         lang.text(key).to_owned()
     });
@@ -271,7 +274,9 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     };
     Some(PointView {
         key: point.key,
-        title: lang.text(&format!("point.{}.title", point.key)).to_owned(),
+        title: lang
+            .text(Key::named(&format!("point.{}.title", point.key)))
+            .to_owned(),
         text,
         code,
         quiz,
@@ -309,7 +314,7 @@ fn readings_view(session: &Session) -> Option<ReadingsView> {
 /// back while the open lab level asks the learner to write it.
 pub(super) fn shown_sql(session: &Session, sql: &str) -> String {
     match session.keeps_back(sql) {
-        true => session.lang.text("lab.kept_back").to_owned(),
+        true => session.lang.text(key!("lab.kept_back")).to_owned(),
         false => sql.to_owned(),
     }
 }
@@ -333,7 +338,7 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
         .map(|field| {
             (
                 field.name(),
-                lang.text(&format!("quiz.choice.{}", field.name()))
+                lang.text(Key::named(&format!("quiz.choice.{}", field.name())))
                     .to_owned(),
             )
         })
@@ -372,7 +377,7 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
         [verdict]
             .into_iter()
             .chain(values)
-            .chain([Said::plain(lang.text("quiz.why"))])
+            .chain([Said::plain(lang.text(key!("quiz.why")))])
             .collect()
     });
     Some(QuizView {
@@ -407,12 +412,12 @@ fn statement(session: &Session, executed: &Executed, refused: bool) -> Statement
     let bracket = matches!(&*executed.sql, "BEGIN IMMEDIATE" | "COMMIT");
     let effect = (!bracket).then(|| {
         if refusal {
-            lang.text("sql.rejected_note").to_owned()
+            lang.text(key!("sql.rejected_note")).to_owned()
         } else {
             let key = if executed.write {
-                "sql.changed"
+                key!("sql.changed")
             } else {
-                "sql.read"
+                key!("sql.read")
             };
             lang.fill(key, &[("n", executed.rows.to_string())])
         }

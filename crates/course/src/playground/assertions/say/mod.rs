@@ -2,6 +2,8 @@
 //! assertion's own values, so the words cannot show a value it does not
 //! state.
 
+use crate::key;
+use crate::playground::messages::Key;
 use leasefence::fence::Condition;
 use leasefence::model::JobState;
 
@@ -29,23 +31,23 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             // were right, the other answer if not.
             let happened = yes == right;
             let key = if *right {
-                "predict.right"
+                key!("predict.right")
             } else {
-                "predict.wrong"
+                key!("predict.wrong")
             };
             let verdict = lang.text(match (finish, happened) {
-                (true, true) => "result.accepted",
-                (true, false) => "result.rejected",
-                (false, true) => "result.claimed",
-                (false, false) => "result.empty",
+                (true, true) => key!("result.accepted"),
+                (true, false) => key!("result.rejected"),
+                (false, true) => key!("result.claimed"),
+                (false, false) => key!("result.empty"),
             });
             lang.fill(key, &[("verdict", verdict.to_owned())])
         }
         Assertion::Finish { accepted, .. } => lang
             .text(if *accepted {
-                "verdict.accepted"
+                key!("verdict.accepted")
             } else {
-                "verdict.rejected"
+                key!("verdict.rejected")
             })
             .to_owned(),
         Assertion::Condition {
@@ -62,16 +64,16 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 .map(|condition| condition.field())
                 .collect();
             lang.fill(
-                "predict.field_all",
+                key!("predict.field_all"),
                 &[
                     ("n", conditions.len().to_string()),
                     ("fields", fields.join(", ")),
                 ],
             )
         }
-        Assertion::NoStamp { .. } => lang.text("reason.no_claim").to_owned(),
+        Assertion::NoStamp { .. } => lang.text(key!("reason.no_claim")).to_owned(),
         Assertion::Sends { worker, .. } => {
-            lang.fill("predict.sends", &[("worker", worker.clone())])
+            lang.fill(key!("predict.sends"), &[("worker", worker.clone())])
         }
         Assertion::Reclaimed {
             job,
@@ -88,9 +90,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             ..
         } => {
             let key = if matches!(assertion, Assertion::Held { .. }) {
-                "reason.claim.held"
+                key!("reason.claim.held")
             } else {
-                "reason.claim.reclaimed"
+                key!("reason.claim.reclaimed")
             };
             let values = [
                 ("job", job.clone()),
@@ -101,9 +103,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             lang.fill(key, &values)
         }
         Assertion::TookPending { job, .. } => {
-            lang.fill("reason.claim.pending", &[("job", job.clone())])
+            lang.fill(key!("reason.claim.pending"), &[("job", job.clone())])
         }
-        Assertion::FoundNothing { .. } => lang.text("reason.claim.nothing").to_owned(),
+        Assertion::FoundNothing { .. } => lang.text(key!("reason.claim.nothing")).to_owned(),
         Assertion::Came { result, .. } => {
             // A symbol and a word, never colour alone.
             let symbol = match *result {
@@ -112,7 +114,10 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 "empty" | "duplicate" | "no_claim" => "∅",
                 _ => "•",
             };
-            format!("{symbol} {}", lang.text(&format!("result.{result}")))
+            format!(
+                "{symbol} {}",
+                lang.text(Key::named(&format!("result.{result}")))
+            )
         }
         Assertion::Holds { job, token, .. } => format!("{job} · token={token}"),
         Assertion::Claimed {
@@ -125,9 +130,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         } => lang.fill(
             // A token above 1 means someone held this job before: a reclaim.
             if *token > 1 {
-                "step.reclaimed"
+                key!("step.reclaimed")
             } else {
-                "step.claimed"
+                key!("step.claimed")
             },
             &[
                 ("worker", worker.clone()),
@@ -138,7 +143,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             ],
         ),
         Assertion::Completed { worker, job, .. } => lang.fill(
-            "step.accepted",
+            key!("step.accepted"),
             &[("worker", worker.clone()), ("id", job.clone())],
         ),
         Assertion::Delivered {
@@ -149,9 +154,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             ..
         } => lang.fill(
             if *applied {
-                "step.applied"
+                key!("step.applied")
             } else {
-                "step.duplicate"
+                key!("step.duplicate")
             },
             &[
                 ("worker", worker.clone()),
@@ -166,7 +171,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             deadline,
             ..
         } => lang.fill(
-            "step.enqueued",
+            key!("step.enqueued"),
             &[
                 ("worker", worker.clone()),
                 ("id", job.clone()),
@@ -176,21 +181,21 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         ),
         Assertion::Swept { state, count, .. } => lang.fill(
             if *state == JobState::Quarantined {
-                "step.swept_quarantined"
+                key!("step.swept_quarantined")
             } else {
-                "step.swept_expired"
+                key!("step.swept_expired")
             },
             &[("n", count.to_string())],
         ),
         Assertion::Judged { accepted, row, .. } => {
             let verdict = lang.text(if *accepted {
-                "compare.naive_accepts"
+                key!("compare.naive_accepts")
             } else {
-                "compare.naive_rejects"
+                key!("compare.naive_rejects")
             });
             match row {
                 Some((state, owner, token)) => lang.fill(
-                    "compare.verdict_row",
+                    key!("compare.verdict_row"),
                     &[
                         ("verdict", verdict.to_owned()),
                         ("state", state.clone()),
@@ -202,7 +207,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             }
         }
         Assertion::Agree { guard, .. } => lang.fill(
-            "compare.same",
+            key!("compare.same"),
             &[("variant", variant_name(lang, Variant::finish(*guard)))],
         ),
         Assertion::Differ {
@@ -212,14 +217,14 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             ..
         } => lang.fill(
             match (naive_accepted, same_row) {
-                (true, false) => "compare.harm",
-                (true, true) => "compare.differ_same_row",
-                (false, _) => "compare.differ_refused",
+                (true, false) => key!("compare.harm"),
+                (true, true) => key!("compare.differ_same_row"),
+                (false, _) => key!("compare.differ_refused"),
             },
             &[("variant", variant_name(lang, Variant::finish(*guard)))],
         ),
         Assertion::Tells { fields, .. } => {
-            lang.fill("quiz.telling", &[("fields", field_list(fields))])
+            lang.fill(key!("quiz.telling"), &[("fields", field_list(fields))])
         }
         Assertion::Values {
             field,
@@ -227,9 +232,9 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             ..
         } => lang.fill(
             if first == second {
-                "quiz.same"
+                key!("quiz.same")
             } else {
-                "quiz.differs"
+                key!("quiz.differs")
             },
             &[
                 ("field", field.name().to_owned()),
@@ -237,16 +242,20 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("second", second.clone()),
             ],
         ),
-        Assertion::Due { job, .. } => lang.fill("lanes.deadline", &[("id", job.clone())]),
+        Assertion::Due { job, .. } => lang.fill(key!("lanes.deadline"), &[("id", job.clone())]),
         Assertion::Read { at, fact, .. } => read_words(lang, *at, fact),
         Assertion::Designed { fact, .. } => design_words(lang, fact),
         Assertion::Picked { right, .. } => lang
-            .text(if *right { "quiz.right" } else { "quiz.wrong" })
+            .text(if *right {
+                key!("quiz.right")
+            } else {
+                key!("quiz.wrong")
+            })
             .to_owned(),
         Assertion::Blocks {
             worker, at, until, ..
         } => lang.fill(
-            "lease.cost",
+            key!("lease.cost"),
             &[
                 ("worker", worker.clone()),
                 ("at", n(at)),
@@ -254,7 +263,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("wait", until.saturating_sub(*at).to_string()),
             ],
         ),
-        Assertion::Kept { .. } => lang.text("invariants.holds").to_owned(),
+        Assertion::Kept { .. } => lang.text(key!("invariants.holds")).to_owned(),
         Assertion::Broke {
             invariant,
             step,
@@ -264,10 +273,10 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         } => {
             let worker = |n: usize| workers.get(n).cloned().unwrap_or_default();
             let key = match invariant {
-                Invariant::OneValidHolder => "invariants.why_holders",
-                Invariant::FinishPresentedCurrentToken => "invariants.why_stale",
-                Invariant::TokensOnlyGrow => "invariants.why_token",
-                Invariant::AppliedOnce => "invariants.why_twice",
+                Invariant::OneValidHolder => key!("invariants.why_holders"),
+                Invariant::FinishPresentedCurrentToken => key!("invariants.why_stale"),
+                Invariant::TokensOnlyGrow => key!("invariants.why_token"),
+                Invariant::AppliedOnce => key!("invariants.why_twice"),
             };
             let why = lang.fill(
                 key,
@@ -278,7 +287,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ],
             );
             lang.fill(
-                "invariants.broke",
+                key!("invariants.broke"),
                 &[("step", step.to_string()), ("why", why)],
             )
         }
@@ -287,19 +296,20 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             chapter,
             event,
         } => lang.fill(
-            "breaks.note",
+            key!("breaks.note"),
             &[
                 ("variant", side_name(lang, *side)),
                 (
                     "title",
-                    lang.text(&format!("chapter.{chapter}.title")).to_owned(),
+                    lang.text(Key::named(&format!("chapter.{chapter}.title")))
+                        .to_owned(),
                 ),
                 ("step", (event + 1).to_string()),
             ],
         ),
         Assertion::Run { fact, .. } => run_words(lang, fact),
         Assertion::TakenApart { taken, events } => lang.fill(
-            "stmt.cut",
+            key!("stmt.cut"),
             &[("n", taken.to_string()), ("total", events.to_string())],
         ),
         Assertion::Leased { until, .. } => n(until),
@@ -312,27 +322,27 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         | Assertion::LabTables { .. }
         | Assertion::LabEvents { .. } => String::new(),
         Assertion::At { position, total } => lang.fill(
-            "controls.position",
+            key!("controls.position"),
             &[("n", position.to_string()), ("total", total.to_string())],
         ),
         Assertion::Spans { from, to, .. } => lang.fill(
-            "lanes.summary",
+            key!("lanes.summary"),
             &[("from", from.to_string()), ("to", to.to_string())],
         ),
         Assertion::Moment { step, steps, at } => {
             let mut values = vec![("n", step.to_string()), ("total", steps.to_string())];
             match at {
-                None => lang.fill("controls.position", &values),
+                None => lang.fill(key!("controls.position"), &values),
                 Some(at) => {
                     values.push(("at", at.to_string()));
-                    lang.fill("stmt.position", &values)
+                    lang.fill(key!("stmt.position"), &values)
                 }
             }
         }
         Assertion::BothHold {
             first, second, job, ..
         } => lang.fill(
-            "quiz.question",
+            key!("quiz.question"),
             &[
                 ("first", first.clone()),
                 ("second", second.clone()),
@@ -344,7 +354,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             events,
             orderings,
         } => lang.fill(
-            "invariants.orderings",
+            key!("invariants.orderings"),
             &[
                 ("actors", actors.len().to_string()),
                 ("names", actors.join(", ")),
@@ -358,7 +368,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
         Assertion::EndsFirst {
             worker, at, until, ..
         } => lang.fill(
-            "lease.cost_short",
+            key!("lease.cost_short"),
             &[
                 ("worker", worker.clone()),
                 ("at", n(at)),
@@ -377,11 +387,11 @@ fn condition_words(
     row: &str,
     holder: Option<&str>,
 ) -> String {
-    let key = if held {
+    let key = Key::named(&if held {
         format!("reason.met.{}", condition.field())
     } else {
         format!("reason.{}", condition.reason().as_str())
-    };
+    });
     let mut values = match condition {
         Condition::Id => vec![("expected", stamp.to_owned())],
         Condition::State => vec![("state", row.to_owned())],
@@ -395,10 +405,10 @@ fn condition_words(
         values.push(("holder", holder.to_owned()));
     }
     let key = match (condition, holder) {
-        (Condition::LeaseUntil, Some(_)) if held => "reason.met.lease_until_holder".to_owned(),
+        (Condition::LeaseUntil, Some(_)) if held => key!("reason.met.lease_until_holder"),
         _ => key,
     };
-    lang.fill(&key, &values)
+    lang.fill(key, &values)
 }
 
 /// The quiz's fields, as its choices name them, joined.

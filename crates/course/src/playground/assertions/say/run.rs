@@ -1,6 +1,7 @@
 //! A statement run's facts in words, its actors named as the panel names
 //! them.
 
+use crate::key;
 use crate::mechanism::races;
 use crate::playground::Lang;
 use crate::playground::assertions::{LockNow, RunFact, StepDid};
@@ -22,7 +23,7 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
             token,
             workers,
         } => lang.fill(
-            "stmt.twice",
+            key!("stmt.twice"),
             &[
                 ("workers", names(lang, workers)),
                 ("id", job.clone()),
@@ -30,12 +31,12 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
                 ("n", workers.len().to_string()),
             ],
         ),
-        RunFact::Once => lang.text("stmt.once").to_owned(),
+        RunFact::Once => lang.text(key!("stmt.once")).to_owned(),
         RunFact::TookNothing { workers } => {
-            lang.fill("stmt.empty", &[("workers", names(lang, workers))])
+            lang.fill(key!("stmt.empty"), &[("workers", names(lang, workers))])
         }
         RunFact::Refused { at, worker, token } => lang.fill(
-            "stmt.refused",
+            key!("stmt.refused"),
             &[
                 ("at", at.to_string()),
                 ("worker", who(lang, worker)),
@@ -47,9 +48,9 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
             claim_ms,
         } => lang.fill(
             if enqueue_ms + claim_ms == 0 {
-                "stmt.no_wait"
+                key!("stmt.no_wait")
             } else {
-                "stmt.waited"
+                key!("stmt.waited")
             },
             &[
                 ("ms", enqueue_ms.to_string()),
@@ -57,20 +58,24 @@ pub(super) fn run_words(lang: Lang, fact: &RunFact) -> String {
                 ("claimer", races::CLAIMER.to_owned()),
             ],
         ),
-        RunFact::Busy { workers } => lang.fill("stmt.busy", &[("workers", names(lang, workers))]),
+        RunFact::Busy { workers } => {
+            lang.fill(key!("stmt.busy"), &[("workers", names(lang, workers))])
+        }
         RunFact::Did {
             at, worker, did, ..
         } => step_words(lang, *at, worker, did),
         RunFact::Lock { lock, .. } => lock_words(lang, lock),
-        RunFact::Holding { claims, .. } if claims.is_empty() => lang.text("stmt.nobody").to_owned(),
+        RunFact::Holding { claims, .. } if claims.is_empty() => {
+            lang.text(key!("stmt.nobody")).to_owned()
+        }
         RunFact::Holding { claims, .. } => {
             let held: Vec<String> = (claims.iter())
                 .map(|(worker, job, token)| format!("{} → {job} token={token}", who(lang, worker)))
                 .collect();
-            lang.fill("stmt.held", &[("claims", held.join(" · "))])
+            lang.fill(key!("stmt.held"), &[("claims", held.join(" · "))])
         }
         RunFact::AllRan { statements, .. } => {
-            lang.fill("stmt.side_done", &[("n", statements.to_string())])
+            lang.fill(key!("stmt.side_done"), &[("n", statements.to_string())])
         }
     }
 }
@@ -81,35 +86,35 @@ fn step_words(lang: Lang, at: u64, worker: &str, did: &StepDid) -> String {
     let key = match did {
         StepDid::CommitWaits { readers } => {
             values.push(("readers", names(lang, readers)));
-            "stmt.now.commit_waits"
+            key!("stmt.now.commit_waits")
         }
         StepDid::Waits { holder } => {
             values.push(("holder", who(lang, holder)));
-            "stmt.now.waits"
+            key!("stmt.now.waits")
         }
         StepDid::Sends { ms } => {
             values.push(("ms", ms.to_string()));
             match ms {
-                0 => "stmt.now.send_at_once",
-                _ => "stmt.now.send_starts",
+                0 => key!("stmt.now.send_at_once"),
+                _ => key!("stmt.now.send_starts"),
             }
         }
-        StepDid::SendReturns => "stmt.now.send_returns",
-        StepDid::NoClaim => "stmt.now.no_claim",
+        StepDid::SendReturns => key!("stmt.now.send_returns"),
+        StepDid::NoClaim => key!("stmt.now.no_claim"),
         StepDid::Busy { holder } => {
             values.push(("holder", who(lang, holder)));
-            "stmt.now.busy"
+            key!("stmt.now.busy")
         }
-        StepDid::Begin => "stmt.now.begin",
-        StepDid::BeginDeferred => "stmt.now.begin_deferred",
-        StepDid::Commit { held: true } => "stmt.now.commit",
-        StepDid::Commit { held: false } => "stmt.now.commit_alone",
-        StepDid::Rollback => "stmt.now.rollback",
+        StepDid::Begin => key!("stmt.now.begin"),
+        StepDid::BeginDeferred => key!("stmt.now.begin_deferred"),
+        StepDid::Commit { held: true } => key!("stmt.now.commit"),
+        StepDid::Commit { held: false } => key!("stmt.now.commit_alone"),
+        StepDid::Rollback => key!("stmt.now.rollback"),
         StepDid::Ran { write, rows } => {
             values.push(("n", rows.to_string()));
             match write {
-                true => "stmt.now.changed",
-                false => "stmt.now.read",
+                true => key!("stmt.now.changed"),
+                false => key!("stmt.now.read"),
             }
         }
     };
@@ -119,22 +124,23 @@ fn step_words(lang: Lang, at: u64, worker: &str, did: &StepDid) -> String {
 /// Who holds the write lock, who waits and who reads.
 fn lock_words(lang: Lang, lock: &LockNow) -> String {
     match lock {
-        LockNow::Free => lang.text("stmt.lock.free").to_owned(),
-        LockNow::OwnStatement { worker } => {
-            lang.fill("stmt.lock.own_statement", &[("worker", who(lang, worker))])
-        }
+        LockNow::Free => lang.text(key!("stmt.lock.free")).to_owned(),
+        LockNow::OwnStatement { worker } => lang.fill(
+            key!("stmt.lock.own_statement"),
+            &[("worker", who(lang, worker))],
+        ),
         LockNow::Held { holder, waiting } if waiting.is_empty() => {
-            lang.fill("stmt.lock.held", &[("holder", who(lang, holder))])
+            lang.fill(key!("stmt.lock.held"), &[("holder", who(lang, holder))])
         }
         LockNow::Held { holder, waiting } => lang.fill(
-            "stmt.lock.held_waiting",
+            key!("stmt.lock.held_waiting"),
             &[
                 ("holder", who(lang, holder)),
                 ("waiting", names(lang, waiting)),
             ],
         ),
         LockNow::CommitWaits { holder, readers } => lang.fill(
-            "stmt.lock.commit_waits",
+            key!("stmt.lock.commit_waits"),
             &[
                 ("holder", who(lang, holder)),
                 ("readers", names(lang, readers)),

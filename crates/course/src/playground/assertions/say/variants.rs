@@ -1,6 +1,7 @@
 //! What the teaching variants a point runs did, in words: the lease's
 //! end read every way, and the designs the course turns down.
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{DesignFact, ReadFact};
 use crate::variants::boundary::Holders;
@@ -11,17 +12,20 @@ pub(super) fn read_words(lang: Lang, at: u64, fact: &ReadFact) -> String {
     match fact {
         ReadFact::Finish { worker, accepted } => lang.fill(
             match accepted {
-                true => "readings.finish_accepted",
-                false => "readings.finish_refused",
+                true => key!("readings.finish_accepted"),
+                false => key!("readings.finish_refused"),
             },
             &[("worker", worker.clone())],
         ),
         ReadFact::Claim { worker, job } => match job {
             Some(job) => lang.fill(
-                "readings.claim_took",
+                key!("readings.claim_took"),
                 &[("worker", worker.clone()), ("id", job.clone())],
             ),
-            None => lang.fill("readings.claim_nothing", &[("worker", worker.clone())]),
+            None => lang.fill(
+                key!("readings.claim_nothing"),
+                &[("worker", worker.clone())],
+            ),
         },
         ReadFact::Holders {
             job,
@@ -40,9 +44,9 @@ pub(super) fn read_words(lang: Lang, at: u64, fact: &ReadFact) -> String {
                 values.push((name, worker.clone()));
             }
             let key = match count {
-                Holders::One => "readings.one",
-                Holders::Two => "readings.two",
-                Holders::Gap => "readings.gap",
+                Holders::One => key!("readings.one"),
+                Holders::Two => key!("readings.two"),
+                Holders::Gap => key!("readings.gap"),
             };
             lang.fill(key, &values)
         }
@@ -56,7 +60,7 @@ pub(super) fn design_words(lang: Lang, fact: &DesignFact) -> String {
             let (worker, at) = (("worker", worker.clone()), ("at", at.to_string()));
             match claim {
                 Some((job, token)) => lang.fill(
-                    "designs.took",
+                    key!("designs.took"),
                     &[
                         worker,
                         at,
@@ -64,7 +68,7 @@ pub(super) fn design_words(lang: Lang, fact: &DesignFact) -> String {
                         ("token", token.to_string()),
                     ],
                 ),
-                None => lang.fill("designs.took_nothing", &[worker, at]),
+                None => lang.fill(key!("designs.took_nothing"), &[worker, at]),
             }
         }
         DesignFact::Row {
@@ -73,7 +77,9 @@ pub(super) fn design_words(lang: Lang, fact: &DesignFact) -> String {
             .map(|(column, value)| format!("{column} = {value}"))
             .collect::<Vec<_>>()
             .join(", "),
-        DesignFact::Row { job, cells: None } => lang.fill("designs.no_row", &[("id", job.clone())]),
+        DesignFact::Row { job, cells: None } => {
+            lang.fill(key!("designs.no_row"), &[("id", job.clone())])
+        }
         DesignFact::Fate {
             job,
             fate,
@@ -88,10 +94,10 @@ pub(super) fn design_words(lang: Lang, fact: &DesignFact) -> String {
                 values.push(("until", until.to_string()));
             }
             let key = match fate {
-                Fate::Kept => "designs.kept",
-                Fate::Open => "designs.open",
-                Fate::Lost => "designs.lost",
-                Fate::Shared => "designs.shared",
+                Fate::Kept => key!("designs.kept"),
+                Fate::Open => key!("designs.open"),
+                Fate::Lost => key!("designs.lost"),
+                Fate::Shared => key!("designs.shared"),
             };
             lang.fill(key, &values)
         }
