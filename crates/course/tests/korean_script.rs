@@ -184,13 +184,14 @@ fn every_refusal_reason_has_a_korean_name() {
 /// actors' names (scenario data, like the names in the event list),
 /// the lanes' tools to disable (their buttons' `data-arg`), and how
 /// many may work on a job at a lease's end and what became of a job by a
-/// rejected design (the points' styling).
+/// rejected design (the points' styling), and how a row stands against a
+/// worker's stamp (its card's styling).
 #[rustfmt::skip]
 const NOT_WORDS: &[&str] = &[
     "sql", "params", "guard_sql", "editor_text", "chapter", "opens", "race", "id", "result", "state",
     "reason",
     "anchor", "class", "actors", "kind", "cells", "between", "action", "arg", "key",
-    "idle_twists", "count", "fate",
+    "idle_twists", "count", "fate", "standing",
 ];
 
 /// Every string of a view, with the path it was found at, leaving out the

@@ -51,6 +51,7 @@ fn said(view: &PositionView) -> Vec<&Said> {
         Shape::Text { text, .. } => Some(text),
         _ => None,
     }));
+    all.extend(view.lanes.cards.iter().map(|card| &card.said));
     if let Some(compare) = &view.compare {
         all.push(&compare.note);
         all.extend(

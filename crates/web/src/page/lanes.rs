@@ -1,5 +1,6 @@
 //! The lanes panel: the core's [`LanesView`] as SVG, redrawn whenever the
-//! panel changes width.
+//! panel changes width, and under it a card per worker with the stamp it
+//! carries.
 
 use std::rc::Rc;
 
@@ -37,7 +38,16 @@ pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) {
         .attr("aria-label", view.summary.text())
         .class("lf-svg")
         .children(shapes);
-    replace_children(container, [svg])
+    let cards = view.cards.iter().map(|card| {
+        El::new(doc, "li")
+            .attr("data-standing", card.standing)
+            .text(card.said.text())
+    });
+    let cards = El::new(doc, "ul")
+        .class("lf-cards")
+        .attr("aria-label", view.cards_title)
+        .children(cards);
+    replace_children(container, [svg, cards])
 }
 
 fn element(doc: &Document, shape: &Shape) -> El {

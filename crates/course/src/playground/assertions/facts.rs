@@ -1,5 +1,5 @@
 //! The facts some assertions state about a run: the statement panel's,
-//! and a claim script's race in the lab.
+//! a claim script's race in the lab, and the stamp a worker carries.
 
 use leasefence::model::Claim;
 use serde::Serialize;
@@ -284,4 +284,47 @@ pub enum DesignFact {
         /// The row's lease end, when it has one.
         until: Option<u64>,
     },
+}
+
+/// The stamp a worker carries (its last claim's), and how the job's row
+/// stands against it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Carried {
+    /// The job claimed.
+    pub job: String,
+    /// The claim's token.
+    pub token: u64,
+    /// The claim's attempt.
+    pub attempt: u64,
+    /// How the row stands against it.
+    pub standing: Standing,
+}
+
+/// How a job's row stands against a stamp a worker carries, now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "standing", rename_all = "snake_case")]
+pub enum Standing {
+    /// The row carries the same token, leased until `until`, after now.
+    Current {
+        /// Where the lease ends.
+        until: u64,
+    },
+    /// The row carries the same token, leased, but its lease ended at
+    /// `until`, at or before now (R5).
+    Ended {
+        /// Where the lease ended.
+        until: u64,
+    },
+    /// The row has moved on: it carries token `token`, from a later claim.
+    Stale {
+        /// The row's token.
+        token: u64,
+    },
+    /// The row carries the same token and is `done`: this stamp's finish
+    /// was accepted.
+    Done,
+    /// The row carries the same token and was quarantined (R10).
+    Quarantined,
+    /// The row carries the same token and its deadline passed.
+    Expired,
 }

@@ -22,7 +22,9 @@ mod facts;
 mod said;
 mod say;
 
-pub use facts::{DesignFact, LockNow, RaceEnd, ReadFact, RunFact, StepDid, Turn, Turned};
+pub use facts::{
+    Carried, DesignFact, LockNow, RaceEnd, ReadFact, RunFact, Standing, StepDid, Turn, Turned,
+};
 pub use said::Said;
 
 use std::rc::Rc;
@@ -556,6 +558,16 @@ pub enum Assertion {
         from: u64,
         /// Where it ends.
         to: u64,
+    },
+    /// After `position` events, `worker` carries `stamp`, its last claim's
+    /// (none before its first), as the lanes' cards say.
+    Carries {
+        /// The learner's place.
+        position: usize,
+        /// The worker.
+        worker: String,
+        /// The stamp, and how the row stands against it.
+        stamp: Option<Carried>,
     },
     /// After `position` events, `first` and `second` each hold a claim on
     /// `job`: the quiz asks what tells the two apart.

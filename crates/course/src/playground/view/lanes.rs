@@ -15,6 +15,7 @@ use std::ops::Range;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
 use crate::playground::stepper::Stepper;
+use crate::playground::view::cards::{Card, cards};
 use leasefence::model::Claim;
 use leasefence::replay::Outcome;
 use leasefence::scenario::Action;
@@ -40,6 +41,10 @@ pub struct LanesView {
     pub summary: Said,
     /// Everything drawn, back to front.
     pub shapes: Vec<Shape>,
+    /// The cards' heading.
+    pub cards_title: &'static str,
+    /// What each worker carries, one card per lane, in the lanes' order.
+    pub cards: Vec<Card>,
 }
 
 /// Where a text sits relative to its point.
@@ -166,6 +171,8 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
         height,
         summary,
         shapes,
+        cards_title: lang.text(key!("cards.title")),
+        cards: cards(stepper, lang, &workers),
     }
 }
 

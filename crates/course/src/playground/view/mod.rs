@@ -14,6 +14,7 @@
 //!   narration, the lanes, the step card, the table, the receiver, the
 //!   comparison, the announcement), drawn after every move.
 
+mod cards;
 mod compare;
 mod designs;
 mod events;
@@ -31,6 +32,7 @@ mod sliders;
 mod statements;
 mod step;
 
+pub use cards::Card;
 pub use compare::{BreakLink, CompareRow, CompareView};
 pub use designs::{DesignView, DesignsView};
 pub use events::{EventLine, EventMark};

@@ -25,7 +25,9 @@ use leasefence_course::mechanism::invariants::{Broken, Invariant, Side, StepChec
 use leasefence_course::mechanism::races;
 use leasefence_course::mechanism::statements::{Does, Run, StepKind};
 use leasefence_course::playground::CHAPTERS;
-use leasefence_course::playground::assertions::{Assertion, LockNow, RunFact, StepDid};
+use leasefence_course::playground::assertions::{
+    Assertion, Carried, LockNow, RunFact, Standing, StepDid,
+};
 use leasefence_course::playground::chapter_scenarios;
 use leasefence_course::playground::quiz::field::Field;
 use leasefence_course::playground::statements::{Race, SEND_MS};
@@ -189,6 +191,7 @@ impl World {
             | Assertion::At { .. }
             | Assertion::Spans { .. }
             | Assertion::BothHold { .. }
+            | Assertion::Carries { .. }
             | Assertion::Picked { .. }
             | Assertion::Values { .. }
             | Assertion::Kept { .. }
@@ -235,6 +238,13 @@ impl World {
     fn rows_after(&self, event: usize) -> &[JobRow] {
         self.seen
             .get(event + 1)
+            .map_or(&self.rows_at_end, |seen| &seen.rows)
+    }
+
+    /// The table after `position` events.
+    fn rows_at(&self, position: usize) -> &[JobRow] {
+        self.seen
+            .get(position)
             .map_or(&self.rows_at_end, |seen| &seen.rows)
     }
 

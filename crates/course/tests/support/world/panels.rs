@@ -67,6 +67,18 @@ impl World {
                 }
                 Ok(())
             }
+            Assertion::Carries {
+                position,
+                worker,
+                stamp,
+            } => {
+                expect(self.position, *position, "the position")?;
+                expect(
+                    stamp.as_ref(),
+                    self.carried(worker).as_ref(),
+                    "what the worker carries",
+                )
+            }
             Assertion::BothHold {
                 position,
                 first,
@@ -293,5 +305,43 @@ impl World {
             let broken = check.broken.iter().find(|b| b.invariant == invariant)?;
             Some((check.event + 1, broken.clone()))
         }))
+    }
+}
+
+impl World {
+    /// The stamp `worker` carries at this screen's place, its last
+    /// claim's, and how the row stands against it: a later claim raised
+    /// the row's token (stale), or the row is done, quarantined, expired,
+    /// or leased with its lease running or over (R5: over when
+    /// `lease_until <= now`, now the time of the last event applied).
+    fn carried(&self, worker: &str) -> Option<Carried> {
+        let claim = self.held_after(self.position).get(worker)?;
+        let row = self
+            .rows_at(self.position)
+            .iter()
+            .find(|row| row.id == claim.id)?;
+        let now = self
+            .position
+            .checked_sub(1)
+            .map_or(0, |last| self.scenario.events()[last].at);
+        let standing = if row.token != claim.token {
+            Standing::Stale { token: row.token }
+        } else {
+            match (row.state, row.lease_until) {
+                (JobState::Done, _) => Standing::Done,
+                (JobState::Quarantined, _) => Standing::Quarantined,
+                (JobState::Expired, _) => Standing::Expired,
+                (_, Some(until)) if now < until => Standing::Current { until },
+                (_, until) => Standing::Ended {
+                    until: until.unwrap_or(claim.lease_until),
+                },
+            }
+        };
+        Some(Carried {
+            job: claim.id.clone(),
+            token: claim.token,
+            attempt: claim.attempt,
+            standing,
+        })
     }
 }

@@ -12,7 +12,7 @@ use crate::mechanism::invariants::Invariant;
 mod run;
 mod variants;
 
-use super::Assertion;
+use super::{Assertion, Carried, Standing};
 use crate::playground::Lang;
 use crate::playground::quiz::field::Field;
 use crate::playground::view::names::{side_name, variant_name};
@@ -339,6 +339,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 }
             }
         }
+        Assertion::Carries { worker, stamp, .. } => carried_words(lang, worker, stamp.as_ref()),
         Assertion::BothHold {
             first, second, job, ..
         } => lang.fill(
@@ -376,6 +377,35 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             ],
         ),
     }
+}
+
+/// What a worker's card says: the stamp it carries, then (on a line of
+/// its own) how the row stands against it.
+fn carried_words(lang: Lang, worker: &str, stamp: Option<&Carried>) -> String {
+    let Some(stamp) = stamp else {
+        return lang.fill(key!("card.none"), &[("worker", worker.to_owned())]);
+    };
+    let carries = lang.fill(
+        key!("card.stamp"),
+        &[
+            ("worker", worker.to_owned()),
+            ("job", stamp.job.clone()),
+            ("token", stamp.token.to_string()),
+            ("attempt", stamp.attempt.to_string()),
+        ],
+    );
+    let standing = match stamp.standing {
+        Standing::Current { until } => {
+            lang.fill(key!("card.current"), &[("until", until.to_string())])
+        }
+        Standing::Ended { until } => lang.fill(key!("card.ended"), &[("until", until.to_string())]),
+        Standing::Stale { token } => lang.fill(key!("card.stale"), &[("token", token.to_string())]),
+        Standing::Done => lang.text(key!("card.done")).to_owned(),
+        Standing::Quarantined => lang.text(key!("card.quarantined")).to_owned(),
+        Standing::Expired => lang.text(key!("card.expired")).to_owned(),
+    };
+    // Two lines on the card: what the worker holds, then the row.
+    format!("{carries}\n{standing}")
 }
 
 /// One condition of a finish, failed or met, with both sides' values.

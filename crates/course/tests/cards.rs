@@ -1,0 +1,104 @@
+//! What each worker carries (`view::Card`, beside the lanes): the stamp
+//! of its last claim, which it keeps in memory and would present, and how
+//! the job's row stands against it at the learner's place. The card turns
+//! stale the moment a later claim raises the row's token (R3), and a lease
+//! that ends at now has ended (R5), whatever the worker believes.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use leasefence_course::playground::Lang;
+use leasefence_course::playground::assertions::{Assertion, Carried, Standing};
+use leasefence_course::playground::view;
+use support::session;
+
+/// Each worker's (name, standing, what it carries) at `position` of
+/// `chapter`'s timeline.
+fn cards(chapter: &str, position: usize) -> Vec<(String, &'static str, Option<Carried>)> {
+    let mut session = session(chapter, Lang::En);
+    while session.stepper.position() < position {
+        session.stepper.step();
+    }
+    view::lanes(&session, 800.0)
+        .cards
+        .into_iter()
+        .map(|card| {
+            let Some(Assertion::Carries { stamp, .. }) =
+                card.said.asserts().first().copied().cloned()
+            else {
+                panic!("a card says what its worker carries");
+            };
+            (card.worker, card.standing, stamp)
+        })
+        .collect()
+}
+
+fn stamp(job: &str, token: u64, standing: Standing) -> Option<Carried> {
+    Some(Carried {
+        job: job.to_owned(),
+        token,
+        attempt: token,
+        standing,
+    })
+}
+
+#[test]
+fn r3_a_workers_card_turns_stale_when_a_later_claim_raises_the_rows_token() {
+    check!(
+        cards("canonical", 1),
+        vec![
+            (
+                "A".to_owned(),
+                "current",
+                stamp("snack-1", 1, Standing::Current { until: 1000 })
+            ),
+            ("B".to_owned(), "none", None),
+        ],
+        "R3: after A's claim at 0 ms, A carries token 1 and B nothing"
+    );
+    check!(
+        cards("canonical", 2),
+        vec![
+            (
+                "A".to_owned(),
+                "stale",
+                stamp("snack-1", 1, Standing::Stale { token: 2 })
+            ),
+            (
+                "B".to_owned(),
+                "current",
+                stamp("snack-1", 2, Standing::Current { until: 2000 })
+            ),
+        ],
+        "R3: after B's reclaim A still carries token 1, and the row has token 2"
+    );
+}
+
+#[test]
+fn r5_a_lease_that_ends_at_now_has_ended_on_the_card() {
+    // expiry-boundary: A's and C's leases end at 1000 ms; the fourth
+    // event happens at 1000 ms.
+    let at_the_end = cards("expiry-boundary", 4);
+    check!(
+        at_the_end
+            .iter()
+            .map(|(worker, standing, _)| (worker.as_str(), *standing))
+            .collect::<Vec<_>>(),
+        vec![("A", "ended"), ("C", "ended"), ("B", "none")],
+        "R5: a lease is over when lease_until <= now"
+    );
+}
+
+#[test]
+fn a_card_says_its_finish_was_accepted_once_the_row_is_done_with_its_token() {
+    let last = cards("polling-cannot-steal", 5);
+    check!(
+        last[0].2,
+        stamp("snack-1", 1, Standing::Done),
+        "A's finish was accepted: the row is done with A's token"
+    );
+}
