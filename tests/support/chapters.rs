@@ -9,53 +9,53 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
         include_str!("../../chapters/01-canonical/expected.json"),
     ),
     (
-        "expiry-boundary",
-        include_str!("../../chapters/02-expiry-boundary/scenario.json"),
-        include_str!("../../chapters/02-expiry-boundary/expected.json"),
-    ),
-    (
-        "deadline-caps-lease",
-        include_str!("../../chapters/03-deadline-caps-lease/scenario.json"),
-        include_str!("../../chapters/03-deadline-caps-lease/expected.json"),
-    ),
-    (
-        "quarantine",
-        include_str!("../../chapters/04-quarantine/scenario.json"),
-        include_str!("../../chapters/04-quarantine/expected.json"),
-    ),
-    (
         "polling-cannot-steal",
-        include_str!("../../chapters/05-polling-cannot-steal/scenario.json"),
-        include_str!("../../chapters/05-polling-cannot-steal/expected.json"),
-    ),
-    (
-        "restart-same-name",
-        include_str!("../../chapters/06-restart-same-name/scenario.json"),
-        include_str!("../../chapters/06-restart-same-name/expected.json"),
-    ),
-    (
-        "late-delivery",
-        include_str!("../../chapters/07-late-delivery/scenario.json"),
-        include_str!("../../chapters/07-late-delivery/expected.json"),
-    ),
-    (
-        "deadline-expired",
-        include_str!("../../chapters/08-deadline-expired/scenario.json"),
-        include_str!("../../chapters/08-deadline-expired/expected.json"),
+        include_str!("../../chapters/02-polling-cannot-steal/scenario.json"),
+        include_str!("../../chapters/02-polling-cannot-steal/expected.json"),
     ),
     (
         "fencing-off-vs-on",
-        include_str!("../../chapters/09-fencing-off-vs-on/scenario.json"),
-        include_str!("../../chapters/09-fencing-off-vs-on/expected.json"),
+        include_str!("../../chapters/03-fencing-off-vs-on/scenario.json"),
+        include_str!("../../chapters/03-fencing-off-vs-on/expected.json"),
+    ),
+    (
+        "restart-same-name",
+        include_str!("../../chapters/04-restart-same-name/scenario.json"),
+        include_str!("../../chapters/04-restart-same-name/expected.json"),
+    ),
+    (
+        "expiry-boundary",
+        include_str!("../../chapters/05-expiry-boundary/scenario.json"),
+        include_str!("../../chapters/05-expiry-boundary/expected.json"),
     ),
     (
         "write-lock",
-        include_str!("../../chapters/10-write-lock/scenario.json"),
-        include_str!("../../chapters/10-write-lock/expected.json"),
+        include_str!("../../chapters/06-write-lock/scenario.json"),
+        include_str!("../../chapters/06-write-lock/expected.json"),
     ),
     (
         "every-ordering",
-        include_str!("../../chapters/11-every-ordering/scenario.json"),
-        include_str!("../../chapters/11-every-ordering/expected.json"),
+        include_str!("../../chapters/07-every-ordering/scenario.json"),
+        include_str!("../../chapters/07-every-ordering/expected.json"),
+    ),
+    (
+        "late-delivery",
+        include_str!("../../chapters/08-late-delivery/scenario.json"),
+        include_str!("../../chapters/08-late-delivery/expected.json"),
+    ),
+    (
+        "deadline-caps-lease",
+        include_str!("../../chapters/09-deadline-caps-lease/scenario.json"),
+        include_str!("../../chapters/09-deadline-caps-lease/expected.json"),
+    ),
+    (
+        "quarantine",
+        include_str!("../../chapters/10-quarantine/scenario.json"),
+        include_str!("../../chapters/10-quarantine/expected.json"),
+    ),
+    (
+        "deadline-expired",
+        include_str!("../../chapters/11-deadline-expired/scenario.json"),
+        include_str!("../../chapters/11-deadline-expired/expected.json"),
     ),
 ];

@@ -321,13 +321,13 @@ fn every_course_point_is_a_step_of_its_chapter_and_shown_only_there() {
         vec![
             "claim_result",
             "no_heartbeat",
-            "one_boundary",
-            "rollback_journal",
             "why_leased",
             "visibility_timeout",
             "tell_apart",
             "not_a_credential",
-            "receiver_unfenced"
+            "one_boundary",
+            "receiver_unfenced",
+            "rollback_journal"
         ],
         "the course points, in the order of their chapters"
     );

@@ -201,8 +201,8 @@ fn nothing_in_an_embed_without_the_picker_leads_to_another_chapter() {
         .map(|next| next.id);
     assert_eq!(
         next,
-        Some("expiry-boundary"),
-        "with the picker: the next chapter"
+        Some("polling-cannot-steal"),
+        "with the picker: the next chapter, in the course's order"
     );
 }
 

@@ -11,7 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use leasefence::replay::Outcome;
 use leasefence_course::playground::chapters::Panel;
-use leasefence_course::playground::scenes::{Idea, Pane};
+use leasefence_course::playground::scenes::{self, Idea, Pane};
 use leasefence_course::playground::session::{Session, Start};
 use leasefence_course::playground::show::Show;
 use leasefence_course::playground::stepper::Stepped;
@@ -255,5 +255,31 @@ fn predicting_asks_before_an_events_scene_and_no_move_skips_the_question() {
         Stepped::AskFirst,
         session.forward(),
         "then B's claim is asked"
+    );
+}
+
+#[test]
+fn the_scene_counter_goes_up_by_one_a_move_and_ends_at_the_lessons_number_of_scenes() {
+    for chapter in CHAPTERS {
+        let mut session = started(chapter.id, Show::default(), false);
+        let screens = walk(&mut session).len();
+        let mut session = started(chapter.id, Show::default(), false);
+        for number in 1..=screens {
+            check_counter(&session, chapter.id, (number, screens));
+            session.forward();
+        }
+        for number in (1..screens).rev() {
+            session.backward();
+            check_counter(&session, chapter.id, (number, screens));
+        }
+    }
+}
+
+/// The counter at the learner's place: scene `number` of `count`.
+fn check_counter(session: &Session, chapter: &str, (number, count): (usize, usize)) {
+    assert_eq!(
+        Some((number, count)),
+        scenes::counted(session),
+        "{chapter}: expected scene {number} of {count}"
     );
 }

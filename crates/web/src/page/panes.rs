@@ -42,7 +42,10 @@ pub(super) fn draw(doc: &Document, root: &Element, switcher: &Element, scene: Op
             .attr("aria-pressed", pressed)
             .attr("aria-keyshortcuts", &(at + 1).to_string())
     });
-    replace_children(switcher, buttons)
+    let counter = El::new(doc, "span")
+        .class("lf-scene-count")
+        .text(&scene.counter);
+    replace_children(switcher, buttons.chain([counter]))
 }
 
 /// Shows the view at place `n` of the switcher (the keys 1 to 9, from 0);

@@ -16,7 +16,7 @@
 
 mod walk;
 
-pub use walk::panes;
+pub use walk::{counted, panes};
 
 use serde::Serialize;
 

@@ -102,6 +102,20 @@ pub fn panes(session: &Session) -> Vec<Pane> {
         .map_or_else(Vec::new, |scene| place.offered(session, scene))
 }
 
+/// Where the learner's scene is among all the lesson's scenes: its
+/// number (from 1) and how many there are. `None` off scenes.
+pub fn counted(session: &Session) -> Option<(usize, usize)> {
+    let place = session.place()?;
+    let count = |position| at(session, &place.layout, position).len();
+    let position = session.stepper.position();
+    let before: usize = (0..position).map(count).sum();
+    let after: usize = (position + 1..=session.stepper.total()).map(count).sum();
+    Some((
+        before + place.index + 1,
+        before + place.scenes.len() + after,
+    ))
+}
+
 impl Session {
     /// What this screen shows, part by part ([`show::layout`]).
     pub fn layout(&self) -> Layout {

@@ -15,6 +15,8 @@ pub struct SceneView {
     pub pane: Pane,
     /// The views on offer, in the switcher's order (keys 1 to 9).
     pub panes: Vec<PaneButton>,
+    /// Which scene of the lesson this is, of how many.
+    pub counter: String,
 }
 
 /// A view the learner may switch to.
@@ -30,7 +32,13 @@ pub struct PaneButton {
 pub fn view(session: &Session) -> Option<SceneView> {
     let (_, pane) = session.scene()?;
     let panes = scenes::panes(session);
+    let (number, count) = scenes::counted(session)?;
+    let counter = session.lang.fill(
+        key!("scene.counter"),
+        &[("n", number.to_string()), ("total", count.to_string())],
+    );
     Some(SceneView {
+        counter,
         pane,
         panes: panes
             .into_iter()
