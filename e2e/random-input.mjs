@@ -4,9 +4,9 @@
 
 /** Every chapter's id, in the course's order: where the random runs go. */
 export const CHAPTERS = [
-  "canonical", "expiry-boundary", "deadline-caps-lease", "quarantine", "polling-cannot-steal",
-  "restart-same-name", "late-delivery", "deadline-expired", "fencing-off-vs-on", "write-lock",
-  "every-ordering",
+  "canonical", "polling-cannot-steal", "fencing-off-vs-on", "restart-same-name", "expiry-boundary",
+  "write-lock", "every-ordering", "late-delivery", "deadline-caps-lease", "quarantine",
+  "deadline-expired",
 ];
 
 /**

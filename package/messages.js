@@ -63,7 +63,7 @@ function messagesNow(lang) {
     messageBytes.set(lang, bytes);
     return bytes;
   }
-  console.error(`leasefence: the texts ${url} could not be loaded; their keys are shown instead`);
+  console.error(`leasefence: the texts ${url} could not be loaded; its texts show as ⋯`);
   return undefined;
 }
 

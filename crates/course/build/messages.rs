@@ -90,6 +90,12 @@ pub fn generate(chapters: &[Folder]) {
             );
         }
     }
+    // `Key` is the place in the tables as a `u16`, `u16::MAX` meaning none.
+    assert!(
+        hashed.len() < usize::from(u16::MAX),
+        "{} message keys: widen Key",
+        hashed.len()
+    );
     let mut code = String::new();
     let hashes: Vec<u32> = hashed.iter().map(|(hash, _)| *hash).collect();
     let _ = writeln!(code, "const HASHES: &[u32] = &{hashes:?};");

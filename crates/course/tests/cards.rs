@@ -1,7 +1,7 @@
 //! What each worker carries (`view::Card`, beside the lanes): the stamp
 //! of its last claim, which it keeps in memory and would present, and how
 //! the job's row stands against it at the learner's place. The card turns
-//! stale the moment a later claim raises the row's token (R3), and a lease
+//! stale the moment a later claim raises the row's token (R2), and a lease
 //! that ends at now has ended (R5), whatever the worker believes.
 
 #[cfg(target_arch = "wasm32")]
@@ -42,12 +42,12 @@ fn stamp(job: &str, token: u64, standing: Standing) -> Option<Carried> {
         job: job.to_owned(),
         token,
         attempt: token,
-        standing,
+        standing: Some(standing),
     })
 }
 
 #[test]
-fn r3_a_workers_card_turns_stale_when_a_later_claim_raises_the_rows_token() {
+fn r2_a_workers_card_turns_stale_when_a_later_claim_raises_the_rows_token() {
     check!(
         cards("canonical", 1),
         vec![
@@ -58,7 +58,7 @@ fn r3_a_workers_card_turns_stale_when_a_later_claim_raises_the_rows_token() {
             ),
             ("B".to_owned(), "none", None),
         ],
-        "R3: after A's claim at 0 ms, A carries token 1 and B nothing"
+        "R2: after A's claim at 0 ms, A carries token 1 and B nothing"
     );
     check!(
         cards("canonical", 2),
@@ -74,7 +74,7 @@ fn r3_a_workers_card_turns_stale_when_a_later_claim_raises_the_rows_token() {
                 stamp("snack-1", 2, Standing::Current { until: 2000 })
             ),
         ],
-        "R3: after B's reclaim A still carries token 1, and the row has token 2"
+        "R2: after B's reclaim A still carries token 1, and the row has token 2"
     );
 }
 
@@ -100,5 +100,24 @@ fn a_card_says_its_finish_was_accepted_once_the_row_is_done_with_its_token() {
         last[0].2,
         stamp("snack-1", 1, Standing::Done),
         "A's finish was accepted: the row is done with A's token"
+    );
+}
+
+#[test]
+fn while_the_learner_predicts_a_card_shows_the_stamp_and_not_how_the_row_stands() {
+    let mut session = session("canonical", Lang::En);
+    session.set_predict(true).expect("predicts");
+    session.stepper.step();
+    session
+        .stepper
+        .guess(true)
+        .expect("the first claim was asked");
+    session.stepper.step();
+    session.stepper.guess(true).expect("B's reclaim was asked");
+    let cards = view::lanes(&session, 800.0).cards;
+    check!(
+        cards.iter().map(|card| card.standing).collect::<Vec<_>>(),
+        vec!["held", "held"],
+        "A's finish is still to be predicted: neither card says stale or current"
     );
 }

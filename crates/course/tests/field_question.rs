@@ -5,8 +5,6 @@
 //! (`fence::Conditions`). Each answer's feedback lasts until the next move.
 //! Rule numbers refer to `CONTRACT.md`.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -16,7 +14,9 @@ mod support;
 
 use leasefence::Scenario;
 use leasefence::fence::Condition;
+use leasefence_course::key;
 use leasefence_course::playground::assertions::Assertion;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::{CHAPTERS, Lang, view};
 

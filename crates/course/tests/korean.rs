@@ -2,7 +2,6 @@
 //! every concept has its one word (the course's). That nothing in Latin
 //! script shows in Korean mode: tests/korean_script.rs.
 
-use leasefence_course::key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -10,6 +9,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::messages::korean::{Ending, ending, particle};
 

@@ -5,8 +5,6 @@
 //! crashed or restarted from the lanes. Rule numbers refer to
 //! `CONTRACT.md`.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -14,6 +12,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
+use leasefence_course::key;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::session::{Knob, Session, Start};
 use leasefence_course::playground::status::StatusKind;
 use leasefence_course::playground::stepper::{Question, Stepped};

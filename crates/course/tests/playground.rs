@@ -4,8 +4,6 @@
 //!
 //! Rule numbers (R1-R15) refer to CONTRACT.md at the repository root.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -19,8 +17,10 @@ use leasefence::Scenario;
 use leasefence::fence::Condition;
 use leasefence::model::JobState;
 use leasefence_course::Timeline;
+use leasefence_course::key;
 use leasefence_course::playground::assertions::Assertion;
 use leasefence_course::playground::explain::{describe, row_changes};
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::{CHAPTERS, Lang};
 
 fn source(lang: Lang) -> &'static str {

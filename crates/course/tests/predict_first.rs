@@ -4,7 +4,6 @@
 //! answered, not when its end is reached, and the header gives no verdict
 //! away before then.
 
-use leasefence_course::key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -12,6 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
+use leasefence_course::key;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::stepper::{Prompt, Question, Stepped};
 use leasefence_course::playground::{Lang, view};

@@ -4,7 +4,6 @@
 //! computed natively from the mechanism's runs. Rule numbers refer to
 //! `CONTRACT.md`.
 
-use leasefence_course::key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -12,6 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
+use leasefence_course::key;
 use leasefence_course::mechanism::races::{naive_claim_race, real_claim_race, send_race};
 use leasefence_course::playground::assertions::{Assertion, RunFact};
 use leasefence_course::playground::session::Session;

@@ -11,11 +11,11 @@
 
 mod support;
 
-use leasefence_course::key;
 use std::collections::BTreeMap;
 
 use leasefence::store::{CLAIM, ENQUEUE, FINISH};
 use leasefence::{Outcome, Reason, Scenario, replay};
+use leasefence_course::key;
 use leasefence_course::mechanism::Refusal;
 use leasefence_course::mechanism::races::{TIMELINE_MAX_EVENTS, timeline};
 use leasefence_course::mechanism::statements::{Run, StepKind};

@@ -4,8 +4,6 @@
 //! page's behaviour short of the browser. Rule numbers refer to
 //! `CONTRACT.md`.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
@@ -17,8 +15,10 @@ use support::session;
 
 use leasefence::replay::Outcome;
 use leasefence::{Scenario, store};
+use leasefence_course::key;
 use leasefence_course::playground::assertions::Assertion;
 use leasefence_course::playground::explain::COLUMNS;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::session::Session;
 use leasefence_course::playground::view::{self, PositionView, Shape};
 use leasefence_course::playground::{CHAPTERS, Lang};

@@ -14,10 +14,10 @@
 //! footnote ([`Point`]). `tests/chapters.rs` states each point's facts
 //! against the chapter's replay.
 
-use crate::key;
-use crate::playground::messages::Key;
 use leasefence::{Action, Claim, NewJob, Outcome, Scenario};
 
+use crate::key;
+use crate::playground::messages::Key;
 use crate::timeline::Timeline;
 
 use super::Lang;

@@ -13,12 +13,12 @@
 //! ([`leasefence::scenario::read_document`]), so a mistake anywhere in it
 //! is placed by path, line and column, as in a scenario.
 
-use crate::key;
 use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::chapters::{self, PageRefusal};
 use leasefence::NewJob;

@@ -9,12 +9,12 @@
 //! editor: a link that does not decode, parse or fit the page is refused
 //! with a message in the learner's language, and the page stays as it was.
 
-use crate::key;
-use crate::playground::messages::Key;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
+use crate::key;
 use crate::playground::lesson::{LESSON, Lesson, Source};
+use crate::playground::messages::Key;
 use crate::playground::statements::Race;
 use crate::playground::{Lang, Message, chapters};
 use leasefence::scenario::Scenario;

@@ -1,8 +1,9 @@
 //! Korean and English text, from keyed message files
 //! (`src/playground/messages/{ko,en}.json`). Korean uses the course's own
 //! terms, one word per concept, as `glossary.json` lists them (임대,
-//! 선점, 재선점, 선점 토큰, ...). Tests fail when a key is missing in
-//! either file, when a Korean message uses another word for a listed
+//! 선점, 재선점, 선점 토큰, ...). The build fails when a key is missing
+//! in either file or a key the code names ([`key!`](crate::key)) in
+//! both; tests fail when a Korean message uses another word for a listed
 //! concept, or when Latin script outside the allow-list shows in Korean.
 //!
 //! A placeholder is `{name}`, or `{name|을}` for a value followed by a

@@ -3,12 +3,12 @@
 //! address, with the step, on the clipboard. The format is the core's
 //! ([`leasefence_course::playground::link`]).
 
-use leasefence_course::key;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
 use super::Page;
+use leasefence_course::key;
 use leasefence_course::playground::link;
 
 /// Rewrites the hash to what is on screen, without a history entry.

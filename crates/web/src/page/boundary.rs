@@ -2,11 +2,11 @@
 //! lease it presents, each with its readout (from the core's
 //! [`SliderView`]), and the course's warning about long leases.
 
-use leasefence_course::key;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlInputElement};
 
 use super::dom::El;
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::{PositionView, SliderView};
 

@@ -1,11 +1,11 @@
 //! The fencing off vs on panel's body: the naive statement, each finish on
 //! both queues with the harmful ones marked, and the conclusion so far.
 
-use leasefence_course::key;
 use web_sys::Document;
 
 use super::dom::{El, break_link, code, header_row, replace_children};
 use super::skeleton::Parts;
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::CompareView;
 

@@ -4,10 +4,10 @@
 //! [`InvariantsView`] only; a state is said in words and a mark (✓, ✗), not
 //! by colour alone.
 
-use leasefence_course::key;
 use web_sys::{Document, Element};
 
 use super::dom::{El, break_link, header_row, replace_children};
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::assertions::Said;
 use leasefence_course::playground::view::{InvariantsView, Light, OrderingsView};

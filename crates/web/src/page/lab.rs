@@ -2,7 +2,6 @@
 //! the grade button and the answer. Drawn from [`LabView`] only; the
 //! answer is in a live region, so a screen reader hears it when it comes.
 
-use leasefence_course::key;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -10,6 +9,7 @@ use web_sys::{Document, Element};
 
 use super::dom::{El, header_row, replace_children};
 use super::{Page, Redraw, notify, progress, to_js_error};
+use leasefence_course::key;
 use leasefence_course::lab::LEVELS;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::view::{AnswerView, LabView};

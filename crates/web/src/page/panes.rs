@@ -4,10 +4,10 @@
 //! offers the others, one press (or key, 1 to 9) away. The core decides
 //! which; here are only the attributes and the buttons.
 
-use leasefence_course::key;
 use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::scenes;
 use leasefence_course::playground::session::Session;

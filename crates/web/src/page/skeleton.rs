@@ -3,8 +3,6 @@
 //! keeps the elements the panels redraw, so nothing is looked up by id
 //! (several playgrounds may share one page).
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -14,7 +12,9 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAr
 use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
 use super::{Page, SPEEDS};
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::session::Knob;
 use leasefence_course::playground::show::Layout;
 use leasefence_course::playground::status::{StatusKind, StatusLine};

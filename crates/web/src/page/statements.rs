@@ -2,15 +2,15 @@
 //! real queue beside the naive one, each with its actors' statements and
 //! the write lock's lane. Drawn from [`StatementsView`] alone.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlSelectElement, Window};
 
 use super::dom::{El, code, mark_ends, replace_children};
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::assertions::Said;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::statements::Race;
 use leasefence_course::playground::view::{LaneView, SideView, StatementsView};
 

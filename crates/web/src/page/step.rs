@@ -2,15 +2,15 @@
 //! the SQL with its bound values (the refusal marked), and the rows before
 //! and after with the changed cells marked.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 use web_sys::Document;
 
 use super::dom::{El, code, header_row, replace_children};
 use super::point::point_box;
 use super::skeleton::Parts;
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::explain::{COLUMNS, Compared};
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::view::{ChangeView, StatementView, StepView};
 
 pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&StepView>) {

@@ -1,10 +1,10 @@
 //! The jobs table as it is now, and the receiver's ledger.
 
-use leasefence_course::key;
 use web_sys::Document;
 
 use super::dom::{El, header_row, replace_children};
 use super::skeleton::Parts;
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::explain::COLUMNS;
 use leasefence_course::playground::view::{ReceiverView, TableRow};

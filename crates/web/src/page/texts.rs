@@ -52,7 +52,7 @@ mod fetched {
             return then();
         }
         // Whether the file came or not: if not, the texts are asked for
-        // once more, synchronously, and a gap shows as the message's key.
+        // once more, synchronously, and a gap shows as ⋯.
         // Kept alive until called (at most once per language a page
         // lives, since the texts stay in once read).
         let then = Closure::once(then);

@@ -2,12 +2,12 @@
 //! under the same name from where the learner stands. The core rewrites
 //! the timeline ([`leasefence_course::playground::twist`]); here are only the buttons.
 
-use leasefence_course::key;
-use leasefence_course::playground::messages::Key;
 use web_sys::{Document, Element};
 
 use super::dom::{El, replace_children};
+use leasefence_course::key;
 use leasefence_course::playground::Lang;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::twist::Twist;
 
 /// One group of buttons per worker, under a short title, drawn for each

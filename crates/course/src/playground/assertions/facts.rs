@@ -296,8 +296,11 @@ pub struct Carried {
     pub token: u64,
     /// The claim's attempt.
     pub attempt: u64,
-    /// How the row stands against it.
-    pub standing: Standing,
+    /// How the row stands against it; `None` while the learner still has
+    /// verdicts to predict ([`crate::playground::stepper::Stepper::answers_ahead`]):
+    /// "stale" would all but answer the next finish's question, so the
+    /// card shows the stamp and leaves the comparison with the row to them.
+    pub standing: Option<Standing>,
 }
 
 /// How a job's row stands against a stamp a worker carries, now.

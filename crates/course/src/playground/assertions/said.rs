@@ -1,12 +1,12 @@
 //! A sentence and the assertions it was rendered from.
 
-use crate::playground::messages::Key;
 use std::rc::Rc;
 
 use serde::{Serialize, Serializer};
 
 use super::{Assertion, say};
 use crate::playground::Lang;
+use crate::playground::messages::Key;
 
 /// A sentence (or a few) as the learner reads it, and the assertions it
 /// was rendered from. Serialized as its text alone: the page and the

@@ -1,4 +1,4 @@
-//! What each worker carries: a card per worker beside the lanes, with the
+//! What each worker carries: a card per worker under the lanes, with the
 //! stamp of its last claim and how the job's row stands against it now.
 //!
 //! The lanes draw where each lease runs; they do not say what a worker
@@ -21,7 +21,8 @@ pub struct Card {
     /// The worker.
     pub worker: String,
     /// How the row stands against its stamp, for styling: `none`,
-    /// `current`, `ended`, `stale`, `done`, `quarantined` or `expired`.
+    /// `current`, `ended`, `stale`, `done`, `quarantined` or `expired`;
+    /// `held` while the learner still predicts (not said yet).
     pub standing: &'static str,
     /// What the card says.
     pub said: Said,
@@ -35,15 +36,18 @@ pub(super) fn cards(stepper: &Stepper, lang: Lang, workers: &[&str]) -> Vec<Card
     let last = position.checked_sub(1).and_then(|index| frames.get(index));
     let now = last.map_or(0, |frame| frame.result.at);
     let rows = stepper.timeline().rows_after(position);
+    let told = !stepper.answers_ahead();
     workers
         .iter()
         .map(|&worker| {
             let claim = last.and_then(|frame| frame.holding.get(worker));
             let stamp = claim.and_then(|claim| {
                 let row = rows.iter().find(|row| row.id == claim.id)?;
-                Some(carried(claim, row, now))
+                Some(carried(claim, row, now, told))
             });
-            let standing = stamp.as_ref().map_or("none", |stamp| name(stamp.standing));
+            let standing = stamp
+                .as_ref()
+                .map_or("none", |stamp| stamp.standing.map_or("held", name));
             let assertion = Assertion::Carries {
                 position,
                 worker: worker.to_owned(),
@@ -58,13 +62,15 @@ pub(super) fn cards(stepper: &Stepper, lang: Lang, workers: &[&str]) -> Vec<Card
         .collect()
 }
 
-/// `claim`'s stamp and how `row` stands against it at `now`.
-fn carried(claim: &Claim, row: &JobRow, now: u64) -> Carried {
+/// `claim`'s stamp and, if `told`, how `row` stands against it at `now`.
+fn carried(claim: &Claim, row: &JobRow, now: u64, told: bool) -> Carried {
     let standing = match (row.token == claim.token, row.state) {
         (false, _) => Standing::Stale { token: row.token },
         (true, JobState::Done) => Standing::Done,
         (true, JobState::Quarantined) => Standing::Quarantined,
         (true, JobState::Expired) => Standing::Expired,
+        // A claim always leaves its row leased, so a row with its token is
+        // never pending again; read as leased if it were.
         (true, JobState::Leased | JobState::Pending) => {
             let until = row.lease_until.unwrap_or(claim.lease_until);
             match now < until {
@@ -77,7 +83,7 @@ fn carried(claim: &Claim, row: &JobRow, now: u64) -> Carried {
         job: claim.id.clone(),
         token: claim.token,
         attempt: claim.attempt,
-        standing,
+        standing: told.then_some(standing),
     }
 }
 

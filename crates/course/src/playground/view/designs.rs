@@ -3,10 +3,10 @@
 //! the course turns down, the claims it ran, the job's row afterwards,
 //! and what became of the job.
 
-use crate::key;
 use serde::Serialize;
 
 use super::names::variant_name;
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, DesignFact, Said};
 use crate::playground::explain::cell;

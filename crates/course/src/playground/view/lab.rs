@@ -3,10 +3,9 @@
 //! first event where their queue and the reference part, the two
 //! verdicts and the two tables side by side.
 
-use crate::key;
-use crate::playground::messages::Key;
 use serde::Serialize;
 
+use crate::key;
 use crate::lab::{
     Answer, Bench, Current, Did, Disagreement, Graded, Interleaving, LEVELS, Shortest,
 };
@@ -14,6 +13,7 @@ use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, RaceEnd, Said, Turn, Turned};
 use crate::playground::explain::{COLUMNS, cell, problem_text};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::timeline::Timeline;
 use leasefence::fence::Condition;

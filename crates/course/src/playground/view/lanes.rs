@@ -7,13 +7,13 @@
 //! drawing is tested natively; the page turns each [`Shape`] into one SVG
 //! element.
 
-use crate::key;
-use crate::playground::messages::Key;
 use serde::Serialize;
 use std::ops::Range;
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::messages::Key;
 use crate::playground::stepper::Stepper;
 use crate::playground::view::cards::{Card, cards};
 use leasefence::model::Claim;

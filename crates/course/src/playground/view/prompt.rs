@@ -1,12 +1,12 @@
 //! The prediction strip: the question a step waits on, its answers, and
 //! what an answer was worth and why it came out so.
 
-use crate::key;
-use crate::playground::messages::Key;
 use serde::Serialize;
 
 use super::{NextChapter, reasons};
+use crate::key;
 use crate::playground::assertions::{Assertion, Said};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question};
 use crate::playground::{CHAPTERS, Lang};

@@ -3,13 +3,13 @@
 //! end, the two conditions it runs, what the holder's finish and the
 //! claimant's claim did, and who may work on the job at that instant.
 
-use crate::key;
-use crate::playground::messages::Key;
 use serde::Serialize;
 
 use super::names::variant_name;
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, ReadFact, Said};
+use crate::playground::messages::Key;
 use crate::variants::boundary::{Boundary, Holders, Read, Reading};
 
 /// The lease's end read every way at one instant.

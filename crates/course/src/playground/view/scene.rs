@@ -1,9 +1,9 @@
 //! The scene on screen in a lesson ([`crate::playground::scenes`]): the
 //! view it shows and the views the learner may switch to.
 
-use crate::key;
 use serde::Serialize;
 
+use crate::key;
 use crate::playground::Lang;
 use crate::playground::scenes::{self, Pane};
 use crate::playground::session::Session;

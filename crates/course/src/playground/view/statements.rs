@@ -10,15 +10,15 @@
 
 use super::lock_lane::{LaneView, lane};
 use super::names::{variant_name, who};
-use crate::key;
-use crate::playground::messages::Key;
 use serde::Serialize;
 
 use super::step::shown_sql;
+use crate::key;
 use crate::mechanism::races;
 use crate::mechanism::statements::{Does, Run, Step, StepKind};
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, RunFact, Said, StepDid};
+use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::playground::statements::{Race, Tick};
 

@@ -236,9 +236,7 @@ impl World {
 
     /// The table just after event `event`.
     fn rows_after(&self, event: usize) -> &[JobRow] {
-        self.seen
-            .get(event + 1)
-            .map_or(&self.rows_at_end, |seen| &seen.rows)
+        self.rows_at(event + 1)
     }
 
     /// The table after `position` events.

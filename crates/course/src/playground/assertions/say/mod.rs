@@ -2,12 +2,12 @@
 //! assertion's own values, so the words cannot show a value it does not
 //! state.
 
-use crate::key;
-use crate::playground::messages::Key;
 use leasefence::fence::Condition;
 use leasefence::model::JobState;
 
+use crate::key;
 use crate::mechanism::invariants::Invariant;
+use crate::playground::messages::Key;
 
 mod run;
 mod variants;
@@ -394,7 +394,10 @@ fn carried_words(lang: Lang, worker: &str, stamp: Option<&Carried>) -> String {
             ("attempt", stamp.attempt.to_string()),
         ],
     );
-    let standing = match stamp.standing {
+    let Some(standing) = stamp.standing else {
+        return carries;
+    };
+    let standing = match standing {
         Standing::Current { until } => {
             lang.fill(key!("card.current"), &[("until", until.to_string())])
         }
@@ -417,11 +420,11 @@ fn condition_words(
     row: &str,
     holder: Option<&str>,
 ) -> String {
-    let key = Key::named(&if held {
-        format!("reason.met.{}", condition.field())
-    } else {
-        format!("reason.{}", condition.reason().as_str())
-    });
+    let key = match (condition, holder, held) {
+        (Condition::LeaseUntil, Some(_), true) => key!("reason.met.lease_until_holder"),
+        (_, _, true) => Key::named(&format!("reason.met.{}", condition.field())),
+        (_, _, false) => Key::named(&format!("reason.{}", condition.reason().as_str())),
+    };
     let mut values = match condition {
         Condition::Id => vec![("expected", stamp.to_owned())],
         Condition::State => vec![("state", row.to_owned())],
@@ -434,10 +437,6 @@ fn condition_words(
     if let Some(holder) = holder {
         values.push(("holder", holder.to_owned()));
     }
-    let key = match (condition, holder) {
-        (Condition::LeaseUntil, Some(_)) if held => key!("reason.met.lease_until_holder"),
-        _ => key,
-    };
     lang.fill(key, &values)
 }
 
