@@ -4,9 +4,9 @@
 
 /** Every chapter's id, in the course's order: where the random runs go. */
 export const CHAPTERS = [
-  "canonical", "polling-cannot-steal", "fencing-off-vs-on", "restart-same-name", "expiry-boundary",
-  "write-lock", "every-ordering", "late-delivery", "deadline-caps-lease", "quarantine",
-  "deadline-expired",
+  "canonical", "polling-cannot-steal", "restart-same-name", "fencing-off-vs-on", "expiry-boundary",
+  "write-lock", "every-ordering", "late-delivery", "deadline-caps-lease", "deadline-expired",
+  "quarantine",
 ];
 
 /**

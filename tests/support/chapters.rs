@@ -14,14 +14,14 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
         include_str!("../../chapters/02-polling-cannot-steal/expected.json"),
     ),
     (
-        "fencing-off-vs-on",
-        include_str!("../../chapters/03-fencing-off-vs-on/scenario.json"),
-        include_str!("../../chapters/03-fencing-off-vs-on/expected.json"),
+        "restart-same-name",
+        include_str!("../../chapters/03-restart-same-name/scenario.json"),
+        include_str!("../../chapters/03-restart-same-name/expected.json"),
     ),
     (
-        "restart-same-name",
-        include_str!("../../chapters/04-restart-same-name/scenario.json"),
-        include_str!("../../chapters/04-restart-same-name/expected.json"),
+        "fencing-off-vs-on",
+        include_str!("../../chapters/04-fencing-off-vs-on/scenario.json"),
+        include_str!("../../chapters/04-fencing-off-vs-on/expected.json"),
     ),
     (
         "expiry-boundary",
@@ -49,13 +49,13 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
         include_str!("../../chapters/09-deadline-caps-lease/expected.json"),
     ),
     (
-        "quarantine",
-        include_str!("../../chapters/10-quarantine/scenario.json"),
-        include_str!("../../chapters/10-quarantine/expected.json"),
+        "deadline-expired",
+        include_str!("../../chapters/10-deadline-expired/scenario.json"),
+        include_str!("../../chapters/10-deadline-expired/expected.json"),
     ),
     (
-        "deadline-expired",
-        include_str!("../../chapters/11-deadline-expired/scenario.json"),
-        include_str!("../../chapters/11-deadline-expired/expected.json"),
+        "quarantine",
+        include_str!("../../chapters/11-quarantine/scenario.json"),
+        include_str!("../../chapters/11-quarantine/expected.json"),
     ),
 ];

@@ -265,10 +265,10 @@ fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
         vec![
             // A's stamp against B's claim: three fields differ at once.
             row("canonical", "token_mismatch", "owner token attempt"),
-            row("fencing-off-vs-on", "token_mismatch", "owner token attempt"),
-            row("fencing-off-vs-on", "token_mismatch", "token attempt"),
             // Same owner name: only the claim's generation differs.
             row("restart-same-name", "token_mismatch", "token attempt"),
+            row("fencing-off-vs-on", "token_mismatch", "owner token attempt"),
+            row("fencing-off-vs-on", "token_mismatch", "token attempt"),
             row("expiry-boundary", "lease_expired", "lease_until"),
             row("expiry-boundary", "lease_expired", "lease_until"),
             row("every-ordering", "no_claim", ""),
@@ -279,8 +279,8 @@ fn each_chapters_refusal_is_asked_about_the_conditions_its_card_marks() {
                 "lease_expired",
                 "lease_until deadline"
             ),
-            row("quarantine", "not_leased", "state lease_until"),
             row("deadline-expired", "no_claim", ""),
+            row("quarantine", "not_leased", "state lease_until"),
         ],
         "the chapters' refusals: the named reason, and every condition failed"
     );

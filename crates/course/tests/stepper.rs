@@ -366,9 +366,9 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
     let expected = vec![
         row("canonical", "A at 1001", Some(1000)),
         row("polling-cannot-steal", "A at 999", Some(1000)),
-        row("fencing-off-vs-on", "C at 3001", Some(1000)),
         // Old A's refused finish, not A-restarted's accepted one.
         row("restart-same-name", "A at 1001", Some(1000)),
+        row("fencing-off-vs-on", "C at 3001", Some(1000)),
         row("expiry-boundary", "C at 1001", Some(1000)),
         row("write-lock", "A at 306", Some(1000)),
         // Nothing is refused on screen: A's finish in time, the last
@@ -377,9 +377,9 @@ fn every_chapter_puts_its_sliders_on_the_finish_it_is_about() {
         row("late-delivery", "A at 1300", Some(1000)),
         // Its lease is cut to the deadline (100 ms): the slider says so.
         row("deadline-caps-lease", "A at 100", Some(1000)),
-        row("quarantine", "B at 200", Some(100)),
         // C never claimed: no lease to change, and the slider says why.
         row("deadline-expired", "C at 800", None),
+        row("quarantine", "B at 200", Some(100)),
     ];
     check!(
         current,

@@ -44,7 +44,7 @@ pub use api::{Player, Queue, Receiver, replay};
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const PAGE_TYPES: &str = r#"
 /** A chapter of the playground (`data-scenario`, `mount`'s `scenario`). */
-export type Chapter = "canonical" | "polling-cannot-steal" | "fencing-off-vs-on" | "restart-same-name" | "expiry-boundary" | "write-lock" | "every-ordering" | "late-delivery" | "deadline-caps-lease" | "quarantine" | "deadline-expired";
+export type Chapter = "canonical" | "polling-cannot-steal" | "restart-same-name" | "fencing-off-vs-on" | "expiry-boundary" | "write-lock" | "every-ordering" | "late-delivery" | "deadline-caps-lease" | "deadline-expired" | "quarantine";
 /** A text for both languages, or one per language. */
 export type Texts = string | { ko?: string; en?: string };
 /** An author's lesson: a scenario, with its title and narration if it has them. */
