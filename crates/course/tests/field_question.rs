@@ -23,6 +23,12 @@ use leasefence_course::playground::{CHAPTERS, Lang, view};
 /// A predicting session of `chapter` in English that has just guessed
 /// "refused" for its third event, A's finish in both chapters used here.
 fn guessed_refused_at_the_third_event(chapter: &str) -> Session {
+    guessed_at_the_third_event(chapter, false)
+}
+
+/// A predicting session of `chapter` in English that has just guessed
+/// its third event's verdict: accepted if `yes`.
+fn guessed_at_the_third_event(chapter: &str, yes: bool) -> Session {
     let scenario = CHAPTERS
         .iter()
         .find(|known| known.id == chapter)
@@ -34,8 +40,45 @@ fn guessed_refused_at_the_third_event(chapter: &str) -> Session {
     session.stepper.seek(2);
     session.set_predict(true).expect("sets predicting");
     session.stepper.step();
-    session.stepper.guess(false);
+    session.stepper.guess(yes);
     session
+}
+
+/// A wrong verdict guess opens the field question too. Its feedback says
+/// the verdict and not yet why: the reason names the failed condition the
+/// question right under it asks for. Answered, the field's feedback tells
+/// every failed condition.
+#[test]
+fn a_wrong_verdict_guess_names_no_failed_condition_before_the_field_question_is_answered() {
+    let mut session = guessed_at_the_third_event("canonical", true);
+    let asked = view::position(&session, None, 640.0);
+    check!(
+        asked.prompt.question.as_ref().map(|q| q.answers.len()),
+        Some(7),
+        "the field question is open"
+    );
+    let feedback = asked.prompt.feedback.expect("the verdict's feedback");
+    let told: Vec<String> = feedback
+        .asserts()
+        .iter()
+        .map(|assertion| format!("{assertion:?}"))
+        .filter(|assertion| !assertion.starts_with("Guess"))
+        .collect();
+    check!(
+        told,
+        Vec::<String>::new(),
+        "the feedback beside the field question asserts the verdict alone: {feedback}"
+    );
+    session
+        .stepper
+        .answer_field("token")
+        .expect("the question was open");
+    let answered = view::position(&session, None, 640.0).prompt.feedback;
+    check!(
+        answered.is_some_and(|said| said.asserts().len() > 1),
+        true,
+        "answered: the failed conditions are told"
+    );
 }
 
 /// R4 asked: after a refused finish the learner picks a condition it

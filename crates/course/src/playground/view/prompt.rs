@@ -73,10 +73,13 @@ pub(super) fn prompt(session: &Session) -> PromptView {
             answers,
         }
     });
-    // The verdict's feedback stays beside the field question it leads to.
+    // The verdict's feedback stays beside the field question it leads to,
+    // without its reason until that question is answered: the reason names
+    // the failed condition the question asks for.
     let feedback = match stepper.prompt() {
         Prompt::Idle | Prompt::Predicting(_) => None,
-        Prompt::Guessed(guessed) | Prompt::AskingField(guessed) => feedback(session, guessed),
+        Prompt::Guessed(guessed) => feedback(session, guessed, true),
+        Prompt::AskingField(guessed) => feedback(session, guessed, false),
         Prompt::AnsweredField(answer) => field_feedback(session, answer),
     };
     let (right, made) = stepper.score();
@@ -169,7 +172,7 @@ fn answer(lang: Lang, finish: bool, yes: bool) -> String {
 
 /// What the page says after a prediction: right or not, what happened,
 /// and, when the learner was wrong, why it happened.
-fn feedback(session: &Session, guessed: Guessed) -> Option<Said> {
+fn feedback(session: &Session, guessed: Guessed, why: bool) -> Option<Said> {
     let lang = session.lang;
     let frame = session.stepper.frame()?;
     let said = Said::of(
@@ -181,7 +184,7 @@ fn feedback(session: &Session, guessed: Guessed) -> Option<Said> {
             right: guessed.right,
         },
     );
-    if guessed.right {
+    if guessed.right || !why {
         return Some(said);
     }
     Some(said.then(reasons::why(session, frame.result.event)))
