@@ -153,3 +153,25 @@ test("the transaction level: reading before BEGIN IMMEDIATE hands one token to t
   assert.match(await page.textContent(".lf-lab [data-arg=transaction]"), /✓/);
   await done(page);
 });
+
+test("hints come one question at a time and keep what the learner typed, as does a visit to another level", async () => {
+  const page = await lab("finish", "ko");
+  assert.equal(await page.$$eval(".lf-lab-hints li", (items) => items.length), 0, "no hint before one is asked for");
+  const typed = "UPDATE jobs SET state = 'done' WHERE id = :id AND owner = :owner";
+  await page.fill(".lf-lab textarea", typed);
+  await page.click(".lf-lab [data-action=lab-hint]");
+  const first = await page.$$eval(".lf-lab-hints li", (items) => items.map((item) => item.textContent));
+  assert.equal(first.length, 1, "one hint per ask");
+  assert.match(first[0], /\?$/, `a hint is a question: ${first[0]}`);
+  assert.equal(await page.inputValue(".lf-lab textarea"), typed, "the typed statement survives the hint");
+  // Every hint asked for, then the button is gone.
+  while (await page.$(".lf-lab [data-action=lab-hint]")) await page.click(".lf-lab [data-action=lab-hint]");
+  const all = await page.$$eval(".lf-lab-hints li", (items) => items.length);
+  assert.ok(all >= 3, `${all} hints`);
+  // Another level, then back: the ungraded statement is still there.
+  await page.click(".lf-lab [data-action=lab-level][data-arg=claim]");
+  await page.click(".lf-lab [data-action=lab-level][data-arg=finish]");
+  assert.equal(await page.inputValue(".lf-lab textarea"), typed, "the statement left on another level is kept");
+  await page.locator(".lf-lab").screenshot({ path: `${SHOTS}/lab-hints-1280-ko.png` });
+  await done(page);
+});

@@ -79,6 +79,30 @@ test("every other view is one key away, and the pick lasts until the scene chang
   await page.context().close();
 });
 
+test("a lesson's controls move and count scenes, not events, and say its keys", async () => {
+  const page = await lesson("canonical", "ko");
+  const controls = () => page.evaluate(() => {
+    const lf = document.querySelector("[data-leasefence]").shadowRoot.querySelector(".lf");
+    const name = (action) => lf.querySelector(`.lf-controls [data-action=${action}]`).getAttribute("aria-label");
+    return {
+      next: name("step"),
+      previous: name("back"),
+      position: lf.querySelector(".lf-controls .lf-position").textContent,
+      keys: lf.querySelector(".lf-controls .lf-keys").checkVisibility() ? lf.querySelector(".lf-controls .lf-keys").textContent : null,
+    };
+  });
+  const first = await controls();
+  assert.deepEqual([first.next, first.previous], ["다음 장면", "이전 장면"]);
+  assert.match(first.position, /^장면 1\/\d+$/, `the position counts scenes: ${first.position}`);
+  assert.match(first.keys ?? "", /← → 장면 이동/, `the lesson's keys are said at 1280 px: ${first.keys}`);
+  await press(page, "ArrowRight");
+  assert.match((await controls()).position, /^장면 2\//, "one scene a move");
+  const words = JSON.stringify(await controls());
+  assert.doesNotMatch(words, /단계/, `no event step named beside the scenes: ${words}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("the full page is the workbench: every panel at once and no switcher", async () => {
   const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -90,5 +114,8 @@ test("the full page is the workbench: every panel at once and no switcher", asyn
   for (const pane of ["events", "lanes", "row", "sql"]) {
     assert.ok(shown.includes(pane), `expected the ${pane} view on screen with the others; current ${JSON.stringify(shown)}`);
   }
+  // Its controls step events.
+  assert.equal(await page.$eval(".lf .lf-controls [data-action=step]", (el) => el.getAttribute("aria-label")), "Step forward");
+  assert.match(await page.$eval(".lf .lf-controls .lf-position", (el) => el.textContent), /^Step 2 of \d+$/);
   await context.close();
 });

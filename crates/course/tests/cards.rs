@@ -121,3 +121,42 @@ fn while_the_learner_predicts_a_card_shows_the_stamp_and_not_how_the_row_stands(
         "A's finish is still to be predicted: neither card says stale or current"
     );
 }
+
+/// A lesson shows a finish in its row's view, not the lanes: the cards
+/// come with it, so the stale stamp is on screen beside the refused
+/// finish (a learner found it one press away). The workbench, whose lanes
+/// are on screen with the step, does not repeat them.
+#[test]
+fn a_lessons_finish_shows_the_workers_cards_beside_its_row() {
+    use leasefence_course::playground::session::{Session, Start};
+    use leasefence_course::playground::show::Show;
+    let at_the_late_finish = |show: Show| {
+        let start = Start {
+            chapter: Some("canonical".to_owned()),
+            lang: Some("en".to_owned()),
+            predict: Some(false),
+            show,
+            ..Start::default()
+        };
+        let mut session = Session::start(&start).expect("starts");
+        while session.stepper.position() < 3 {
+            session.forward();
+        }
+        let step = view::position(&session, None, 800.0)
+            .step
+            .expect("A's finish");
+        (step.cards.iter())
+            .map(|card| (card.worker.clone(), card.standing))
+            .collect::<Vec<_>>()
+    };
+    check!(
+        at_the_late_finish(Show::default()),
+        vec![("A".to_owned(), "stale"), ("B".to_owned(), "current")],
+        "a lesson: the cards beside A's refused finish"
+    );
+    check!(
+        at_the_late_finish(Show::EVERYTHING),
+        Vec::<(String, &str)>::new(),
+        "the workbench: the lanes show them"
+    );
+}

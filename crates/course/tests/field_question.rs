@@ -138,7 +138,9 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
         key!("predict.field_all"),
         &values(&[("n", "3"), ("fields", "owner, token, attempt")]),
     );
-    let right = |picked: &str, key: Key, expected: &str, current: &str| {
+    // The owner and the attempt, right here, come with why the token is
+    // the fence (tests `the_owner_picked_is_right_but_told_it_is_no_fence`).
+    let right = |picked: &str, key: Key, expected: &str, current: &str, note: Option<Key>| {
         let reason = Lang::En.fill(
             key,
             &values(&[("expected", expected), ("current", current)]),
@@ -147,20 +149,35 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
             key!("predict.field_right"),
             &values(&[("picked", picked), ("reason", &reason)]),
         );
-        format!("{verdict} {all}")
+        match note {
+            Some(note) => format!("{verdict} {} {all}", Lang::En.text(note)),
+            None => format!("{verdict} {all}"),
+        }
     };
     for (picked, feedback) in [
         (
             "token",
-            right("token", key!("reason.token_mismatch"), "1", "2"),
+            right("token", key!("reason.token_mismatch"), "1", "2", None),
         ),
         (
             "owner",
-            right("owner", key!("reason.owner_mismatch"), "A", "B"),
+            right(
+                "owner",
+                key!("reason.owner_mismatch"),
+                "A",
+                "B",
+                Some(key!("fence.owner_too")),
+            ),
         ),
         (
             "attempt",
-            right("attempt", key!("reason.attempt_mismatch"), "1", "2"),
+            right(
+                "attempt",
+                key!("reason.attempt_mismatch"),
+                "1",
+                "2",
+                Some(key!("fence.attempt_with_token")),
+            ),
         ),
     ] {
         check!(
@@ -187,6 +204,38 @@ fn a_refusal_asks_for_a_failed_condition_and_any_failed_one_is_right() {
         ),
         "deadline: held (5000 ms is ahead), so wrong, and why it held"
     );
+}
+
+/// R2, R8: the owner is a right answer where it failed, but it is not the
+/// fence: a worker restarted under its old name passes it. So picking it
+/// says why the token is, and where the owner held (a restart under the
+/// same name) the wrong pick says the name cannot tell the runs apart.
+/// The step card beside the feedback leaves that note out: a screen says
+/// it once.
+#[test]
+fn the_owner_picked_is_right_but_told_it_is_no_fence() {
+    for (chapter, right, note) in [
+        ("canonical", true, key!("fence.owner_too")),
+        ("restart-same-name", false, key!("fence.owner_same")),
+    ] {
+        let mut session = guessed_refused_at_the_third_event(chapter);
+        let guess = session
+            .stepper
+            .answer_field("owner")
+            .expect("the question was open");
+        let shown = view::position(&session, None, 640.0);
+        let feedback = shown.prompt.feedback.unwrap_or_default().to_string();
+        let note = Lang::En.text(note);
+        let on_card = (shown.step.expect("the finish is shown").fence_notes.iter())
+            .filter(|said| said.text() == note)
+            .count();
+        check!(
+            (guess.right(), feedback.contains(note), on_card),
+            (right, true, 0),
+            "{chapter}: owner picked; right?, the note in the feedback, \
+             the note on the card: {feedback}"
+        );
+    }
 }
 
 /// After the field question, the next prediction's feedback is its own:

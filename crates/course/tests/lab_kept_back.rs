@@ -125,3 +125,31 @@ fn with_the_lab_closed_every_statement_is_shown() {
         "closing the lab shows it again"
     );
 }
+
+/// The lab's own words give no answer away either: a level's goal and
+/// every hint of its ladder say what the statement must do, never a
+/// condition of the queue's own (read without `:` and in any case, as a
+/// learner would copy it).
+#[test]
+fn a_levels_goal_and_hints_name_no_part_of_its_answer() {
+    let plain = |text: &str| words(text).replace(':', "").to_lowercase();
+    for lang in [Lang::En, Lang::Ko] {
+        for (level, answer) in ANSWERS {
+            let mut session = support::session(CHAPTERS[0].id, lang);
+            assert!(session.open_lab(level), "{level} is a level");
+            let lab = loop {
+                let lab = view::lab(&session).expect("open");
+                if lab.more_hints.is_none() {
+                    break lab;
+                }
+                session.next_hint(&lab.sql);
+            };
+            for text in std::iter::once(&lab.goal).chain(&lab.hints) {
+                let given = answer
+                    .iter()
+                    .find(|part| plain(text).contains(&plain(part)));
+                assert_eq!(given, None, "{lang:?} {level}: {text:?} gives it away");
+            }
+        }
+    }
+}

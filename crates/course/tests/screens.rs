@@ -92,6 +92,7 @@ fn said(view: &PositionView) -> Vec<&Said> {
         all.extend(step.summary.as_ref().map(|summary| &summary.text));
         all.extend(step.verdict.as_ref().map(|verdict| &verdict.words));
         all.extend(&step.fence_notes);
+        all.extend(step.cards.iter().map(|card| &card.said));
     }
     let point = view.step.as_ref().and_then(|step| step.point.as_ref());
     if let Some(quiz) = point.and_then(|point| point.quiz.as_ref()) {

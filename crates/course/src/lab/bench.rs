@@ -22,6 +22,9 @@ pub struct Bench {
     pub sql: String,
     /// How many times they have graded on this level.
     pub attempts: u32,
+    /// How many of the level's hints they have asked for: the first that
+    /// many are shown, in order.
+    pub hints: usize,
     /// The last answer, if they have graded.
     pub answer: Option<Answer>,
 }
@@ -33,6 +36,7 @@ impl Bench {
             level,
             sql: level.start.trim().to_owned(),
             attempts: 0,
+            hints: 0,
             answer: None,
         }
     }

@@ -11,6 +11,60 @@ use crate::lab::{Answer, Bench, Graded, LEVELS, Level, Shortest};
 use crate::playground::messages::Key;
 use leasefence::error::Result;
 
+/// Each level's hints, in the order they are given. Each is a question
+/// that points at what the level's starting statement misses without
+/// saying how to write it: the statement is the learner's to find.
+const HINTS: [(&str, &[Key]); 5] = [
+    (
+        "finish",
+        &[
+            key!("lab.hint.finish.1"),
+            key!("lab.hint.finish.2"),
+            key!("lab.hint.finish.3"),
+            key!("lab.hint.finish.4"),
+        ],
+    ),
+    (
+        "boundary",
+        &[
+            key!("lab.hint.boundary.1"),
+            key!("lab.hint.boundary.2"),
+            key!("lab.hint.boundary.3"),
+        ],
+    ),
+    (
+        "reclaim",
+        &[
+            key!("lab.hint.reclaim.1"),
+            key!("lab.hint.reclaim.2"),
+            key!("lab.hint.reclaim.3"),
+        ],
+    ),
+    (
+        "claim",
+        &[
+            key!("lab.hint.claim.1"),
+            key!("lab.hint.claim.2"),
+            key!("lab.hint.claim.3"),
+        ],
+    ),
+    (
+        "transaction",
+        &[
+            key!("lab.hint.transaction.1"),
+            key!("lab.hint.transaction.2"),
+            key!("lab.hint.transaction.3"),
+        ],
+    ),
+];
+
+/// The hints of `level`, in order ([`HINTS`]).
+pub(super) fn hints(level: Level) -> &'static [Key] {
+    (HINTS.iter())
+        .find(|(id, _)| *id == level.id)
+        .map_or(&[], |(_, keys)| keys)
+}
+
 impl Session {
     /// Opens the level `id` (a bench already on it keeps the learner's
     /// text); `false` when there is no such level.
@@ -29,6 +83,15 @@ impl Session {
     pub fn set_lab_text(&mut self, sql: &str) {
         if let Some(bench) = &mut self.lab {
             sql.clone_into(&mut bench.sql);
+        }
+    }
+
+    /// Shows the open level's next hint, if one is left, keeping `sql`
+    /// (the box's text, maybe not graded yet) in the box.
+    pub fn next_hint(&mut self, sql: &str) {
+        if let Some(bench) = &mut self.lab {
+            sql.clone_into(&mut bench.sql);
+            bench.hints = (bench.hints + 1).min(hints(bench.level).len());
         }
     }
 

@@ -106,7 +106,13 @@ impl Page {
         skeleton::show_controls(parts, lang, &view, state.playing);
         timeline::draw_marks(parts, &view);
         prompt::draw(&self.doc, parts, &view.prompt);
-        panes::draw(&self.doc, &self.root, &parts.panes, view.scene.as_ref());
+        panes::draw(
+            &self.doc,
+            &self.root,
+            &parts.panes,
+            lang,
+            view.scene.as_ref(),
+        );
         lanes::draw(&self.doc, &parts.lanes, &view.lanes);
         twists::enable(&parts.twists, &view.idle_twists);
         step::draw(&self.doc, parts, lang, view.step.as_ref());

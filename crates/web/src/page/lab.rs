@@ -19,10 +19,13 @@ use leasefence_course::playground::view::{AnswerView, LabView};
 pub(super) enum LabAction {
     /// The panel was opened or closed.
     Toggled(bool),
-    /// A level's button.
-    Level(String),
+    /// A level's button, and the text in the box as it was left (kept
+    /// for the level being left, graded or not).
+    Level(String, Option<String>),
     /// Grade the text in the box.
     Grade(String),
+    /// Show the level's next hint, keeping the box's text.
+    Hint(String),
     /// Put the level's starting statement back in the box.
     Reset,
     /// Open the last answer's counterexample in the timeline.
@@ -51,7 +54,10 @@ impl Page {
                 Redraw::Nothing
             }
             LabAction::Toggled(_) => return Ok(Redraw::Nothing),
-            LabAction::Level(id) => {
+            LabAction::Level(id, typed) => {
+                if let (Some(left), Some(typed)) = (open, typed) {
+                    progress::save_lab(&self.window, left, &typed);
+                }
                 opened = LEVELS
                     .iter()
                     .map(|level| level.id)
@@ -59,6 +65,10 @@ impl Page {
                 Redraw::Nothing
             }
             LabAction::Grade(_) => return Ok(Redraw::Nothing),
+            LabAction::Hint(sql) => {
+                session.next_hint(&sql);
+                Redraw::Nothing
+            }
             LabAction::Reset => {
                 if let Some(id) = open {
                     session.close_lab();
@@ -172,10 +182,15 @@ pub(super) fn draw(
         .attr("spellcheck", "false")
         .attr("rows", "5")
         .text(&view.sql);
-    let buttons = El::new(doc, "div").class("lf-row").children([
-        El::button(doc, "lab-grade", lang.text(key!("lab.grade"))).class("lf-primary"),
-        El::button(doc, "lab-reset", lang.text(key!("lab.reset"))),
-    ]);
+    let hint = (view.more_hints.as_ref()).map(|more| El::button(doc, "lab-hint", more));
+    let buttons = El::new(doc, "div").class("lf-row").children(
+        [
+            El::button(doc, "lab-grade", lang.text(key!("lab.grade"))).class("lf-primary"),
+            El::button(doc, "lab-reset", lang.text(key!("lab.reset"))),
+        ]
+        .into_iter()
+        .chain(hint),
+    );
     let answer = El::new(doc, "div")
         .class("lf-lab-answer")
         .attr("role", "status")
@@ -190,10 +205,17 @@ pub(super) fn draw(
         editor,
     ];
     children.extend(
-        view.hints
+        view.given
             .iter()
-            .map(|hint| El::new(doc, "p").class("lf-muted").text(hint)),
+            .map(|given| El::new(doc, "p").class("lf-muted").text(given)),
     );
+    if !view.hints.is_empty() {
+        children.push(
+            El::new(doc, "ol")
+                .class("lf-lab-hints")
+                .children(view.hints.iter().map(|hint| El::new(doc, "li").text(hint))),
+        );
+    }
     children.extend([buttons, answer]);
     replace_children(body, children);
 }

@@ -10,7 +10,7 @@ use web_sys::{Document, Element};
 
 use super::Page;
 use super::dom::{El, replace_children};
-use leasefence_course::playground::view::{Anchor, LanesView, Shape};
+use leasefence_course::playground::view::{Anchor, Card, LanesView, Shape};
 
 /// A `ResizeObserver` and the callback it holds, kept together so that
 /// `unmount` can disconnect one and drop the other.
@@ -38,16 +38,22 @@ pub(super) fn draw(doc: &Document, container: &Element, view: &LanesView) {
         .attr("aria-label", view.summary.text())
         .class("lf-svg")
         .children(shapes);
-    let cards = view.cards.iter().map(|card| {
+    let cards = cards(doc, view.cards_title, &view.cards);
+    replace_children(container, [svg, cards])
+}
+
+/// The workers' cards, a list named `title`: under the lanes, and in a
+/// lesson beside a finish's row ([`super::step`]).
+pub(super) fn cards(doc: &Document, title: &str, cards: &[Card]) -> El {
+    let items = cards.iter().map(|card| {
         El::new(doc, "li")
             .attr("data-standing", card.standing)
             .text(card.said.text())
     });
-    let cards = El::new(doc, "ul")
+    El::new(doc, "ul")
         .class("lf-cards")
-        .attr("aria-label", view.cards_title)
-        .children(cards);
-    replace_children(container, [svg, cards])
+        .attr("aria-label", title)
+        .children(items)
 }
 
 fn element(doc: &Document, shape: &Shape) -> El {

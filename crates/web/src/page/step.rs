@@ -68,6 +68,11 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Step
             row.push(El::new(doc, "p").class("lf-fence-note").text(note.text()));
         }
     }
+    if !view.cards.is_empty() {
+        let title = t(key!("cards.title"));
+        row.push(El::new(doc, "h4").text(&title));
+        row.push(super::lanes::cards(doc, &title, &view.cards));
+    }
     let mut sql = vec![El::new(doc, "h4").text(&t(key!("sql.title")))];
     if let Some(said) = &view.no_sql {
         sql.push(El::new(doc, "p").class("lf-muted").text(said));

@@ -16,7 +16,7 @@ use crate::playground::assertions::{Assertion, Carried, Said, Standing};
 use crate::playground::stepper::Stepper;
 
 /// One worker's card.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Card {
     /// The worker.
     pub worker: String,
@@ -26,6 +26,20 @@ pub struct Card {
     pub standing: &'static str,
     /// What the card says.
     pub said: Said,
+}
+
+/// The workers of `stepper`'s scenario in order of first appearance: the
+/// lanes' order, and the cards'. (A list, not a hash map: a handful of
+/// workers, and each hash map type would add its own code to the module
+/// learners download.)
+pub(super) fn workers(stepper: &Stepper) -> Vec<&str> {
+    let mut workers: Vec<&str> = Vec::new();
+    for event in stepper.scenario().events() {
+        if !workers.contains(&event.worker.as_str()) {
+            workers.push(&event.worker);
+        }
+    }
+    workers
 }
 
 /// A card per worker, in the lanes' order (`workers`), at the learner's

@@ -16,7 +16,6 @@ use crate::playground::explain::{COLUMNS, cell, problem_text};
 use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::timeline::Timeline;
-use leasefence::fence::Condition;
 use leasefence::model::{Claim, JobRow, JobState};
 use leasefence::scenario::{Action, Event};
 
@@ -25,34 +24,21 @@ use leasefence::scenario::{Action, Event};
 /// course's browser tests call each).
 pub const FUNCTIONS: [&str; 6] = ["min", "max", "count", "sum", "coalesce", "ifnull"];
 
-/// The conditions of the queue's finish (R4) that a stamp of the current
-/// claim does not settle by itself, as its `WHERE` clause writes them: the
-/// finish level's goal names them from the list the queue's statement and
-/// the grader's reference are made of, so the goal cannot promise what the
-/// grader refuses (a current stamp at `lease_until`, a second finish).
-fn beyond_the_stamp() -> String {
-    let stamp = [
-        Condition::Id,
-        Condition::Owner,
-        Condition::Token,
-        Condition::Attempt,
-    ];
-    (Condition::ALL.into_iter())
-        .filter(|condition| !stamp.contains(condition))
-        .map(Condition::sql)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The lab's panel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LabView {
     /// One button per level, in order.
     pub levels: Vec<LevelButton>,
-    /// What to write, and why the box starts wrong.
+    /// What the statement must do, not how: the box starts wrong, and
+    /// finding why is the exercise.
     pub goal: String,
     /// The parameters the queue passes, and the functions there are.
+    pub given: Vec<String>,
+    /// The hints asked for so far, in order: each a question.
     pub hints: Vec<String>,
+    /// The label of the button that shows the next hint, while one is
+    /// left.
+    pub more_hints: Option<String>,
     /// The statement in the box.
     pub sql: String,
     /// The last answer, if the learner has graded.
@@ -146,13 +132,26 @@ pub fn lab(session: &Session) -> Option<LabView> {
         })
         .collect();
     let names = |list: &[&str]| list.join(", ");
+    let ladder = crate::playground::lab::hints(bench.level);
+    let more_hints = (bench.hints < ladder.len()).then(|| {
+        lang.fill(
+            key!("lab.hint.more"),
+            &[
+                ("next", (bench.hints + 1).to_string()),
+                ("total", ladder.len().to_string()),
+            ],
+        )
+    });
     Some(LabView {
         levels,
-        goal: lang.fill(
-            Key::named(&format!("lab.goal.{}", bench.level.id)),
-            &[("conditions", beyond_the_stamp())],
-        ),
-        hints: vec![
+        goal: lang
+            .text(Key::named(&format!("lab.goal.{}", bench.level.id)))
+            .to_owned(),
+        hints: (ladder.iter().take(bench.hints))
+            .map(|&hint| lang.text(hint).to_owned())
+            .collect(),
+        more_hints,
+        given: vec![
             lang.fill(
                 key!("lab.parameters"),
                 &[("names", names(&bench.level.writes.parameters()))],

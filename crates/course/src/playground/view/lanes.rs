@@ -108,6 +108,24 @@ impl Axis {
         let at = (at as f64).clamp(self.start as f64, self.end);
         self.left + (at - self.start as f64) / span * (self.width - self.left - RIGHT)
     }
+
+    /// Where a finish's verdict is written: just after its instant `x`,
+    /// or just before it in the axis' last third, where the words would
+    /// run off the end. Never centred on it: the "now" line stands at the
+    /// last event's instant and would cross them.
+    fn beside(&self, x: f64) -> (f64, Anchor) {
+        let last_third = self.left + (self.width - self.left - RIGHT) * 2.0 / 3.0;
+        if x < last_third {
+            (x + 4.0, Anchor::Start)
+        } else {
+            (x - 4.0, Anchor::End)
+        }
+    }
+}
+
+/// Whether `shape` is a finish's verdict in words (`✗ rejected`).
+fn is_verdict(shape: &Shape) -> bool {
+    matches!(shape, Shape::Text { class, .. } if class.contains("lf-mark"))
 }
 
 fn line(from: (f64, f64), to: (f64, f64), class: &'static str) -> Shape {
@@ -130,15 +148,7 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
     } else {
         DEFAULT_WIDTH
     };
-    // Lanes in order of first appearance. (Lists, not hash maps, here and
-    // below: a handful of workers, and each hash map type would add its own
-    // code to the module learners download.)
-    let mut workers: Vec<&str> = Vec::new();
-    for event in stepper.scenario().events() {
-        if !workers.contains(&event.worker.as_str()) {
-            workers.push(&event.worker);
-        }
-    }
+    let workers = super::cards::workers(stepper);
     let height = TOP + workers.len().max(1) as f64 * LANE + 16.0;
     let window = window(stepper.total(), stepper.position());
     let axis = axis(stepper, window.clone(), width);
@@ -164,8 +174,14 @@ pub fn draw(stepper: &Stepper, lang: Lang, measured_width: f64) -> LanesView {
         shapes.push(text((8.0, y + 4.0), name, Anchor::Start, "lf-lane-name"));
     }
     shapes.extend(lanes.deadlines(stepper));
-    shapes.extend(lanes.events(stepper, window));
+    // The verdicts go over the "now" line, which a later event's instant
+    // may put through an earlier verdict's words: drawn last, on a halo
+    // of the panel's colour (the stylesheet's), the line runs under them.
+    let (marks, events): (Vec<Shape>, Vec<Shape>) =
+        (lanes.events(stepper, window).into_iter()).partition(is_verdict);
+    shapes.extend(events);
     shapes.extend(lanes.now(stepper));
+    shapes.extend(marks);
     LanesView {
         width,
         height,
@@ -301,7 +317,8 @@ impl Lanes<'_> {
                         ("✗", "lf-mark lf-rejected")
                     };
                     shapes.push(line((x, y + 8.0), (x, y + 34.0), class));
-                    shapes.push(text((x, y + 6.0), came(mark), Anchor::Middle, class));
+                    let (at, anchor) = self.axis.beside(x);
+                    shapes.push(text((at, y + 6.0), came(mark), anchor, class));
                 }
                 Outcome::Sent { reason, .. } => {
                     let mark = if reason.is_some() { "∅" } else { "↗" };

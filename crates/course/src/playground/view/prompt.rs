@@ -131,8 +131,9 @@ fn question_text(session: &Session, question: Question) -> Said {
 /// What the page says after "which condition did it fail?": whether the
 /// picked condition failed or held, with the stamp's value beside the
 /// row's either way (a condition met is read off the current row, which a
-/// learner may not expect), then every condition that failed, since one
-/// `WHERE` clause checks them all at once (R4).
+/// learner may not expect), for an owner or attempt picked why the token
+/// is the fence, then every condition that failed, since one `WHERE`
+/// clause checks them all at once (R4).
 fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
     let lang = session.lang;
     let frame = session.stepper.frame()?;
@@ -151,6 +152,13 @@ fn field_feedback(session: &Session, answer: FieldGuess) -> Option<Said> {
         )
     } else {
         Said::plain(lang.fill(key!("predict.field_wrong"), &[picked])).then(reason)
+    };
+    // An owner or attempt picked is right where it failed, but it is not
+    // the fence: the note on why the token is (which the step card then
+    // leaves out) stands beside the "right".
+    let verdict = match reasons::fence_note(session, event, answer.picked) {
+        Some(note) => verdict.then(note),
+        None => verdict,
     };
     let failed = Assertion::Failed {
         event,

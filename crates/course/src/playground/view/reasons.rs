@@ -6,7 +6,6 @@
 use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
-use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::timeline::Timeline;
 use leasefence::fence::{Condition, Verdict};
@@ -92,31 +91,36 @@ fn compare(lang: Lang, timeline: &Timeline, event: usize, condition: Condition) 
 /// same owner is the case only the token tells apart; and a different
 /// attempt is the same fact as the token's, since every claim raises both
 /// (R2). Each note states the owner's or the attempt's comparison. Empty
-/// unless the token failed.
-pub(super) fn fence_notes(session: &Session, event: usize) -> Vec<Said> {
-    let lang = session.lang;
-    let frame = session.stepper.timeline().frames.get(event);
-    let Some(Outcome::Finished(finish)) = frame.map(|frame| &frame.result.outcome) else {
-        return Vec::new();
+/// unless the token failed. The note about `said` is left out: the field
+/// question's feedback says it when the learner picked that condition.
+pub(super) fn fence_notes(session: &Session, event: usize, said: Option<Condition>) -> Vec<Said> {
+    [Condition::Owner, Condition::Attempt]
+        .into_iter()
+        .filter(|about| Some(*about) != said)
+        .filter_map(|about| fence_note(session, event, about))
+        .collect()
+}
+
+/// The note of [`fence_notes`] about `about` (the owner or the attempt),
+/// if the refused finish at `event` has one: the owner's always once the
+/// token failed, the attempt's when it failed too.
+pub(super) fn fence_note(session: &Session, event: usize, about: Condition) -> Option<Said> {
+    let frame = session.stepper.timeline().frames.get(event)?;
+    let Outcome::Finished(finish) = &frame.result.outcome else {
+        return None;
     };
     let Verdict::Refused(failed) = finish.verdict else {
-        return Vec::new();
+        return None;
     };
     if !failed.contains(Condition::Token) {
-        return Vec::new();
+        return None;
     }
-    let noted = |key: Key, compared: Condition| {
-        let said = condition(session, event, compared).unwrap_or_default();
-        said.reworded(lang.text(key))
+    let key = match (about, failed.contains(about)) {
+        (Condition::Owner, true) => key!("fence.owner_too"),
+        (Condition::Owner, false) => key!("fence.owner_same"),
+        (Condition::Attempt, true) => key!("fence.attempt_with_token"),
+        _ => return None,
     };
-    let owner = if failed.contains(Condition::Owner) {
-        key!("fence.owner_too")
-    } else {
-        key!("fence.owner_same")
-    };
-    let mut notes = vec![noted(owner, Condition::Owner)];
-    if failed.contains(Condition::Attempt) {
-        notes.push(noted(key!("fence.attempt_with_token"), Condition::Attempt));
-    }
-    notes
+    let said = condition(session, event, about).unwrap_or_default();
+    Some(said.reworded(session.lang.text(key)))
 }

@@ -17,6 +17,11 @@ pub struct SceneView {
     pub panes: Vec<PaneButton>,
     /// Which scene of the lesson this is, of how many.
     pub counter: String,
+    /// The names of the → and ← buttons, which move a scene, not an
+    /// event, in a lesson: "step" would name two units on one screen.
+    pub moves: [&'static str; 2],
+    /// The keys a lesson answers to.
+    pub keys: &'static str,
 }
 
 /// A view the learner may switch to.
@@ -37,8 +42,14 @@ pub fn view(session: &Session) -> Option<SceneView> {
         key!("scene.counter"),
         &[("n", number.to_string()), ("total", count.to_string())],
     );
+    let lang = session.lang;
     Some(SceneView {
         counter,
+        moves: [
+            lang.text(key!("controls.next_scene")),
+            lang.text(key!("controls.previous_scene")),
+        ],
+        keys: lang.text(key!("controls.scene_keys")),
         pane,
         panes: panes
             .into_iter()

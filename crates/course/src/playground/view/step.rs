@@ -3,6 +3,7 @@
 //! values and which statement was the refusal, and the rows before and
 //! after with the changed cells marked.
 
+use super::cards::{self, Card};
 use super::designs::DesignsView;
 use super::readings::ReadingsView;
 use super::reasons;
@@ -14,7 +15,7 @@ use crate::playground::explain::{
 use crate::playground::messages::Key;
 use crate::playground::scenes::Idea;
 use crate::playground::session::Session;
-use crate::playground::stepper::Question;
+use crate::playground::stepper::{Prompt, Question};
 use crate::playground::{Lang, chapters, quiz};
 use crate::variants::boundary::Boundary;
 use crate::variants::designs::Designs;
@@ -44,6 +45,11 @@ pub struct StepView {
     pub no_sql: Option<String>,
     /// The rows the event changed, and its own row even if unchanged.
     pub changes: Vec<ChangeView>,
+    /// In a lesson, at a finish: each worker's card (as under the lanes),
+    /// beside the row its stamp is read against, since the finish's scene
+    /// shows the row and not the lanes. Empty on the workbench, where the
+    /// lanes are on screen with it.
+    pub cards: Vec<Card>,
     /// The course point this place of the chapter shows, if any.
     pub point: Option<PointView>,
 }
@@ -176,7 +182,13 @@ pub fn card(session: &Session) -> Option<StepView> {
                 )
                 .stating(said)
             };
-            fence_notes = reasons::fence_notes(session, event);
+            // The field question's feedback says the note on the condition
+            // the learner picked; one screen says it once.
+            let picked = match stepper.prompt() {
+                Prompt::AnsweredField(answer) => Some(answer.picked),
+                _ => None,
+            };
+            fence_notes = reasons::fence_notes(session, event, picked);
             let mut verdict = VerdictView {
                 accepted: finish.accepted(),
                 words,
@@ -232,6 +244,12 @@ pub fn card(session: &Session) -> Option<StepView> {
         folded_note,
         no_sql,
         changes,
+        cards: match (&frame.result.outcome, session.scene()) {
+            (Outcome::Finished(_), Some(_)) => {
+                cards::cards(stepper, lang, &cards::workers(stepper))
+            }
+            _ => Vec::new(),
+        },
         // In a lesson a course point is a scene of its own, after its event's.
         point: point(session, frame).filter(|_| {
             session

@@ -385,8 +385,14 @@ fn carried_words(lang: Lang, worker: &str, stamp: Option<&Carried>) -> String {
     let Some(stamp) = stamp else {
         return lang.fill(key!("card.none"), &[("worker", worker.to_owned())]);
     };
+    // A worker whose finish was accepted holds its stamp no longer in
+    // any sense that matters: it has sent it.
+    let key = match stamp.standing {
+        Some(Standing::Done) => key!("card.sent"),
+        _ => key!("card.stamp"),
+    };
     let carries = lang.fill(
-        key!("card.stamp"),
+        key,
         &[
             ("worker", worker.to_owned()),
             ("job", stamp.job.clone()),
