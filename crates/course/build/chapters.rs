@@ -265,7 +265,7 @@ pub fn generate() -> Vec<Folder> {
         }
         let _ = writeln!(
             list,
-            "    Chapter {{ id: {id:?}, json: include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.json\")), written: {written}, opens: &[{opens}], points: &[{points}] }},",
+            "    Chapter {{ id: {id:?}, title: crate::key!(\"chapter.{id}.title\"), text: crate::key!(\"chapter.{id}.text\"), json: include_str!(concat!(env!(\"OUT_DIR\"), \"/chapters/{id}.json\")), written: {written}, opens: &[{opens}], points: &[{points}] }},",
             opens = settings
                 .opens
                 .iter()
@@ -275,7 +275,11 @@ pub fn generate() -> Vec<Folder> {
             points = settings
                 .points
                 .iter()
-                .map(|(position, key)| format!("Point {{ position: {position}, key: {key:?} }}"))
+                .map(|(position, key)| {
+                    format!(
+                        "Point {{ position: {position}, key: {key:?}, title: crate::key!(\"point.{key}.title\"), text: crate::key!(\"point.{key}.text\") }}"
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         );

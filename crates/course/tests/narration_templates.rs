@@ -10,7 +10,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use leasefence_course::mechanism::races::send_race;
 use leasefence_course::playground::chapters;
-use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::statements::SEND_MS;
 use leasefence_course::playground::{CHAPTERS, Lang};
 
@@ -54,8 +53,7 @@ fn no_chapter_text_types_a_number_its_documents_hold() {
     for chapter in CHAPTERS {
         let facts = chapter.facts();
         for lang in [Lang::En, Lang::Ko] {
-            let key = format!("chapter.{}.text", chapter.id);
-            let template = lang.text(Key::named(&key));
+            let template = lang.text(chapter.text);
             let typed: Vec<(String, Vec<&str>)> = numbers(&outside_placeholders(template))
                 .into_iter()
                 .filter_map(|number| {
@@ -135,8 +133,7 @@ fn every_course_point_fills_from_its_chapter_and_types_no_number_it_holds() {
                 point.key,
                 lang.tag()
             );
-            let key = format!("point.{}.text", point.key);
-            let typed: Vec<String> = numbers(&outside_placeholders(lang.text(Key::named(&key))))
+            let typed: Vec<String> = numbers(&outside_placeholders(lang.text(point.text)))
                 .into_iter()
                 .filter(|number| facts.iter().any(|(_, value)| value == number))
                 .collect();

@@ -30,6 +30,11 @@ pub struct Chapter {
     /// Stable id, used in URLs and `data-scenario`: its folder's name
     /// after the number.
     pub id: &'static str,
+    /// Its title's message (`chapter.<id>.title`).
+    pub title: Key,
+    /// Its narration's message (`chapter.<id>.text`), a template
+    /// [`Chapter::narration`] fills.
+    pub text: Key,
     /// Its scenario document, without its layout.
     json: &'static str,
     /// Its timeline written down (its folder's `timeline.json`), if the
@@ -98,7 +103,7 @@ impl Chapter {
     /// (`tests/narration_templates.rs`), so a change to the scenario
     /// cannot leave the text telling the old story.
     pub fn narration(&self, lang: Lang) -> String {
-        self.fill(lang, Key::named(&format!("chapter.{}.text", self.id)), None)
+        self.fill(lang, self.text, None)
     }
 
     /// The message `key` in `lang` filled from [`Chapter::facts`], and
@@ -319,8 +324,13 @@ pub fn chapter_scenarios() -> Vec<(&'static str, &'static str)> {
 pub struct Point {
     /// How many events are applied when it is shown.
     pub position: usize,
-    /// Its message keys: `point.<key>.title` and `point.<key>.text`.
+    /// Which point it is: its messages are `point.<key>.title` and
+    /// `point.<key>.text`.
     pub key: &'static str,
+    /// Its heading's message.
+    pub title: Key,
+    /// Its text's message, a template [`Point::text`] fills.
+    pub text: Key,
 }
 
 /// The point that shows the claim itself, as the contract's JSON.
@@ -340,11 +350,7 @@ impl Point {
     /// its place), its other numbers and names filled from `chapter`'s
     /// scenario and replay ([`Chapter::facts`]).
     pub fn text(&self, chapter: &Chapter, lang: Lang, worker: &str) -> String {
-        chapter.fill(
-            lang,
-            Key::named(&format!("point.{}.text", self.key)),
-            Some(worker),
-        )
+        chapter.fill(lang, self.text, Some(worker))
     }
 }
 

@@ -121,8 +121,59 @@ pub(crate) fn placed(lang: Lang, place: &str, problem: String) -> String {
 /// A refusal's reason as a short name (`선점 토큰 불일치`), for a chip
 /// beside its code (`token_mismatch`), which the learner may look up.
 pub fn reason_name(lang: Lang, reason: Reason) -> String {
-    lang.text(Key::named(&format!("reason_name.{}", reason.as_str())))
-        .to_owned()
+    let key = match reason {
+        Reason::NoClaim => key!("reason_name.no_claim"),
+        Reason::UnknownJob => key!("reason_name.unknown_job"),
+        Reason::NotLeased => key!("reason_name.not_leased"),
+        Reason::TokenMismatch => key!("reason_name.token_mismatch"),
+        Reason::OwnerMismatch => key!("reason_name.owner_mismatch"),
+        Reason::AttemptMismatch => key!("reason_name.attempt_mismatch"),
+        Reason::LeaseExpired => key!("reason_name.lease_expired"),
+        Reason::DeadlinePassed => key!("reason_name.deadline_passed"),
+    };
+    lang.text(key).to_owned()
+}
+
+/// The message of why a finish was refused (`reason.token_mismatch`,
+/// with the values beside it: see `assertions::say`).
+pub(crate) fn reason_key(reason: Reason) -> Key {
+    match reason {
+        Reason::NoClaim => key!("reason.no_claim"),
+        Reason::UnknownJob => key!("reason.unknown_job"),
+        Reason::NotLeased => key!("reason.not_leased"),
+        Reason::TokenMismatch => key!("reason.token_mismatch"),
+        Reason::OwnerMismatch => key!("reason.owner_mismatch"),
+        Reason::AttemptMismatch => key!("reason.attempt_mismatch"),
+        Reason::LeaseExpired => key!("reason.lease_expired"),
+        Reason::DeadlinePassed => key!("reason.deadline_passed"),
+    }
+}
+
+/// The message of a result's label (`claimed`, `rejected`, ...: an
+/// [`leasefence::replay::Outcome::label`]).
+pub(crate) fn result_key(label: &str) -> Key {
+    const RESULTS: [(&str, Key); 8] = [
+        ("claimed", key!("result.claimed")),
+        ("empty", key!("result.empty")),
+        ("accepted", key!("result.accepted")),
+        ("rejected", key!("result.rejected")),
+        ("applied", key!("result.applied")),
+        ("duplicate", key!("result.duplicate")),
+        ("enqueued", key!("result.enqueued")),
+        ("no_claim", key!("result.no_claim")),
+    ];
+    Key::among(label, &RESULTS)
+}
+
+/// The message of an event's action (`claim`, `finish`, ...).
+pub(crate) fn action_key(action: &leasefence::scenario::Action) -> Key {
+    use leasefence::scenario::Action;
+    match action {
+        Action::Claim { .. } => key!("action.claim"),
+        Action::Finish => key!("action.finish"),
+        Action::Send => key!("action.send"),
+        Action::Enqueue(_) => key!("action.enqueue"),
+    }
 }
 
 /// One problem in words, with its numbers. Every variant has a message in

@@ -11,59 +11,124 @@ use crate::lab::{Answer, Bench, Graded, LEVELS, Level, Shortest};
 use crate::playground::messages::Key;
 use leasefence::error::Result;
 
-/// Each level's hints, in the order they are given. Each is a question
-/// that points at what the level's starting statement misses without
-/// saying how to write it: the statement is the learner's to find.
-const HINTS: [(&str, &[Key]); 5] = [
+/// A level's words: its name, its goal, and its hints in the order they
+/// are given.
+pub(super) struct LevelTexts {
+    /// The level's name (its button).
+    pub name: Key,
+    /// What the statement must do, not how.
+    pub goal: Key,
+    /// Each hint a question that points at what the level's starting
+    /// statement misses without saying how to write it: the statement is
+    /// the learner's to find.
+    pub hints: &'static [Key],
+}
+
+/// Each level's words, by the level's id.
+const TEXTS: [(&str, LevelTexts); 5] = [
     (
         "finish",
-        &[
-            key!("lab.hint.finish.1"),
-            key!("lab.hint.finish.2"),
-            key!("lab.hint.finish.3"),
-            key!("lab.hint.finish.4"),
-        ],
+        LevelTexts {
+            name: key!("lab.level.finish"),
+            goal: key!("lab.goal.finish"),
+            hints: &[
+                key!("lab.hint.finish.1"),
+                key!("lab.hint.finish.2"),
+                key!("lab.hint.finish.3"),
+                key!("lab.hint.finish.4"),
+            ],
+        },
     ),
     (
         "boundary",
-        &[
-            key!("lab.hint.boundary.1"),
-            key!("lab.hint.boundary.2"),
-            key!("lab.hint.boundary.3"),
-        ],
+        LevelTexts {
+            name: key!("lab.level.boundary"),
+            goal: key!("lab.goal.boundary"),
+            hints: &[
+                key!("lab.hint.boundary.1"),
+                key!("lab.hint.boundary.2"),
+                key!("lab.hint.boundary.3"),
+            ],
+        },
     ),
     (
         "reclaim",
-        &[
-            key!("lab.hint.reclaim.1"),
-            key!("lab.hint.reclaim.2"),
-            key!("lab.hint.reclaim.3"),
-        ],
+        LevelTexts {
+            name: key!("lab.level.reclaim"),
+            goal: key!("lab.goal.reclaim"),
+            hints: &[
+                key!("lab.hint.reclaim.1"),
+                key!("lab.hint.reclaim.2"),
+                key!("lab.hint.reclaim.3"),
+            ],
+        },
     ),
     (
         "claim",
-        &[
-            key!("lab.hint.claim.1"),
-            key!("lab.hint.claim.2"),
-            key!("lab.hint.claim.3"),
-        ],
+        LevelTexts {
+            name: key!("lab.level.claim"),
+            goal: key!("lab.goal.claim"),
+            hints: &[
+                key!("lab.hint.claim.1"),
+                key!("lab.hint.claim.2"),
+                key!("lab.hint.claim.3"),
+            ],
+        },
     ),
     (
         "transaction",
-        &[
-            key!("lab.hint.transaction.1"),
-            key!("lab.hint.transaction.2"),
-            key!("lab.hint.transaction.3"),
-        ],
+        LevelTexts {
+            name: key!("lab.level.transaction"),
+            goal: key!("lab.goal.transaction"),
+            hints: &[
+                key!("lab.hint.transaction.1"),
+                key!("lab.hint.transaction.2"),
+                key!("lab.hint.transaction.3"),
+            ],
+        },
     ),
 ];
 
-/// The hints of `level`, in order ([`HINTS`]).
-pub(super) fn hints(level: Level) -> &'static [Key] {
-    (HINTS.iter())
-        .find(|(id, _)| *id == level.id)
-        .map_or(&[], |(_, keys)| keys)
+/// The words of `level` ([`TEXTS`]; every level of [`LEVELS`] has them,
+/// `tests/lab_hints.rs`).
+pub(super) fn texts(level: Level) -> &'static LevelTexts {
+    let found = TEXTS.iter().find(|(id, _)| *id == level.id);
+    found.map_or(&TEXTS[0].1, |(_, texts)| texts)
 }
+
+/// The titles of the lab's own scenarios, by id (a chapter's is its own).
+const SCENARIOS: [(&str, Key); 12] = [
+    (
+        "finish-at-lease-end",
+        key!("lab.scenario.finish-at-lease-end"),
+    ),
+    ("finish-twice", key!("lab.scenario.finish-twice")),
+    (
+        "reclaim-at-lease-end",
+        key!("lab.scenario.reclaim-at-lease-end"),
+    ),
+    (
+        "restart-under-the-old-name",
+        key!("lab.scenario.restart-under-the-old-name"),
+    ),
+    ("attempts-used-up", key!("lab.scenario.attempts-used-up")),
+    (
+        "generated-lease-end",
+        key!("lab.scenario.generated-lease-end"),
+    ),
+    (
+        "generated-deadline",
+        key!("lab.scenario.generated-deadline"),
+    ),
+    (
+        "generated-attempts",
+        key!("lab.scenario.generated-attempts"),
+    ),
+    ("generated-restart", key!("lab.scenario.generated-restart")),
+    ("race-one-job", key!("lab.scenario.race-one-job")),
+    ("race-two-jobs", key!("lab.scenario.race-two-jobs")),
+    ("race-reclaim", key!("lab.scenario.race-reclaim")),
+];
 
 impl Session {
     /// Opens the level `id` (a bench already on it keeps the learner's
@@ -91,7 +156,7 @@ impl Session {
     pub fn next_hint(&mut self, sql: &str) {
         if let Some(bench) = &mut self.lab {
             sql.clone_into(&mut bench.sql);
-            bench.hints = (bench.hints + 1).min(hints(bench.level).len());
+            bench.hints = (bench.hints + 1).min(texts(bench.level).hints.len());
         }
     }
 
@@ -170,10 +235,7 @@ impl Session {
     pub fn lab_scenario_title(&self, from: &str) -> String {
         match CHAPTERS.iter().find(|chapter| chapter.id == from) {
             Some(chapter) => self.title_of(chapter.id),
-            None => self
-                .lang
-                .text(Key::named(&format!("lab.scenario.{from}")))
-                .to_owned(),
+            None => self.lang.text(Key::among(from, &SCENARIOS)).to_owned(),
         }
     }
 }

@@ -238,3 +238,14 @@ impl Lesson {
         document
     }
 }
+
+/// The message of the title of `id`: a chapter's, an author's lesson's
+/// (which shows its own when it has one: [`Lesson::title`]) or the
+/// sandbox's.
+pub fn title_key(id: &str) -> crate::playground::messages::Key {
+    match chapters::find(id) {
+        Some(chapter) => chapter.title,
+        None if id == LESSON => key!("chapter.lesson.title"),
+        None => key!("chapter.sandbox.title"),
+    }
+}

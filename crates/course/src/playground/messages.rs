@@ -29,16 +29,16 @@ pub enum Lang {
 
 /// A message's key: where its text is in each language's table.
 ///
-/// A key written in the code ([`key!`](crate::key)) is found while the
-/// program is compiled, so no key's text is in the page's module and a key
-/// the message files lack stops the build. A key made while the program
-/// runs (from a chapter's id, a reason's name) is found by its hash
-/// ([`Key::named`]).
+/// Every key is written in the code ([`key!`](crate::key)) and found
+/// while the program is compiled, so no key's text, nor any table to find
+/// one by, is in the page's module, and a key the message files lack stops
+/// the build. A closed set's members (a chapter, a reason, a result) carry
+/// theirs, or are looked up among them ([`Key::among`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key(u16);
 
 impl Key {
-    /// No message: what [`Key::named`] gives for a name the files lack.
+    /// No message: what [`Key::among`] gives for a name not in its set.
     const NONE: Key = Key(u16::MAX);
 
     /// The key `name`, found at compile time by [`key!`](crate::key),
@@ -51,10 +51,14 @@ impl Key {
         }
     }
 
-    /// The key `name`, made while the program runs; a name the message
-    /// files lack finds no text ([`Lang::text`]).
-    pub fn named(name: &str) -> Key {
-        index_of(key_hash(name)).map_or(Key::NONE, Key)
+    /// The key of `name` in `set`, a closed set's members by name (each
+    /// key found at compile time); a name not in it finds no text
+    /// ([`Lang::text`]). Keys are never made from text while the program
+    /// runs, so the module holds no table of the keys' hashes.
+    pub fn among(name: &str, set: &[(&str, Key)]) -> Key {
+        (set.iter())
+            .find(|(known, _)| *known == name)
+            .map_or(Key::NONE, |(_, key)| *key)
     }
 }
 
@@ -157,9 +161,7 @@ impl Lang {
     }
 
     /// The message for `key`; a visible gap (⋯) when it has none or its
-    /// language's texts could not be fetched. (A name made at run time
-    /// that the files lack would share a known key's 32-bit hash about
-    /// once in nine million.)
+    /// language's texts could not be fetched.
     pub fn text(self, key: Key) -> &'static str {
         let found = (key != Key::NONE).then_some(usize::from(key.0));
         found.and_then(|index| text_at(self, index)).unwrap_or(GAP)

@@ -12,7 +12,6 @@ use crate::key;
 use crate::lab::Bench;
 use crate::playground::explain::error_text;
 use crate::playground::lesson::{self, LESSON, Lesson};
-use crate::playground::messages::Key;
 use crate::playground::quiz::Quiz;
 use crate::playground::scenes::Cursor;
 use crate::playground::show::Show;
@@ -245,9 +244,7 @@ impl Session {
                 }
                 let chapter = shown(wanted);
                 if let Some(wanted) = wanted.filter(|wanted| *wanted != chapter.id) {
-                    let title = lang
-                        .text(Key::named(&format!("chapter.{}.title", chapter.id)))
-                        .to_owned();
+                    let title = lang.text(chapter.title).to_owned();
                     let values = [("wanted", wanted.to_owned()), ("title", title)];
                     notice = notice.or(Some(lang.fill(key!("chapter.unknown"), &values)));
                 }
@@ -321,7 +318,7 @@ impl Session {
             (LESSON, Some(lesson)) => lesson.title(self.lang),
             _ => self
                 .lang
-                .text(Key::named(&format!("chapter.{chapter}.title")))
+                .text(crate::playground::lesson::title_key(chapter))
                 .to_owned(),
         }
     }

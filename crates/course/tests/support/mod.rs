@@ -67,7 +67,6 @@ pub mod world;
 /// chapter's title, text and points (from its folder, as the product
 /// carries them).
 pub fn korean_messages() -> Vec<(String, String)> {
-    use leasefence_course::playground::messages::Key;
     use leasefence_course::playground::{CHAPTERS, Lang};
     let table: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(message_file(Lang::Ko)).expect("ko.json parses");
@@ -76,15 +75,15 @@ pub fn korean_messages() -> Vec<(String, String)> {
         .map(|(key, value)| (key, value.as_str().unwrap_or_default().to_owned()))
         .collect();
     for chapter in CHAPTERS {
-        let points = chapter
-            .points
-            .iter()
-            .map(|point| format!("point.{}", point.key));
-        for owner in std::iter::once(format!("chapter.{}", chapter.id)).chain(points) {
-            for part in ["title", "text"] {
-                let key = format!("{owner}.{part}");
-                let text = Lang::Ko.text(Key::named(&key)).to_owned();
-                messages.push((key, text));
+        let points = (chapter.points.iter())
+            .map(|point| (format!("point.{}", point.key), [point.title, point.text]));
+        let own = (
+            format!("chapter.{}", chapter.id),
+            [chapter.title, chapter.text],
+        );
+        for (owner, [title, text]) in std::iter::once(own).chain(points) {
+            for (part, key) in [("title", title), ("text", text)] {
+                messages.push((format!("{owner}.{part}"), Lang::Ko.text(key).to_owned()));
             }
         }
     }

@@ -1,16 +1,53 @@
 //! The fencing off vs on panel's body: the naive statement, each finish on
 //! both queues with the harmful ones marked, and the conclusion so far.
 
-use web_sys::Document;
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlSelectElement};
 
 use super::dom::{El, break_link, code, header_row, replace_children};
-use super::skeleton::Parts;
 use leasefence_course::key;
 use leasefence_course::playground::Lang;
+use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::view::CompareView;
+use leasefence_course::variants::Guard;
+
+/// The panel, closed, and its body.
+pub(super) fn build(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
+    let t = |key: Key| lang.text(key).to_owned();
+    let guard_select = El::new(doc, "select")
+        .attr("data-action", "guard")
+        .children([
+            El::new(doc, "option")
+                .attr("value", "id_only")
+                .text(&t(key!("variant.id_only"))),
+            El::new(doc, "option")
+                .attr("value", "id_and_owner")
+                .text(&t(key!("variant.id_and_owner"))),
+        ]);
+    if guard == Guard::IdAndOwner {
+        guard_select
+            .0
+            .unchecked_ref::<HtmlSelectElement>()
+            .set_value("id_and_owner");
+    }
+    let body = El::new(doc, "div").class("lf-body");
+    let body_ref = body.0.clone();
+    let panel = El::new(doc, "details")
+        .class("lf-panel lf-compare")
+        .attr("data-pane", "compare")
+        .child(El::new(doc, "summary").text(&t(key!("compare.title"))))
+        .child(
+            El::new(doc, "label")
+                .class("lf-guard")
+                .child(El::new(doc, "span").text(&t(key!("compare.intro"))))
+                .child(guard_select),
+        )
+        .child(body);
+    (panel, body_ref)
+}
 
 /// Draws the comparison; a closed one is left as it was.
-pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&CompareView>) {
+pub(super) fn draw(doc: &Document, body: &Element, lang: Lang, view: Option<&CompareView>) {
     let Some(view) = view else { return };
     let titles = [
         lang.text(key!("compare.event")),
@@ -42,5 +79,5 @@ pub(super) fn draw(doc: &Document, parts: &Parts, lang: Lang, view: Option<&Comp
         El::new(doc, "p").class(note_class).text(view.note.text()),
     ];
     let breaks = view.breaks.iter().map(|link| break_link(doc, link));
-    replace_children(&parts.compare, drawn.into_iter().chain(breaks))
+    replace_children(body, drawn.into_iter().chain(breaks))
 }

@@ -118,7 +118,7 @@ impl Page {
         step::draw(&self.doc, parts, lang, view.step.as_ref());
         tables::draw_table(&self.doc, parts, &view.table);
         tables::draw_receiver(&self.doc, parts, lang, &view.receiver);
-        compare::draw(&self.doc, parts, lang, view.compare.as_ref());
+        compare::draw(&self.doc, &parts.compare, lang, view.compare.as_ref());
         let invariants = (&parts.invariants_panel, &parts.invariants);
         invariants::draw(&self.doc, invariants, lang, view.invariants.as_ref());
         boundary::draw((&parts.finish, &parts.lease), &view);

@@ -148,9 +148,6 @@ pub fn mount(
     Ok(Playground { page })
 }
 
-/// Milliseconds between steps while playing.
-const SPEEDS: [(i32, &str); 3] = [(1600, "slow"), (900, "normal"), (400, "fast")];
-
 /// The learner's [`Session`] and what only the page needs.
 struct State {
     session: Session,
@@ -196,7 +193,7 @@ impl State {
         Ok(State {
             session,
             playing: false,
-            speed_ms: SPEEDS[1].0,
+            speed_ms: skeleton::SPEEDS[1].0,
             share_status: None,
             show: options.show(),
             shares: options.shares(),

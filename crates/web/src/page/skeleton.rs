@@ -9,9 +9,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
+use super::Page;
 use super::boundary::{self, Slider};
 use super::dom::{El, mark_ends, replace_children};
-use super::{Page, SPEEDS};
 use leasefence_course::key;
 use leasefence_course::playground::Lang;
 use leasefence_course::playground::messages::Key;
@@ -19,7 +19,6 @@ use leasefence_course::playground::session::Knob;
 use leasefence_course::playground::show::Layout;
 use leasefence_course::playground::status::{StatusKind, StatusLine};
 use leasefence_course::playground::view::{ChapterOption, PositionView, ScenarioView};
-use leasefence_course::variants::Guard;
 
 /// The elements the page redraws.
 pub(super) struct Parts {
@@ -114,7 +113,7 @@ pub(super) fn build(page: &Rc<Page>) -> Result<Parts, JsValue> {
     let panes = super::panes::build(doc, lang);
     let (grid, lanes_panel, bodies) = grid(doc, lang);
     let (boundary_panel, finish, lease) = boundary::build(doc, lang);
-    let (compare_panel, compare) = compare_panel(doc, lang, state.session.guard());
+    let (compare_panel, compare) = super::compare::build(doc, lang, state.session.guard());
     let (statements_panel, statements) = super::statements::build(doc, lang, state.side);
     let (invariants_panel, invariants) = super::invariants::build(doc, lang);
     let (lab_panel, lab) = super::lab::build(doc, lang);
@@ -353,6 +352,13 @@ struct Handles {
     steps: [Element; 4],
 }
 
+/// Milliseconds between steps while playing, and each speed's name.
+pub(super) const SPEEDS: [(i32, Key); 3] = [
+    (1600, key!("controls.speed.slow")),
+    (900, key!("controls.speed.normal")),
+    (400, key!("controls.speed.fast")),
+];
+
 /// The playback controls, and their [`Handles`].
 fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
     let t = |key: Key| lang.text(key).to_owned();
@@ -360,7 +366,7 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
     for (ms, name) in SPEEDS {
         let option = El::new(doc, "option")
             .attr("value", &ms.to_string())
-            .text(lang.text(Key::named(&format!("controls.speed.{name}"))));
+            .text(lang.text(name));
         if ms == speed_ms {
             let _ = option.0.set_attribute("selected", "");
         }
@@ -414,41 +420,6 @@ fn controls(doc: &Document, lang: Lang, speed_ms: i32) -> (El, Handles) {
     (controls, handles)
 }
 
-/// The fencing off vs on panel, closed, and its body.
-fn compare_panel(doc: &Document, lang: Lang, guard: Guard) -> (El, Element) {
-    let t = |key: Key| lang.text(key).to_owned();
-    let guard_select = El::new(doc, "select")
-        .attr("data-action", "guard")
-        .children([
-            El::new(doc, "option")
-                .attr("value", "id_only")
-                .text(&t(key!("variant.id_only"))),
-            El::new(doc, "option")
-                .attr("value", "id_and_owner")
-                .text(&t(key!("variant.id_and_owner"))),
-        ]);
-    if guard == Guard::IdAndOwner {
-        guard_select
-            .0
-            .unchecked_ref::<HtmlSelectElement>()
-            .set_value("id_and_owner");
-    }
-    let body = El::new(doc, "div").class("lf-body");
-    let body_ref = body.0.clone();
-    let panel = El::new(doc, "details")
-        .class("lf-panel lf-compare")
-        .attr("data-pane", "compare")
-        .child(El::new(doc, "summary").text(&t(key!("compare.title"))))
-        .child(
-            El::new(doc, "label")
-                .class("lf-guard")
-                .child(El::new(doc, "span").text(&t(key!("compare.intro"))))
-                .child(guard_select),
-        )
-        .child(body);
-    (panel, body_ref)
-}
-
 /// The JSON editor, closed: its text area, the add buttons, Apply, and the
 /// status line.
 fn editor_panel(doc: &Document, lang: Lang) -> (El, HtmlTextAreaElement, Element) {
@@ -462,11 +433,14 @@ fn editor_panel(doc: &Document, lang: Lang) -> (El, HtmlTextAreaElement, Element
         .attr("role", "status");
     let handles = (editor.0.clone().unchecked_into(), status.0.clone());
     let mut tools = Vec::new();
-    for what in ["job", "claim", "finish", "send"] {
-        tools.push(
-            El::button(doc, "add", &t(Key::named(&format!("editor.add_{what}"))))
-                .attr("data-arg", what),
-        );
+    let adds = [
+        ("job", key!("editor.add_job")),
+        ("claim", key!("editor.add_claim")),
+        ("finish", key!("editor.add_finish")),
+        ("send", key!("editor.add_send")),
+    ];
+    for (what, label) in adds {
+        tools.push(El::button(doc, "add", &t(label)).attr("data-arg", what));
     }
     tools.push(El::button(doc, "apply-editor", &t(key!("editor.apply"))).class("lf-primary"));
     let panel = El::new(doc, "details")

@@ -66,9 +66,7 @@ pub(super) fn build(doc: &Document, lang: Lang, shown: Side) -> (El, Panel) {
     for choice in Race::ALL {
         let name = choice.name();
         let option = El::new(doc, "option").attr("value", name);
-        let _ = race
-            .0
-            .append_child(&option.text(&t(Key::named(&format!("stmt.race.{name}")))).0);
+        let _ = race.0.append_child(&option.text(&t(race_name(choice))).0);
     }
     // The lab's counterexample is opened by the lab, never picked: its
     // option names it while it is shown.
@@ -406,4 +404,14 @@ fn side(doc: &Document, lang: Lang, side: &SideView) -> El {
         .class("lf-side")
         .attr("data-side", side.kind)
         .children(parts)
+}
+
+/// The name of `race` in the race picker.
+fn race_name(race: Race) -> Key {
+    match race {
+        Race::Claim => key!("stmt.race.claim"),
+        Race::Send => key!("stmt.race.send"),
+        Race::Timeline => key!("stmt.race.timeline"),
+        Race::Lab => key!("stmt.race.lab"),
+    }
 }

@@ -7,7 +7,6 @@ use web_sys::{Document, Element};
 use super::dom::{El, replace_children};
 use leasefence_course::key;
 use leasefence_course::playground::Lang;
-use leasefence_course::playground::messages::Key;
 use leasefence_course::playground::twist::Twist;
 
 /// One group of buttons per worker, under a short title, drawn for each
@@ -22,7 +21,11 @@ pub(super) fn draw(doc: &Document, container: &Element, lang: Lang, actors: &[St
             .child(El::new(doc, "strong").text(worker));
         for twist in Twist::ALL {
             let label = lang
-                .text(Key::named(&format!("twist.{}", twist.name())))
+                .text(match twist {
+                    Twist::Stall => key!("twist.stall"),
+                    Twist::Crash => key!("twist.crash"),
+                    Twist::Restart => key!("twist.restart"),
+                })
                 .to_owned();
             let button = El::button(doc, "twist", &label).attr("data-arg", &twist.arg(worker));
             group = group.child(button.attr("aria-label", &format!("{worker}: {label}")));

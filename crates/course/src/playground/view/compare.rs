@@ -52,7 +52,7 @@ pub(super) fn break_link(session: &Session, side: Side) -> Option<BreakLink> {
     let lang = session.lang;
     let found = breaks::shortest(side)?;
     let title = lang
-        .text(Key::named(&format!("chapter.{}.title", found.chapter)))
+        .text(crate::playground::lesson::title_key(found.chapter))
         .to_owned();
     Some(BreakLink {
         said: Said::of(

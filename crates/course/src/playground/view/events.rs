@@ -4,7 +4,6 @@
 use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
-use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use leasefence::scenario::{Action, Event};
 use serde::Serialize;
@@ -85,7 +84,7 @@ pub fn lines(session: &Session) -> Vec<EventLine> {
                 at: format!("{} ms", event.at),
                 who,
                 what: lang
-                    .text(Key::named(&format!("action.{}", event.action.name())))
+                    .text(crate::playground::explain::action_key(&event.action))
                     .to_owned(),
                 detail,
             }

@@ -13,7 +13,6 @@ use crate::mechanism::statements::{Does, Run, StepKind};
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, RaceEnd, Said, Turn, Turned};
 use crate::playground::explain::{COLUMNS, cell, problem_text};
-use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::timeline::Timeline;
 use leasefence::model::{Claim, JobRow, JobState};
@@ -118,7 +117,7 @@ pub fn lab(session: &Session) -> Option<LabView> {
     let levels = LEVELS
         .iter()
         .map(|level| {
-            let name = lang.text(Key::named(&format!("lab.level.{}", level.id)));
+            let name = lang.text(crate::playground::lab::texts(*level).name);
             let passed = session.labs_passed().contains(&level.id);
             LevelButton {
                 id: level.id,
@@ -132,7 +131,8 @@ pub fn lab(session: &Session) -> Option<LabView> {
         })
         .collect();
     let names = |list: &[&str]| list.join(", ");
-    let ladder = crate::playground::lab::hints(bench.level);
+    let texts = crate::playground::lab::texts(bench.level);
+    let ladder = texts.hints;
     let more_hints = (bench.hints < ladder.len()).then(|| {
         lang.fill(
             key!("lab.hint.more"),
@@ -144,9 +144,7 @@ pub fn lab(session: &Session) -> Option<LabView> {
     });
     Some(LabView {
         levels,
-        goal: lang
-            .text(Key::named(&format!("lab.goal.{}", bench.level.id)))
-            .to_owned(),
+        goal: lang.text(texts.goal).to_owned(),
         hints: (ladder.iter().take(bench.hints))
             .map(|&hint| lang.text(hint).to_owned())
             .collect(),
@@ -346,7 +344,6 @@ fn held(timeline: &Timeline, event: usize, job: &str) -> Option<Assertion> {
 fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
     let lang = session.lang;
     let event = &shortest.scenario.events()[shortest.event];
-    let action = event.action.name();
     lang.fill(
         key!("lab.failed"),
         &[
@@ -355,7 +352,7 @@ fn failed_headline(session: &Session, shortest: &Disagreement) -> String {
             ("worker", event.worker.clone()),
             (
                 "action",
-                lang.text(Key::named(&format!("action.{action}")))
+                lang.text(crate::playground::explain::action_key(&event.action))
                     .to_owned(),
             ),
             ("at", event.at.to_string()),
@@ -370,7 +367,7 @@ fn event_lines(lang: Lang, events: &[Event]) -> Vec<String> {
         .map(|event| {
             let who = super::events::who(lang, event);
             let what = lang
-                .text(Key::named(&format!("action.{}", event.action.name())))
+                .text(crate::playground::explain::action_key(&event.action))
                 .to_owned();
             match &event.action {
                 Action::Claim { lease_ms } => {

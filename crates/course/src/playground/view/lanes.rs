@@ -13,7 +13,6 @@ use std::ops::Range;
 use crate::key;
 use crate::playground::Lang;
 use crate::playground::assertions::{Assertion, Said};
-use crate::playground::messages::Key;
 use crate::playground::stepper::Stepper;
 use crate::playground::view::cards::{Card, cards};
 use leasefence::model::Claim;
@@ -296,7 +295,9 @@ impl Lanes<'_> {
             // The result, said with the lane's own symbol.
             let came = |mark: &str| {
                 let result = outcome.label();
-                let word = self.lang.text(Key::named(&format!("result.{result}")));
+                let word = self
+                    .lang
+                    .text(crate::playground::explain::result_key(result));
                 Said::worded(format!("{mark} {word}"), Assertion::Came { event, result })
             };
             match outcome {

@@ -6,7 +6,6 @@
 use crate::key;
 use crate::mechanism::invariants::Side;
 use crate::playground::Lang;
-use crate::playground::messages::Key;
 use crate::variants::Variant;
 
 /// A side's column header: the real system, or its variant's name.
@@ -19,8 +18,18 @@ pub(crate) fn side_name(lang: Lang, side: Side) -> String {
 
 /// A teaching variant's one name, the same on every panel.
 pub(crate) fn variant_name(lang: Lang, variant: Variant) -> String {
-    lang.text(Key::named(&format!("variant.{}", variant.id())))
-        .to_owned()
+    let key = match variant {
+        Variant::ReadThenWriteClaim => key!("variant.read_then_write"),
+        Variant::SendInsideTransaction => key!("variant.send_inside"),
+        Variant::IdOnlyFinish => key!("variant.id_only"),
+        Variant::IdAndOwnerFinish => key!("variant.id_and_owner"),
+        Variant::ReceiverWithoutLedger => key!("variant.without_ledger"),
+        Variant::FinishAtLeaseEnd => key!("variant.finish_at_lease_end"),
+        Variant::ClaimAfterLeaseEnd => key!("variant.claim_after_lease_end"),
+        Variant::DeleteOnClaim => key!("variant.delete_on_claim"),
+        Variant::LeaveVisible => key!("variant.leave_visible"),
+    };
+    lang.text(key).to_owned()
 }
 
 /// An actor's name as the learner reads it: the producer by its role.

@@ -6,7 +6,6 @@ use serde::Serialize;
 use super::{NextChapter, reasons};
 use crate::key;
 use crate::playground::assertions::{Assertion, Said};
-use crate::playground::messages::Key;
 use crate::playground::session::Session;
 use crate::playground::stepper::{FieldGuess, Guessed, Prompt, Question};
 use crate::playground::{CHAPTERS, Lang};
@@ -213,10 +212,7 @@ fn next_chapter(session: &Session) -> Option<NextChapter> {
     }
     let index = CHAPTERS.iter().position(|c| c.id == stepper.chapter())?;
     let next = CHAPTERS.get(index + 1)?;
-    let title = session
-        .lang
-        .text(Key::named(&format!("chapter.{}.title", next.id)))
-        .to_owned();
+    let title = session.lang.text(next.title).to_owned();
     Some(NextChapter {
         id: next.id,
         label: session.lang.fill(key!("chapter.next"), &[("title", title)]),

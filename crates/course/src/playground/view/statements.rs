@@ -180,11 +180,25 @@ fn side(session: &Session, index: usize, run: &Run) -> SideView {
                 None => lang.text(key!("stmt.lab.naive.name")).to_owned(),
             },
             _ => lang
-                .text(Key::named(&format!("stmt.{}.{kind}.name", race.name())))
+                .text(match race {
+                    Race::Claim => key!("stmt.claim.real.name"),
+                    Race::Send => key!("stmt.send.real.name"),
+                    Race::Timeline => key!("stmt.timeline.real.name"),
+                    Race::Lab => key!("stmt.lab.real.name"),
+                })
                 .to_owned(),
         },
         title: lang
-            .text(Key::named(&format!("stmt.{}.{kind}", race.name())))
+            .text(match (race, kind) {
+                (Race::Claim, "real") => key!("stmt.claim.real"),
+                (Race::Claim, _) => key!("stmt.claim.naive"),
+                (Race::Send, "real") => key!("stmt.send.real"),
+                (Race::Send, _) => key!("stmt.send.naive"),
+                (Race::Timeline, "real") => key!("stmt.timeline.real"),
+                (Race::Timeline, _) => key!("stmt.timeline.naive"),
+                (Race::Lab, "real") => key!("stmt.lab.real"),
+                (Race::Lab, _) => key!("stmt.lab.naive"),
+            })
             .to_owned(),
         actors: names
             .iter()

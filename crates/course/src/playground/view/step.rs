@@ -12,7 +12,6 @@ use crate::playground::assertions::{Assertion, Said};
 use crate::playground::explain::{
     COLUMNS, Compared, RowChange, cell, describe, reason_name, row_changes, side_by_side,
 };
-use crate::playground::messages::Key;
 use crate::playground::scenes::Idea;
 use crate::playground::session::Session;
 use crate::playground::stepper::{Prompt, Question};
@@ -292,9 +291,7 @@ fn point(session: &Session, frame: &crate::Frame) -> Option<PointView> {
     };
     Some(PointView {
         key: point.key,
-        title: lang
-            .text(Key::named(&format!("point.{}.title", point.key)))
-            .to_owned(),
+        title: lang.text(point.title).to_owned(),
         text,
         code,
         quiz,
@@ -356,8 +353,13 @@ fn quiz_view(session: &Session) -> Option<QuizView> {
         .map(|field| {
             (
                 field.name(),
-                lang.text(Key::named(&format!("quiz.choice.{}", field.name())))
-                    .to_owned(),
+                lang.text(match field {
+                    quiz::Field::Owner => key!("quiz.choice.owner"),
+                    quiz::Field::Id => key!("quiz.choice.id"),
+                    quiz::Field::Token => key!("quiz.choice.token"),
+                    quiz::Field::Attempt => key!("quiz.choice.attempt"),
+                })
+                .to_owned(),
             )
         })
         .collect();

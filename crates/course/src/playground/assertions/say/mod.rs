@@ -7,7 +7,6 @@ use leasefence::model::JobState;
 
 use crate::key;
 use crate::mechanism::invariants::Invariant;
-use crate::playground::messages::Key;
 
 mod run;
 mod variants;
@@ -116,7 +115,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
             };
             format!(
                 "{symbol} {}",
-                lang.text(Key::named(&format!("result.{result}")))
+                lang.text(crate::playground::explain::result_key(result))
             )
         }
         Assertion::Holds { job, token, .. } => format!("{job} · token={token}"),
@@ -301,7 +300,7 @@ pub(super) fn say(lang: Lang, assertion: &Assertion) -> String {
                 ("variant", side_name(lang, *side)),
                 (
                     "title",
-                    lang.text(Key::named(&format!("chapter.{chapter}.title")))
+                    lang.text(crate::playground::lesson::title_key(chapter))
                         .to_owned(),
                 ),
                 ("step", (event + 1).to_string()),
@@ -428,8 +427,14 @@ fn condition_words(
 ) -> String {
     let key = match (condition, holder, held) {
         (Condition::LeaseUntil, Some(_), true) => key!("reason.met.lease_until_holder"),
-        (_, _, true) => Key::named(&format!("reason.met.{}", condition.field())),
-        (_, _, false) => Key::named(&format!("reason.{}", condition.reason().as_str())),
+        (Condition::Id, _, true) => key!("reason.met.id"),
+        (Condition::Owner, _, true) => key!("reason.met.owner"),
+        (Condition::Token, _, true) => key!("reason.met.token"),
+        (Condition::Attempt, _, true) => key!("reason.met.attempt"),
+        (Condition::State, _, true) => key!("reason.met.state"),
+        (Condition::LeaseUntil, _, true) => key!("reason.met.lease_until"),
+        (Condition::Deadline, _, true) => key!("reason.met.deadline"),
+        (_, _, false) => crate::playground::explain::reason_key(condition.reason()),
     };
     let mut values = match condition {
         Condition::Id => vec![("expected", stamp.to_owned())],
